@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# make            build everything into build/
+# make test       install missing packages, mount bpffs, build, run all tests
+# make bench      benchmarks (not tests): tables and JSON in build/bench/
+# make V=1        show the commands
+#
+# Sources are discovered, not listed: user/lib/*.c is libxrx, user/tools/*.c
+# are programs, tests/unit/test_*.c and tests/bpf/test_*.c are test
+# binaries, tests/integration/test_*.sh are integration tests,
+# tests/helpers/*.c are programs the integration tests drive.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+BUILD     ?= build
+CC        ?= gcc
+CLANG     ?= clang
+BPFTOOL   ?= bpftool
+SANITIZE  ?=
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+PKGS      := libbpf libxdp libpcap
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+	    -D_GNU_SOURCE -Iinclude -I$(BUILD) -Iuser/lib
+ifeq ($(SANITIZE),1)
+XCFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined -DXRX_DEBUG=1
+LDSAN    := -fsanitize=address,undefined
+endif
+BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
+	      -I/usr/include/$(MULTIARCH)
+
+BPF_SRCS   := $(wildcard bpf/*.bpf.c)
+BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+HDRS       := $(wildcard include/xrx/*.h user/lib/*.h)
+
+LIB_SRCS   := $(wildcard user/lib/*.c)
+LIB_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(LIB_SRCS))
+LIBXRX     := $(BUILD)/libxrx.a
+
+TOOL_SRCS  := $(wildcard user/tools/*.c)
+TOOLS      := $(patsubst user/tools/%.c,$(BUILD)/%,$(TOOL_SRCS))
+
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
+HELP_SRCS  := $(wildcard tests/helpers/*.c)
+TEST_SUPPORT := $(wildcard tests/common/*.c)
+TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
+	      $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(BPFT_SRCS))
+HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
+
+BENCH_SRCS := $(wildcard scripts/bench/*.c)
+BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(TOOLS) $(TEST_BINS) $(HELPERS)
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$(basename $(basename $(notdir $<)))) > $@
+
+$(BUILD)/obj/lib/%.o: user/lib/%.c $(HDRS) $(BPF_SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) -fPIC -c $< -o $@
+
+$(LIBXRX): $(LIB_OBJS) | $(BUILD)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/%: user/tools/%.c $(LIBXRX) $(HDRS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(HDRS) $(TEST_SUPPORT)
+	$(call msg,TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+
+$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT)
+	$(call msg,TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+
+$(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
+	$(call msg,HELPER,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
+$(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
+	$(call msg,BENCH,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $(BENCH_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) $(BENCH_LIBS) -lpthread -lm
+
+$(BUILD):
+	$(Q)mkdir -p $@
+
+deps:
+	$(Q)scripts/deps.sh
+
+# The test command of the README. Packages first (pkg-config must see them
+# before the sub-make expands PKG_*), then bpffs, then the build.
+test: deps
+	$(Q)scripts/bpffs.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/run.sh
+
+bench: deps
+	$(Q)scripts/deps.sh --bench
+	$(Q)scripts/bpffs.sh
+	$(Q)$(MAKE) --no-print-directory all benches
+	$(Q)scripts/bench/run.sh
+
+benches: BENCH_CFLAGS = $(shell pkg-config --cflags libdpdk 2>/dev/null)
+benches: BENCH_LIBS = $(shell pkg-config --libs libdpdk 2>/dev/null)
+benches: $(BENCHES)
+
+clean:
+	$(Q)rm -rf $(BUILD)
+
+format:
+	$(Q)clang-format -i $(wildcard bpf/*.c include/xrx/*.h user/*/*.c user/*/*.h tests/*/*.c tests/*/*.h)
+
+.PHONY: all deps test bench benches clean format

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrx_rx: classify a received frame and steer it to the queue's AF_XDP
+ * socket (accelerated) or to the kernel (everything else).
+ *
+ * Needs nothing beyond ETH_HLEN in the linear area: the first
+ * XRX_PARSE_WINDOW bytes are copied with bpf_xdp_load_bytes(), which reads
+ * across fragments, and parsed by the same code libxrx uses
+ * (include/xrx/parse.h).
+ *
+ * Verdicts, in this order:
+ *   not IP / not TCP-UDP / fragment  -> XDP_PASS (the host keeps working)
+ *   malformed or headers too long    -> XDP_PASS, counted; the kernel's
+ *                                       own checks drop or handle it
+ *   no rule and default pass         -> XDP_PASS
+ *   accelerated                      -> xrx_meta in front of the data,
+ *                                       bpf_redirect_map(xrx_xsks, queue),
+ *                                       XDP_PASS if no socket is bound
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+#include <xdp/xdp_helpers.h>
+
+#include <xrx/meta.h>
+#include <xrx/parse.h>
+#include <xrx/rules.h>
+#include <xrx/stats.h>
+
+#define XRX_MAX_QUEUES 256
+
+struct xrx_scratch {
+	__u8 buf[XRX_PARSE_SCRATCH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_XSKMAP);
+	__uint(max_entries, XRX_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_xsks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XRX_STAT_MAX);
+	__type(key, enum xrx_stat);
+	__type(value, struct xrx_counter);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, XRX_RULES_MAX);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct xrx_rule_key);
+	__type(value, struct xrx_rule_val);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xrx_cfg);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_cfg SEC(".maps");
+
+/* Per-CPU parse window; a map value because the BPF stack is 512 bytes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xrx_scratch);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_scratch SEC(".maps");
+
+/* libxdp dispatcher: run early, and let the next program see what we pass. */
+struct {
+	__uint(priority, 10);
+	__uint(XDP_PASS, 1);
+} XDP_RUN_CONFIG(xrx_rx);
+
+static __always_inline void count(enum xrx_stat stat, __u32 bytes)
+{
+	struct xrx_counter *c = bpf_map_lookup_elem(&xrx_stats, &stat);
+
+	if (c) {
+		c->packets++;
+		c->bytes += bytes;
+	}
+}
+
+/* Return: an enum xrx_action for the parsed TCP/UDP frame. */
+static __always_inline __u32 rule_action(const struct xrx_parsed *r,
+					 enum xrx_stat *why)
+{
+	struct xrx_rule_key key = {
+		.prefixlen = XRX_RULE_PREFIX_BASE + 128,
+		.proto = r->l4_proto,
+		.port = bpf_htons(r->dport),
+	};
+	struct xrx_rule_val *val;
+	struct xrx_cfg *cfg;
+	__u32 zero = 0;
+
+	__builtin_memcpy(key.addr, r->daddr, sizeof(key.addr));
+	val = bpf_map_lookup_elem(&xrx_rules, &key);
+	if (!val) {
+		key.port = 0;
+		val = bpf_map_lookup_elem(&xrx_rules, &key);
+	}
+	if (val) {
+		*why = XRX_STAT_PASS_EXCLUDED;
+		return val->action;
+	}
+	*why = XRX_STAT_PASS_NO_RULE;
+	cfg = bpf_map_lookup_elem(&xrx_cfg, &zero);
+	return cfg ? cfg->default_action : XRX_ACT_PASS;
+}
+
+/* Return: 0 with xrx_meta written in front of the data, -1 if no room. */
+static __always_inline int write_meta(struct xdp_md *ctx,
+				      const struct xrx_parsed *r)
+{
+	struct xrx_meta *m;
+	void *data;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)))
+		return -1;
+	data = (void *)(long)ctx->data;
+	m = (void *)(long)ctx->data_meta;
+	if ((void *)(m + 1) > data)
+		return -1;
+	xrx_meta_fill(m, r);
+	return 0;
+}
+
+SEC("xdp.frags")
+int xrx_rx(struct xdp_md *ctx)
+{
+	struct xrx_scratch *s;
+	struct xrx_parsed r;
+	enum xrx_stat why;
+	__u32 wire, len, zero = 0;
+	long act;
+
+	wire = bpf_xdp_get_buff_len(ctx);
+	count(XRX_STAT_RX, wire);
+
+	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
+	if (!s)
+		return XDP_PASS;
+	/* Two branches with constant bounds: what the verifier can follow. */
+	if (wire >= XRX_PARSE_WINDOW)
+		len = XRX_PARSE_WINDOW;
+	else
+		len = wire & (XRX_PARSE_WINDOW - 1);
+	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len)) {
+		count(XRX_STAT_PASS_MALFORMED, wire);
+		return XDP_PASS;
+	}
+
+	switch (xrx_parse(s->buf, len, wire, &r)) {
+	case XRX_PARSE_L4:
+		break;
+	case XRX_PARSE_NOT_IP:
+		count(XRX_STAT_PASS_NOT_IP, wire);
+		return XDP_PASS;
+	case XRX_PARSE_NOT_L4:
+		count(XRX_STAT_PASS_NOT_L4, wire);
+		return XDP_PASS;
+	case XRX_PARSE_FRAG:
+		count(XRX_STAT_PASS_FRAG, wire);
+		return XDP_PASS;
+	case XRX_PARSE_TOO_LONG:
+		count(XRX_STAT_PASS_TOO_LONG, wire);
+		return XDP_PASS;
+	default:
+		count(XRX_STAT_PASS_MALFORMED, wire);
+		return XDP_PASS;
+	}
+
+	if (rule_action(&r, &why) != XRX_ACT_ACCEL) {
+		count(why, wire);
+		return XDP_PASS;
+	}
+
+	if (write_meta(ctx, &r))
+		count(XRX_STAT_NO_META_ROOM, wire);
+
+	act = bpf_redirect_map(&xrx_xsks, ctx->rx_queue_index, XDP_PASS);
+	count(act == XDP_REDIRECT ? XRX_STAT_REDIRECT : XRX_STAT_PASS_NO_SOCKET,
+	      wire);
+	return act;
+}
+
+char _license[] SEC("license") = "Dual BSD/GPL";

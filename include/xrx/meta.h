@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct xrx_meta: what xrx_rx tells userspace about a frame it redirects.
+ *
+ * Written with bpf_xdp_adjust_meta() directly in front of the packet data,
+ * so in the UMEM it sits at (frame address - sizeof(struct xrx_meta)).
+ * magic is the last member: it is adjacent to the packet and is how
+ * userspace tells a frame with metadata from one without (a driver that
+ * gives no metadata room, or a frame that did not come through xrx_rx).
+ */
+#ifndef XRX_META_H
+#define XRX_META_H
+
+#include <xrx/types.h>
+
+#define XRX_META_MAGIC 0x5852	/* "XR" */
+#define XRX_META_VERSION 1
+
+enum xrx_meta_flags {
+	XRX_META_F_VLAN = 1 << 0,	/* one or more VLAN tags */
+	XRX_META_F_QINQ = 1 << 1,	/* two VLAN tags */
+	XRX_META_F_IPV4 = 1 << 2,
+	XRX_META_F_IPV6 = 1 << 3,
+	XRX_META_F_IPV6_EXT = 1 << 4,	/* hop-by-hop/routing/dest options */
+	XRX_META_F_FRAG = 1 << 5,	/* IPv4 fragment or IPv6 fragment hdr */
+	XRX_META_F_TCP = 1 << 6,
+	XRX_META_F_UDP = 1 << 7,
+	XRX_META_F_IPV4_OPT = 1 << 8,	/* IPv4 header longer than 20 */
+	XRX_META_F_LEN_PAD = 1 << 9,	/* frame longer than IP length says */
+};
+
+struct xrx_meta {
+	__u32 hash;	/* flow hash over addresses, ports, protocol */
+	__u16 headlen;	/* header bytes, as eth_get_headlen() counts them */
+	__u16 l3_off;	/* network header offset from the frame start */
+	__u16 l4_off;	/* transport header offset from the frame start */
+	__u16 flags;	/* enum xrx_meta_flags */
+	__u8 l4_proto;	/* IPPROTO_* of the transport header */
+	__u8 nr_vlans;	/* 0, 1 or 2 */
+	__u8 version;	/* XRX_META_VERSION */
+	__u8 pad;	/* zero */
+	__u16 pad2;	/* zero */
+	__u16 magic;	/* XRX_META_MAGIC; last, next to the packet */
+};
+
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 20,
+		  "xrx_meta layout is ABI between xrx_rx and libxrx");
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) % 4 == 0,
+		  "bpf_xdp_adjust_meta needs a multiple of 4");
+
+#endif /* XRX_META_H */

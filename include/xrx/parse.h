@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The one header parser of xrx, compiled into both xrx_rx (BPF) and libxrx.
+ *
+ * It reads a *window*: the first min(frame length, XRX_PARSE_WINDOW) bytes
+ * of the frame, contiguous. In BPF the window is copied with
+ * bpf_xdp_load_bytes() into a scratch buffer of XRX_PARSE_SCRATCH bytes, so
+ * the program needs nothing of the frame in the linear area; in userspace
+ * the window is the frame itself. Every read is first checked against the
+ * window length (the semantic check) and then masked with XRX_PARSE_MASK
+ * (what the verifier needs to see): both sides therefore compute the same
+ * result from the same bytes.
+ *
+ * The header length is what eth_get_headlen() returns for the frame
+ * (net/ethernet/eth.c, __skb_flow_dissect() + __skb_get_poff()): L2 with
+ * up to two VLAN tags, L3 with IPv4 options / IPv6 extension headers, and
+ * the L4 header (TCP data offset, UDP 8, ICMP 8, ICMPv6 4, IGMP 8, SCTP and
+ * DCCP 12), capped at the frame length. Differences, all on frames xrx
+ * never accelerates: xrx does not descend into tunnels (IPIP, GRE, ...),
+ * stops after two VLAN tags, and for malformed frames reports the offset at
+ * which it stopped.
+ */
+#ifndef XRX_PARSE_H
+#define XRX_PARSE_H
+
+#include <xrx/types.h>
+#include <xrx/meta.h>
+
+#define XRX_PARSE_WINDOW 256	/* = the head buffer size of libxrx */
+#define XRX_PARSE_SCRATCH 512	/* BPF scratch: any masked read fits */
+#define XRX_PARSE_MASK (XRX_PARSE_SCRATCH - 1)
+#define XRX_MAX_EXT_HDRS 8	/* IPv6 extension headers followed */
+
+#define XRX_ETH_HLEN 14
+#define XRX_ETH_P_IP 0x0800
+#define XRX_ETH_P_IPV6 0x86dd
+#define XRX_ETH_P_8021Q 0x8100
+#define XRX_ETH_P_8021AD 0x88a8
+
+enum xrx_parse_result {
+	XRX_PARSE_L4 = 0,	/* TCP or UDP, headers complete: may be accelerated */
+	XRX_PARSE_NOT_IP,	/* ARP, LLDP, a third VLAN tag, ... */
+	XRX_PARSE_NOT_L4,	/* IPv4/IPv6 carrying ICMP, SCTP, ... */
+	XRX_PARSE_FRAG,		/* any IP fragment, first one included */
+	XRX_PARSE_MALFORMED,	/* truncated or inconsistent headers */
+	XRX_PARSE_TOO_LONG,	/* headers run past XRX_PARSE_WINDOW */
+};
+
+struct xrx_parsed {
+	__u8 saddr[16];		/* IPv4 as ::ffff:a.b.c.d */
+	__u8 daddr[16];
+	__u32 hash;		/* see xrx_flow_hash() */
+	__u16 headlen;
+	__u16 l3_off;
+	__u16 l4_off;		/* 0 when there is no transport header */
+	__u16 flags;		/* enum xrx_meta_flags */
+	__u16 sport;		/* host order, TCP/UDP only */
+	__u16 dport;
+	__u8 l4_proto;
+	__u8 nr_vlans;
+	__u8 result;		/* enum xrx_parse_result */
+	__u8 pad;
+};
+
+static __always_inline __u32 xrx_rd8(const __u8 *p, __u32 off)
+{
+	return p[off & XRX_PARSE_MASK];
+}
+
+static __always_inline __u32 xrx_rd16(const __u8 *p, __u32 off)
+{
+	return xrx_rd8(p, off) << 8 | xrx_rd8(p, off + 1);
+}
+
+static __always_inline __u32 xrx_rd32(const __u8 *p, __u32 off)
+{
+	return xrx_rd16(p, off) << 16 | xrx_rd16(p, off + 2);
+}
+
+static __always_inline __u32 xrx_rotl32(__u32 x, int r)
+{
+	return (x << r) | (x >> (32 - r));
+}
+
+/* One murmur3 round; the hash only has to spread flows, not resist attack. */
+static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
+{
+	k *= 0xcc9e2d51;
+	k = xrx_rotl32(k, 15);
+	k *= 0x1b873593;
+	h ^= k;
+	h = xrx_rotl32(h, 13);
+	return h * 5 + 0xe6546b64;
+}
+
+static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
+{
+	return (__u32)a[i] << 24 | (__u32)a[i + 1] << 16 |
+	       (__u32)a[i + 2] << 8 | a[i + 3];
+}
+
+/*
+ * Flow hash over (saddr, daddr, sport, dport, l4_proto). Direction
+ * matters: it identifies a receive flow, as GRO does.
+ */
+static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r)
+{
+	__u32 h = 0x9e3779b9;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 16; i += 4) {
+		h = xrx_hash_mix(h, xrx_addr_word(r->saddr, i));
+		h = xrx_hash_mix(h, xrx_addr_word(r->daddr, i));
+	}
+	h = xrx_hash_mix(h, (__u32)r->sport << 16 | r->dport);
+	h = xrx_hash_mix(h, r->l4_proto);
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+/*
+ * Bytes the L4 header adds to the header length, as __skb_get_poff() counts
+ * them for protocols other than TCP (whose length is its data offset).
+ */
+static __always_inline __u32 xrx_l4_fixed_len(__u32 proto)
+{
+	switch (proto) {
+	case 17:	/* UDP */
+	case 136:	/* UDP-Lite */
+		return 8;
+	case 1:		/* ICMP */
+		return 8;
+	case 58:	/* ICMPv6 */
+		return 4;
+	case 2:		/* IGMP */
+		return 8;
+	case 33:	/* DCCP */
+	case 132:	/* SCTP */
+		return 12;
+	}
+	return 0;
+}
+
+static __always_inline __u32 xrx_min32(__u32 a, __u32 b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * A header that needs bytes up to @need is cut short: by the frame itself
+ * (malformed) or only by the window (too long to parse).
+ */
+static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
+{
+	return need <= wire ? XRX_PARSE_TOO_LONG : XRX_PARSE_MALFORMED;
+}
+
+/*
+ * xrx_parse() - parse the headers of one Ethernet frame.
+ * @p:    the window: the frame's first @len bytes, contiguous
+ * @len:  window length, min(@wire, XRX_PARSE_WINDOW)
+ * @wire: the frame's full length (all fragments of a multi-buffer frame)
+ * @r:    result; every field is written
+ *
+ * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
+ * result; offsets, addresses and ports for as far as parsing got.
+ */
+static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
+				     struct xrx_parsed *r)
+{
+	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
+
+	__builtin_memset(r, 0, sizeof(*r));
+	if (len > XRX_PARSE_WINDOW || len > wire)
+		len = xrx_min32(wire, XRX_PARSE_WINDOW);
+
+	if (len < XRX_ETH_HLEN) {
+		/* eth_get_headlen(): "this should never happen" -> len */
+		r->headlen = wire;
+		r->result = XRX_PARSE_MALFORMED;
+		return r->result;
+	}
+
+	proto = xrx_rd16(p, 12);
+#pragma unroll
+	for (i = 0; i < 2; i++) {
+		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
+			break;
+		if (off + 4 > len) {
+			r->headlen = off;
+			r->result = xrx_cut(off + 4, wire);
+			return r->result;
+		}
+		proto = xrx_rd16(p, off + 2);
+		off += 4;
+		r->nr_vlans++;
+		r->flags |= XRX_META_F_VLAN;
+	}
+	if (r->nr_vlans == 2)
+		r->flags |= XRX_META_F_QINQ;
+	r->l3_off = off;
+	r->headlen = off;
+
+	if (proto == XRX_ETH_P_IP) {
+		__u32 ihl, tot_len, frag;
+
+		r->flags |= XRX_META_F_IPV4;
+		if (off + 20 > len) {
+			r->result = xrx_cut(off + 20, wire);
+			return r->result;
+		}
+		ihl = (xrx_rd8(p, off) & 0x0f) * 4;
+		if ((xrx_rd8(p, off) >> 4) != 4 || ihl < 20) {
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		if (ihl > 20)
+			r->flags |= XRX_META_F_IPV4_OPT;
+		tot_len = xrx_rd16(p, off + 2);
+		if (tot_len < ihl || off + tot_len > wire) {
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		if (off + tot_len < wire)
+			r->flags |= XRX_META_F_LEN_PAD;
+		if (off + ihl > len) {
+			r->result = xrx_cut(off + ihl, wire);
+			return r->result;
+		}
+		l4 = xrx_rd8(p, off + 9);
+		r->saddr[10] = 0xff;
+		r->saddr[11] = 0xff;
+		r->daddr[10] = 0xff;
+		r->daddr[11] = 0xff;
+#pragma unroll
+		for (i = 0; i < 4; i++) {
+			r->saddr[12 + i] = xrx_rd8(p, off + 12 + i);
+			r->daddr[12 + i] = xrx_rd8(p, off + 16 + i);
+		}
+		frag = xrx_rd16(p, off + 6);
+		off += ihl;
+		r->l4_proto = l4;
+		r->l4_off = off;
+		r->headlen = off;
+		if (frag & 0x3fff) {		/* MF or a fragment offset */
+			r->flags |= XRX_META_F_FRAG;
+			if (frag & 0x1fff) {	/* not the first: no L4 header */
+				r->l4_off = 0;
+				r->hash = xrx_flow_hash(r);
+				r->result = XRX_PARSE_FRAG;
+				return r->result;
+			}
+		}
+	} else if (proto == XRX_ETH_P_IPV6) {
+		__u32 plen;
+
+		r->flags |= XRX_META_F_IPV6;
+		if (off + 40 > len) {
+			r->result = xrx_cut(off + 40, wire);
+			return r->result;
+		}
+		if ((xrx_rd8(p, off) >> 4) != 6) {
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		plen = xrx_rd16(p, off + 4);
+		if (off + 40 + plen > wire) {
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		if (off + 40 + plen < wire)
+			r->flags |= XRX_META_F_LEN_PAD;
+		l4 = xrx_rd8(p, off + 6);
+#pragma unroll
+		for (i = 0; i < 16; i++) {
+			r->saddr[i] = xrx_rd8(p, off + 8 + i);
+			r->daddr[i] = xrx_rd8(p, off + 24 + i);
+		}
+		off += 40;
+		r->headlen = off;
+		for (i = 0; i < XRX_MAX_EXT_HDRS; i++) {
+			if (l4 == 0 || l4 == 43 || l4 == 60) {
+				/* hop-by-hop, routing, destination options */
+				if (off + 2 > len) {
+					r->result = xrx_cut(off + 2, wire);
+					return r->result;
+				}
+				r->flags |= XRX_META_F_IPV6_EXT;
+				l4 = xrx_rd8(p, off);
+				off += (xrx_rd8(p, off + 1) + 1) * 8;
+			} else if (l4 == 44) {
+				/* fragment header */
+				if (off + 8 > len) {
+					r->result = xrx_cut(off + 8, wire);
+					return r->result;
+				}
+				r->flags |= XRX_META_F_FRAG;
+				l4 = xrx_rd8(p, off);
+				need = xrx_rd16(p, off + 2) & 0xfff8;
+				off += 8;
+				if (need) {	/* not the first fragment */
+					r->l4_proto = l4;
+					r->headlen = xrx_min32(off, wire);
+					r->hash = xrx_flow_hash(r);
+					r->result = XRX_PARSE_FRAG;
+					return r->result;
+				}
+			} else {
+				break;
+			}
+			r->headlen = xrx_min32(off, wire);
+		}
+		if (l4 == 0 || l4 == 43 || l4 == 60 || l4 == 44) {
+			/* more extension headers than xrx follows */
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		if (off > len) {
+			r->result = xrx_cut(off, wire);
+			return r->result;
+		}
+		r->l4_proto = l4;
+		r->l4_off = off;
+	} else {
+		r->result = XRX_PARSE_NOT_IP;
+		return r->result;
+	}
+
+	/* Transport header: off == r->l4_off, l4 == r->l4_proto. */
+	if (l4 == 6) {
+		r->flags |= XRX_META_F_TCP;
+		if (off + 20 > len) {
+			r->result = xrx_cut(off + 20, wire);
+			return r->result;
+		}
+		thl = (xrx_rd8(p, off + 12) >> 4) * 4;
+		r->sport = xrx_rd16(p, off);
+		r->dport = xrx_rd16(p, off + 2);
+		/* __skb_get_poff(): max(sizeof(struct tcphdr), doff * 4) */
+		r->headlen = xrx_min32(off + (thl < 20 ? 20 : thl), wire);
+		if (thl < 20) {
+			r->result = XRX_PARSE_MALFORMED;
+			return r->result;
+		}
+		if (off + thl > len) {
+			r->result = xrx_cut(off + thl, wire);
+			return r->result;
+		}
+	} else if (l4 == 17) {
+		r->flags |= XRX_META_F_UDP;
+		r->headlen = xrx_min32(off + 8, wire);
+		if (off + 8 > len) {
+			r->result = xrx_cut(off + 8, wire);
+			return r->result;
+		}
+		r->sport = xrx_rd16(p, off);
+		r->dport = xrx_rd16(p, off + 2);
+	} else {
+		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
+		r->hash = xrx_flow_hash(r);
+		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :
+							   XRX_PARSE_NOT_L4;
+		return r->result;
+	}
+	r->hash = xrx_flow_hash(r);
+	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
+	return r->result;
+}
+
+/* Fill the metadata xrx_rx writes in front of a frame from a parse result. */
+static __always_inline void xrx_meta_fill(struct xrx_meta *m,
+					  const struct xrx_parsed *r)
+{
+	m->hash = r->hash;
+	m->headlen = r->headlen;
+	m->l3_off = r->l3_off;
+	m->l4_off = r->l4_off;
+	m->flags = r->flags;
+	m->l4_proto = r->l4_proto;
+	m->nr_vlans = r->nr_vlans;
+	m->version = XRX_META_VERSION;
+	m->pad = 0;
+	m->pad2 = 0;
+	m->magic = XRX_META_MAGIC;
+}
+
+#endif /* XRX_PARSE_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Fixed-width types and a static assertion usable from both BPF (clang
+ * -target bpf) and userspace C. Everything in include/xrx/ that crosses
+ * the BPF/user boundary builds on this header only.
+ */
+#ifndef XRX_TYPES_H
+#define XRX_TYPES_H
+
+#include <linux/types.h>
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+#define XRX_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+
+#endif /* XRX_TYPES_H */

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Shared by tests/integration/test_*.sh: TAP output, a two-namespace veth
+# testbed with cleanup on any exit, and bounded waiting.
+#
+#   . "$(dirname "$0")/../lib.sh"
+#   testbed_up            # namespaces $NS_SRC/$NS_DUT, veth $IF_SRC <-> $IF_DUT
+#   ok "name" CMD...      # run CMD, report ok/not ok
+#   skip "name" "why"     # report a skip with its reason
+#   done_testing          # print the plan, exit 1 on any failure
+#
+# Addresses: 198.18.0.1/24 + 2001:db8::1/64 on the source side,
+# 198.18.0.2/24 + 2001:db8::2/64 on the DUT. Namespace names carry the
+# PID, so a leftover from a killed run never collides with this one.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
+PY=/usr/bin/python3
+
+NS_SRC=xrx-src-$$
+NS_DUT=xrx-dut-$$
+IF_SRC=xs$$
+IF_DUT=xd$$
+IP4_SRC=198.18.0.1
+IP4_DUT=198.18.0.2
+IP6_SRC=2001:db8::1
+IP6_DUT=2001:db8::2
+
+_tap_n=0
+_tap_fail=0
+_cleanups=()
+
+ok() {
+	local name=$1
+	shift
+	_tap_n=$((_tap_n + 1))
+	if "$@"; then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+# check NAME CONDITION-RESULT: report a result computed elsewhere (0 = ok).
+check() {
+	local name=$1 rc=$2
+	_tap_n=$((_tap_n + 1))
+	if [ "$rc" = 0 ]; then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n # SKIP $1: $2"
+}
+
+diag() { echo "# $*"; }
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ $_tap_fail -eq 0 ]
+}
+
+# at_exit CMD: run CMD (eval'd) on exit, last registered first.
+at_exit() { _cleanups=("$*" "${_cleanups[@]}"); }
+
+_run_cleanups() {
+	local c
+	for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1; done
+}
+trap _run_cleanups EXIT
+trap 'exit 130' INT TERM
+
+in_src() { nsenter --net=/run/netns/$NS_SRC "$@"; }
+in_dut() { nsenter --net=/run/netns/$NS_DUT "$@"; }
+
+# testbed_up [ip-link-options]: two namespaces joined by a veth pair.
+testbed_up() {
+	ip netns add $NS_SRC || return 1
+	at_exit ip netns del $NS_SRC
+	ip netns add $NS_DUT || return 1
+	at_exit ip netns del $NS_DUT
+	ip link add $IF_SRC netns $NS_SRC "$@" type veth peer name $IF_DUT netns $NS_DUT "$@" || return 1
+	in_src ip link set lo up
+	in_dut ip link set lo up
+	in_src ip addr add $IP4_SRC/24 dev $IF_SRC
+	in_dut ip addr add $IP4_DUT/24 dev $IF_DUT
+	in_src ip -6 addr add $IP6_SRC/64 dev $IF_SRC nodad
+	in_dut ip -6 addr add $IP6_DUT/64 dev $IF_DUT nodad
+	in_src ip link set $IF_SRC up
+	in_dut ip link set $IF_DUT up
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	local deadline=$(($(date +%s) + $1))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge $deadline ] && return 1
+		sleep 0.1
+	done
+}
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "$(basename "$0")" "needs root (netns, XDP)"
+		done_testing
+		exit 0
+	fi
+}

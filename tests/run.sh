@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Run every test and print one closing line: "N passed, N failed, N skipped".
+#
+# Every test program speaks TAP on stdout: "ok N - name", "not ok N - name",
+# and a skip as "ok N # SKIP reason" or "not ok N # SKIP reason" (cmocka's
+# form). A program that exits non-zero without reporting a failure (a crash,
+# a broken setup) counts as one failure of its own.
+#
+#   tests/run.sh                 everything
+#   tests/run.sh PATTERN...      only tests whose file name contains PATTERN
+#   BUILD=dir tests/run.sh       test binaries from another build folder
+set -u
+cd "$(dirname "$0")/.." || exit 1
+BUILD=${BUILD:-build}
+export BUILD
+export CMOCKA_MESSAGE_OUTPUT=TAP
+LOGDIR=$BUILD/test-logs
+mkdir -p "$LOGDIR"
+
+tests=()
+for t in "$BUILD"/tests/test_* tests/integration/test_*.sh; do
+	[ -x "$t" ] || continue
+	if [ $# -gt 0 ]; then
+		keep=0
+		for pat in "$@"; do [[ "$t" == *"$pat"* ]] && keep=1; done
+		[ $keep = 1 ] || continue
+	fi
+	tests+=("$t")
+done
+
+pass=0 fail=0 skip=0
+failed_names=()
+for t in "${tests[@]}"; do
+	name=$(basename "$t")
+	log=$LOGDIR/$name.log
+	start=$(date +%s)
+	timeout --kill-after=10 900 "$t" >"$log" 2>&1 </dev/null
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
+	s=$(grep -cE '^(not )?ok [0-9]+.*# SKIP' "$log" | tr -d ' ')
+	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
+	ps=$(grep -cE '^ok [0-9]+.*# SKIP' "$log" | tr -d ' ')
+	fs=$(( s - ps ))
+	p=$(( p - ps )); f=$(( f - fs ))
+	if [ $rc -ne 0 ] && [ $f -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited with $rc without reporting a failure" >>"$log"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	printf '%-40s %3d passed %3d failed %3d skipped  (%ss)\n' "$name" $p $f $s $secs
+	grep -E '^(not )?ok [0-9]+.*# SKIP' "$log" | sed 's/^/    /'
+	if [ $f -gt 0 ]; then
+		failed_names+=("$name")
+		grep -E -A12 '^not ok' "$log" | grep -vE '# SKIP' | head -40 | sed 's/^/    /'
+	fi
+done
+
+[ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]} (logs in $LOGDIR/)"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ] && [ $((pass + skip)) -gt 0 ]
