@@ -41,10 +41,16 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_xsks SEC(".maps");
 
+/*
+ * Keyed by enum xrx_stat, but declared __u32: the kernel accepts only a
+ * 32-bit integer as an array's BTF key (array_map_check_btf()), and an
+ * enum key makes libbpf drop the map's BTF, and with it the named
+ * packets/bytes fields that bpftool prints.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, XRX_STAT_MAX);
-	__type(key, enum xrx_stat);
+	__type(key, __u32);
 	__type(value, struct xrx_counter);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_stats SEC(".maps");
@@ -83,7 +89,8 @@ struct {
 
 static __always_inline void count(enum xrx_stat stat, __u32 bytes)
 {
-	struct xrx_counter *c = bpf_map_lookup_elem(&xrx_stats, &stat);
+	__u32 key = stat;
+	struct xrx_counter *c = bpf_map_lookup_elem(&xrx_stats, &key);
 
 	if (c) {
 		c->packets++;

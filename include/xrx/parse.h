@@ -31,6 +31,16 @@
 #define XRX_PARSE_MASK (XRX_PARSE_SCRATCH - 1)
 #define XRX_MAX_EXT_HDRS 8	/* IPv6 extension headers followed */
 
+/*
+ * Loops over constant bounds are unrolled for the BPF verifier; gcc
+ * (userspace) does not know clang's pragma and needs no unrolling.
+ */
+#ifdef __clang__
+#define XRX_UNROLL _Pragma("unroll")
+#else
+#define XRX_UNROLL
+#endif
+
 #define XRX_ETH_HLEN 14
 #define XRX_ETH_P_IP 0x0800
 #define XRX_ETH_P_IPV6 0x86dd
@@ -108,7 +118,7 @@ static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r)
 	__u32 h = 0x9e3779b9;
 	int i;
 
-#pragma unroll
+XRX_UNROLL
 	for (i = 0; i < 16; i += 4) {
 		h = xrx_hash_mix(h, xrx_addr_word(r->saddr, i));
 		h = xrx_hash_mix(h, xrx_addr_word(r->daddr, i));
@@ -187,7 +197,7 @@ static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
 	}
 
 	proto = xrx_rd16(p, 12);
-#pragma unroll
+XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
 			break;
@@ -237,7 +247,7 @@ static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-#pragma unroll
+XRX_UNROLL
 		for (i = 0; i < 4; i++) {
 			r->saddr[12 + i] = xrx_rd8(p, off + 12 + i);
 			r->daddr[12 + i] = xrx_rd8(p, off + 16 + i);
@@ -276,7 +286,7 @@ static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
 		if (off + 40 + plen < wire)
 			r->flags |= XRX_META_F_LEN_PAD;
 		l4 = xrx_rd8(p, off + 6);
-#pragma unroll
+XRX_UNROLL
 		for (i = 0; i < 16; i++) {
 			r->saddr[i] = xrx_rd8(p, off + 8 + i);
 			r->daddr[i] = xrx_rd8(p, off + 24 + i);

@@ -25,7 +25,7 @@
 #include <linux/types.h>
 
 #define FRAME_ETH_HLEN 14
-#define FRAME_MAX_EXT 8
+#define FRAME_MAX_EXT 16
 
 /* Defaults for all-zero fields. */
 #define FRAME_SMAC { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }
