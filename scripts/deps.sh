@@ -9,7 +9,7 @@ set -e
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
 libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
-iproute2 ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux"
+iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux"
 [ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev"
 
 missing=""
