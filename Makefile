@@ -105,6 +105,26 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
+# Tests linked with DPDK (tests/dpdk/test_*.c): librte_gro as a second
+# opinion on GRO. Built when pkg-config finds libdpdk (scripts/deps.sh
+# installs it).
+DPDK_CFLAGS := $(shell pkg-config --cflags libdpdk 2>/dev/null)
+DPDK_LIBS   := $(shell pkg-config --libs libdpdk 2>/dev/null)
+ifneq ($(DPDK_CFLAGS),)
+DPDK_TESTS  := $(patsubst tests/dpdk/%.c,$(BUILD)/tests/%,$(wildcard tests/dpdk/test_*.c))
+all: $(DPDK_TESTS)
+endif
+
+$(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRX) $(HDRS) $(TEST_SUPPORT) $(wildcard tests/dpdk/*.h tests/common/*.h)
+	$(call msg,TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(DPDK_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+
+# The GRO benchmark builds its trains with the tests' frame builder.
+$(BUILD)/bench/gro_bench: $(TEST_SUPPORT) $(wildcard scripts/bench/gro*.h tests/common/*.h)
+$(BUILD)/bench/gro_bench: BENCH_CFLAGS += -Itests
+$(BUILD)/bench/gro_bench: BENCH_LIBS += $(TEST_SUPPORT)
+
 $(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 	$(call msg,BENCH,$@)
 	$(Q)mkdir -p $(@D)
