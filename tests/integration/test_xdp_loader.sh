@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# xrx_rx with the stock xdp-loader, as the README tells operators to use
+# it: load in native and skb mode with pinned maps, see it in status and
+# in bpftool, count a ping, unload leaving nothing behind. Chaining behind
+# another program through libxdp's dispatcher runs only where the kernel
+# allows freplace; elsewhere it is reported as skipped, with the reason.
+. "$(dirname "$0")/../lib.sh"
+need_root
+
+OBJ=$BUILD/xrx_rx.bpf.o
+STATS_H=$TOP/include/xrx/stats.h
+# A pass-everything program of xdp-tools, to chain behind (xdp-filter's).
+OTHER=/usr/lib/$(gcc -print-multiarch 2>/dev/null)/bpf/xdpfilt_alw_all.o
+
+if [ ! -r "$OBJ" ]; then
+	skip "xdp-loader" "$OBJ missing; run make"
+	done_testing
+	exit 0
+fi
+testbed_up || { check "testbed" 1; done_testing; exit 1; }
+
+PIN_ROOT=/sys/fs/bpf/xrx
+PIN=$PIN_ROOT/$IF_DUT
+made_root=0
+if [ ! -d $PIN_ROOT ]; then
+	mkdir -p $PIN_ROOT && made_root=1
+fi
+at_exit "rm -rf $PIN; [ $made_root = 1 ] && rmdir $PIN_ROOT"
+at_exit "in_dut xdp-loader unload -a $IF_DUT"
+
+# Key of a counter in xrx_stats: its position in XRX_STATS_TABLE (the
+# array is keyed by enum xrx_stat, which that table generates).
+stat_key() {
+	sed -nE 's/^[[:space:]]*X\(([A-Z0-9_]+),.*/\1/p' "$STATS_H" |
+		grep -nx "$1" | cut -d: -f1 | awk '{ print $1 - 1 }'
+}
+
+# stat_sum NAME FIELD: a counter summed over CPUs, from bpftool's JSON.
+stat_sum() {
+	bpftool -j map dump pinned $PIN/xrx_stats | $PY -c '
+import json, sys
+key, field = int(sys.argv[1]), sys.argv[2]
+for e in json.load(sys.stdin):
+    f = e["formatted"]
+    if f["key"] == key:
+        print(sum(v["value"][field] for v in f["values"]))' "$(stat_key "$1")" "$2"
+}
+
+prog_id() {
+	in_dut ip -j link show dev $IF_DUT | $PY -c '
+import json, sys
+l = json.load(sys.stdin)[0]
+x = l.get("xdp", {})
+print(x.get("prog", {}).get("id", "") or
+      next((p["prog"]["id"] for p in x.get("attached", []) if "prog" in p), ""))'
+}
+
+nothing_left() {
+	local id=$1
+	[ -z "$(prog_id)" ] || return 1
+	[ ! -e $PIN ] || return 1
+	[ -z "$id" ] || ! bpftool prog show id "$id" >/dev/null 2>&1
+}
+
+for mode in native skb; do
+	out=$(in_dut xdp-loader load -m $mode --pin-path $PIN $IF_DUT "$OBJ" 2>&1)
+	check "load in $mode mode" $?
+	[ -n "$out" ] && diag "$out"
+
+	status=$(in_dut xdp-loader status $IF_DUT 2>&1)
+	echo "$status" | grep -qE "xrx_rx +$mode"
+	check "xdp-loader status lists xrx_rx in $mode mode" $?
+
+	for m in xrx_stats xrx_rules xrx_cfg xrx_xsks; do
+		[ -e $PIN/$m ] || { diag "no pin $PIN/$m"; false; }
+	done
+	check "maps pinned under $PIN ($mode)" $?
+
+	dump=$(bpftool map dump pinned $PIN/xrx_stats 2>&1)
+	echo "$dump" | grep -q '"packets": ' && echo "$dump" | grep -q '"bytes": '
+	check "bpftool shows xrx_stats' named fields ($mode)" $?
+
+	rx0=$(stat_sum RX packets)
+	nr0=$(stat_sum PASS_NOT_L4 packets)
+	in_src ping -c 3 -i 0.2 -W 2 $IP4_DUT >/dev/null 2>&1
+	check "ping crosses xrx_rx ($mode)" $?
+	rx=$(stat_sum RX packets)
+	nr=$(stat_sum PASS_NOT_L4 packets)
+	diag "$mode: rx $rx0 -> $rx, pass_not_l4 $nr0 -> $nr"
+	[ "${rx:-0}" -ge $((rx0 + 3)) ] && [ "${nr:-0}" -ge $((nr0 + 3)) ]
+	check "rx and pass_not_l4 counted the echo requests ($mode)" $?
+
+	id=$(prog_id)
+	in_dut xdp-loader unload -a $IF_DUT
+	check "unload ($mode)" $?
+	rm -rf $PIN
+	wait_for 5 nothing_left "$id"
+	check "no program, no pin left after unload ($mode)" $?
+done
+
+# Chaining: xrx_rx (priority 10) ahead of another program in one dispatcher.
+out=$(in_dut xdp-loader load -v -m skb --pin-path $PIN $IF_DUT "$OBJ" "$OTHER" 2>&1)
+rc=$?
+if echo "$out" | grep -q "Compatibility check for dispatcher program failed"; then
+	why=$(echo "$out" | grep -m1 "Compatibility check" | sed 's/.*failed: //')
+	skip "chained behind libxdp's dispatcher" \
+		"the kernel refuses freplace (BPF_PROG_TYPE_EXT) here: $why"
+elif [ ! -r "$OTHER" ]; then
+	skip "chained behind libxdp's dispatcher" "$OTHER not installed (xdp-tools)"
+else
+	check "load xrx_rx and a second program through the dispatcher" $rc
+	status=$(in_dut xdp-loader status $IF_DUT 2>&1)
+	diag "$status"
+	echo "$status" | grep -q "xdp_dispatcher" &&
+		echo "$status" | grep -qE "=> +10 +xrx_rx"
+	check "status shows the dispatcher with xrx_rx at priority 10" $?
+	rx0=$(stat_sum RX packets)
+	in_src ping -c 2 -i 0.2 -W 2 $IP4_DUT >/dev/null 2>&1
+	check "ping crosses the chain" $?
+	[ "$(stat_sum RX packets)" -ge $((rx0 + 2)) ]
+	check "xrx_rx counts inside the chain" $?
+fi
+in_dut xdp-loader unload -a $IF_DUT >/dev/null 2>&1
+rm -rf $PIN
+wait_for 5 nothing_left ""
+check "nothing left after the chaining case" $?
+
+done_testing
