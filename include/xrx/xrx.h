@@ -157,7 +157,7 @@ struct xrx_pkt {
  * counter: flush_* (a held aggregate delivered before the frame that made
  * it end, or by the table, time or caller), complete_* (delivered right
  * after merging its last segment), single_* and csum_bad (a frame that
- * was never held). drop_no_buffer frames are not delivered.
+ * was never held). drop_* frames are not delivered (but released).
  */
 #define XRX_ENGINE_STATS_TABLE(X)                                              \
 	X(FRAMES_IN, "frames_in", "frames given to the engine")                \
@@ -210,7 +210,9 @@ struct xrx_pkt {
 	X(SINGLE_UDP_LEN, "single_udp_len", "UDP length <= 8 or != bytes")     \
 	X(CSUM_BAD, "csum_bad", "bad IPv4 header or L4 checksum")              \
 	X(DROP_NO_BUFFER, "drop_no_buffer",                                    \
-	  "no free packet buffer: consumer holds too many")
+	  "no free packet buffer: consumer holds too many")                    \
+	X(DROP_BAD_FRAME, "drop_bad_frame",                                    \
+	  "frame outside the region (or too long to copy in full mode)")
 
 enum xrx_engine_stat {
 #define XRX_X_ENUM(e, n, d) XRX_ENGINE_STAT_##e,

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Internet checksums (RFC 1071) for the GRO engine: the IPv4 header check
+ * inet_gro_receive() always does (ip_fast_csum()), the L4 check
+ * tcp4_gro_receive()/udp4_gro_receive() do when the device did not
+ * (skb_gro_checksum_validate()), and the pseudo-header sum
+ * tcp4_gro_complete() writes for CHECKSUM_PARTIAL.
+ *
+ * Sums are kept as host integers of the big-endian 16-bit words, in a
+ * 32-bit accumulator folded before it can overflow.
+ */
+#include "engine.h"
+
+/* Sum of @len bytes as big-endian 16-bit words, added to @sum. */
+__u32 xrx_csum_add(const void *data, __u32 len, __u32 sum)
+{
+	const __u8 *p = data;
+	__u64 acc = sum;
+	__u32 i = 0;
+
+	/* 8 bytes per round: four words, no fold needed for ~2^46 bytes */
+	for (; i + 8 <= len; i += 8)
+		acc += (__u32)(p[i] << 8 | p[i + 1]) +
+		       (__u32)(p[i + 2] << 8 | p[i + 3]) +
+		       (__u32)(p[i + 4] << 8 | p[i + 5]) +
+		       (__u32)(p[i + 6] << 8 | p[i + 7]);
+	for (; i + 2 <= len; i += 2)
+		acc += (__u32)(p[i] << 8 | p[i + 1]);
+	if (i < len)
+		acc += (__u32)p[i] << 8;	/* odd byte: padded with zero */
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	return (__u32)acc;
+}
+
+/* Fold to 16 bits, not complemented. */
+__u16 xrx_csum_fold(__u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)sum;
+}
+
+/*
+ * Pseudo-header sum for an L4 length of @l4_len. A length above 65535
+ * (BIG TCP) counts as its two 16-bit halves, as csum_tcpudp_nofold() and
+ * csum_ipv6_magic() add the 32-bit length.
+ */
+__u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len)
+{
+	__u32 sum = proto + (l4_len >> 16) + (l4_len & 0xffff);
+
+	if (ipv6)
+		return xrx_csum_add(l3 + 8, 32, sum);
+	return xrx_csum_add(l3 + 12, 8, sum);
+}
+
+bool xrx_ipv4_csum_ok(const __u8 *iph)
+{
+	return xrx_csum_fold(xrx_csum_add(iph, 20, 0)) == 0xffff;
+}
+
+void xrx_ipv4_csum_set(__u8 *iph)
+{
+	iph[10] = 0;
+	iph[11] = 0;
+	xrx_put16(iph + 10, (__u16)~xrx_csum_fold(xrx_csum_add(iph, 20, 0)));
+}
+
+/*
+ * Verify the TCP/UDP checksum of a segment over its L4 bytes (the frame
+ * minus any Ethernet padding). UDP over IPv4 with checksum 0 passes: it
+ * has none (skb_gro_checksum_validate_zero_check()); the UDP rules refuse
+ * to aggregate it later.
+ */
+bool xrx_l4_csum_ok(const struct xrx_seg *s)
+{
+	const __u8 *l3 = s->data + s->l3_off;
+	const __u8 *l4 = s->data + s->l4_off;
+	__u32 l4_len, sum;
+
+	if (s->ipv6)
+		l4_len = xrx_get16(l3 + 4) - (s->l4_off - s->l3_off - 40);
+	else
+		l4_len = xrx_get16(l3 + 2) - (s->l4_off - s->l3_off);
+	if (s->l4_proto == XRX_IPPROTO_UDP && xrx_get16(l4 + 6) == 0)
+		return true;
+	sum = xrx_csum_pseudo(l3, s->ipv6, s->l4_proto, l4_len);
+	return xrx_csum_fold(xrx_csum_add(l4, l4_len, sum)) == 0xffff;
+}

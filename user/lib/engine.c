@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The engine: creation, one receive batch, flushing, counters.
+ *
+ * Per frame: take xrx_meta (or parse with include/xrx/parse.h), sort out
+ * what never enters GRO (the checks inet_gro_receive(),
+ * ipv6_gro_receive(), tcp4_gro_receive() and udp4_gro_receive() make
+ * before looking for a flow), and hand the rest to the GRO rules in gro.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "engine.h"
+
+static const char *const xrx_engine_stat_names[XRX_ENGINE_STAT_MAX] = {
+#define XRX_X_NAME(e, n, d) [XRX_ENGINE_STAT_##e] = n,
+	XRX_ENGINE_STATS_TABLE(XRX_X_NAME)
+#undef XRX_X_NAME
+};
+
+static const char *const xrx_engine_stat_descs[XRX_ENGINE_STAT_MAX] = {
+#define XRX_X_DESC(e, n, d) [XRX_ENGINE_STAT_##e] = d,
+	XRX_ENGINE_STATS_TABLE(XRX_X_DESC)
+#undef XRX_X_DESC
+};
+
+const char *xrx_engine_stat__name(int stat)
+{
+	if (stat < 0 || stat >= XRX_ENGINE_STAT_MAX)
+		return NULL;
+	return xrx_engine_stat_names[stat];
+}
+
+const char *xrx_engine_stat__desc(int stat)
+{
+	if (stat < 0 || stat >= XRX_ENGINE_STAT_MAX)
+		return NULL;
+	return xrx_engine_stat_descs[stat];
+}
+
+/* Options with defaults filled in. Return: 0 or -EINVAL. */
+static int xrx_engine_opts_check(struct xrx_engine_opts *o)
+{
+	if (!o->region || !o->region_size)
+		return -EINVAL;
+	if (!o->flows)
+		o->flows = XRX_FLOWS_DEFAULT;
+	if (o->flows > (1u << 24))
+		return -EINVAL;
+	if (!o->max_aggregate)
+		o->max_aggregate = XRX_AGGREGATE_DEFAULT;
+	if (o->max_aggregate < XRX_AGGREGATE_MIN ||
+	    o->max_aggregate > XRX_AGGREGATE_MAX)
+		return -EINVAL;
+	if (!o->max_segs) {
+		o->max_segs = o->max_aggregate / 1024;
+		if (o->max_segs < XRX_SEGS_DEFAULT)
+			o->max_segs = XRX_SEGS_DEFAULT;
+	}
+	if (o->max_segs > XRX_SEGS_MAX)
+		return -EINVAL;
+	if (!o->pkts)
+		o->pkts = o->flows + 1024;
+	if (o->pkts > (1u << 26))
+		return -EINVAL;
+	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL)
+		return -EINVAL;
+	return 0;
+}
+
+static int xrx_engine_pools(struct xrx_engine *e)
+{
+	const struct xrx_engine_opts *o = &e->opts;
+	__u32 max_frags = o->copy == XRX_COPY_FULL ? 1 : o->max_segs + 1;
+	__u32 i;
+
+	/* Full copy: an aggregate (limit from its network header) or the
+	 * largest single frame, plus room for L2. Untouched pages of the
+	 * mapping cost nothing. */
+	e->head_size = XRX_HEAD_SIZE;
+	if (o->copy == XRX_COPY_FULL)
+		e->head_size += e->limit > 65536 ? e->limit : 65536;
+	e->heads_size = (size_t)e->head_size * o->pkts;
+	e->heads = mmap(NULL, e->heads_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (e->heads == MAP_FAILED) {
+		e->heads = NULL;
+		return -ENOMEM;
+	}
+	e->aggs = calloc(o->pkts, sizeof(*e->aggs));
+	e->frag_store = calloc((size_t)o->pkts * max_frags,
+			       sizeof(*e->frag_store));
+	if (!e->aggs || !e->frag_store)
+		return -ENOMEM;
+	for (i = o->pkts; i-- > 0;) {
+		struct xrx_agg *a = &e->aggs[i];
+
+		a->head = e->heads + (size_t)i * e->head_size;
+		a->frags = e->frag_store + (size_t)i * max_frags;
+		a->max_frags = max_frags;
+		a->pkt.head = a->head;
+		a->pkt.frags = a->frags;
+		xrx_agg_free(e, a);
+	}
+	return 0;
+}
+
+static void xrx_engine_destroy(struct xrx_engine *e)
+{
+	xrx_gro_table_fini(&e->table);
+	if (e->heads)
+		munmap(e->heads, e->heads_size);
+	free(e->aggs);
+	free(e->frag_store);
+	free(e);
+}
+
+struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
+{
+	struct xrx_engine *e;
+	int err;
+
+	if (!opts || opts->sz < offsetof(struct xrx_engine_opts, ctx)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(&e->opts, opts,
+	       opts->sz < sizeof(e->opts) ? opts->sz : sizeof(e->opts));
+	e->opts.sz = sizeof(e->opts);
+	err = xrx_engine_opts_check(&e->opts);
+	if (err)
+		goto fail;
+	e->region = e->opts.region;
+	e->region_size = e->opts.region_size;
+	e->limit = e->opts.max_aggregate;
+	e->max_segs = e->opts.max_segs;
+	e->timeout_ns = (__u64)e->opts.flush_timeout_us * 1000;
+	err = xrx_gro_table_init(&e->table, e->opts.flows);
+	if (err)
+		goto fail;
+	err = xrx_engine_pools(e);
+	if (err)
+		goto fail;
+	return e;
+fail:
+	xrx_engine_destroy(e);
+	errno = -err;
+	return NULL;
+}
+
+void xrx_engine__free(struct xrx_engine *e)
+{
+	__u32 i;
+
+	if (!e)
+		return;
+	xrx_engine__flush_all(e);
+	/* Packets the consumer still holds: their frames go back too, so
+	 * release_frame() has been called once for every frame. */
+	for (i = 0; i < e->opts.pkts; i++)
+		if (e->aggs[i].state == XRX_AGG_OUT)
+			xrx_pkt__release(e, &e->aggs[i].pkt);
+	xrx_engine_destroy(e);
+}
+
+/* xrx_meta from xrx_rx, if present and consistent with the frame. */
+static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
+{
+	if (!m || m->magic != XRX_META_MAGIC || m->version != XRX_META_VERSION)
+		return false;
+	if (!(m->flags & (XRX_META_F_TCP | XRX_META_F_UDP)) ||
+	    (m->flags & XRX_META_F_FRAG) || !m->l4_off ||
+	    m->l4_off + 8u > s->len || m->headlen > s->len ||
+	    m->l3_off + 20 > m->l4_off)
+		return false;
+	s->hash = m->hash;
+	s->headlen = m->headlen;
+	s->l3_off = m->l3_off;
+	s->l4_off = m->l4_off;
+	s->flags = m->flags;
+	s->l4_proto = m->l4_proto;
+	s->nr_vlans = m->nr_vlans;
+	s->result = XRX_PARSE_L4;
+	return true;
+}
+
+static void xrx_seg_parse(struct xrx_seg *s)
+{
+	struct xrx_parsed r;
+
+	xrx_headlen(s->data, s->len, &r);
+	s->hash = r.hash;
+	s->headlen = r.headlen;
+	s->l3_off = r.l3_off;
+	s->l4_off = r.l4_off;
+	s->flags = r.flags;
+	s->l4_proto = r.l4_proto;
+	s->nr_vlans = r.nr_vlans;
+	s->result = r.result;
+}
+
+/*
+ * Lengths the GRO rules need: the L4 header, the payload as the IP length
+ * counts it (padding excluded), and the network layer's own flush
+ * (inet_gro_receive(): tot_len differs from the bytes present, or a
+ * frag_off bit other than DF; ipv6_gro_receive(): payload_len differs).
+ * Return: false if the headers are inconsistent (malformed).
+ */
+static bool xrx_seg_lengths(struct xrx_seg *s)
+{
+	const __u8 *l3 = s->data + s->l3_off;
+	__u32 ip_len, thl = 8;
+
+	if (s->l4_proto == XRX_IPPROTO_TCP) {
+		if (s->l4_off + 20u > s->len)
+			return false;
+		thl = (s->data[s->l4_off + 12] >> 4) * 4;
+		if (thl < 20)
+			return false;
+	}
+	s->hdr_len = s->l4_off + thl;
+	if (s->hdr_len > s->len)
+		return false;
+	s->ipv6 = s->flags & XRX_META_F_IPV6;
+	ip_len = s->ipv6 ? 40 + xrx_get16(l3 + 4) : xrx_get16(l3 + 2);
+	if (s->l3_off + ip_len > s->len)
+		return false;
+	s->payload_len = s->l3_off + ip_len > s->hdr_len ?
+				 s->l3_off + ip_len - s->hdr_len : 0;
+	s->ip_flush = s->l3_off + ip_len != s->len;
+	if (!s->ipv6 && (l3[6] & 0x80))
+		s->ip_flush = true;
+	return true;
+}
+
+/*
+ * What keeps a frame out of GRO altogether; the held aggregate of its
+ * flow is not touched. Return: 0, or the single_* / csum_bad counter.
+ */
+static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
+{
+	const __u8 *l4;
+	__u32 ulen;
+
+	switch (s->result) {
+	case XRX_PARSE_L4:
+		break;
+	case XRX_PARSE_FRAG:
+		return XRX_ENGINE_STAT_SINGLE_FRAG;
+	case XRX_PARSE_NOT_IP:
+	case XRX_PARSE_NOT_L4:
+		return XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
+	default:
+		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
+	}
+	if (s->l4_proto != XRX_IPPROTO_TCP && s->l4_proto != XRX_IPPROTO_UDP)
+		return XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
+	if (s->flags & XRX_META_F_IPV4_OPT)	/* *(u8 *)iph != 0x45 */
+		return XRX_ENGINE_STAT_SINGLE_IP_OPTS;
+	if (!xrx_seg_lengths(s))
+		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
+	if (!s->ipv6 && !xrx_ipv4_csum_ok(s->data + s->l3_off))
+		return XRX_ENGINE_STAT_CSUM_BAD;	/* ip_fast_csum() */
+	if (s->l4_proto == XRX_IPPROTO_UDP && !e->opts.udp)
+		return XRX_ENGINE_STAT_SINGLE_UDP_OFF;
+	/* "Don't bother verifying checksum if we're going to flush anyway" */
+	if (e->opts.csum == XRX_CSUM_VERIFY && !s->ip_flush) {
+		if (!xrx_l4_csum_ok(s))
+			return XRX_ENGINE_STAT_CSUM_BAD;
+		s->csum_ok = true;
+	}
+	if (s->l4_proto == XRX_IPPROTO_UDP) {
+		l4 = s->data + s->l4_off;
+		if (!xrx_get16(l4 + 6))	/* "requires non zero csum" */
+			return XRX_ENGINE_STAT_SINGLE_UDP_NO_CSUM;
+		ulen = xrx_get16(l4 + 4);
+		if (ulen <= 8 || ulen != s->len - s->l4_off)
+			return XRX_ENGINE_STAT_SINGLE_UDP_LEN;
+	}
+	return 0;
+}
+
+static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
+			     __u64 now_ns)
+{
+	struct xrx_seg s;
+	int why;
+
+	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
+	e->stats[XRX_ENGINE_STAT_BYTES_IN] += f->len;
+	if (f->addr > e->region_size || f->len > e->region_size - f->addr ||
+	    (e->opts.copy == XRX_COPY_FULL && f->len > e->head_size)) {
+		xrx_count(e, XRX_ENGINE_STAT_DROP_BAD_FRAME);
+		xrx_release_frame(e, f->addr);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	s.data = e->region + f->addr;
+	s.addr = f->addr;
+	s.len = f->len;
+	if (!xrx_seg_from_meta(&s, f->meta))
+		xrx_seg_parse(&s);
+	why = xrx_seg_no_gro(e, &s);
+	if (why)
+		xrx_gro_single(e, &s, why);
+	else
+		xrx_gro_receive(e, &s, now_ns);
+}
+
+int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
+		   __u32 n, __u64 now_ns)
+{
+	__u32 i;
+
+	if (!e || (n && !frames))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		xrx_engine_frame(e, &frames[i], now_ns);
+	if (e->timeout_ns)
+		xrx_engine__flush(e, now_ns);
+	else
+		while (e->table.oldest)
+			xrx_deliver(e, e->table.oldest,
+				    XRX_ENGINE_STAT_FLUSH_BATCH_END);
+	return (int)n;
+}
+
+void xrx_engine__flush(struct xrx_engine *e, __u64 now_ns)
+{
+	struct xrx_agg *a;
+
+	while ((a = e->table.oldest) && now_ns - a->born_ns >= e->timeout_ns)
+		xrx_deliver(e, a, XRX_ENGINE_STAT_FLUSH_TIMEOUT);
+}
+
+void xrx_engine__flush_all(struct xrx_engine *e)
+{
+	while (e->table.oldest)
+		xrx_deliver(e, e->table.oldest, XRX_ENGINE_STAT_FLUSH_EXPLICIT);
+}
+
+__u32 xrx_engine__flush_oldest(struct xrx_engine *e, __u32 n)
+{
+	__u32 done = 0;
+
+	while (done < n && e->table.oldest) {
+		xrx_deliver(e, e->table.oldest, XRX_ENGINE_STAT_FLUSH_PRESSURE);
+		done++;
+	}
+	return done;
+}
+
+__u32 xrx_engine__held(const struct xrx_engine *e)
+{
+	return e->table.held;
+}
+
+__u64 xrx_engine__next_timeout(const struct xrx_engine *e)
+{
+	if (!e->table.oldest)
+		return 0;
+	return e->table.oldest->born_ns + e->timeout_ns;
+}
+
+void xrx_engine__stats(const struct xrx_engine *e,
+		       __u64 vals[XRX_ENGINE_STAT_MAX])
+{
+	memcpy(vals, e->stats, sizeof(e->stats));
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Packet buffers: a pool sized at engine creation (no allocation per
+ * packet), delivery to the consumer and release of the frames a packet
+ * references.
+ */
+#include "engine.h"
+
+struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
+{
+	struct xrx_agg *a = e->free_list;
+
+	if (!a)
+		return NULL;
+	e->free_list = a->newer;
+	a->newer = NULL;
+	a->state = XRX_AGG_HELD;
+	a->count = 0;
+	a->fixedid = false;
+	a->pkt.nr_frags = 0;
+	a->pkt.head_len = 0;
+	a->pkt.len = 0;
+	a->pkt.gso_type = XRX_GSO_NONE;
+	a->pkt.gso_flags = 0;
+	a->pkt.gso_size = 0;
+	a->pkt.gso_segs = 1;
+	a->pkt.csum = XRX_PKT_CSUM_NONE;
+	a->pkt.csum_start = 0;
+	a->pkt.csum_offset = 0;
+	return a;
+}
+
+void xrx_agg_free(struct xrx_engine *e, struct xrx_agg *a)
+{
+	a->state = XRX_AGG_FREE;
+	a->newer = e->free_list;
+	e->free_list = a;
+}
+
+void xrx_release_frame(struct xrx_engine *e, __u64 addr)
+{
+	xrx_count(e, XRX_ENGINE_STAT_FRAMES_RELEASED);
+	if (e->opts.release_frame)
+		e->opts.release_frame(e->opts.ctx, addr);
+}
+
+/*
+ * Hand a packet to the consumer, as napi_gro_complete() hands an skb to
+ * the stack: an aggregate of two or more segments gets its headers fixed
+ * up (xrx_gro_complete()); one held alone goes out as it came.
+ */
+void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
+		 enum xrx_engine_stat reason)
+{
+	if (a->in_table)
+		xrx_gro_table_remove(&e->table, a);
+	if (a->count >= 2) {
+		xrx_gro_complete(a);
+		xrx_count(e, XRX_ENGINE_STAT_AGGS_OUT);
+	}
+	a->state = XRX_AGG_OUT;
+	a->pkt.reason = reason;
+	xrx_count(e, XRX_ENGINE_STAT_PKTS_OUT);
+	xrx_count(e, reason);
+	e->stats[XRX_ENGINE_STAT_BYTES_OUT] += a->pkt.len;
+	if (e->opts.deliver)
+		e->opts.deliver(e->opts.ctx, &a->pkt);
+	else
+		xrx_pkt__release(e, &a->pkt);
+}
+
+void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt)
+{
+	struct xrx_agg *a;
+	__u32 i;
+
+	if (!e || !pkt)
+		return;
+	a = container_of_agg(pkt);
+	if (a->state != XRX_AGG_OUT)
+		return;		/* not delivered, or released twice */
+	for (i = 0; i < a->pkt.nr_frags; i++)
+		xrx_release_frame(e, a->frags[i].addr);
+	a->pkt.nr_frags = 0;
+	xrx_agg_free(e, a);
+}
