@@ -55,6 +55,17 @@ LIBXRX     := $(BUILD)/libxrx.a
 TOOL_SRCS  := $(wildcard user/tools/*.c)
 TOOLS      := $(patsubst user/tools/%.c,$(BUILD)/%,$(TOOL_SRCS))
 
+# Control plane: user/ctl/*.c is libxrxctl (config, state file, offloads
+# over netlink, logging), shared by xrxd (user/xrxd/*.c), xrxctl
+# (user/xrxctl/*.c) and the unit tests.
+CTL_PKGS   := libmnl libsystemd
+CTL_CFLAGS  = -Iuser/ctl $(shell pkg-config --cflags $(CTL_PKGS) 2>/dev/null)
+CTL_LIBS    = $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null)
+CTL_HDRS   := $(wildcard user/ctl/*.h)
+CTL_OBJS   := $(patsubst user/ctl/%.c,$(BUILD)/obj/ctl/%.o,$(wildcard user/ctl/*.c))
+LIBXRXCTL  := $(BUILD)/libxrxctl.a
+CTL_PROGS  := $(BUILD)/xrxd $(BUILD)/xrxctl
+
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
 HELP_SRCS  := $(wildcard tests/helpers/*.c)
@@ -90,10 +101,10 @@ $(BUILD)/%: user/tools/%.c $(LIBXRX) $(HDRS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(HDRS) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(HDRS) $(CTL_HDRS) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
 $(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
@@ -104,6 +115,24 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 	$(call msg,HELPER,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
+all: $(LIBXRXCTL) $(CTL_PROGS)
+
+$(BUILD)/obj/ctl/%.o: user/ctl/%.c $(HDRS) $(CTL_HDRS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(CTL_CFLAGS) -c $< -o $@
+
+$(LIBXRXCTL): $(CTL_OBJS) | $(BUILD)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX) $(HDRS) $(CTL_HDRS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
+$(BUILD)/xrxd: $(wildcard user/xrxd/*.c)
+$(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c)
 
 # Tests linked with DPDK (tests/dpdk/test_*.c): librte_gro as a second
 # opinion on GRO. Built when pkg-config finds libdpdk (scripts/deps.sh

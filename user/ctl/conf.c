@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Parser for xrxd's config file: "key = value" lines, '#' comments and
+ * "[section]" headers (a key x under [offload] is offload.x). The first
+ * error ends parsing with one message "FILE:LINE: what; what to write".
+ * Every key, its default and its range are documented in docs/xrx.conf.md;
+ * keep that file in step with the tables here.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ctl_conf.h"
+
+#define CONF_FILE_MAX (1 << 20)
+#define SIZE_MIN 1024
+#define SIZE_MAX_BIG 524280	/* GRO_MAX_SIZE: 8 * 65535, BIG TCP's ceiling */
+
+const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
+	[XRX_OFF_LRO] = { "lro", XRX_OFFK_FEATURE, "rx-lro" },
+	[XRX_OFF_GRO] = { "gro", XRX_OFFK_FEATURE, "rx-gro" },
+	[XRX_OFF_HW_GRO] = { "hw_gro", XRX_OFFK_FEATURE, "rx-gro-hw" },
+	[XRX_OFF_GRO_LIST] = { "gro_list", XRX_OFFK_FEATURE, "rx-gro-list" },
+	[XRX_OFF_UDP_GRO_FWD] = { "udp_gro_forwarding", XRX_OFFK_FEATURE,
+				  "rx-udp-gro-forwarding" },
+	[XRX_OFF_RX_CSUM] = { "rx_checksum", XRX_OFFK_FEATURE, "rx-checksum" },
+	[XRX_OFF_RX_VLAN] = { "rx_vlan", XRX_OFFK_FEATURE, "rx-vlan-hw-parse" },
+	[XRX_OFF_RX_HASH] = { "rx_hash", XRX_OFFK_FEATURE, "rx-hashing" },
+	[XRX_OFF_NTUPLE] = { "ntuple", XRX_OFFK_FEATURE, "rx-ntuple-filter" },
+	[XRX_OFF_GRO_MAX_SIZE] = { "gro_max_size", XRX_OFFK_SIZE, NULL,
+				   SIZE_MIN, SIZE_MAX_BIG },
+	[XRX_OFF_GSO_MAX_SIZE] = { "gso_max_size", XRX_OFFK_SIZE, NULL,
+				   SIZE_MIN, SIZE_MAX_BIG },
+	[XRX_OFF_GRO_IPV4_MAX_SIZE] = { "gro_ipv4_max_size", XRX_OFFK_SIZE,
+					NULL, SIZE_MIN, SIZE_MAX_BIG },
+	[XRX_OFF_GSO_IPV4_MAX_SIZE] = { "gso_ipv4_max_size", XRX_OFFK_SIZE,
+					NULL, SIZE_MIN, SIZE_MAX_BIG },
+	[XRX_OFF_RX_RING] = { "rx_ring", XRX_OFFK_RING, NULL, 1, 1u << 20 },
+	[XRX_OFF_HEADER_SPLIT] = { "header_split", XRX_OFFK_SPLIT },
+	[XRX_OFF_CHANNELS] = { "channels", XRX_OFFK_CHANNELS, NULL, 1, 4096 },
+};
+
+/* Top-level keys; offload keys follow them in the "seen" table. */
+enum conf_key {
+	K_INTERFACE,
+	K_QUEUES,
+	K_ATTACH,
+	K_SINK,
+	K_ACCELERATE,
+	K_DEFAULT,
+	K_MAX_AGGREGATE,
+	K_MAX_SEGMENTS,
+	K_FLUSH_TIMEOUT_US,
+	K_FLOWS,
+	K_COPY,
+	K_CSUM,
+	K_UDP_GRO,
+	K_TOP_MAX,
+	K_MAX = K_TOP_MAX + XRX_OFF_MAX
+};
+
+static const char *const key_names[K_TOP_MAX] = {
+	[K_INTERFACE] = "interface",
+	[K_QUEUES] = "queues",
+	[K_ATTACH] = "attach",
+	[K_SINK] = "sink",
+	[K_ACCELERATE] = "accelerate",
+	[K_DEFAULT] = "default",
+	[K_MAX_AGGREGATE] = "max_aggregate",
+	[K_MAX_SEGMENTS] = "max_segments",
+	[K_FLUSH_TIMEOUT_US] = "flush_timeout_us",
+	[K_FLOWS] = "flows",
+	[K_COPY] = "copy",
+	[K_CSUM] = "csum",
+	[K_UDP_GRO] = "udp_gro",
+};
+
+static const char *const attach_words[] = { "auto", "native", "skb", NULL };
+static const char *const default_words[] = { "pass", "accel", NULL };
+static const char *const copy_words[] = { "header", "max-head", "full", NULL };
+static const char *const csum_words[] = { "verify", "trust", NULL };
+static const char *const onoff_words[] = { "off", "on", NULL };
+
+struct numeric_key {
+	enum conf_key key;
+	size_t off;
+	unsigned int min, max;
+	const char *unit;
+};
+
+static const struct numeric_key numeric_keys[] = {
+	{ K_MAX_AGGREGATE, offsetof(struct xrx_conf, max_aggregate), SIZE_MIN,
+	  SIZE_MAX_BIG, "a byte count" },
+	{ K_MAX_SEGMENTS, offsetof(struct xrx_conf, max_segments), 1, 1024,
+	  "a segment count" },
+	{ K_FLUSH_TIMEOUT_US, offsetof(struct xrx_conf, flush_timeout_us), 0,
+	  1000000, "microseconds" },
+	{ K_FLOWS, offsetof(struct xrx_conf, flows), 1, 1u << 20,
+	  "a flow count" },
+};
+
+struct parser {
+	const char *file;
+	int line;
+	char *err;
+	size_t errlen;
+	struct xrx_conf *conf;
+	char section[32];
+	int seen[K_MAX];	/* line a key was set on, 0 = not yet */
+};
+
+static int perr(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->file, p->line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void xrx_conf_defaults(struct xrx_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	conf->attach = XRX_CONF_ATTACH_AUTO;
+	conf->sink = XRX_CONF_SINK_NULL;
+	conf->default_action = XRX_ACT_PASS;
+	conf->max_aggregate = 65536;
+	conf->max_segments = 64;
+	conf->flush_timeout_us = 0;
+	conf->flows = 4096;
+	conf->copy = XRX_CONF_COPY_HEADER;
+	conf->csum = XRX_CONF_CSUM_VERIFY;
+	conf->udp_gro = false;
+	/*
+	 * LRO merges segments before XDP sees them and loses the boundaries
+	 * GRO needs (dev_disable_lro() is what the kernel does for
+	 * forwarding and XDP for the same reason), so it is off unless the
+	 * config says otherwise. Everything else is left as it is.
+	 */
+	conf->offload[XRX_OFF_LRO].set = true;
+	conf->offload[XRX_OFF_LRO].value = 0;
+}
+
+/* Digits only; -ERANGE above max. */
+static int parse_u32(const char *s, unsigned int max, unsigned int *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int word_index(const char *const *words, const char *val)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(words[i], val))
+			return i;
+	return -1;
+}
+
+/* "a, b or c" for messages. */
+static void word_list(const char *const *words, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; words[i] && n < len; i++) {
+		const char *sep = i == 0 ? "" : words[i + 1] ? ", " : " or ";
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, words[i]);
+	}
+}
+
+static int parse_word(struct parser *p, const char *key, const char *val,
+		      const char *const *words, int *out)
+{
+	char list[128];
+	int i = word_index(words, val);
+
+	if (i >= 0) {
+		*out = i;
+		return 0;
+	}
+	word_list(words, list, sizeof(list));
+	return perr(p, "%s = %s is not a valid value; write %s", key, val, list);
+}
+
+static int parse_number(struct parser *p, const char *key, const char *val,
+			unsigned int min, unsigned int max, const char *unit,
+			unsigned int *out)
+{
+	int ret = parse_u32(val, max, out);
+
+	if (ret == -EINVAL)
+		return perr(p, "%s = %s is not a number; write %s from %u to %u (decimal digits only)",
+			    key, val, unit, min, max);
+	if (ret == -ERANGE || *out < min)
+		return perr(p, "%s = %s is out of range; write %s from %u to %u",
+			    key, val, unit, min, max);
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static int parse_rules(struct parser *p, char *val)
+{
+	struct xrx_conf *c = p->conf;
+	char msg[256], *tok, *next;
+	unsigned int i;
+
+	c->nrules = 0;
+	if (!strcmp(val, "none"))
+		return 0;
+	for (tok = val; tok; tok = next) {
+		struct xrx_rule_key *key = &c->rules[c->nrules];
+
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok = trim(tok);
+		if (!*tok)
+			return perr(p, "accelerate has an empty rule; separate rules with one comma, e.g. tcp/5001, udp/4789");
+		if (c->nrules == XRX_RULES_MAX)
+			return perr(p, "accelerate has more than %d rules; merge rules with prefixes or 'any'",
+				    XRX_RULES_MAX);
+		if (xrx_rule_parse(tok, key, msg, sizeof(msg)))
+			return perr(p, "accelerate: %s", msg);
+		for (i = 0; i < c->nrules; i++)
+			if (!memcmp(&c->rules[i], key, sizeof(*key)))
+				return perr(p, "accelerate lists rule '%s' twice; remove one",
+					    tok);
+		c->nrules++;
+	}
+	return 0;
+}
+
+static int parse_sink(struct parser *p, const char *val)
+{
+	struct xrx_conf *c = p->conf;
+
+	if (!strcmp(val, "null")) {
+		c->sink = XRX_CONF_SINK_NULL;
+		return 0;
+	}
+	if (!strncmp(val, "pcap:", 5)) {
+		if (val[5] != '/')
+			return perr(p, "sink = %s needs an absolute path; write pcap:/PATH/FILE.pcap",
+				    val);
+		if (strlen(val + 5) >= sizeof(c->sink_arg))
+			return perr(p, "sink = pcap: path is longer than %zu bytes; use a shorter path",
+				    sizeof(c->sink_arg) - 1);
+		c->sink = XRX_CONF_SINK_PCAP;
+		strcpy(c->sink_arg, val + 5);
+		return 0;
+	}
+	if (!strncmp(val, "tun:", 4)) {
+		if (!xrx_ifname_valid(val + 4))
+			return perr(p, "sink = %s is not a valid TUN name; write tun:NAME with 1 to 15 characters, no '/', ':' or blanks",
+				    val);
+		c->sink = XRX_CONF_SINK_TUN;
+		strcpy(c->sink_arg, val + 4);
+		return 0;
+	}
+	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH or tun:NAME",
+		    val);
+}
+
+static int parse_offload(struct parser *p, enum xrx_offload_id id,
+			 const char *key, char *val)
+{
+	const struct xrx_offload_desc *d = &xrx_offload_desc[id];
+	struct xrx_conf_offload *o = &p->conf->offload[id];
+	size_t n = strlen(val);
+	bool required = false;
+	int w;
+
+	if (n > 1 && val[n - 1] == '!') {
+		required = true;
+		val[--n] = '\0';
+		while (n && isspace((unsigned char)val[n - 1]))
+			val[--n] = '\0';
+	}
+	if (!strcmp(val, "keep")) {
+		if (required)
+			return perr(p, "%s = keep! cannot be required; write keep, or a value followed by '!'",
+				    key);
+		o->set = false;
+		o->required = false;
+		o->line = p->line;
+		return 0;
+	}
+
+	switch (d->kind) {
+	case XRX_OFFK_FEATURE:
+	case XRX_OFFK_SPLIT:
+		w = word_index(onoff_words, val);
+		if (w < 0)
+			return perr(p, "%s = %s is not a valid value; write on, off or keep (add '!' to require it)",
+				    key, val);
+		o->value = (unsigned int)w;
+		break;
+	case XRX_OFFK_SIZE:
+		if (parse_u32(val, d->max, &o->value) || o->value < d->min)
+			return perr(p, "%s = %s is not valid; write keep or a byte count from %u to %u (add '!' to require it)",
+				    key, val, d->min, d->max);
+		break;
+	case XRX_OFFK_RING:
+	case XRX_OFFK_CHANNELS:
+		if (!strcmp(val, "max")) {
+			o->value = XRX_CONF_VAL_MAX;
+			break;
+		}
+		if (parse_u32(val, d->max, &o->value) || o->value < d->min)
+			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
+				    key, val, d->min, d->max);
+		break;
+	}
+	o->set = true;
+	o->required = required;
+	o->line = p->line;
+	return 0;
+}
+
+/* Levenshtein distance, for "did you mean" on unknown keys. */
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	unsigned int row[64], i, j, prev, tmp;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= 64 || lb >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void key_name(int k, char *buf, size_t len)
+{
+	if (k < K_TOP_MAX)
+		snprintf(buf, len, "%s", key_names[k]);
+	else
+		snprintf(buf, len, "offload.%s", xrx_offload_desc[k - K_TOP_MAX].key);
+}
+
+static int unknown_key(struct parser *p, const char *key)
+{
+	unsigned int d, best_d = 3;
+	char name[64];
+	int i, best = -1;
+
+	for (i = 0; i < K_MAX; i++) {
+		key_name(i, name, sizeof(name));
+		d = edit_distance(key, name);
+		if (d < best_d) {
+			best_d = d;
+			best = i;
+		}
+	}
+	if (best >= 0) {
+		key_name(best, name, sizeof(name));
+		return perr(p, "unknown key '%s'; did you mean '%s'?", key, name);
+	}
+	return perr(p, "unknown key '%s'; remove the line (the keys are listed in docs/xrx.conf.md)",
+		    key);
+}
+
+static int find_key(const char *key)
+{
+	int i;
+
+	for (i = 0; i < K_TOP_MAX; i++)
+		if (!strcmp(key, key_names[i]))
+			return i;
+	if (strncmp(key, "offload.", 8))
+		return -1;
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		if (!strcmp(key + 8, xrx_offload_desc[i].key))
+			return K_TOP_MAX + i;
+	return -1;
+}
+
+static int set_key(struct parser *p, const char *key, char *val)
+{
+	struct xrx_conf *c = p->conf;
+	unsigned int i;
+	int k = find_key(key), w, ret;
+
+	if (k < 0)
+		return unknown_key(p, key);
+	if (p->seen[k])
+		return perr(p, "duplicate key '%s' (first set on line %d); keep one of the two lines",
+			    key, p->seen[k]);
+	p->seen[k] = p->line;
+	if (k >= K_TOP_MAX)
+		return parse_offload(p, (enum xrx_offload_id)(k - K_TOP_MAX),
+				     key, val);
+
+	for (i = 0; i < sizeof(numeric_keys) / sizeof(numeric_keys[0]); i++) {
+		const struct numeric_key *nk = &numeric_keys[i];
+
+		if (nk->key == (enum conf_key)k)
+			return parse_number(p, key, val, nk->min, nk->max,
+					    nk->unit,
+					    (unsigned int *)((char *)c + nk->off));
+	}
+
+	switch ((enum conf_key)k) {
+	case K_INTERFACE:
+		if (!xrx_ifname_valid(val))
+			return perr(p, "interface = %s is not a valid interface name; write 1 to 15 characters, no '/', ':' or blanks",
+				    val);
+		strcpy(c->ifname, val);
+		c->ifname_line = p->line;
+		return 0;
+	case K_QUEUES:
+		if (!strcmp(val, "all")) {
+			c->queues = 0;
+			return 0;
+		}
+		return parse_number(p, key, val, 1, 4096, "all or a queue count",
+				    &c->queues);
+	case K_ATTACH:
+		ret = parse_word(p, key, val, attach_words, &w);
+		c->attach = (enum xrx_conf_attach)w;
+		return ret;
+	case K_SINK:
+		return parse_sink(p, val);
+	case K_ACCELERATE:
+		return parse_rules(p, val);
+	case K_DEFAULT:
+		ret = parse_word(p, key, val, default_words, &w);
+		c->default_action = w ? XRX_ACT_ACCEL : XRX_ACT_PASS;
+		return ret;
+	case K_COPY:
+		ret = parse_word(p, key, val, copy_words, &w);
+		c->copy = (enum xrx_conf_copy)w;
+		return ret;
+	case K_CSUM:
+		ret = parse_word(p, key, val, csum_words, &w);
+		c->csum = (enum xrx_conf_csum)w;
+		return ret;
+	case K_UDP_GRO:
+		ret = parse_word(p, key, val, onoff_words, &w);
+		c->udp_gro = w == 1;
+		return ret;
+	default:
+		return perr(p, "key '%s' has no parser; this is a bug in xrx",
+			    key);
+	}
+}
+
+/* '#' starts a comment at the start of a line or after a blank. */
+static void strip_comment(char *s)
+{
+	char *q;
+
+	for (q = s; *q; q++) {
+		if (*q == '#' && (q == s || isspace((unsigned char)q[-1]))) {
+			*q = '\0';
+			return;
+		}
+	}
+}
+
+static int parse_section(struct parser *p, char *s)
+{
+	size_t n = strlen(s);
+	char *name;
+
+	if (s[n - 1] != ']')
+		return perr(p, "section header '%s' has no closing ']'; write [offload]",
+			    s);
+	s[n - 1] = '\0';
+	name = trim(s + 1);
+	if (!strcmp(name, "offload")) {
+		strcpy(p->section, name);
+		return 0;
+	}
+	return perr(p, "unknown section [%s]; the only section is [offload] (top-level keys go before any section)",
+		    name);
+}
+
+static int parse_line(struct parser *p, char *s)
+{
+	char key[96], *eq, *k, *v, *q;
+
+	strip_comment(s);
+	s = trim(s);
+	if (!*s)
+		return 0;
+	if (*s == '[')
+		return parse_section(p, s);
+
+	eq = strchr(s, '=');
+	if (!eq)
+		return perr(p, "'%.60s' is not a setting; write key = value", s);
+	*eq = '\0';
+	k = trim(s);
+	v = trim(eq + 1);
+	if (!*k)
+		return perr(p, "a value without a key; write key = value");
+	for (q = k; *q; q++)
+		if (!islower((unsigned char)*q) && !isdigit((unsigned char)*q) &&
+		    *q != '_' && *q != '.')
+			return perr(p, "key '%.60s' has a character other than a-z, 0-9, '_' or '.'; keys are lower case, e.g. max_aggregate",
+				    k);
+	if (snprintf(key, sizeof(key), "%s%s%s", p->section,
+		     *p->section ? "." : "", k) >= (int)sizeof(key))
+		return perr(p, "key '%.60s' is too long; see docs/xrx.conf.md for the keys",
+			    k);
+	if (!*v)
+		return perr(p, "%s has no value; write %s = VALUE, or remove the line for the default",
+			    key, key);
+	return set_key(p, key, v);
+}
+
+/* Checks that need the whole file. */
+static int check_conf(struct parser *p)
+{
+	struct xrx_conf *c = p->conf;
+	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
+
+	if (!c->ifname[0])
+		return perr(p, "no interface; add a line 'interface = NAME' (e.g. interface = eth0)");
+	if (c->queues && ch->set && ch->value != XRX_CONF_VAL_MAX &&
+	    c->queues > ch->value) {
+		p->line = p->seen[K_QUEUES];
+		return perr(p, "queues = %u is more than offload.channels = %u (line %d); write queues = %u or raise offload.channels",
+			    c->queues, ch->value, ch->line, ch->value);
+	}
+	return 0;
+}
+
+int xrx_conf_parse_string(const char *name, const char *text,
+			  struct xrx_conf *conf, char *err, size_t errlen)
+{
+	struct parser p = {
+		.file = name, .err = err, .errlen = errlen, .conf = conf,
+	};
+	char *copy, *line, *next;
+	int ret = 0;
+
+	xrx_conf_defaults(conf);
+	snprintf(conf->file, sizeof(conf->file), "%s", name);
+	copy = strdup(text);
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else if (!*line)
+			break;	/* text ended with a newline */
+		p.line++;
+		ret = parse_line(&p, line);
+		if (ret)
+			goto out;
+	}
+	if (!p.line)
+		p.line = 1;
+	ret = check_conf(&p);
+out:
+	free(copy);
+	return ret;
+}
+
+int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
+			size_t errlen)
+{
+	struct stat st;
+	char *text = NULL;
+	size_t n;
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot open: %s; create it (etc/xrx/example.conf is a start) or name another file",
+			 path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > CONF_FILE_MAX) {
+		snprintf(err, errlen, "%s: not a regular file of at most %d bytes; name the config file itself",
+			 path, CONF_FILE_MAX);
+		ret = -EINVAL;
+		goto out;
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	n = fread(text, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		ret = -EIO;
+		snprintf(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	text[n] = '\0';
+	if (strlen(text) != n) {
+		snprintf(err, errlen, "%s:%d: the file contains a NUL byte; a config file is text",
+			 path, 1);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = xrx_conf_parse_string(path, text, conf, err, errlen);
+out:
+	free(text);
+	fclose(f);
+	return ret;
+}
+
+static const char *offload_value(const struct xrx_offload_desc *d,
+				 const struct xrx_conf_offload *o, char *buf,
+				 size_t len)
+{
+	if (!o->set)
+		return "keep";
+	if (d->kind == XRX_OFFK_FEATURE || d->kind == XRX_OFFK_SPLIT)
+		snprintf(buf, len, "%s%s", o->value ? "on" : "off",
+			 o->required ? "!" : "");
+	else if (o->value == XRX_CONF_VAL_MAX)
+		snprintf(buf, len, "max%s", o->required ? "!" : "");
+	else
+		snprintf(buf, len, "%u%s", o->value, o->required ? "!" : "");
+	return buf;
+}
+
+int xrx_conf_write(FILE *f, const struct xrx_conf *c)
+{
+	char rule[96], val[32];
+	unsigned int i;
+
+	fprintf(f, "interface = %s\n", c->ifname);
+	if (c->queues)
+		fprintf(f, "queues = %u\n", c->queues);
+	else
+		fprintf(f, "queues = all\n");
+	fprintf(f, "attach = %s\n", attach_words[c->attach]);
+	if (c->sink == XRX_CONF_SINK_PCAP)
+		fprintf(f, "sink = pcap:%s\n", c->sink_arg);
+	else if (c->sink == XRX_CONF_SINK_TUN)
+		fprintf(f, "sink = tun:%s\n", c->sink_arg);
+	else
+		fprintf(f, "sink = null\n");
+	fprintf(f, "accelerate = ");
+	if (!c->nrules)
+		fprintf(f, "none");
+	for (i = 0; i < c->nrules; i++) {
+		if (xrx_rule_format(&c->rules[i], rule, sizeof(rule)))
+			return -EINVAL;
+		fprintf(f, "%s%s", i ? ", " : "", rule);
+	}
+	fprintf(f, "\ndefault = %s\n",
+		c->default_action == XRX_ACT_ACCEL ? "accel" : "pass");
+	fprintf(f, "max_aggregate = %u\n", c->max_aggregate);
+	fprintf(f, "max_segments = %u\n", c->max_segments);
+	fprintf(f, "flush_timeout_us = %u\n", c->flush_timeout_us);
+	fprintf(f, "flows = %u\n", c->flows);
+	fprintf(f, "copy = %s\n", copy_words[c->copy]);
+	fprintf(f, "csum = %s\n", csum_words[c->csum]);
+	fprintf(f, "udp_gro = %s\n", c->udp_gro ? "on" : "off");
+	fprintf(f, "\n[offload]\n");
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,
+			offload_value(&xrx_offload_desc[i], &c->offload[i], val,
+				      sizeof(val)));
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * xrxd's configuration: /etc/xrx/IFACE.conf parsed into struct xrx_conf.
+ * The file format and every key are documented in docs/xrx.conf.md.
+ *
+ * Parsing either succeeds completely or fails with one message of the form
+ * "FILE:LINE: what is wrong; what to write instead", so a caller can print
+ * it and exit 2 before touching anything.
+ */
+#ifndef XRX_CTL_CONF_H
+#define XRX_CTL_CONF_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <xrx/rules.h>
+
+#define XRX_CONF_DIR "/etc/xrx"
+#define XRX_CONF_ERR_MAX 512	/* room for one error message */
+
+enum xrx_conf_attach {
+	XRX_CONF_ATTACH_AUTO,	/* native if the driver has it, else skb */
+	XRX_CONF_ATTACH_NATIVE,
+	XRX_CONF_ATTACH_SKB,
+};
+
+enum xrx_conf_sink {
+	XRX_CONF_SINK_NULL,
+	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
+	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
+};
+
+enum xrx_conf_copy {
+	XRX_CONF_COPY_HEADER,	/* eth_get_headlen() bytes */
+	XRX_CONF_COPY_MAX_HEAD,	/* a fixed 256 bytes, like MLX5E_RX_MAX_HEAD */
+	XRX_CONF_COPY_FULL,	/* the whole frame (baseline for benchmarks) */
+};
+
+enum xrx_conf_csum {
+	XRX_CONF_CSUM_VERIFY,
+	XRX_CONF_CSUM_TRUST,
+};
+
+/*
+ * NIC settings xrxd can change, in the order it applies and restores them:
+ * features and sizes first, then rings, then channels (a channel change
+ * may reallocate rings, so it goes last on the way back).
+ */
+enum xrx_offload_id {
+	XRX_OFF_LRO,
+	XRX_OFF_GRO,
+	XRX_OFF_HW_GRO,
+	XRX_OFF_GRO_LIST,
+	XRX_OFF_UDP_GRO_FWD,
+	XRX_OFF_RX_CSUM,
+	XRX_OFF_RX_VLAN,
+	XRX_OFF_RX_HASH,
+	XRX_OFF_NTUPLE,
+	XRX_OFF_GRO_MAX_SIZE,
+	XRX_OFF_GSO_MAX_SIZE,
+	XRX_OFF_GRO_IPV4_MAX_SIZE,
+	XRX_OFF_GSO_IPV4_MAX_SIZE,
+	XRX_OFF_RX_RING,
+	XRX_OFF_HEADER_SPLIT,
+	XRX_OFF_CHANNELS,
+	XRX_OFF_MAX
+};
+
+enum xrx_offload_kind {
+	XRX_OFFK_FEATURE,	/* netdev feature: on | off */
+	XRX_OFFK_SIZE,		/* rtnetlink IFLA_*_MAX_SIZE: bytes */
+	XRX_OFFK_RING,		/* ethtool rings: entries | max */
+	XRX_OFFK_SPLIT,		/* ethtool rings tcp-data-split: on | off */
+	XRX_OFFK_CHANNELS,	/* ethtool channels: count | max */
+};
+
+struct xrx_offload_desc {
+	const char *key;	/* config key without "offload." */
+	enum xrx_offload_kind kind;
+	const char *feature;	/* kernel feature name (netdev_features_strings) */
+	unsigned int min, max;	/* numeric range */
+};
+
+extern const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX];
+
+#define XRX_CONF_VAL_MAX 0xffffffffu	/* "max": the driver's maximum */
+
+struct xrx_conf_offload {
+	bool set;	/* false: keep, leave the setting as it is */
+	bool required;	/* "VALUE!": failing to apply it is an error */
+	unsigned int value;	/* 0/1 for on/off, a number, XRX_CONF_VAL_MAX */
+	int line;	/* config line, 0 for a built-in default */
+};
+
+struct xrx_conf {
+	char file[PATH_MAX];	/* for messages */
+	char ifname[IF_NAMESIZE];
+	int ifname_line;	/* line of the interface key */
+	unsigned int queues;	/* 0: every RX channel of the interface */
+	enum xrx_conf_attach attach;
+	enum xrx_conf_sink sink;
+	char sink_arg[PATH_MAX];
+	unsigned int nrules;
+	struct xrx_rule_key rules[XRX_RULES_MAX];	/* xrx_rules keys */
+	enum xrx_action default_action;
+	unsigned int max_aggregate;
+	unsigned int max_segments;
+	unsigned int flush_timeout_us;
+	unsigned int flows;
+	enum xrx_conf_copy copy;
+	enum xrx_conf_csum csum;
+	bool udp_gro;
+	struct xrx_conf_offload offload[XRX_OFF_MAX];
+};
+
+/* Fill every key with its default (interface empty). */
+void xrx_conf_defaults(struct xrx_conf *conf);
+
+/*
+ * Parse a config file / text. Return 0, -EINVAL for a config error, or
+ * another negative errno when the file cannot be read; err then holds one
+ * line (no newline). conf is only meaningful on success.
+ */
+int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
+			size_t errlen);
+int xrx_conf_parse_string(const char *name, const char *text,
+			  struct xrx_conf *conf, char *err, size_t errlen);
+
+/* Write conf as a config file that parses back to the same conf. */
+int xrx_conf_write(FILE *f, const struct xrx_conf *conf);
+
+/*
+ * An accelerate rule "PROTO/PORT[@PREFIX]" (see include/xrx/rules.h) as an
+ * xrx_rules key. Return 0 or -EINVAL with err saying what is wrong and what
+ * to write instead.
+ */
+int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
+		   size_t errlen);
+/* The rule text of a key, as xrx_rule_parse accepts it. */
+int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len);
+
+/* Interface name as the kernel accepts it (dev_valid_name()). */
+bool xrx_ifname_valid(const char *name);
+
+#endif /* XRX_CTL_CONF_H */

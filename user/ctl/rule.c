@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Accelerate rules as text ("tcp/5001", "udp/any@2001:db8::/32") and as
+ * xrx_rules LPM keys. The key layout and prefix arithmetic are defined in
+ * include/xrx/rules.h; this file is their only text front end.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_conf.h"
+
+static const __u8 v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+/* Digits only, no sign or blanks, value <= max. */
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		v = v * 10 + (unsigned long)(*s - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+/* True when bits beyond plen of addr (len bytes) are all zero. */
+static int host_bits_zero(const __u8 *addr, unsigned int len, unsigned int plen)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++) {
+		unsigned int first = i * 8;
+		__u8 keep;
+
+		if (first >= plen)
+			keep = 0;
+		else if (first + 8 <= plen)
+			keep = 0xff;
+		else
+			keep = (__u8)(0xff << (8 - (plen - first)));
+		if (addr[i] & (__u8)~keep)
+			return 0;
+	}
+	return 1;
+}
+
+int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
+		   size_t errlen)
+{
+	char buf[128], *slash, *at, *port, *addr = NULL, *plen_s = NULL;
+	unsigned long port_v = 0, plen;
+	struct in6_addr a6;
+	struct in_addr a4;
+	int is_v4;
+
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "rule '%.40s...' is too long; write PROTO/PORT[@PREFIX]",
+			 text);
+		return -EINVAL;
+	}
+	strcpy(buf, text);
+	memset(key, 0, sizeof(*key));
+
+	at = strchr(buf, '@');
+	if (at) {
+		*at = '\0';
+		addr = at + 1;
+	}
+	slash = strchr(buf, '/');
+	if (!slash) {
+		snprintf(err, errlen,
+			 "rule '%s' has no port; write PROTO/PORT, e.g. tcp/5001 or tcp/any",
+			 text);
+		return -EINVAL;
+	}
+	*slash = '\0';
+	port = slash + 1;
+
+	if (!strcmp(buf, "tcp")) {
+		key->proto = IPPROTO_TCP;
+	} else if (!strcmp(buf, "udp")) {
+		key->proto = IPPROTO_UDP;
+	} else {
+		snprintf(err, errlen, "rule '%s' has protocol '%s'; write tcp or udp",
+			 text, buf);
+		return -EINVAL;
+	}
+
+	if (strcmp(port, "any") &&
+	    (parse_uint(port, 65535, &port_v) || port_v == 0)) {
+		snprintf(err, errlen,
+			 "rule '%s' has port '%s'; write a port from 1 to 65535 or 'any'",
+			 text, port);
+		return -EINVAL;
+	}
+	key->port = htons((__u16)port_v);
+	key->prefixlen = XRX_RULE_PREFIX_BASE;
+	if (!addr)
+		return 0;
+
+	plen_s = strchr(addr, '/');
+	if (plen_s)
+		*plen_s++ = '\0';
+	is_v4 = !strchr(addr, ':');
+	if (is_v4 ? inet_pton(AF_INET, addr, &a4) != 1 :
+		    inet_pton(AF_INET6, addr, &a6) != 1) {
+		snprintf(err, errlen,
+			 "rule '%s' has address '%s'; write an IPv4 or IPv6 prefix such as 198.18.0.0/15 or 2001:db8::/32",
+			 text, addr);
+		return -EINVAL;
+	}
+	plen = is_v4 ? 32 : 128;
+	if (plen_s && parse_uint(plen_s, plen, &plen)) {
+		snprintf(err, errlen,
+			 "rule '%s' has prefix length '%s'; write 0 to %s",
+			 text, plen_s, is_v4 ? "32" : "128");
+		return -EINVAL;
+	}
+	if (is_v4) {
+		memcpy(key->addr, v4mapped, sizeof(v4mapped));
+		memcpy(key->addr + 12, &a4, 4);
+		if (!host_bits_zero(key->addr + 12, 4, (unsigned int)plen))
+			goto host_bits;
+		key->prefixlen = XRX_RULE_PREFIX_V4 + (__u32)plen;
+	} else {
+		memcpy(key->addr, &a6, 16);
+		if (!host_bits_zero(key->addr, 16, (unsigned int)plen))
+			goto host_bits;
+		key->prefixlen = XRX_RULE_PREFIX_BASE + (__u32)plen;
+	}
+	return 0;
+
+host_bits:
+	/* An LPM key ignores them; a rule that names them is a typo. */
+	snprintf(err, errlen,
+		 "rule '%s' has address bits set beyond /%lu; write the network address of the prefix",
+		 text, plen);
+	return -EINVAL;
+}
+
+int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len)
+{
+	char port[8], addr[INET6_ADDRSTRLEN];
+	const char *proto = key->proto == IPPROTO_TCP ? "tcp" :
+			    key->proto == IPPROTO_UDP ? "udp" : "?";
+	__u32 plen;
+	int n;
+
+	if (key->port)
+		snprintf(port, sizeof(port), "%u", ntohs(key->port));
+	else
+		strcpy(port, "any");
+	if (key->prefixlen <= XRX_RULE_PREFIX_BASE) {
+		n = snprintf(buf, len, "%s/%s", proto, port);
+	} else if (key->prefixlen >= XRX_RULE_PREFIX_V4 &&
+		   !memcmp(key->addr, v4mapped, sizeof(v4mapped))) {
+		plen = key->prefixlen - XRX_RULE_PREFIX_V4;
+		inet_ntop(AF_INET, key->addr + 12, addr, sizeof(addr));
+		n = snprintf(buf, len, "%s/%s@%s/%u", proto, port, addr, plen);
+	} else {
+		plen = key->prefixlen - XRX_RULE_PREFIX_BASE;
+		inet_ntop(AF_INET6, key->addr, addr, sizeof(addr));
+		n = snprintf(buf, len, "%s/%s@%s/%u", proto, port, addr, plen);
+	}
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+/* dev_valid_name(): what the kernel accepts as an interface name. */
+bool xrx_ifname_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n >= IF_NAMESIZE || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	for (; *name; name++)
+		if (*name == '/' || *name == ':' || isspace((unsigned char)*name))
+			return false;
+	return true;
+}

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * State file: a small text file, one "key value" per line, ending in
+ * "end CRC32" over everything before that line. A missing end line means
+ * the write was cut short, a wrong CRC means the file was changed; either
+ * way it is refused, because restoring from a wrong record would leave the
+ * NIC in a state nobody chose. Only a regular file owned by us and not
+ * writable by anyone else is read.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctl_state.h"
+
+#define STATE_VERSION 1
+#define STATE_FILE_MAX 65536
+
+static const char *const size_keys[XRX_SIZE_MAX] = {
+	[XRX_SIZE_GSO] = "gso_max_size",
+	[XRX_SIZE_GRO] = "gro_max_size",
+	[XRX_SIZE_GSO_IPV4] = "gso_ipv4_max_size",
+	[XRX_SIZE_GRO_IPV4] = "gro_ipv4_max_size",
+};
+
+struct u32_key {
+	const char *key;
+	unsigned int have;
+	size_t off;
+};
+
+#define U32_KEY(k, h, field) { k, h, offsetof(struct xrx_state, field) }
+static const struct u32_key u32_keys[] = {
+	U32_KEY("rx_ring", XRX_HAVE_RX_RING, rx_ring),
+	U32_KEY("tcp_data_split", XRX_HAVE_TCP_DATA_SPLIT, tcp_data_split),
+	U32_KEY("channels_rx", XRX_HAVE_CH_RX, ch_rx),
+	U32_KEY("channels_tx", XRX_HAVE_CH_TX, ch_tx),
+	U32_KEY("channels_other", XRX_HAVE_CH_OTHER, ch_other),
+	U32_KEY("channels_combined", XRX_HAVE_CH_COMBINED, ch_combined),
+};
+#define N_U32_KEYS (sizeof(u32_keys) / sizeof(u32_keys[0]))
+
+/* CRC-32 (IEEE 802.3, as zlib's crc32()); the file is tiny, no table. */
+static unsigned int crc32_ieee(const char *buf, size_t len)
+{
+	unsigned int crc = 0xffffffffu;
+	size_t i;
+	int k;
+
+	for (i = 0; i < len; i++) {
+		crc ^= (unsigned char)buf[i];
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+int xrx_state_path(const char *dir, const char *ifname, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s.state", dir, ifname);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return -ENOSPC;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *pos)
+		return -ENOSPC;
+	*pos += (size_t)n;
+	return 0;
+}
+
+int xrx_state_format(const struct xrx_state *st, char *buf, size_t len)
+{
+	size_t pos = 0;
+	unsigned int i;
+	int ret;
+
+	ret = append(buf, len, &pos,
+		     "# xrx: original settings of %s, recorded by xrxd before changing them.\n"
+		     "# Put them back with: xrxctl restore %s\n"
+		     "xrx-state %d\ninterface %s\nifindex %d\npid %d\n",
+		     st->ifname, st->ifname, STATE_VERSION, st->ifname,
+		     st->ifindex, (int)st->pid);
+	for (i = 0; !ret && i < st->nfeatures; i++)
+		ret = append(buf, len, &pos, "feature %s %s\n",
+			     st->features[i].name,
+			     st->features[i].on ? "on" : "off");
+	for (i = 0; !ret && i < XRX_SIZE_MAX; i++)
+		if (st->have & (XRX_HAVE_SIZE(i)))
+			ret = append(buf, len, &pos, "%s %u\n", size_keys[i],
+				     st->size[i]);
+	for (i = 0; !ret && i < N_U32_KEYS; i++)
+		if (st->have & u32_keys[i].have)
+			ret = append(buf, len, &pos, "%s %u\n", u32_keys[i].key,
+				     *(const unsigned int *)((const char *)st +
+							     u32_keys[i].off));
+	if (!ret)
+		ret = append(buf, len, &pos, "end %08x\n", crc32_ieee(buf, pos));
+	return ret ? ret : (int)pos;
+}
+
+static int serr(char *err, size_t errlen, const char *name, const char *ifname,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* "FILE: problem; what to do" for a state file xrx will not use. */
+static int serr(char *err, size_t errlen, const char *name, const char *ifname,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(err, errlen, "%s: ", name);
+	if (n < 0 || (size_t)n >= errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	n += vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n,
+			 "; xrx will not restore from it: check %s's offloads by hand (ethtool -k/-l/-g, ip -d link) and delete the file (a valid one is restored with 'xrxctl restore %s')",
+			 ifname, ifname);
+	return -EINVAL;
+}
+
+static int parse_uint(const char *s, unsigned int *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > 0xffffffffull)
+			return -ERANGE;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static bool feature_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= ETH_GSTRING_LEN)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    *s != '-' && *s != '_')
+			return false;
+	return true;
+}
+
+static int parse_state_line(const char *name, const char *ifname, int lineno,
+			    char *line, struct xrx_state *st,
+			    unsigned int *seen, char *err, size_t errlen)
+{
+	char *key = line, *val, *val2 = NULL;
+	unsigned int v, i;
+
+	val = strchr(line, ' ');
+	if (!val)
+		return serr(err, errlen, name, ifname,
+			    "line %d: '%.40s' has no value (corrupted)", lineno,
+			    line);
+	*val++ = '\0';
+
+	if (!strcmp(key, "feature")) {
+		struct xrx_state_feature *f;
+
+		val2 = strchr(val, ' ');
+		if (!val2)
+			goto bad;
+		*val2++ = '\0';
+		if (!feature_name_ok(val) ||
+		    (strcmp(val2, "on") && strcmp(val2, "off")))
+			goto bad;
+		for (i = 0; i < st->nfeatures; i++)
+			if (!strcmp(st->features[i].name, val))
+				goto dup;
+		if (st->nfeatures == XRX_STATE_FEATURES_MAX)
+			return serr(err, errlen, name, ifname,
+				    "line %d: more than %d features (corrupted)",
+				    lineno, XRX_STATE_FEATURES_MAX);
+		f = &st->features[st->nfeatures++];
+		strcpy(f->name, val);
+		f->on = !strcmp(val2, "on");
+		return 0;
+	}
+	if (!strcmp(key, "interface")) {
+		if (seen[0]++)
+			goto dup;
+		if (strcmp(val, ifname))
+			return serr(err, errlen, name, ifname,
+				    "line %d: records interface '%.20s', not %s",
+				    lineno, val, ifname);
+		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
+		return 0;
+	}
+	if (parse_uint(val, &v))
+		goto bad;
+	if (!strcmp(key, "ifindex")) {
+		if (seen[1]++ || !v)
+			goto bad;
+		st->ifindex = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "pid")) {
+		if (seen[2]++)
+			goto dup;
+		st->pid = (pid_t)v;
+		return 0;
+	}
+	for (i = 0; i < XRX_SIZE_MAX; i++) {
+		if (strcmp(key, size_keys[i]))
+			continue;
+		if (st->have & (XRX_HAVE_SIZE(i)))
+			goto dup;
+		st->have |= XRX_HAVE_SIZE(i);
+		st->size[i] = v;
+		return 0;
+	}
+	for (i = 0; i < N_U32_KEYS; i++) {
+		if (strcmp(key, u32_keys[i].key))
+			continue;
+		if (st->have & u32_keys[i].have)
+			goto dup;
+		st->have |= u32_keys[i].have;
+		*(unsigned int *)((char *)st + u32_keys[i].off) = v;
+		return 0;
+	}
+	return serr(err, errlen, name, ifname,
+		    "line %d: unknown key '%.30s' (corrupted, or written by a newer xrx)",
+		    lineno, key);
+bad:
+	return serr(err, errlen, name, ifname,
+		    "line %d: bad value for '%.30s' (corrupted)", lineno, key);
+dup:
+	return serr(err, errlen, name, ifname,
+		    "line %d: '%.30s' appears twice (corrupted)", lineno, key);
+}
+
+int xrx_state_parse(const char *name, const char *text, size_t len,
+		    struct xrx_state *st, char *err, size_t errlen)
+{
+	const char *ifname = st->ifname;
+	char want_if[IF_NAMESIZE], *copy, *line, *next, *endl;
+	unsigned int crc, seen[3] = { 0 };
+	size_t body;
+	int lineno = 0, version = 0, ret = 0;
+
+	snprintf(want_if, sizeof(want_if), "%s", ifname);
+	ifname = want_if;
+	memset(st, 0, sizeof(*st));
+
+	if (memchr(text, '\0', len))
+		return serr(err, errlen, name, ifname,
+			    "contains a NUL byte (corrupted)");
+	if (len == 0 || text[len - 1] != '\n')
+		return serr(err, errlen, name, ifname,
+			    "truncated: it does not end with a complete line");
+	/* The last line is "end XXXXXXXX\n" (13 bytes). */
+	if (len < 13 || strncmp(text + len - 13, "end ", 4) ||
+	    (len > 13 && text[len - 14] != '\n'))
+		return serr(err, errlen, name, ifname,
+			    "truncated: no 'end' line with a checksum");
+	body = len - 13;
+	if (sscanf(text + body + 4, "%8x", &crc) != 1 ||
+	    crc != crc32_ieee(text, body))
+		return serr(err, errlen, name, ifname,
+			    "corrupted: checksum does not match the contents");
+
+	copy = strndup(text, body);
+	if (!copy)
+		return -ENOMEM;
+	for (line = copy; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (!version) {
+			if (strcmp(line, "xrx-state 1")) {
+				ret = serr(err, errlen, name, ifname,
+					   "line %d: expected 'xrx-state 1' (not an xrx state file, or a newer version)",
+					   lineno);
+				goto out;
+			}
+			version = 1;
+			continue;
+		}
+		endl = line + strlen(line);
+		if (endl == line || endl[-1] == ' ' || line[0] == ' ') {
+			ret = serr(err, errlen, name, ifname,
+				   "line %d: malformed (corrupted)", lineno);
+			goto out;
+		}
+		ret = parse_state_line(name, ifname, lineno, line, st, seen,
+				       err, errlen);
+		if (ret)
+			goto out;
+	}
+	if (!version || !seen[0] || !seen[1] || !seen[2])
+		ret = serr(err, errlen, name, ifname,
+			   "incomplete: the header, interface, ifindex or pid line is missing");
+out:
+	free(copy);
+	return ret;
+}
+
+/* The directory must be ours and closed to others: it is root's record. */
+static int check_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0) {
+		int ret = -errno;
+
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return ret;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022)) {
+		snprintf(err, errlen,
+			 "%s: not a directory owned by uid %u and closed to others (it is %s, uid %u, mode %04o); remove it or fix it with chown/chmod 0700",
+			 dir, (unsigned int)geteuid(),
+			 S_ISLNK(st.st_mode) ? "a symlink" :
+			 S_ISDIR(st.st_mode) ? "a directory" : "not a directory",
+			 (unsigned int)st.st_uid,
+			 (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
+		   char *err, size_t errlen)
+{
+	char path[PATH_MAX], *buf = NULL;
+	struct stat sb;
+	ssize_t n;
+	size_t len = 0;
+	int fd, ret;
+
+	ret = xrx_state_path(dir, ifname, path, sizeof(path));
+	if (ret) {
+		snprintf(err, errlen, "%s: state directory path too long", dir);
+		return ret;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			snprintf(err, errlen,
+				 "%s: no state file: xrxd has no changes of %s on record (already restored, or never changed)",
+				 path, ifname);
+		else if (ret == -ELOOP)
+			snprintf(err, errlen,
+				 "%s: is a symlink; xrx only trusts a regular file it wrote itself: delete it and check %s's offloads by hand",
+				 path, ifname);
+		else
+			snprintf(err, errlen, "%s: cannot open: %s", path,
+				 strerror(-ret));
+		return ret == -ELOOP ? -EPERM : ret;
+	}
+	if (fstat(fd, &sb) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 022)) {
+		snprintf(err, errlen,
+			 "%s: refused: not a regular file owned by uid %u and writable only by it (uid %u, mode %04o), so anyone could have written it; delete it and check %s's offloads by hand",
+			 path, (unsigned int)geteuid(), (unsigned int)sb.st_uid,
+			 (unsigned int)(sb.st_mode & 07777), ifname);
+		ret = -EPERM;
+		goto out;
+	}
+	ret = check_dir(dir, err, errlen);
+	if (ret)
+		goto out;
+	if (sb.st_size > STATE_FILE_MAX) {
+		ret = serr(err, errlen, path, ifname, "larger than %d bytes",
+			   STATE_FILE_MAX);
+		goto out;
+	}
+	buf = malloc(STATE_FILE_MAX + 1);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (len < STATE_FILE_MAX) {
+		n = read(fd, buf + len, STATE_FILE_MAX - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			snprintf(err, errlen, "%s: read: %s", path,
+				 strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	snprintf(st->ifname, sizeof(st->ifname), "%s", ifname);
+	ret = xrx_state_parse(path, buf, len, st, err, errlen);
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int ensure_dir(const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		int ret = -errno;
+
+		snprintf(err, errlen, "%s: cannot create the state directory: %s",
+			 dir, strerror(errno));
+		return ret;
+	}
+	return check_dir(dir, err, errlen);
+}
+
+int xrx_state_write(const char *dir, const struct xrx_state *st, char *err,
+		    size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], *buf;
+	int fd = -1, dfd, ret, len;
+
+	if (xrx_state_path(dir, st->ifname, path, sizeof(path)) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.state.XXXXXX", dir,
+		     st->ifname) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: state directory path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	ret = ensure_dir(dir, err, errlen);
+	if (ret)
+		return ret;
+	buf = malloc(STATE_FILE_MAX);
+	if (!buf)
+		return -ENOMEM;
+	len = xrx_state_format(st, buf, STATE_FILE_MAX);
+	if (len < 0) {
+		ret = len;
+		snprintf(err, errlen, "%s: state does not fit in %d bytes", path,
+			 STATE_FILE_MAX);
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp,
+			 strerror(errno));
+		goto out;
+	}
+	if (fchmod(fd, 0600) < 0 || (ret = write_all(fd, buf, (size_t)len)) ||
+	    fsync(fd) < 0) {
+		ret = ret ? ret : -errno;
+		snprintf(err, errlen, "%s: cannot write: %s", tmp,
+			 strerror(-ret));
+		goto out_unlink;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot write: %s", tmp,
+			 strerror(-ret));
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot rename to %s: %s", tmp, path,
+			 strerror(-ret));
+		goto out_unlink;
+	}
+	/* The rename is durable only once the directory is. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	ret = 0;
+	goto out;
+
+out_unlink:
+	unlink(tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+int xrx_state_remove(const char *dir, const char *ifname, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX];
+	int dfd;
+
+	if (xrx_state_path(dir, ifname, path, sizeof(path))) {
+		snprintf(err, errlen, "%s: state directory path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		int ret = -errno;
+
+		snprintf(err, errlen, "%s: cannot remove: %s", path,
+			 strerror(errno));
+		return ret;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}

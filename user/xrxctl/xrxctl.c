@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrxctl: operator commands for xrx. Subcommands are a table; each takes
+ * its own arguments after the global options.
+ *
+ * Exit status: 0 success, 1 runtime failure, 2 bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_conf.h"
+#include "ctl_log.h"
+#include "ctl_offload.h"
+#include "ctl_state.h"
+
+#define EXIT_USAGE 2
+
+struct ctx {
+	const char *statedir;
+};
+
+struct cmd {
+	const char *name;
+	const char *args;
+	const char *help;
+	int (*fn)(const struct ctx *ctx, int argc, char **argv);
+};
+
+static int one_iface(const char *cmd, int argc, char **argv)
+{
+	if (argc != 1) {
+		fprintf(stderr, "xrxctl: usage: xrxctl %s IFACE\n", cmd);
+		return -EINVAL;
+	}
+	if (!xrx_ifname_valid(argv[0])) {
+		fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
+			argv[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
+{
+	struct xrx_nl *nl;
+	char err[1024];
+	int ret;
+
+	if (one_iface("restore", argc, argv))
+		return EXIT_USAGE;
+	ret = xrx_nl_open(&nl, err, sizeof(err));
+	if (ret) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	ret = xrx_offload_restore_file(nl, ctx->statedir, argv[0], err,
+				       sizeof(err));
+	xrx_nl_close(nl);
+	if (ret == -ENOENT) {
+		/* Nothing on record is not a failure: the NIC is as found. */
+		ctl_notice("nothing to restore: %s", err);
+		return 0;
+	}
+	if (ret) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
+	return 0;
+}
+
+static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
+{
+	struct xrx_nic *nic;
+	struct xrx_nl *nl;
+	char err[1024];
+	int ret;
+
+	if (one_iface("offloads", argc, argv))
+		return EXIT_USAGE;
+	ret = xrx_nl_open(&nl, err, sizeof(err));
+	if (ret) {
+		ctl_err("%s", err);
+		return 1;
+	}
+	nic = malloc(sizeof(*nic));
+	ret = nic ? xrx_nic_read(nl, argv[0], nic, err, sizeof(err)) : -ENOMEM;
+	xrx_nl_close(nl);
+	if (ret) {
+		ctl_err("%s", ret == -ENOMEM ? "out of memory" : err);
+		free(nic);
+		return 1;
+	}
+	xrx_nic_print(stdout, nic);
+	free(nic);
+	return 0;
+}
+
+static const struct cmd cmds[] = {
+	{ "restore", "IFACE",
+	  "put back the NIC settings xrxd recorded in STATE-DIR/IFACE.state",
+	  cmd_restore },
+	{ "offloads", "IFACE", "show the NIC settings xrxd manages",
+	  cmd_offloads },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n\nCommands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %-6s %s\n", cmds[i].name, cmds[i].args,
+			cmds[i].help);
+	fprintf(f,
+		"\nOptions:\n"
+		"      --state-dir DIR  state files (default " XRX_STATE_DIR ")\n"
+		"  -v, --verbose        more messages\n"
+		"  -q, --quiet          errors and warnings only\n"
+		"  -h, --help           this text\n"
+		"\nExit status: 0 ok (restore: also when nothing was recorded),\n"
+		"1 runtime failure, 2 bad usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_STATE_DIR = 256 };
+	static const struct option longopts[] = {
+		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct ctx ctx = { .statedir = XRX_STATE_DIR };
+	enum ctl_log_level level = CTL_LOG_NOTICE;
+	size_t i;
+	int c;
+
+	ctl_log_init("xrxctl", CTL_LOG_NOTICE);
+	/* '+': stop at the command, its arguments are its own. */
+	while ((c = getopt_long(argc, argv, "+vqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STATE_DIR:
+			ctx.statedir = optarg;
+			break;
+		case 'v':
+			level = level == CTL_LOG_NOTICE ? CTL_LOG_INFO :
+							  CTL_LOG_DEBUG;
+			break;
+		case 'q':
+			level = CTL_LOG_WARN;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "xrxctl: see 'xrxctl --help'\n");
+			return EXIT_USAGE;
+		}
+	}
+	ctl_log_set_level(level);
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[optind], cmds[i].name))
+			return cmds[i].fn(&ctx, argc - optind - 1,
+					  argv + optind + 1);
+	fprintf(stderr, "xrxctl: unknown command '%s'; see 'xrxctl --help'\n",
+		argv[optind]);
+	return EXIT_USAGE;
+}
