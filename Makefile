@@ -74,7 +74,7 @@ TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
 	      $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(BPFT_SRCS))
 HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
 
-BENCH_SRCS := $(wildcard scripts/bench/*.c)
+BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard scripts/bench/*.c))
 BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(TOOLS) $(TEST_BINS) $(HELPERS)
@@ -153,6 +153,19 @@ $(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRX) $(HDRS) $(TEST_SUPPORT) $(wildcard te
 $(BUILD)/bench/gro_bench: $(TEST_SUPPORT) $(wildcard scripts/bench/gro*.h tests/common/*.h)
 $(BUILD)/bench/gro_bench: BENCH_CFLAGS += -Itests
 $(BUILD)/bench/gro_bench: BENCH_LIBS += $(TEST_SUPPORT)
+
+# Benchmark-only BPF programs (scripts/bench/*.bpf.c) and their skeletons:
+# the trivial XSKMAP redirect xdp_bench holds xrx_rx against.
+BENCH_BPF := $(patsubst scripts/bench/%.bpf.c,$(BUILD)/bench/%.skel.h,$(wildcard scripts/bench/*.bpf.c))
+
+$(BUILD)/bench/%.bpf.o: scripts/bench/%.bpf.c $(HDRS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(TEST_SUPPORT)
+$(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -Itests -I$(BUILD)/bench
+$(BUILD)/bench/xdp_bench: BENCH_LIBS += $(TEST_SUPPORT)
 
 $(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 	$(call msg,BENCH,$@)

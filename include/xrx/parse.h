@@ -27,8 +27,9 @@
 #include <xrx/meta.h>
 
 #define XRX_PARSE_WINDOW 256	/* = the head buffer size of libxrx */
-#define XRX_PARSE_SCRATCH 512	/* BPF scratch: any masked read fits */
-#define XRX_PARSE_MASK (XRX_PARSE_SCRATCH - 1)
+#define XRX_PARSE_MASK 511	/* what a read offset is masked with */
+#define XRX_PARSE_SCRATCH 520	/* BPF scratch: any masked read of up to
+				 * 8 bytes fits */
 #define XRX_MAX_EXT_HDRS 8	/* IPv6 extension headers followed */
 
 /*
@@ -72,19 +73,61 @@ struct xrx_parsed {
 	__u8 pad;
 };
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define xrx_be16(x) __builtin_bswap16(x)
+#define xrx_be32(x) __builtin_bswap32(x)
+#else
+#define xrx_be16(x) (x)
+#define xrx_be32(x) (x)
+#endif
+
+/*
+ * Reads are one load each, not one per byte: byte-wise reads made the
+ * program three times the instructions. BPF: an unaligned load from a
+ * map value is allowed where the architecture handles it (the verifier's
+ * check_ptr_alignment() only insists under strict alignment), and clang
+ * turns a memcpy() of unknown alignment into byte loads, hence the
+ * plain dereference. Userspace: memcpy(), which is one load on x86/arm64.
+ */
 static __always_inline __u32 xrx_rd8(const __u8 *p, __u32 off)
 {
 	return p[off & XRX_PARSE_MASK];
 }
 
+/* Two bytes at @off as they are (network order). */
+static __always_inline __u16 xrx_raw16(const __u8 *p, __u32 off)
+{
+#ifdef __bpf__
+	return *(const __u16 *)(p + (off & XRX_PARSE_MASK));
+#else
+	__u16 v;
+
+	__builtin_memcpy(&v, p + (off & XRX_PARSE_MASK), sizeof(v));
+	return v;
+#endif
+}
+
+/* Four bytes at @off as they are (network order). */
+static __always_inline __u32 xrx_raw32(const __u8 *p, __u32 off)
+{
+#ifdef __bpf__
+	return *(const __u32 *)(p + (off & XRX_PARSE_MASK));
+#else
+	__u32 v;
+
+	__builtin_memcpy(&v, p + (off & XRX_PARSE_MASK), sizeof(v));
+	return v;
+#endif
+}
+
 static __always_inline __u32 xrx_rd16(const __u8 *p, __u32 off)
 {
-	return xrx_rd8(p, off) << 8 | xrx_rd8(p, off + 1);
+	return xrx_be16(xrx_raw16(p, off));
 }
 
 static __always_inline __u32 xrx_rd32(const __u8 *p, __u32 off)
 {
-	return xrx_rd16(p, off) << 16 | xrx_rd16(p, off + 2);
+	return xrx_be32(xrx_raw32(p, off));
 }
 
 static __always_inline __u32 xrx_rotl32(__u32 x, int r)
@@ -103,10 +146,22 @@ static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
 	return h * 5 + 0xe6546b64;
 }
 
+/* Big-endian word @i of an address; @a is 4-byte aligned in xrx_parsed. */
 static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
 {
-	return (__u32)a[i] << 24 | (__u32)a[i + 1] << 16 |
-	       (__u32)a[i + 2] << 8 | a[i + 3];
+	__u32 w;
+
+	__builtin_memcpy(&w, a + i, sizeof(w));
+	return xrx_be32(w);
+}
+
+/* Copy an address word from the window into xrx_parsed, unchanged. */
+static __always_inline void xrx_addr_copy(__u8 *dst, const __u8 *p,
+					  __u32 off)
+{
+	__u32 w = xrx_raw32(p, off);
+
+	__builtin_memcpy(dst, &w, sizeof(w));
 }
 
 /*
@@ -247,11 +302,8 @@ XRX_UNROLL
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-XRX_UNROLL
-		for (i = 0; i < 4; i++) {
-			r->saddr[12 + i] = xrx_rd8(p, off + 12 + i);
-			r->daddr[12 + i] = xrx_rd8(p, off + 16 + i);
-		}
+		xrx_addr_copy(r->saddr + 12, p, off + 12);
+		xrx_addr_copy(r->daddr + 12, p, off + 16);
 		frag = xrx_rd16(p, off + 6);
 		off += ihl;
 		r->l4_proto = l4;
@@ -287,9 +339,9 @@ XRX_UNROLL
 			r->flags |= XRX_META_F_LEN_PAD;
 		l4 = xrx_rd8(p, off + 6);
 XRX_UNROLL
-		for (i = 0; i < 16; i++) {
-			r->saddr[i] = xrx_rd8(p, off + 8 + i);
-			r->daddr[i] = xrx_rd8(p, off + 24 + i);
+		for (i = 0; i < 16; i += 4) {
+			xrx_addr_copy(r->saddr + i, p, off + 8 + i);
+			xrx_addr_copy(r->daddr + i, p, off + 24 + i);
 		}
 		off += 40;
 		r->headlen = off;
