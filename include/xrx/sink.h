@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Sinks: where delivered packets (struct xrx_pkt, include/xrx/xrx.h) go.
+ *
+ *   "null"          count and release (benchmarks)
+ *   "pcap:PATH"     write every packet to a pcap file or FIFO (writev of
+ *                   head + frags: no payload copy)
+ *   "tun:NAME"      inject into the kernel stack through a TUN device with
+ *                   a virtio_net_hdr carrying the GSO information
+ *
+ *   struct xrx_sink_opts so = { .sz = sizeof(so), .snaplen = 128 };
+ *   struct xrx_sink *s = xrx_sink__open("pcap:/tmp/rx.pcap", &so);
+ *   xrx_sink__bind(s, release_cb, ctx);	// who gets packets back
+ *   ... per delivered packet:   xrx_sink__deliver(s, pkt);
+ *   ... at the end of a batch:  xrx_sink__flush(s);
+ *   xrx_sink__close(s);
+ *
+ * Ownership. xrx_sink__deliver() hands the packet to the sink: from then
+ * on the sink owns it and must give it back exactly once, with
+ * xrx_sink__release(), either before deliver returns (null, pcap: the
+ * bytes are written synchronously) or later (a sink that queues packets,
+ * e.g. for a batched write), at the latest in flush() or close(). A
+ * deliver that fails still releases the packet (and counts an error).
+ * Release goes to the callback given to xrx_sink__bind(); the live
+ * receive path (include/xrx/live.h) binds it to xrx_pkt__release() on the
+ * worker's engine. An unbound sink releases nothing (tests that build
+ * packets by hand).
+ *
+ * Threading. A sink instance is used by one thread, like an engine. The
+ * live path opens one instance per worker (queue) from the same spec and
+ * tells the sink which one it is in opts->queue / opts->nr_queues: the
+ * pcap sink then writes PATH.qN per queue (PATH alone with one queue),
+ * the tun sink may open one queue of a multi-queue TUN device per worker.
+ *
+ * Writing a sink: fill a struct xrx_sink_ops, keep private state in
+ * s->priv (allocated in open(), freed in close()), and count with
+ * xrx_sink__count(). Built-in sinks are found by the prefix of the spec
+ * (everything before the first ':'); others can be added with
+ * xrx_sink__register().
+ */
+#ifndef XRX_SINK_H
+#define XRX_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <xrx/types.h>
+
+struct xrx_pkt;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Sink counters. X(enumerator suffix, name, description)
+ * Every packet given to deliver() is counted in pkts_in, and then either
+ * in pkts_out (written/injected whole or truncated to snaplen) or in
+ * errors or dropped.
+ */
+#define XRX_SINK_STATS_TABLE(X)                                                \
+	X(PKTS_IN, "pkts_in", "packets given to the sink")                    \
+	X(BYTES_IN, "bytes_in", "bytes of those packets")                     \
+	X(PKTS_OUT, "pkts_out", "packets written or injected")                \
+	X(BYTES_OUT, "bytes_out", "bytes written or injected (with headers)") \
+	X(ERRORS, "errors", "packets lost to a write/inject error")           \
+	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
+	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
+	X(ROTATIONS, "rotations", "output files rotated (pcap)")
+
+enum xrx_sink_stat {
+#define XRX_X_ENUM(e, n, d) XRX_SINK_STAT_##e,
+	XRX_SINK_STATS_TABLE(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_SINK_STAT_MAX
+};
+
+struct xrx_sink_opts {
+	size_t sz;			/* sizeof(struct xrx_sink_opts) */
+	__u32 queue;			/* which worker opens this instance */
+	__u32 nr_queues;		/* workers in all; 0 means 1 */
+	/* pcap */
+	__u32 snaplen;			/* bytes kept per packet; 0: 262144 */
+	__u32 rotate_count;		/* files kept when rotating; 0: 8 */
+	__u64 rotate_bytes;		/* rotate PATH -> PATH.1 -> ... when a
+					 * file would exceed it; 0: never */
+	bool nanosecond;		/* pcap: nanosecond timestamps */
+	/* tun */
+	bool tun_gso;			/* tun: keep GSO (virtio_net_hdr) */
+	__u32 tun_flags;		/* tun: sink-specific, zero */
+};
+
+struct xrx_sink;
+
+struct xrx_sink_ops {
+	/* The spec prefix: "null", "pcap", "tun". */
+	const char *name;
+	/*
+	 * @arg: the spec after "NAME:" ("" if there is none). Set up
+	 * s->priv. Return: 0 or a negative errno; close() is not called
+	 * after a failed open().
+	 */
+	int (*open)(struct xrx_sink *s, const char *arg,
+		    const struct xrx_sink_opts *opts);
+	/*
+	 * Take one packet; release it with xrx_sink__release() now or
+	 * later (see Ownership above). Return: 0 or a negative errno (the
+	 * packet was still released and counted in errors or dropped).
+	 */
+	int (*deliver)(struct xrx_sink *s, struct xrx_pkt *pkt);
+	/* End of a receive batch: push out and release what is queued.
+	 * May be NULL. Return: 0 or a negative errno. */
+	int (*flush)(struct xrx_sink *s);
+	/* Flush, release everything still held, free s->priv. May be NULL. */
+	void (*close)(struct xrx_sink *s);
+};
+
+/* Public so that sinks can live in their own files; users treat it as
+ * opaque and use the functions below. */
+struct xrx_sink {
+	const struct xrx_sink_ops *ops;
+	void *priv;				/* the sink's own state */
+	void (*release)(void *ctx, struct xrx_pkt *pkt);
+	void *release_ctx;
+	__u32 queue, nr_queues;
+	__u64 stats[XRX_SINK_STAT_MAX];
+	char spec[256];				/* as given to open */
+};
+
+/*
+ * Open a sink from a spec: "null", "pcap:PATH", "tun:NAME", or the name
+ * of a registered sink. @opts may be NULL (defaults).
+ * Return: the sink, or NULL with errno set (ENOENT: unknown sink name,
+ * EINVAL: bad spec or options, or what the sink's open() returned).
+ */
+struct xrx_sink *xrx_sink__open(const char *spec,
+				const struct xrx_sink_opts *opts);
+/* Flush, close and free. NULL is a no-op. */
+void xrx_sink__close(struct xrx_sink *s);
+
+/* Where the sink gives packets back (see Ownership). */
+void xrx_sink__bind(struct xrx_sink *s,
+		    void (*release)(void *ctx, struct xrx_pkt *pkt), void *ctx);
+
+/* Hand a packet to the sink. Return: 0 or a negative errno. */
+int xrx_sink__deliver(struct xrx_sink *s, struct xrx_pkt *pkt);
+/* End of batch. Return: 0 or a negative errno. */
+int xrx_sink__flush(struct xrx_sink *s);
+
+/* For sink implementations: give a packet back to its owner. */
+static inline void xrx_sink__release(struct xrx_sink *s, struct xrx_pkt *pkt)
+{
+	if (s->release)
+		s->release(s->release_ctx, pkt);
+}
+
+/* For sink implementations: add to a counter. */
+static inline void xrx_sink__count(struct xrx_sink *s, enum xrx_sink_stat st,
+				   __u64 v)
+{
+	s->stats[st] += v;
+}
+
+/* Copy the counters: vals[] has XRX_SINK_STAT_MAX entries. */
+void xrx_sink__stats(const struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX]);
+/* Name / description of a counter; NULL if out of range. */
+const char *xrx_sink_stat__name(int stat);
+const char *xrx_sink_stat__desc(int stat);
+/* The sink's kind ("pcap"). */
+const char *xrx_sink__name(const struct xrx_sink *s);
+
+/*
+ * Add a sink kind found by its name as spec prefix. @ops must stay valid
+ * for the life of the process; the built-in names cannot be replaced.
+ * Return: 0, -EEXIST (name taken), -ENOSPC (table full), -EINVAL.
+ */
+int xrx_sink__register(const struct xrx_sink_ops *ops);
+
+/* The built-in sinks (user/lib/sink_*.c). */
+extern const struct xrx_sink_ops xrx_sink_null_ops;
+extern const struct xrx_sink_ops xrx_sink_pcap_ops;
+extern const struct xrx_sink_ops xrx_sink_tun_ops;	/* sink_tun.c */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRX_SINK_H */

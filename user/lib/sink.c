@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Sink dispatch: a spec "NAME[:ARG]" picks a struct xrx_sink_ops by NAME
+ * from the built-in table or from xrx_sink__register(). The wrappers count
+ * what every sink has in common (pkts_in, bytes_in, flushes), so a sink
+ * counts only what it alone knows (out, errors, drops).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xrx/xrx.h>
+#include <xrx/sink.h>
+
+/*
+ * The TUN sink lives in its own file (sink_tun.c). A weak reference keeps
+ * libxrx linking while that file is absent: the entry is then skipped.
+ */
+extern const struct xrx_sink_ops xrx_sink_tun_ops __attribute__((weak));
+
+#define XRX_SINK_KINDS_MAX 16
+
+/* Registered kinds. Registration happens at start-up, before workers. */
+static const struct xrx_sink_ops *xrx_sink_kinds[XRX_SINK_KINDS_MAX];
+
+static const struct xrx_sink_ops *xrx_sink_builtin(__u32 i)
+{
+	switch (i) {
+	case 0:
+		return &xrx_sink_null_ops;
+	case 1:
+		return &xrx_sink_pcap_ops;
+	case 2:
+		return &xrx_sink_tun_ops;	/* NULL when not linked */
+	default:
+		return NULL;
+	}
+}
+
+#define XRX_SINK_BUILTINS 3
+
+static const struct xrx_sink_ops *xrx_sink_find(const char *name, size_t len)
+{
+	const struct xrx_sink_ops *ops;
+	__u32 i;
+
+	for (i = 0; i < XRX_SINK_BUILTINS + XRX_SINK_KINDS_MAX; i++) {
+		ops = i < XRX_SINK_BUILTINS ? xrx_sink_builtin(i) :
+					      xrx_sink_kinds[i - XRX_SINK_BUILTINS];
+		if (ops && ops->name && strlen(ops->name) == len &&
+		    !memcmp(ops->name, name, len))
+			return ops;
+	}
+	return NULL;
+}
+
+int xrx_sink__register(const struct xrx_sink_ops *ops)
+{
+	__u32 i;
+
+	if (!ops || !ops->name || !*ops->name || !ops->open || !ops->deliver)
+		return -EINVAL;
+	if (xrx_sink_find(ops->name, strlen(ops->name)))
+		return -EEXIST;
+	for (i = 0; i < XRX_SINK_KINDS_MAX; i++) {
+		if (!xrx_sink_kinds[i]) {
+			xrx_sink_kinds[i] = ops;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+struct xrx_sink *xrx_sink__open(const char *spec,
+				const struct xrx_sink_opts *opts)
+{
+	struct xrx_sink_opts o = { .sz = sizeof(o) };
+	const struct xrx_sink_ops *ops;
+	const char *colon, *arg;
+	struct xrx_sink *s;
+	size_t nlen;
+	int err;
+
+	if (!spec || strlen(spec) >= sizeof(s->spec)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (opts) {
+		if (opts->sz < offsetof(struct xrx_sink_opts, snaplen) ||
+		    opts->sz > sizeof(o)) {
+			errno = EINVAL;
+			return NULL;
+		}
+		memcpy(&o, opts, opts->sz);
+	}
+	if (!o.nr_queues)
+		o.nr_queues = 1;
+	if (o.queue >= o.nr_queues) {
+		errno = EINVAL;
+		return NULL;
+	}
+	colon = strchr(spec, ':');
+	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	arg = colon ? colon + 1 : "";
+	ops = xrx_sink_find(spec, nlen);
+	if (!ops) {
+		errno = ENOENT;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->ops = ops;
+	s->queue = o.queue;
+	s->nr_queues = o.nr_queues;
+	strcpy(s->spec, spec);
+	err = ops->open(s, arg, &o);
+	if (err) {
+		free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+void xrx_sink__close(struct xrx_sink *s)
+{
+	if (!s)
+		return;
+	if (s->ops->close)
+		s->ops->close(s);
+	free(s);
+}
+
+void xrx_sink__bind(struct xrx_sink *s,
+		    void (*release)(void *ctx, struct xrx_pkt *pkt), void *ctx)
+{
+	s->release = release;
+	s->release_ctx = ctx;
+}
+
+int xrx_sink__deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
+{
+	s->stats[XRX_SINK_STAT_PKTS_IN]++;
+	s->stats[XRX_SINK_STAT_BYTES_IN] += pkt->len;
+	return s->ops->deliver(s, pkt);
+}
+
+int xrx_sink__flush(struct xrx_sink *s)
+{
+	s->stats[XRX_SINK_STAT_FLUSHES]++;
+	return s->ops->flush ? s->ops->flush(s) : 0;
+}
+
+void xrx_sink__stats(const struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX])
+{
+	memcpy(vals, s->stats, sizeof(s->stats));
+}
+
+static const char *const xrx_sink_stat_names[XRX_SINK_STAT_MAX] = {
+#define XRX_X_NAME(e, n, d) [XRX_SINK_STAT_##e] = n,
+	XRX_SINK_STATS_TABLE(XRX_X_NAME)
+#undef XRX_X_NAME
+};
+
+static const char *const xrx_sink_stat_descs[XRX_SINK_STAT_MAX] = {
+#define XRX_X_DESC(e, n, d) [XRX_SINK_STAT_##e] = d,
+	XRX_SINK_STATS_TABLE(XRX_X_DESC)
+#undef XRX_X_DESC
+};
+
+const char *xrx_sink_stat__name(int stat)
+{
+	return stat >= 0 && stat < XRX_SINK_STAT_MAX ?
+		       xrx_sink_stat_names[stat] : NULL;
+}
+
+const char *xrx_sink_stat__desc(int stat)
+{
+	return stat >= 0 && stat < XRX_SINK_STAT_MAX ?
+		       xrx_sink_stat_descs[stat] : NULL;
+}
+
+const char *xrx_sink__name(const struct xrx_sink *s)
+{
+	return s->ops->name;
+}
