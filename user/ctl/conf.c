@@ -400,7 +400,10 @@ static int unknown_key(struct parser *p, const char *key)
 
 	for (i = 0; i < K_MAX; i++) {
 		key_name(i, name, sizeof(name));
+		/* A typo, or a key cut short ("gro_max" for gro_max_size). */
 		d = edit_distance(key, name);
+		if (strlen(key) >= 4 && !strncmp(name, key, strlen(key)) && d > 1)
+			d = 2;
 		if (d < best_d) {
 			best_d = d;
 			best = i;

@@ -171,6 +171,21 @@ static bool feature_name_ok(const char *s)
 	return true;
 }
 
+static bool numeric_key_known(const char *key)
+{
+	size_t i;
+
+	if (!strcmp(key, "ifindex") || !strcmp(key, "pid"))
+		return true;
+	for (i = 0; i < XRX_SIZE_MAX; i++)
+		if (!strcmp(key, size_keys[i]))
+			return true;
+	for (i = 0; i < N_U32_KEYS; i++)
+		if (!strcmp(key, u32_keys[i].key))
+			return true;
+	return false;
+}
+
 static int parse_state_line(const char *name, const char *ifname, int lineno,
 			    char *line, struct xrx_state *st,
 			    unsigned int *seen, char *err, size_t errlen)
@@ -217,6 +232,10 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
 		return 0;
 	}
+	if (!numeric_key_known(key))
+		return serr(err, errlen, name, ifname,
+			    "line %d: unknown key '%.30s' (corrupted, or written by a newer xrx)",
+			    lineno, key);
 	if (parse_uint(val, &v))
 		goto bad;
 	if (!strcmp(key, "ifindex")) {

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrxd's config parser (user/ctl/conf.c, rule.c): defaults, every key
+ * with good and bad values, "FILE:LINE: what; what to write" messages,
+ * accelerate rules as xrx_rules keys, and the shipped example config.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ctl_conf.h"
+
+static struct xrx_conf *conf_new(void)
+{
+	struct xrx_conf *c = malloc(sizeof(*c));
+
+	assert_non_null(c);
+	return c;
+}
+
+static int parse(struct xrx_conf *c, const char *text, char *err)
+{
+	err[0] = '\0';
+	return xrx_conf_parse_string("t.conf", text, c, err, XRX_CONF_ERR_MAX);
+}
+
+static void test_defaults(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+	int i;
+
+	assert_int_equal(parse(c, "interface = eth0\n", err), 0);
+	assert_string_equal(c->ifname, "eth0");
+	assert_int_equal(c->ifname_line, 1);
+	assert_int_equal(c->queues, 0);
+	assert_int_equal(c->attach, XRX_CONF_ATTACH_AUTO);
+	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
+	assert_int_equal(c->nrules, 0);
+	assert_int_equal(c->default_action, XRX_ACT_PASS);
+	assert_int_equal(c->max_aggregate, 65536);
+	assert_int_equal(c->max_segments, 64);
+	assert_int_equal(c->flush_timeout_us, 0);
+	assert_int_equal(c->flows, 4096);
+	assert_int_equal(c->copy, XRX_CONF_COPY_HEADER);
+	assert_int_equal(c->csum, XRX_CONF_CSUM_VERIFY);
+	assert_false(c->udp_gro);
+	/* LRO off by default, not required; everything else kept. */
+	assert_true(c->offload[XRX_OFF_LRO].set);
+	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
+	assert_false(c->offload[XRX_OFF_LRO].required);
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		if (i != XRX_OFF_LRO)
+			assert_false(c->offload[i].set);
+	free(c);
+}
+
+static const char full_conf[] =
+	"# every key, none at its default\n"
+	"interface = xd0\n"
+	"queues = 3\n"
+	"attach = native\n"
+	"sink = pcap:/var/lib/xrx/cap.pcap\n"
+	"accelerate = tcp/5001, udp/4789, tcp/any, tcp/5001@198.18.0.0/15, udp/53@2001:db8::/32\n"
+	"default = accel\n"
+	"max_aggregate = 524280\n"
+	"max_segments = 45\n"
+	"flush_timeout_us = 50   # trailing comment\n"
+	"flows = 65536\n"
+	"copy = max-head\n"
+	"csum = trust\n"
+	"udp_gro = on\n"
+	"\n"
+	"[offload]\n"
+	"lro = on\n"
+	"gro = off!\n"
+	"hw_gro = on!\n"
+	"gro_list = off\n"
+	"udp_gro_forwarding = on\n"
+	"rx_checksum = on\n"
+	"rx_vlan = off\n"
+	"rx_hash = on\n"
+	"ntuple = off\n"
+	"gro_max_size = 131072\n"
+	"gso_max_size = 65536!\n"
+	"gro_ipv4_max_size = 100000\n"
+	"gso_ipv4_max_size = 1024\n"
+	"rx_ring = max\n"
+	"header_split = on\n"
+	"channels = 4\n";
+
+static void test_every_key(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+
+	assert_int_equal(parse(c, full_conf, err), 0);
+	assert_string_equal(c->ifname, "xd0");
+	assert_int_equal(c->queues, 3);
+	assert_int_equal(c->attach, XRX_CONF_ATTACH_NATIVE);
+	assert_int_equal(c->sink, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->sink_arg, "/var/lib/xrx/cap.pcap");
+	assert_int_equal(c->nrules, 5);
+	assert_int_equal(c->default_action, XRX_ACT_ACCEL);
+	assert_int_equal(c->max_aggregate, 524280);
+	assert_int_equal(c->max_segments, 45);
+	assert_int_equal(c->flush_timeout_us, 50);
+	assert_int_equal(c->flows, 65536);
+	assert_int_equal(c->copy, XRX_CONF_COPY_MAX_HEAD);
+	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
+	assert_true(c->udp_gro);
+
+	assert_true(c->offload[XRX_OFF_LRO].set);
+	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
+	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
+	assert_true(c->offload[XRX_OFF_GRO].required);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 18);
+	assert_true(c->offload[XRX_OFF_HW_GRO].required);
+	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
+	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
+	assert_int_equal(c->offload[XRX_OFF_UDP_GRO_FWD].value, 1);
+	assert_int_equal(c->offload[XRX_OFF_RX_CSUM].value, 1);
+	assert_int_equal(c->offload[XRX_OFF_RX_VLAN].value, 0);
+	assert_int_equal(c->offload[XRX_OFF_RX_HASH].value, 1);
+	assert_int_equal(c->offload[XRX_OFF_NTUPLE].value, 0);
+	assert_int_equal(c->offload[XRX_OFF_GRO_MAX_SIZE].value, 131072);
+	assert_int_equal(c->offload[XRX_OFF_GSO_MAX_SIZE].value, 65536);
+	assert_true(c->offload[XRX_OFF_GSO_MAX_SIZE].required);
+	assert_int_equal(c->offload[XRX_OFF_GRO_IPV4_MAX_SIZE].value, 100000);
+	assert_int_equal(c->offload[XRX_OFF_GSO_IPV4_MAX_SIZE].value, 1024);
+	assert_int_equal(c->offload[XRX_OFF_RX_RING].value, XRX_CONF_VAL_MAX);
+	assert_int_equal(c->offload[XRX_OFF_HEADER_SPLIT].value, 1);
+	assert_int_equal(c->offload[XRX_OFF_CHANNELS].value, 4);
+	free(c);
+}
+
+static void test_other_values(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+
+	assert_int_equal(parse(c, "interface=a\nattach=skb\nsink=tun:xrx0\n"
+				  "queues=all\ncopy=full\naccelerate=none\n"
+				  "default=pass\nudp_gro=off\noffload.lro=keep\n"
+				  "offload.channels=max!\nmax_aggregate=1024\n"
+				  "flush_timeout_us=1000000\n",
+			 err),
+			 0);
+	assert_int_equal(c->attach, XRX_CONF_ATTACH_SKB);
+	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
+	assert_string_equal(c->sink_arg, "xrx0");
+	assert_int_equal(c->queues, 0);
+	assert_int_equal(c->copy, XRX_CONF_COPY_FULL);
+	assert_int_equal(c->nrules, 0);
+	assert_false(c->offload[XRX_OFF_LRO].set);
+	assert_int_equal(c->offload[XRX_OFF_CHANNELS].value, XRX_CONF_VAL_MAX);
+	assert_true(c->offload[XRX_OFF_CHANNELS].required);
+	assert_int_equal(c->max_aggregate, 1024);
+	assert_int_equal(c->flush_timeout_us, 1000000);
+
+	/* A key under [offload] and the dotted form are the same key. */
+	assert_int_equal(parse(c, "interface = a\n[offload]\ngro = on\n", err), 0);
+	assert_true(c->offload[XRX_OFF_GRO].set);
+	assert_int_equal(parse(c, "interface = a\noffload.gro = on\n", err), 0);
+	assert_true(c->offload[XRX_OFF_GRO].set);
+	/* CRLF line ends, blanks, no final newline. */
+	assert_int_equal(parse(c, "  interface\t=  a \r\n\r\n  # c\r\nqueues = 2", err), 0);
+	assert_int_equal(c->queues, 2);
+	free(c);
+}
+
+struct bad {
+	const char *text;
+	int line;
+	const char *says;	/* part of the message */
+};
+
+static const struct bad bad_confs[] = {
+	{ "interface = eth0\nbogus = 1\n", 2, "unknown key 'bogus'" },
+	{ "interface = eth0\nqueue = 1\n", 2, "did you mean 'queues'" },
+	{ "interface = eth0\n[offload]\ngro_max = 1\n", 3, "did you mean 'offload.gro_max_size'" },
+	{ "interface = eth0\nqueues = 2\nqueues = 3\n", 3, "duplicate key 'queues' (first set on line 2)" },
+	{ "interface = eth0\noffload.gro = on\n[offload]\ngro = off\n", 4, "duplicate key 'offload.gro'" },
+	{ "queues = 2\n", 1, "no interface; add a line 'interface = NAME'" },
+	{ "\n\n# nothing\n", 3, "no interface" },
+	{ "", 1, "no interface" },
+	{ "interface = this-name-is-too-long\n", 1, "not a valid interface name" },
+	{ "interface = a/b\n", 1, "not a valid interface name" },
+	{ "interface = eth0\nqueues = 0\n", 2, "out of range" },
+	{ "interface = eth0\nqueues = 4097\n", 2, "out of range" },
+	{ "interface = eth0\nqueues = two\n", 2, "not a number" },
+	{ "interface = eth0\nattach = nativ\n", 2, "write auto, native or skb" },
+	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH or tun:NAME" },
+	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
+	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
+	{ "interface = eth0\naccelerate = sctp/1\n", 2, "write tcp or udp" },
+	{ "interface = eth0\naccelerate = tcp/0\n", 2, "from 1 to 65535 or 'any'" },
+	{ "interface = eth0\naccelerate = tcp/65536\n", 2, "from 1 to 65535 or 'any'" },
+	{ "interface = eth0\naccelerate = tcp\n", 2, "has no port" },
+	{ "interface = eth0\naccelerate = tcp/1,,udp/2\n", 2, "empty rule" },
+	{ "interface = eth0\naccelerate = tcp/1,\n", 2, "empty rule" },
+	{ "interface = eth0\naccelerate = tcp/1, tcp/1\n", 2, "twice" },
+	{ "interface = eth0\naccelerate = tcp/1@198.18.0.1/15\n", 2, "network address" },
+	{ "interface = eth0\naccelerate = tcp/1@198.18.0.0/33\n", 2, "write 0 to 32" },
+	{ "interface = eth0\naccelerate = tcp/1@2001:db8::/129\n", 2, "write 0 to 128" },
+	{ "interface = eth0\naccelerate = tcp/1@198.18.0\n", 2, "IPv4 or IPv6 prefix" },
+	{ "interface = eth0\ndefault = drop\n", 2, "write pass or accel" },
+	{ "interface = eth0\nmax_aggregate = 1023\n", 2, "from 1024 to 524280" },
+	{ "interface = eth0\nmax_aggregate = 524281\n", 2, "from 1024 to 524280" },
+	{ "interface = eth0\nmax_aggregate = 64k\n", 2, "not a number" },
+	{ "interface = eth0\nmax_segments = 0\n", 2, "out of range" },
+	{ "interface = eth0\nflush_timeout_us = -1\n", 2, "not a number" },
+	{ "interface = eth0\nflows = 0\n", 2, "out of range" },
+	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
+	{ "interface = eth0\ncsum = none\n", 2, "write verify or trust" },
+	{ "interface = eth0\nudp_gro = yes\n", 2, "write off or on" },
+	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
+	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
+	{ "interface = eth0\noffload.gro_max_size = 100\n", 2, "from 1024 to 524280" },
+	{ "interface = eth0\noffload.gso_max_size = 600000!\n", 2, "from 1024 to 524280" },
+	{ "interface = eth0\noffload.rx_ring = 0\n", 2, "keep, max or a count" },
+	{ "interface = eth0\noffload.channels = lots\n", 2, "keep, max or a count" },
+	{ "interface = eth0\noffload.header_split = auto\n", 2, "write on, off or keep" },
+	{ "interface = eth0\nqueues = 8\noffload.channels = 4\n", 2, "more than offload.channels = 4 (line 3)" },
+	{ "interface = eth0\n[main]\n", 2, "unknown section [main]" },
+	{ "interface = eth0\n[offload\n", 2, "no closing ']'" },
+	{ "interface = eth0\njust words\n", 2, "write key = value" },
+	{ "interface = eth0\n= 3\n", 2, "a value without a key" },
+	{ "interface = eth0\nqueues =\n", 2, "has no value" },
+	{ "interface = eth0\nQueues = 2\n", 2, "lower case" },
+	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "unknown key 'offload.queues'" },
+};
+
+static void test_bad_values(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX], prefix[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_confs) / sizeof(bad_confs[0]); i++) {
+		const struct bad *b = &bad_confs[i];
+		int ret = parse(c, b->text, err);
+
+		if (ret != -EINVAL || !strstr(err, b->says))
+			fail_msg("config %zu \"%s\": ret %d, message \"%s\", expected \"%s\"",
+				 i, b->text, ret, err, b->says);
+		snprintf(prefix, sizeof(prefix), "t.conf:%d: ", b->line);
+		if (strncmp(err, prefix, strlen(prefix)))
+			fail_msg("config %zu: message \"%s\" does not start with \"%s\"",
+				 i, err, prefix);
+		/* One line: what is wrong; what to write instead. */
+		assert_null(strchr(err, '\n'));
+		assert_non_null(strchr(err, ';') ? strchr(err, ';') : strstr(err, "did you mean"));
+	}
+	free(c);
+}
+
+struct rule_case {
+	const char *text;
+	__u8 proto;
+	__u16 port;
+	__u32 prefixlen;
+	const char *addr;	/* NULL: none; else the address as text */
+	const char *canon;	/* xrx_rule_format(), NULL: same as text */
+};
+
+static const struct rule_case rules[] = {
+	{ "tcp/5001", IPPROTO_TCP, 5001, 32, NULL, NULL },
+	{ "udp/4789", IPPROTO_UDP, 4789, 32, NULL, NULL },
+	{ "tcp/any", IPPROTO_TCP, 0, 32, NULL, NULL },
+	{ "tcp/65535", IPPROTO_TCP, 65535, 32, NULL, NULL },
+	{ "tcp/5001@198.18.0.0/15", IPPROTO_TCP, 5001, 32 + 96 + 15, "::ffff:198.18.0.0", NULL },
+	{ "udp/any@198.18.0.7", IPPROTO_UDP, 0, 32 + 96 + 32, "::ffff:198.18.0.7", "udp/any@198.18.0.7/32" },
+	{ "tcp/80@0.0.0.0/0", IPPROTO_TCP, 80, 32 + 96, "::ffff:0.0.0.0", NULL },
+	{ "tcp/5001@2001:db8::/32", IPPROTO_TCP, 5001, 32 + 32, "2001:db8::", NULL },
+	{ "udp/53@2001:db8::1", IPPROTO_UDP, 53, 32 + 128, "2001:db8::1", "udp/53@2001:db8::1/128" },
+	{ "tcp/1@::/0", IPPROTO_TCP, 1, 32, "::", "tcp/1" },
+};
+
+static void test_rules(void **state)
+{
+	struct xrx_rule_key key, want;
+	char err[256], text[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule_case *r = &rules[i];
+
+		memset(&want, 0, sizeof(want));
+		want.prefixlen = r->prefixlen;
+		want.proto = r->proto;
+		want.port = htons(r->port);
+		if (r->addr)
+			assert_int_equal(inet_pton(AF_INET6, r->addr, want.addr), 1);
+		if (xrx_rule_parse(r->text, &key, err, sizeof(err)))
+			fail_msg("rule %s: %s", r->text, err);
+		if (memcmp(&key, &want, sizeof(key)))
+			fail_msg("rule %s: key differs (prefixlen %u want %u)",
+				 r->text, key.prefixlen, want.prefixlen);
+		assert_int_equal(xrx_rule_format(&key, text, sizeof(text)), 0);
+		assert_string_equal(text, r->canon ? r->canon : r->text);
+		/* The text form parses back to the same key. */
+		assert_int_equal(xrx_rule_parse(text, &want, err, sizeof(err)), 0);
+		assert_memory_equal(&key, &want, sizeof(key));
+	}
+	assert_int_equal(xrx_rule_parse("TCP/1", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("tcp/ 1", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("tcp/1@", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("tcp/1@2001:db8::1/64", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("tcp/1@1.2.3.4/", &key, err, sizeof(err)), -EINVAL);
+}
+
+/* Parse, write, parse again: the same configuration. */
+static void test_write_roundtrip(void **state)
+{
+	struct xrx_conf *a = conf_new(), *b = conf_new();
+	char err[XRX_CONF_ERR_MAX], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	assert_int_equal(parse(a, full_conf, err), 0);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(xrx_conf_write(f, a), 0);
+	fclose(f);
+	if (parse(b, text, err))
+		fail_msg("written config does not parse: %s\n%s", err, text);
+	/* Only where things were written may differ. */
+	a->ifname_line = b->ifname_line = 0;
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		a->offload[i].line = b->offload[i].line = 0;
+	assert_memory_equal(a, b, sizeof(*a));
+	free(text);
+	free(a);
+	free(b);
+}
+
+static void test_files(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX], path[] = "/tmp/xrx-test-conf.XXXXXX";
+	int fd;
+
+	assert_int_equal(xrx_conf_parse_file("/nonexistent/x.conf", c, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.conf: cannot open"));
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "interface = a\n\0x\n", 17), 17);
+	close(fd);
+	assert_int_equal(xrx_conf_parse_file(path, c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "NUL byte"));
+	unlink(path);
+	free(c);
+}
+
+/* The shipped example: parses, and says what it claims to say. */
+static void test_example_conf(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+
+	if (xrx_conf_parse_file("etc/xrx/example.conf", c, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(c->ifname, "eth0");
+	assert_true(c->nrules > 0);
+	assert_true(c->offload[XRX_OFF_LRO].set);
+	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_other_values),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_write_roundtrip),
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_example_conf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
