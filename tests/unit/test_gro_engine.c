@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The engine around the rules: batch-end and timeout flushing, the flow
+ * table when full, fill-ring pressure, packet buffers running out, frame
+ * ownership (release exactly once, also for packets still held at free),
+ * xrx_meta instead of parsing, option checks and counter names.
+ */
+#include "unit/gro_harness.h"
+#include "parse_user.h"
+
+#define S(x) XRX_ENGINE_STAT_##x
+
+/* Frame @i: segment @k of flow @flow (source port 40000 + flow). */
+static void build_seg(struct harness *h, int i, int flow, int k)
+{
+	struct frame_spec s;
+
+	frame_spec_tcp4(&s);
+	s.sport = 40000 + flow;
+	s.payload_len = 1000;
+	s.seq = 1 + k * 1000;
+	s.ip_id = k;
+	h_build(h, i, &s);
+}
+
+static void test_batch_end(void **state)
+{
+	struct xrx_engine_opts o = { 0 };
+	struct harness *h = h_new(&o);
+	int a[] = { 0 }, b[] = { 1, 2 };
+
+	build_seg(h, 0, 0, 0);
+	build_seg(h, 1, 0, 1);
+	build_seg(h, 2, 0, 2);
+	h_rx(h, 0, 1, 1);	/* aggregates never span batches */
+	assert_int_equal(h->nr_out, 1);
+	h_rx(h, 1, 2, 2);
+	assert_int_equal(h->nr_out, 2);
+	h_assert_out(h, 0, a, 1);
+	h_assert_out(h, 1, b, 2);
+	assert_int_equal(h_stat(h, S(FLUSH_BATCH_END)), 2);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
+static void test_timeout(void **state)
+{
+	struct xrx_engine_opts o = { .flush_timeout_us = 100 };
+	struct harness *h = h_new(&o);
+	int all[] = { 0, 1, 2 };
+
+	build_seg(h, 0, 0, 0);
+	build_seg(h, 1, 0, 1);
+	build_seg(h, 2, 0, 2);
+	h_rx(h, 0, 2, 1000);
+	assert_int_equal(h->nr_out, 0);
+	assert_int_equal(xrx_engine__held(h->e), 1);
+	assert_int_equal(xrx_engine__next_timeout(h->e), 1000 + 100000);
+	h_rx(h, 2, 1, 1000 + 50000);	/* merges across batches */
+	assert_int_equal(h->nr_out, 0);
+	xrx_engine__flush(h->e, 1000 + 99999);
+	assert_int_equal(h->nr_out, 0);
+	xrx_engine__flush(h->e, 1000 + 100000);
+	assert_int_equal(h->nr_out, 1);
+	h_assert_out(h, 0, all, 3);
+	assert_int_equal(h_stat(h, S(FLUSH_TIMEOUT)), 1);
+	assert_int_equal(xrx_engine__next_timeout(h->e), 0);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
+/* Table of 2: a third flow delivers the oldest (gro_flush_oldest()). */
+static void test_table_full(void **state)
+{
+	struct xrx_engine_opts o = { .flows = 2, .flush_timeout_us = 1000 };
+	struct harness *h = h_new(&o);
+	int f0[] = { 0, 3 }, f1[] = { 1 }, f2[] = { 2 };
+
+	build_seg(h, 0, 0, 0);
+	build_seg(h, 1, 1, 0);
+	build_seg(h, 2, 2, 0);
+	build_seg(h, 3, 0, 1);	/* flow 0 again: starts anew */
+	h_rx(h, 0, 3, 1);
+	assert_int_equal(h->nr_out, 1);
+	h_assert_out(h, 0, f0, 1);
+	assert_int_equal(h_stat(h, S(FLUSH_TABLE_FULL)), 1);
+	h_rx(h, 3, 1, 2);	/* evicts flow 1, the oldest now */
+	assert_int_equal(h->nr_out, 2);
+	h_assert_out(h, 1, f1, 1);
+	xrx_engine__flush_all(h->e);
+	assert_int_equal(h->nr_out, 4);
+	h_assert_out(h, 2, f2, 1);
+	h_assert_out(h, 3, &f0[1], 1);
+	assert_int_equal(h_stat(h, S(FLUSH_EXPLICIT)), 2);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
+static void test_flush_oldest(void **state)
+{
+	struct xrx_engine_opts o = { .flush_timeout_us = 1000 };
+	struct harness *h = h_new(&o);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		build_seg(h, i, i, 0);
+	h_rx(h, 0, 4, 1);
+	assert_int_equal(xrx_engine__flush_oldest(h->e, 3), 3);
+	assert_int_equal(h->nr_out, 3);
+	for (i = 0; i < 3; i++)
+		h_assert_out(h, i, &i, 1);
+	assert_int_equal(h_stat(h, S(FLUSH_PRESSURE)), 3);
+	assert_int_equal(xrx_engine__flush_oldest(h->e, 3), 1);
+	assert_int_equal(xrx_engine__flush_oldest(h->e, 3), 0);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
+/*
+ * The consumer keeps packets: frames stay referenced until it releases
+ * them; when buffers run out, held aggregates are given up first, then
+ * frames are dropped (and released); free() releases what is left.
+ */
+static void test_ownership(void **state)
+{
+	struct xrx_engine_opts o = { .flows = 2, .pkts = 3,
+				     .flush_timeout_us = 1000 };
+	struct harness *h = h_new(&o);
+	int i;
+
+	h->keep = 1;
+	for (i = 0; i < 5; i++)
+		build_seg(h, i, i, 0);
+	h_rx(h, 0, 5, 1);
+	/* 3 buffers: flows 0, 1 held; 2 evicts 0 (table full); 3 evicts
+	 * 1, finds no free buffer, gives up 2 and still finds none: drop;
+	 * 4 finds none either. */
+	assert_int_equal(h_stat(h, S(DROP_NO_BUFFER)), 2);
+	assert_int_equal(h->released[3] + h->released[4], 2);
+	assert_int_equal(h->nr_kept, 3);
+	assert_int_equal(h->released[0] + h->released[1] + h->released[2], 0);
+	xrx_pkt__release(h->e, h->kept[0]);
+	xrx_pkt__release(h->e, h->kept[0]);	/* twice: ignored */
+	assert_int_equal(h->released[0], 1);
+	xrx_engine__free(h->e);	/* flushes flow 2, releases the rest */
+	h->e = NULL;
+	h_assert_released_once(h);
+	h->e = xrx_engine__new(&o);
+	h_free(h);
+	(void)state;
+}
+
+/* Frames with xrx_meta from xrx_rx give what parsing gives. */
+static void test_meta(void **state)
+{
+	struct xrx_engine_opts o1 = { 0 }, o2 = { 0 };
+	struct harness *h1 = h_new(&o1), *h2 = h_new(&o2);
+	struct xrx_meta meta[6];
+	int i, k;
+
+	for (i = 0; i < 6; i++) {
+		struct xrx_parsed r;
+
+		build_seg(h1, i, i / 3, i % 3);
+		build_seg(h2, i, i / 3, i % 3);
+		xrx_headlen(h_frame(h2, i), h2->frames[i].len, &r);
+		xrx_meta_fill(&meta[i], &r);
+		h2->frames[i].meta = &meta[i];
+	}
+	meta[5].hash ^= 1;	/* a wrong hash: another flow, no harm */
+	h_rx(h1, 0, 6, 1);
+	h_rx(h2, 0, 6, 1);
+	assert_int_equal(h1->nr_out, 2);
+	assert_int_equal(h2->nr_out, 3);
+	for (k = 0; k < 2; k++)
+		assert_int_equal(h1->out[k].pkt.gso_segs, 3);
+	h_assert_bytes(h2->out[0].bytes, h2->out[0].len, h1->out[0].bytes,
+		       h1->out[0].len, "meta");
+	assert_int_equal(h2->out[1].pkt.gso_segs, 2);
+	assert_int_equal(h2->out[2].pkt.gso_segs, 1);
+	h_assert_released_once(h2);
+	h_free(h1);
+	h_free(h2);
+	(void)state;
+}
+
+static void test_bad_frame(void **state)
+{
+	struct xrx_engine_opts o = { 0 };
+	struct harness *h = h_new(&o);
+	struct xrx_frame f = { .addr = H_REGION - H_SLOT, .len = H_SLOT + 1 };
+
+	build_seg(h, 0, 0, 0);
+	assert_int_equal(xrx_engine__rx(h->e, &f, 1, 1), 1);
+	assert_int_equal(h_stat(h, S(DROP_BAD_FRAME)), 1);
+	assert_int_equal(h->nr_out, 0);
+	assert_int_equal(h->released[H_FRAMES - 1], 1);
+	h_free(h);
+	(void)state;
+}
+
+static void test_opts(void **state)
+{
+	__u8 region[64];
+	struct xrx_engine_opts o = { .sz = sizeof(o), .region = region,
+				     .region_size = sizeof(region) };
+	struct xrx_engine *e;
+
+	o.max_aggregate = 1000;
+	assert_null(xrx_engine__new(&o));
+	assert_int_equal(errno, EINVAL);
+	o.max_aggregate = 524281;
+	assert_null(xrx_engine__new(&o));
+	o.max_aggregate = 0;
+	o.max_segs = 65536;
+	assert_null(xrx_engine__new(&o));
+	o.max_segs = 0;
+	o.region = NULL;
+	assert_null(xrx_engine__new(&o));
+	assert_null(xrx_engine__new(NULL));
+	o.region = region;
+	e = xrx_engine__new(&o);
+	assert_non_null(e);
+	xrx_engine__free(e);
+	xrx_engine__free(NULL);
+	(void)state;
+}
+
+static void test_stat_names(void **state)
+{
+	int i, j;
+
+	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++) {
+		assert_non_null(xrx_engine_stat__name(i));
+		assert_non_null(xrx_engine_stat__desc(i));
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(xrx_engine_stat__name(i),
+						xrx_engine_stat__name(j));
+	}
+	assert_null(xrx_engine_stat__name(XRX_ENGINE_STAT_MAX));
+	assert_null(xrx_engine_stat__name(-1));
+	assert_string_equal(xrx_engine_stat__name(S(FLUSH_ACK)), "flush_ack");
+	(void)state;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_batch_end),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_flush_oldest),
+		cmocka_unit_test(test_ownership),
+		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_bad_frame),
+		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_stat_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
