@@ -302,7 +302,7 @@ static void build_train(struct harness *h, const struct gro_case *c)
 		if (c->tweak)
 			c->tweak(&s, i);
 		h_build(h, i, &s);
-		if (!(c->stray >> i & 1)) {
+		if (i >= 64 || !(c->stray >> i & 1)) {
 			seq = s.seq + s.payload_len;
 			id++;
 		}
