@@ -42,16 +42,15 @@ struct {
 } xrx_xsks SEC(".maps");
 
 /*
- * Keyed by enum xrx_stat, but declared __u32: the kernel accepts only a
- * 32-bit integer as an array's BTF key (array_map_check_btf()), and an
- * enum key makes libbpf drop the map's BTF, and with it the named
- * packets/bytes fields that bpftool prints.
+ * One entry whose value names every counter (include/xrx/stats.h), so
+ * `bpftool map dump` explains itself; the key is a plain __u32 because the
+ * kernel accepts only an integer BTF key for arrays (array_map_check_btf()).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, XRX_STAT_MAX);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xrx_counter);
+	__type(value, struct xrx_stats);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_stats SEC(".maps");
 
@@ -87,15 +86,16 @@ struct {
 	__uint(XDP_PASS, 1);
 } XDP_RUN_CONFIG(xrx_rx);
 
-static __always_inline void count(enum xrx_stat stat, __u32 bytes)
+static __always_inline void count(struct xrx_stats *st, enum xrx_stat stat,
+				  __u32 bytes)
 {
-	__u32 key = stat;
-	struct xrx_counter *c = bpf_map_lookup_elem(&xrx_stats, &key);
+	struct xrx_counter *c;
 
-	if (c) {
-		c->packets++;
-		c->bytes += bytes;
-	}
+	if (stat >= XRX_STAT_MAX)
+		return;
+	c = xrx_stats_at(st, stat);
+	c->packets++;
+	c->bytes += bytes;
 }
 
 /* Return: an enum xrx_action for the parsed TCP/UDP frame. */
@@ -147,24 +147,26 @@ SEC("xdp.frags")
 int xrx_rx(struct xdp_md *ctx)
 {
 	struct xrx_scratch *s;
+	struct xrx_stats *st;
 	struct xrx_parsed r;
 	enum xrx_stat why;
 	__u32 wire, len, zero = 0;
 	long act;
 
-	wire = bpf_xdp_get_buff_len(ctx);
-	count(XRX_STAT_RX, wire);
-
+	st = bpf_map_lookup_elem(&xrx_stats, &zero);
 	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
-	if (!s)
+	if (!st || !s)
 		return XDP_PASS;
+	wire = bpf_xdp_get_buff_len(ctx);
+	count(st, XRX_STAT_RX, wire);
+
 	/* Two branches with constant bounds: what the verifier can follow. */
 	if (wire >= XRX_PARSE_WINDOW)
 		len = XRX_PARSE_WINDOW;
 	else
 		len = wire & (XRX_PARSE_WINDOW - 1);
 	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len)) {
-		count(XRX_STAT_PASS_MALFORMED, wire);
+		count(st, XRX_STAT_PASS_MALFORMED, wire);
 		return XDP_PASS;
 	}
 
@@ -172,32 +174,32 @@ int xrx_rx(struct xdp_md *ctx)
 	case XRX_PARSE_L4:
 		break;
 	case XRX_PARSE_NOT_IP:
-		count(XRX_STAT_PASS_NOT_IP, wire);
+		count(st, XRX_STAT_PASS_NOT_IP, wire);
 		return XDP_PASS;
 	case XRX_PARSE_NOT_L4:
-		count(XRX_STAT_PASS_NOT_L4, wire);
+		count(st, XRX_STAT_PASS_NOT_L4, wire);
 		return XDP_PASS;
 	case XRX_PARSE_FRAG:
-		count(XRX_STAT_PASS_FRAG, wire);
+		count(st, XRX_STAT_PASS_FRAG, wire);
 		return XDP_PASS;
 	case XRX_PARSE_TOO_LONG:
-		count(XRX_STAT_PASS_TOO_LONG, wire);
+		count(st, XRX_STAT_PASS_TOO_LONG, wire);
 		return XDP_PASS;
 	default:
-		count(XRX_STAT_PASS_MALFORMED, wire);
+		count(st, XRX_STAT_PASS_MALFORMED, wire);
 		return XDP_PASS;
 	}
 
 	if (rule_action(&r, &why) != XRX_ACT_ACCEL) {
-		count(why, wire);
+		count(st, why, wire);
 		return XDP_PASS;
 	}
 
 	if (write_meta(ctx, &r))
-		count(XRX_STAT_NO_META_ROOM, wire);
+		count(st, XRX_STAT_NO_META_ROOM, wire);
 
 	act = bpf_redirect_map(&xrx_xsks, ctx->rx_queue_index, XDP_PASS);
-	count(act == XDP_REDIRECT ? XRX_STAT_REDIRECT : XRX_STAT_PASS_NO_SOCKET,
+	count(st, act == XDP_REDIRECT ? XRX_STAT_REDIRECT : XRX_STAT_PASS_NO_SOCKET,
 	      wire);
 	return act;
 }

@@ -2,30 +2,36 @@
 /*
  * Counters of the XDP program, one table for BPF, CLI, JSON and bpftool.
  *
- * xrx_stats is a per-CPU array keyed by enum xrx_stat (BTF-typed, so
- * `bpftool map dump` prints the enumerator name) whose value is a
- * struct xrx_counter. Every frame is counted once in XRX_STAT_RX and once
- * in exactly one verdict counter (REDIRECT or one PASS_*); NO_META_ROOM
- * is an extra note on a redirected frame.
+ * xrx_stats is a per-CPU array with ONE entry (key 0) whose value is
+ * struct xrx_stats: one named struct xrx_counter member per row of the
+ * table below, generated from it. `bpftool map dump` therefore prints
+ * every counter by name ("rx": {"packets": .., "bytes": ..}, ...), which a
+ * map keyed by an enum cannot do (the kernel accepts only an integer
+ * BTF key for arrays). Code indexes the same value as an array of
+ * struct xrx_counter by enum xrx_stat.
+ *
+ * Every frame is counted once in rx and once in exactly one verdict
+ * counter (redirect or one pass_*); no_meta_room is an extra note on a
+ * redirected frame.
  */
 #ifndef XRX_STATS_H
 #define XRX_STATS_H
 
 #include <xrx/types.h>
 
-/* X(enumerator suffix, name shown to users, description) */
+/* X(enumerator suffix, name shown to users and in BTF, description) */
 #define XRX_STATS_TABLE(X)                                                    \
-	X(RX, "rx", "frames seen by xrx_rx")                                  \
-	X(REDIRECT, "redirect", "frames redirected to an AF_XDP socket")      \
-	X(PASS_NO_SOCKET, "pass_no_socket", "matched, but no socket on the queue") \
-	X(PASS_NOT_IP, "pass_not_ip", "not IPv4/IPv6 (ARP, LLDP, ...)")       \
-	X(PASS_NOT_L4, "pass_not_l4", "IP but neither TCP nor UDP (ICMP, ...)") \
-	X(PASS_FRAG, "pass_frag", "IPv4 fragment or IPv6 fragment header")    \
-	X(PASS_NO_RULE, "pass_no_rule", "no rule matched, default is pass")   \
-	X(PASS_EXCLUDED, "pass_excluded", "a rule said pass")                 \
-	X(PASS_MALFORMED, "pass_malformed", "truncated or inconsistent headers") \
-	X(PASS_TOO_LONG, "pass_too_long", "headers beyond the parse window")  \
-	X(NO_META_ROOM, "no_meta_room", "redirected without xrx_meta")
+	X(RX, rx, "frames seen by xrx_rx")                                  \
+	X(REDIRECT, redirect, "frames redirected to an AF_XDP socket")      \
+	X(PASS_NO_SOCKET, pass_no_socket, "matched, but no socket on the queue") \
+	X(PASS_NOT_IP, pass_not_ip, "not IPv4/IPv6 (ARP, LLDP, ...)")       \
+	X(PASS_NOT_L4, pass_not_l4, "IP but neither TCP nor UDP (ICMP, ...)") \
+	X(PASS_FRAG, pass_frag, "IPv4 fragment or IPv6 fragment header")    \
+	X(PASS_NO_RULE, pass_no_rule, "no rule matched, default is pass")   \
+	X(PASS_EXCLUDED, pass_excluded, "a rule said pass")                 \
+	X(PASS_MALFORMED, pass_malformed, "truncated or inconsistent headers") \
+	X(PASS_TOO_LONG, pass_too_long, "headers beyond the parse window")  \
+	X(NO_META_ROOM, no_meta_room, "redirected without xrx_meta")
 
 enum xrx_stat {
 #define XRX_X_ENUM(e, n, d) XRX_STAT_##e,
@@ -39,12 +45,30 @@ struct xrx_counter {
 	__u64 bytes;
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_counter) == 16, "xrx_stats value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_counter) == 16, "xrx_counter ABI");
+
+/* The value of xrx_stats' single entry. */
+struct xrx_stats {
+#define XRX_X_FIELD(e, n, d) struct xrx_counter n;
+	XRX_STATS_TABLE(XRX_X_FIELD)
+#undef XRX_X_FIELD
+};
+
+XRX_STATIC_ASSERT(sizeof(struct xrx_stats) ==
+			  XRX_STAT_MAX * sizeof(struct xrx_counter),
+		  "struct xrx_stats is indexable by enum xrx_stat");
+
+/* The counter for @stat inside an xrx_stats value. */
+static __always_inline struct xrx_counter *xrx_stats_at(struct xrx_stats *s,
+						       unsigned int stat)
+{
+	return &((struct xrx_counter *)s)[stat];
+}
 
 #ifndef __bpf__
 /* Userspace: names and descriptions indexed by enum xrx_stat. */
 static const char *const xrx_stat_names[XRX_STAT_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_STAT_##e] = n,
+#define XRX_X_NAME(e, n, d) [XRX_STAT_##e] = #n,
 	XRX_STATS_TABLE(XRX_X_NAME)
 #undef XRX_X_NAME
 };

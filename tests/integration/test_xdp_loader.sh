@@ -10,7 +10,6 @@
 need_root
 
 OBJ=$BUILD/xrx_rx.bpf.o
-STATS_H=$TOP/include/xrx/stats.h
 # A pass-everything program of xdp-tools, to chain behind (xdp-filter's).
 OTHER=/usr/lib/$(gcc -print-multiarch 2>/dev/null)/bpf/xdpfilt_alw_all.o
 
@@ -30,22 +29,14 @@ fi
 at_exit "rm -rf $PIN; [ $made_root = 1 ] && rmdir $PIN_ROOT"
 at_exit "in_dut xdp-loader unload -a $IF_DUT"
 
-# Key of a counter in xrx_stats: its position in XRX_STATS_TABLE (the
-# array is keyed by enum xrx_stat, which that table generates).
-stat_key() {
-	sed -nE 's/^[[:space:]]*X\(([A-Z0-9_]+),.*/\1/p' "$STATS_H" |
-		grep -nx "$1" | cut -d: -f1 | awk '{ print $1 - 1 }'
-}
-
-# stat_sum NAME FIELD: a counter summed over CPUs, from bpftool's JSON.
+# stat_sum NAME FIELD: a counter (its name in XRX_STATS_TABLE, as bpftool
+# prints it from BTF) summed over CPUs, from bpftool's JSON.
 stat_sum() {
 	bpftool -j map dump pinned $PIN/xrx_stats | $PY -c '
 import json, sys
-key, field = int(sys.argv[1]), sys.argv[2]
-for e in json.load(sys.stdin):
-    f = e["formatted"]
-    if f["key"] == key:
-        print(sum(v["value"][field] for v in f["values"]))' "$(stat_key "$1")" "$2"
+name, field = sys.argv[1], sys.argv[2]
+e = json.load(sys.stdin)[0]["formatted"]
+print(sum(v["value"][name][field] for v in e["values"]))' "$1" "$2"
 }
 
 prog_id() {
@@ -79,15 +70,17 @@ for mode in native skb; do
 	check "maps pinned under $PIN ($mode)" $?
 
 	dump=$(bpftool map dump pinned $PIN/xrx_stats 2>&1)
-	echo "$dump" | grep -q '"packets": ' && echo "$dump" | grep -q '"bytes": '
+	for f in '"rx": ' '"redirect": ' '"pass_not_l4": ' '"packets": ' '"bytes": '; do
+		echo "$dump" | grep -q "$f" || { diag "bpftool dump lacks $f"; false; }
+	done
 	check "bpftool shows xrx_stats' named fields ($mode)" $?
 
-	rx0=$(stat_sum RX packets)
-	nr0=$(stat_sum PASS_NOT_L4 packets)
+	rx0=$(stat_sum rx packets)
+	nr0=$(stat_sum pass_not_l4 packets)
 	in_src ping -c 3 -i 0.2 -W 2 $IP4_DUT >/dev/null 2>&1
 	check "ping crosses xrx_rx ($mode)" $?
-	rx=$(stat_sum RX packets)
-	nr=$(stat_sum PASS_NOT_L4 packets)
+	rx=$(stat_sum rx packets)
+	nr=$(stat_sum pass_not_l4 packets)
 	diag "$mode: rx $rx0 -> $rx, pass_not_l4 $nr0 -> $nr"
 	[ "${rx:-0}" -ge $((rx0 + 3)) ] && [ "${nr:-0}" -ge $((nr0 + 3)) ]
 	check "rx and pass_not_l4 counted the echo requests ($mode)" $?
@@ -116,10 +109,10 @@ else
 	echo "$status" | grep -q "xdp_dispatcher" &&
 		echo "$status" | grep -qE "=> +10 +xrx_rx"
 	check "status shows the dispatcher with xrx_rx at priority 10" $?
-	rx0=$(stat_sum RX packets)
+	rx0=$(stat_sum rx packets)
 	in_src ping -c 2 -i 0.2 -W 2 $IP4_DUT >/dev/null 2>&1
 	check "ping crosses the chain" $?
-	[ "$(stat_sum RX packets)" -ge $((rx0 + 2)) ]
+	[ "$(stat_sum rx packets)" -ge $((rx0 + 2)) ]
 	check "xrx_rx counts inside the chain" $?
 fi
 in_dut xdp-loader unload -a $IF_DUT >/dev/null 2>&1
