@@ -1,0 +1,336 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""Read pcap files of Ethernet frames and compare what two GRO engines made
+of the same train.
+
+    xrxpcap.py summary FILE              one line per packet
+    xrxpcap.py count FILE                "PACKETS BYTES" (frame bytes)
+    xrxpcap.py compare EXPECTED ACTUAL   per-flow comparison; exit 1 if they differ
+    xrxpcap.py split CAPTURE OUTDIR      cut a capture at marker frames
+    xrxpcap.py check-payload IN OUT      OUT carries exactly IN's payload bytes
+
+Only the standard library: no scapy, so multi-megabyte captures and
+512 KiB aggregates read quickly.
+
+Comparison is per flow and by sequence number, not in delivery order: the
+kernel delivers a segment it refused (bad checksum) right away, ahead of
+the aggregate it is still holding, and flushes held flows in its own
+order. Within a flow the packets are sorted by (seq, length, headers), so
+any difference in aggregate boundaries, segment counts, payload bytes or a
+header field shows as a difference.
+"""
+import hashlib
+import struct
+import sys
+
+MARKER_MAGIC = b"xrx-train "   # ICMP echo payload of a train separator
+LINKTYPE_ETHERNET = 1
+
+
+class PcapError(Exception):
+    pass
+
+
+def read_pcap(path):
+    """Return [(frame bytes, wire length)] of a LINKTYPE_ETHERNET pcap."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        raise PcapError("%s: not a pcap file (too short)" % path)
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        e = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = ">"
+    else:
+        raise PcapError("%s: not a pcap file (magic %s)" % (path, magic.hex()))
+    linktype = struct.unpack(e + "I", data[20:24])[0] & 0x0fffffff
+    if linktype != LINKTYPE_ETHERNET:
+        raise PcapError("%s: linktype %d, not Ethernet" % (path, linktype))
+    out = []
+    off = 24
+    while off < len(data):
+        if off + 16 > len(data):
+            raise PcapError("%s: truncated record header at %d" % (path, off))
+        _, _, caplen, wirelen = struct.unpack(e + "IIII", data[off:off + 16])
+        off += 16
+        if off + caplen > len(data):
+            raise PcapError("%s: truncated packet at %d" % (path, off))
+        out.append((data[off:off + caplen], wirelen))
+        off += caplen
+    return out
+
+
+def parse(frame):
+    """Decode one frame into a dict: 'key' (flow), 'fields' (compared
+    header fields, in order), 'seq', 'plen', 'payload'."""
+    p = {"fields": [], "seq": 0, "plen": 0, "payload": b"", "kind": "other"}
+    F = p["fields"]
+    if len(frame) < 14:
+        p["key"] = ("runt",)
+        F.append(("bytes", frame.hex()))
+        return p
+    F.append(("eth", frame[:12].hex()))
+    etype = struct.unpack("!H", frame[12:14])[0]
+    off = 14
+    vlans = []
+    while etype in (0x8100, 0x88a8) and off + 4 <= len(frame):
+        tci, inner = struct.unpack("!HH", frame[off:off + 4])
+        vlans.append("%04x:%d" % (etype, tci & 0xfff))
+        etype = inner
+        off += 4
+    F.append(("vlan", ",".join(vlans)))
+    if etype == 0x0800 and frame[off + 9:off + 10] == b"\x01" and \
+       frame[off + 28:off + 28 + len(MARKER_MAGIC)] == MARKER_MAGIC:
+        p["kind"] = "marker"
+        p["key"] = ("marker",)
+        p["marker"] = frame[off + 28 + len(MARKER_MAGIC):].decode("ascii",
+                                                                 "replace")
+        return p
+    l4 = None
+    end = len(frame)
+    if etype == 0x0800 and off + 20 <= len(frame):
+        b0, tos, tot, ipid, frag, ttl, proto, csum = struct.unpack(
+            "!BBHHHBBH", frame[off:off + 12])
+        ihl = (b0 & 0xf) * 4
+        src, dst = frame[off + 12:off + 16], frame[off + 16:off + 20]
+        if tot == 0:            # BIG TCP: length comes from the frame
+            end = len(frame)
+        else:
+            end = min(off + tot, len(frame))
+        F += [("ip.vihl", b0), ("ip.tos", tos), ("ip.tot_len", tot),
+              ("ip.id", ipid), ("ip.frag", frag), ("ip.ttl", ttl),
+              ("ip.proto", proto), ("ip.csum", csum),
+              ("ip.opts", frame[off + 20:off + ihl].hex()),
+              ("ip.pad", len(frame) - end)]
+        key = (4, src.hex(), dst.hex(), proto)
+        if frag & 0x3fff:
+            p["key"] = ("frag",) + key
+            p["payload"] = frame[off + ihl:end]
+            return p
+        off += ihl
+        l4 = proto
+    elif etype == 0x86dd and off + 40 <= len(frame):
+        w0, plen, nh, hlim = struct.unpack("!IHBB", frame[off:off + 8])
+        src, dst = frame[off + 8:off + 24], frame[off + 24:off + 40]
+        end = min(off + 40 + plen, len(frame)) if plen else len(frame)
+        F += [("ip6.w0", "%08x" % w0), ("ip6.plen", plen), ("ip6.nh", nh),
+              ("ip6.hlim", hlim), ("ip.pad", len(frame) - end)]
+        off += 40
+        exts = b""
+        while nh in (0, 43, 60, 44) and off + 8 <= end:
+            hl = 8 if nh == 44 else (frame[off + 1] + 1) * 8
+            exts += frame[off:off + hl]
+            if nh == 44:
+                F.append(("ip6.ext", exts.hex()))
+                p["key"] = ("frag", 6, src.hex(), dst.hex())
+                p["payload"] = frame[off + 8:end]
+                return p
+            nh = frame[off]
+            off += hl
+        F.append(("ip6.ext", exts.hex()))
+        key = (6, src.hex(), dst.hex(), "%05x" % (w0 & 0xfffff), exts.hex(), nh)
+        l4 = nh
+    else:
+        p["key"] = ("nonip", etype)
+        F.append(("bytes", frame[14:].hex()))
+        return p
+    if l4 == 6 and off + 20 <= end:
+        sp, dp, seq, ack, offfl, win, csum, urp = struct.unpack(
+            "!HHIIHHHH", frame[off:off + 20])
+        doff = (offfl >> 12) * 4
+        F += [("tcp.ack", ack), ("tcp.doff", doff),
+              ("tcp.flags", "%03x" % (offfl & 0x1ff)), ("tcp.win", win),
+              ("tcp.csum", csum), ("tcp.urp", urp),
+              ("tcp.opts", frame[off + 20:off + doff].hex())]
+        p["kind"] = "tcp"
+        p["key"] = key + ("tcp", sp, dp)
+        p["seq"] = seq
+        p["payload"] = frame[off + doff:end]
+    elif l4 == 17 and off + 8 <= end:
+        sp, dp, ulen, csum = struct.unpack("!HHHH", frame[off:off + 8])
+        F += [("udp.len", ulen), ("udp.csum", csum)]
+        p["kind"] = "udp"
+        p["key"] = key + ("udp", sp, dp)
+        p["payload"] = frame[off + 8:end]
+    else:
+        p["key"] = key + ("l4", l4)
+        p["payload"] = frame[off:end]
+    p["plen"] = len(p["payload"])
+    return p
+
+
+def packets(path):
+    return [parse(fr) for fr, _ in read_pcap(path)]
+
+
+def _sortkey(p):
+    return (p["seq"], p["plen"], hashlib.sha1(p["payload"]).hexdigest(),
+            repr(p["fields"]))
+
+
+def by_flow(pkts):
+    """{flow key: packets sorted by sequence}, UDP in delivery order."""
+    flows = {}
+    for p in pkts:
+        if p["kind"] == "marker":
+            continue
+        flows.setdefault(p["key"], []).append(p)
+    for k, v in flows.items():
+        if k[-3:-2] != ("udp",):
+            v.sort(key=_sortkey)
+    return flows
+
+
+def fmt_key(k):
+    if k[0] in (4, 6):
+        return "%s %s" % ("IPv%d" % k[0], " ".join(str(x) for x in k[-3:]))
+    return " ".join(str(x) for x in k)
+
+
+def describe(p):
+    if p["kind"] == "tcp":
+        return "seq %d len %d" % (p["seq"], p["plen"])
+    return "len %d" % p["plen"]
+
+
+def compare(exp, act, ignore=()):
+    """Differences between two packet lists, as text lines ([] = same)."""
+    diffs = []
+    fe, fa = by_flow(exp), by_flow(act)
+    for k in sorted(set(fe) | set(fa), key=repr):
+        le, la = fe.get(k, []), fa.get(k, [])
+        se = [describe(p) for p in le]
+        sa = [describe(p) for p in la]
+        if se != sa:
+            diffs.append("flow %s: expected [%s], got [%s]" %
+                         (fmt_key(k), ", ".join(se), ", ".join(sa)))
+            continue
+        for pe, pa in zip(le, la):
+            if pe["payload"] != pa["payload"]:
+                diffs.append("flow %s %s: payload bytes differ" %
+                             (fmt_key(k), describe(pe)))
+            de, da = dict(pe["fields"]), dict(pa["fields"])
+            for name, ve in pe["fields"]:
+                if name in ignore:
+                    continue
+                if da.get(name) != ve:
+                    diffs.append("flow %s %s: %s expected %s, got %s" %
+                                 (fmt_key(k), describe(pe), name, ve,
+                                  da.get(name)))
+            for name in da:
+                if name not in de and name not in ignore:
+                    diffs.append("flow %s %s: unexpected field %s" %
+                                 (fmt_key(k), describe(pe), name))
+    return diffs
+
+
+def check_payload(inp, out):
+    """Every flow's payload in @out is @inp's, each input byte exactly once.
+    TCP: the union of (seq, bytes) ranges; others: the byte multiset."""
+    errs = []
+    fi, fo = by_flow(inp), by_flow(out)
+    for k in sorted(set(fi) | set(fo), key=repr):
+        if k[-3:-2] == ("tcp",) or (len(k) > 3 and k[-3] == "tcp"):
+            ri = sorted((p["seq"], p["payload"]) for p in fi.get(k, []))
+            ro = []
+            for p in fo.get(k, []):
+                ro.append((p["seq"], p["payload"]))
+            ro.sort()
+            if ri != ro:
+                ci = b"".join(b for _, b in ri)
+                co = b"".join(b for _, b in ro)
+                if ci != co:
+                    errs.append("flow %s: payload differs (%d in, %d out)" %
+                                (fmt_key(k), len(ci), len(co)))
+        else:
+            ci = sorted(p["payload"] for p in fi.get(k, []))
+            co = sorted(p["payload"] for p in fo.get(k, []))
+            if b"".join(ci) != b"".join(co) and \
+               sorted(b"".join(ci)) != sorted(b"".join(co)):
+                errs.append("flow %s: payload differs" % fmt_key(k))
+    return errs
+
+
+def split(capture, outdir):
+    """Write one pcap per train of a capture whose trains are preceded by
+    marker frames ("train NAME"); return the names in capture order."""
+    import os
+    frames = read_pcap(capture)
+    names, cur, parts = [], None, {}
+    for fr, wl in frames:
+        p = parse(fr)
+        if p["kind"] == "marker":
+            cur = p["marker"]
+            if cur == "END":
+                cur = None
+            if cur is not None:
+                names.append(cur)
+                parts[cur] = []
+            continue
+        if cur is not None:
+            parts[cur].append(fr)
+    for n in names:
+        write_pcap(os.path.join(outdir, n + ".pcap"), parts[n])
+    return names
+
+
+def csum(b):
+    """The Internet checksum (RFC 1071) of @b."""
+    if len(b) % 2:
+        b = bytes(b) + b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), bytes(b)))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 524288 + 256,
+                            LINKTYPE_ETHERNET))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", 0, i, len(fr), len(fr)))
+            f.write(fr)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    cmd = argv[1]
+    try:
+        if cmd == "summary":
+            for i, p in enumerate(packets(argv[2]), 1):
+                f = dict(p["fields"])
+                extra = ""
+                if p["kind"] == "tcp":
+                    extra = " flags %s win %s" % (f["tcp.flags"], f["tcp.win"])
+                print("%3d %-40s %s%s" % (i, fmt_key(p["key"]), describe(p),
+                                          extra))
+        elif cmd == "count":
+            fr = read_pcap(argv[2])
+            print(len(fr), sum(len(f) for f, _ in fr))
+        elif cmd == "compare":
+            d = compare(packets(argv[2]), packets(argv[3]), argv[4:])
+            for line in d:
+                print(line)
+            return 1 if d else 0
+        elif cmd == "split":
+            print(" ".join(split(argv[2], argv[3])))
+        elif cmd == "check-payload":
+            e = check_payload(packets(argv[2]), packets(argv[3]))
+            for line in e:
+                print(line)
+            return 1 if e else 0
+        else:
+            print("xrxpcap: unknown command %s" % cmd, file=sys.stderr)
+            return 2
+    except (PcapError, OSError) as e:
+        print("xrxpcap: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

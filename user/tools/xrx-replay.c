@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrx-replay: run the frames of a pcap file through libxrx's GRO engine
+ * and write what it delivers to another pcap file.
+ *
+ * The frames are laid out in one memory region, as a UMEM holds them, and
+ * handed to the same engine and the same pcap sink the live receive path
+ * uses, in batches of --batch frames (one batch = one NAPI poll of the
+ * kernel: the engine flushes everything it holds at the end of each).
+ * Every delivered packet, aggregate or single frame, becomes one record of
+ * OUT, assembled with writev() from its head buffer and its payload
+ * fragments, in delivery order. This makes the tool both a way to look at
+ * what xrx would do with a capture and the conformance interface the
+ * tests compare with the kernel's own GRO.
+ *
+ * OUT is written to a temporary file next to it and renamed at the end, so
+ * a failed run leaves no partial OUT behind.
+ *
+ * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pcap/pcap.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <xrx/xrx.h>
+#include <xrx/sink.h>
+
+#ifndef XRX_VERSION
+#define XRX_VERSION "0.1.0"
+#endif
+
+#define EXIT_USAGE 2
+#define FRAME_ALIGN 64		/* frames start on cache lines, as in a UMEM */
+#define FRAME_MAX 65536		/* largest input frame accepted (jumbo) */
+/* A 512 KiB BIG TCP aggregate (XRX_AGGREGATE_MAX bytes from the network
+ * header) plus L2 with two VLAN tags. Debian 12's libpcap (1.10) and
+ * Wireshark (4.0) refuse records above 262144 bytes: --snaplen 262144
+ * writes those truncated, as a live capture of BIG TCP shows them. */
+#define SNAPLEN_DEFAULT (XRX_AGGREGATE_MAX + 512)
+
+struct replay_opts {
+	const char *in, *out;
+	__u32 batch;
+	__u32 snaplen;
+	bool json;
+	struct xrx_engine_opts eng;
+};
+
+struct replay {
+	struct xrx_engine *e;
+	struct xrx_sink *sink;
+	__u8 *region;
+	size_t region_size;
+	struct xrx_frame *frames;
+	__u8 *released;		/* per frame: times released */
+	__u32 nr_frames;
+	__u64 in_bytes;
+	__u32 truncated;	/* input records shorter than the frame */
+	__u64 double_release;
+	__u64 bad_release;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap\n"
+"Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
+"delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
+"\n"
+"  -b, --batch N        frames per receive batch (flush at its end); 64\n"
+"  -s, --max-size BYTES aggregate size limit from the IP header (gro_max_size);\n"
+"                       65536, up to 524280 for TCP (BIG TCP)\n"
+"  -n, --max-segs N     segments per aggregate; 64 (or max-size / 1024)\n"
+"  -u, --udp            aggregate UDP too (kernel UDP GRO rules)\n"
+"  -c, --csum MODE      verify (check IPv4 header and L4 sums) | trust\n"
+"  -C, --copy MODE      header (eth_get_headlen bytes) | max-head (256) | full\n"
+"  -f, --flows N        aggregates held at once; 4096\n"
+"  -S, --snaplen BYTES  bytes kept per record; %u (262144 for Debian 12's\n"
+"                       tcpdump/tshark, which refuse longer records)\n"
+"  -j, --json           print the engine's and the sink's counters as JSON\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
+		SNAPLEN_DEFAULT);
+}
+
+/* Parse an unsigned decimal option value within [min, max]. */
+static int parse_u32(const char *opt, const char *s, __u32 min, __u32 max,
+		     __u32 *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr,
+			"xrx-replay: --%s '%s' is not a number in %u..%u; give one in that range\n",
+			opt, s, min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct replay_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "batch", required_argument, NULL, 'b' },
+		{ "max-size", required_argument, NULL, 's' },
+		{ "max-segs", required_argument, NULL, 'n' },
+		{ "udp", no_argument, NULL, 'u' },
+		{ "csum", required_argument, NULL, 'c' },
+		{ "copy", required_argument, NULL, 'C' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "snaplen", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->batch = 64;
+	o->snaplen = SNAPLEN_DEFAULT;
+	o->eng.sz = sizeof(o->eng);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:s:n:uc:C:f:S:jhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (parse_u32("batch", optarg, 1, 1u << 20, &o->batch))
+				return -EINVAL;
+			break;
+		case 's':
+			if (parse_u32("max-size", optarg, XRX_AGGREGATE_MIN,
+				      XRX_AGGREGATE_MAX, &o->eng.max_aggregate))
+				return -EINVAL;
+			break;
+		case 'n':
+			if (parse_u32("max-segs", optarg, 1, XRX_SEGS_MAX,
+				      &o->eng.max_segs))
+				return -EINVAL;
+			break;
+		case 'u':
+			o->eng.udp = true;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "verify")) {
+				o->eng.csum = XRX_CSUM_VERIFY;
+			} else if (!strcmp(optarg, "trust")) {
+				o->eng.csum = XRX_CSUM_TRUST;
+			} else {
+				fprintf(stderr, "xrx-replay: --csum '%s' is unknown; use verify or trust\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'C':
+			if (!strcmp(optarg, "header")) {
+				o->eng.copy = XRX_COPY_HEADER;
+			} else if (!strcmp(optarg, "max-head")) {
+				o->eng.copy = XRX_COPY_MAX_HEAD;
+			} else if (!strcmp(optarg, "full")) {
+				o->eng.copy = XRX_COPY_FULL;
+			} else {
+				fprintf(stderr, "xrx-replay: --copy '%s' is unknown; use header, max-head or full\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'f':
+			if (parse_u32("flows", optarg, 1, 1u << 24,
+				      &o->eng.flows))
+				return -EINVAL;
+			break;
+		case 'S':
+			if (parse_u32("snaplen", optarg, 64, SNAPLEN_DEFAULT,
+				      &o->snaplen))
+				return -EINVAL;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("xrx-replay %s\n", XRX_VERSION);
+			return 1;
+		case ':':
+			fprintf(stderr, "xrx-replay: option %s needs a value; see --help\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "xrx-replay: unknown option '%s'; see --help\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "xrx-replay: expected IN.pcap and OUT.pcap, got %d file name(s); see --help\n",
+			argc - optind);
+		return -EINVAL;
+	}
+	o->in = argv[optind];
+	o->out = argv[optind + 1];
+	return 0;
+}
+
+/*
+ * Read every frame of @path into one anonymous mapping, each at a
+ * FRAME_ALIGN boundary. Two passes over the file: sizes, then bytes.
+ * Return: 0, or -EINVAL with a message naming the file printed.
+ */
+static int load_pcap(struct replay *r, const char *path)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	size_t need = 0, off = 0;
+	__u32 n = 0, i = 0;
+	pcap_t *p;
+	int ret, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		p = pcap_open_offline(path, errbuf);
+		if (!p) {
+			fprintf(stderr, "xrx-replay: %s: %s; give a readable pcap or pcapng file (tcpdump -w)\n",
+				path, errbuf);
+			return -EINVAL;
+		}
+		if (pcap_datalink(p) != DLT_EN10MB) {
+			fprintf(stderr, "xrx-replay: %s: link type %s, not Ethernet; capture on an Ethernet interface (not 'any')\n",
+				path,
+				pcap_datalink_val_to_name(pcap_datalink(p)) ?: "unknown");
+			pcap_close(p);
+			return -EINVAL;
+		}
+		while ((ret = pcap_next_ex(p, &h, &data)) == 1) {
+			if (h->caplen > FRAME_MAX) {
+				fprintf(stderr, "xrx-replay: %s: frame %u is %u bytes, more than %u; split it or capture with a smaller MTU\n",
+					path, i + 1, h->caplen, FRAME_MAX);
+				pcap_close(p);
+				return -EINVAL;
+			}
+			/* An empty record still gets its own address. */
+			if (pass == 0) {
+				need += ((h->caplen ?: 1) + FRAME_ALIGN - 1) &
+					~(size_t)(FRAME_ALIGN - 1);
+				n++;
+				continue;
+			}
+			if (i == n)	/* the file grew between passes */
+				break;
+			memcpy(r->region + off, data, h->caplen);
+			r->frames[i].addr = off;
+			r->frames[i].len = h->caplen;
+			r->in_bytes += h->caplen;
+			if (h->caplen < h->len)
+				r->truncated++;
+			off += ((h->caplen ?: 1) + FRAME_ALIGN - 1) &
+			       ~(size_t)(FRAME_ALIGN - 1);
+			i++;
+		}
+		if (ret == -1) {
+			fprintf(stderr, "xrx-replay: %s: %s; the file is damaged or truncated, capture it again\n",
+				path, pcap_geterr(p));
+			pcap_close(p);
+			return -EINVAL;
+		}
+		pcap_close(p);
+		if (pass == 0) {
+			r->region_size = need ? need : FRAME_ALIGN;
+			r->region = mmap(NULL, r->region_size,
+					 PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (r->region == MAP_FAILED) {
+				r->region = NULL;
+				fprintf(stderr, "xrx-replay: %s: no memory for %zu bytes of frames\n",
+					path, need);
+				return -ENOMEM;
+			}
+			r->frames = calloc(n ? n : 1, sizeof(*r->frames));
+			r->released = calloc(n ? n : 1, 1);
+			if (!r->frames || !r->released) {
+				fprintf(stderr, "xrx-replay: %s: no memory for %u frames\n",
+					path, n);
+				return -ENOMEM;
+			}
+		}
+	}
+	r->nr_frames = i;
+	return 0;
+}
+
+static void on_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	struct replay *r = ctx;
+
+	/* The sink owns the packet now and gives it back through
+	 * on_sink_release() once it is written. */
+	xrx_sink__deliver(r->sink, pkt);
+}
+
+static void on_sink_release(void *ctx, struct xrx_pkt *pkt)
+{
+	struct replay *r = ctx;
+
+	xrx_pkt__release(r->e, pkt);
+}
+
+/*
+ * The engine no longer references the frame at @addr. Frames are laid
+ * out in address order, so the index is found by binary search; each
+ * must come back exactly once (include/xrx/xrx.h, Ownership).
+ */
+static void on_release_frame(void *ctx, __u64 addr)
+{
+	struct replay *r = ctx;
+	__u32 lo = 0, hi = r->nr_frames;
+
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		if (r->frames[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nr_frames || r->frames[lo].addr != addr) {
+		r->bad_release++;
+		return;
+	}
+	if (r->released[lo]++)
+		r->double_release++;
+}
+
+/* A temporary file in OUT's directory: rename() then replaces OUT atomically. */
+static int make_tmp(const char *out, char *tmp, size_t sz)
+{
+	const char *slash = strrchr(out, '/');
+	mode_t mask;
+	int n, fd;
+
+	if (slash)
+		n = snprintf(tmp, sz, "%.*s/.%s.XXXXXX", (int)(slash - out),
+			     out, slash + 1);
+	else
+		n = snprintf(tmp, sz, ".%s.XXXXXX", out);
+	if (n < 0 || (size_t)n >= sz)
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	/* mkstemp() makes it 0600; OUT gets what a plain creat() gives. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	close(fd);
+	return 0;
+}
+
+static void print_json(const struct replay *r, const struct replay_opts *o)
+{
+	__u64 ev[XRX_ENGINE_STAT_MAX], sv[XRX_SINK_STAT_MAX];
+	int i;
+
+	xrx_engine__stats(r->e, ev);
+	xrx_sink__stats(r->sink, sv);
+	printf("{\"input\": {\"file\": \"");
+	for (i = 0; o->in[i]; i++) {
+		unsigned char ch = o->in[i];
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	printf("\", \"frames\": %u, \"bytes\": %llu, \"truncated\": %u},\n",
+	       r->nr_frames, (unsigned long long)r->in_bytes, r->truncated);
+	printf(" \"engine\": {");
+	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "",
+		       xrx_engine_stat__name(i), (unsigned long long)ev[i]);
+	printf("},\n \"sink\": {");
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "",
+		       xrx_sink_stat__name(i), (unsigned long long)sv[i]);
+	printf("}}\n");
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Return: 0, or 1 (runtime failure, message printed). */
+static int replay_run(struct replay *r, const struct replay_opts *o)
+{
+	__u64 sv[XRX_SINK_STAT_MAX];
+	__u32 i, n, missing = 0;
+	int ret;
+
+	for (i = 0; i < r->nr_frames; i += n) {
+		n = r->nr_frames - i < o->batch ? r->nr_frames - i : o->batch;
+		ret = xrx_engine__rx(r->e, r->frames + i, n, now_ns());
+		if (ret < 0) {
+			fprintf(stderr, "xrx-replay: %s: the engine refused frames %u..%u: %s\n",
+				o->in, i + 1, i + n, strerror(-ret));
+			return 1;
+		}
+		ret = xrx_sink__flush(r->sink);
+		if (ret < 0) {
+			fprintf(stderr, "xrx-replay: %s: write failed: %s; check the disk\n",
+				o->out, strerror(-ret));
+			return 1;
+		}
+	}
+	xrx_engine__flush_all(r->e);
+	ret = xrx_sink__flush(r->sink);
+	if (ret < 0) {
+		fprintf(stderr, "xrx-replay: %s: write failed: %s; check the disk\n",
+			o->out, strerror(-ret));
+		return 1;
+	}
+	xrx_sink__stats(r->sink, sv);
+	if (sv[XRX_SINK_STAT_ERRORS] || sv[XRX_SINK_STAT_DROPPED]) {
+		fprintf(stderr, "xrx-replay: %s: %llu packet(s) not written (%llu errors, %llu dropped)\n",
+			o->out,
+			(unsigned long long)(sv[XRX_SINK_STAT_ERRORS] +
+					     sv[XRX_SINK_STAT_DROPPED]),
+			(unsigned long long)sv[XRX_SINK_STAT_ERRORS],
+			(unsigned long long)sv[XRX_SINK_STAT_DROPPED]);
+		return 1;
+	}
+	for (i = 0; i < r->nr_frames; i++)
+		missing += !r->released[i];
+	if (missing || r->double_release || r->bad_release) {
+		fprintf(stderr, "xrx-replay: engine frame accounting broken: %u not released, %llu twice, %llu unknown\n",
+			missing, (unsigned long long)r->double_release,
+			(unsigned long long)r->bad_release);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct replay_opts o = { 0 };
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	struct replay r = { 0 };
+	char tmp[PATH_MAX], spec[PATH_MAX + 8];
+	bool tmp_made = false;
+	int ret, status = 1;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret > 0)
+		return 0;	/* --help, --version */
+	if (ret < 0)
+		return EXIT_USAGE;
+
+	if (load_pcap(&r, o.in)) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+
+	ret = make_tmp(o.out, tmp, sizeof(tmp));
+	if (ret) {
+		fprintf(stderr, "xrx-replay: %s: cannot create a file next to it: %s; check the directory exists and is writable\n",
+			o.out, strerror(-ret));
+		status = EXIT_USAGE;
+		goto out;
+	}
+	tmp_made = true;
+	snprintf(spec, sizeof(spec), "pcap:%s", tmp);
+	so.snaplen = o.snaplen;
+	r.sink = xrx_sink__open(spec, &so);
+	if (!r.sink) {
+		fprintf(stderr, "xrx-replay: %s: cannot open for writing: %s\n",
+			tmp, strerror(errno));
+		goto out;
+	}
+	xrx_sink__bind(r.sink, on_sink_release, &r);
+
+	o.eng.region = r.region;
+	o.eng.region_size = r.region_size;
+	o.eng.deliver = on_deliver;
+	o.eng.release_frame = on_release_frame;
+	o.eng.ctx = &r;
+	r.e = xrx_engine__new(&o.eng);
+	if (!r.e) {
+		fprintf(stderr, "xrx-replay: engine options refused: %s; see --help for the ranges\n",
+			strerror(errno));
+		status = EXIT_USAGE;
+		goto out;
+	}
+
+	status = replay_run(&r, &o);
+	if (status)
+		goto out;
+	if (o.json)
+		print_json(&r, &o);
+	/* Packets go back to the engine on close: close before free. */
+	xrx_sink__close(r.sink);
+	r.sink = NULL;
+	if (rename(tmp, o.out)) {
+		fprintf(stderr, "xrx-replay: %s: cannot rename %s to it: %s\n",
+			o.out, tmp, strerror(errno));
+		status = 1;
+		goto out;
+	}
+	tmp_made = false;
+	status = 0;
+out:
+	xrx_sink__close(r.sink);
+	xrx_engine__free(r.e);
+	if (tmp_made)
+		unlink(tmp);
+	free(r.frames);
+	free(r.released);
+	if (r.region)
+		munmap(r.region, r.region_size);
+	return status;
+}
