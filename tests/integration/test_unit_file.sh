@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# systemd/xrxd@.service: `systemd-analyze verify` finds nothing to say
+# about it (systemd is not PID 1 here, so verify is all that can run), it
+# carries the settings the daemon's contract depends on, and xrxd speaks
+# the notify protocol that Type=notify and WatchdogSec= rely on: READY=1
+# after the offloads are applied, WATCHDOG=1 at half WATCHDOG_USEC,
+# RELOADING=1/READY=1 on SIGHUP, STOPPING=1 on SIGTERM.
+. "$(dirname "$0")/../lib.sh"
+
+UNIT=$TOP/systemd/xrxd@.service
+WORK=$(mktemp -d /tmp/xrx-unit.XXXXXX)
+at_exit rm -rf "$WORK"
+
+if ! command -v systemd-analyze >/dev/null; then
+	skip "systemd-analyze verify" "systemd-analyze not installed (package systemd)"
+else
+	# Install paths point at the build, so verify can check the commands.
+	mkdir "$WORK/units" "$WORK/bad"
+	sed -e "s#/usr/sbin/xrxd#$BUILD/xrxd#g" -e "s#/usr/sbin/xrxctl#$BUILD/xrxctl#g" \
+		"$UNIT" >"$WORK/units/xrxd@.service"
+	systemd-analyze verify "$WORK/units/xrxd@eth0.service" >"$WORK/verify" 2>&1
+	rc=$?
+	sed 's/^/# /' "$WORK/verify"
+	# verify exits 0 on warnings: the output must be empty.
+	check "systemd-analyze verify: no warnings, no errors" \
+		$([ $rc = 0 ] && [ ! -s "$WORK/verify" ]; echo $?)
+
+	# The same check must catch a mistake (a misspelt directive).
+	sed 's/^Restart=on-failure/Restart=sometimes/' "$WORK/units/xrxd@.service" \
+		>"$WORK/bad/xrxd@.service"
+	systemd-analyze verify "$WORK/bad/xrxd@eth0.service" >"$WORK/verify" 2>&1
+	check "systemd-analyze verify: a bad setting is reported (control)" \
+		$(grep -q "restart specifier.*sometimes" "$WORK/verify"; echo $?)
+fi
+
+has() { grep -qxF -- "$1" "$UNIT"; }
+ok "Type=notify" has "Type=notify"
+ok "ExecReload sends SIGHUP" has 'ExecReload=/bin/kill -HUP $MAINPID'
+ok "Restart=on-failure" has "Restart=on-failure"
+ok "WatchdogSec set" grep -qE '^WatchdogSec=[1-9]' "$UNIT"
+ok "ExecStopPost restores the NIC" has "ExecStopPost=/usr/sbin/xrxctl restore %i"
+ok "capabilities bounded to BPF, NET_ADMIN, NET_RAW, IPC_LOCK, PERFMON" \
+	has "CapabilityBoundingSet=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
+ok "ambient capabilities the same" \
+	has "AmbientCapabilities=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
+ok "no CAP_SYS_ADMIN" eval '! grep -v "^#" "$UNIT" | grep -q CAP_SYS_ADMIN'
+ok "LimitMEMLOCK=infinity" has "LimitMEMLOCK=infinity"
+ok "ProtectSystem=strict" has "ProtectSystem=strict"
+ok "ReadWritePaths=/sys/fs/bpf /run/xrx" has "ReadWritePaths=/sys/fs/bpf /run/xrx"
+ok "address families: unix, netlink, xdp only" \
+	has "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_XDP"
+ok "NoNewPrivileges=yes" has "NoNewPrivileges=yes"
+ok "needs the bpffs mount (sys-fs-bpf.mount)" has "RequiresMountsFor=/sys/fs/bpf"
+ok "RuntimeDirectory=xrx, 0700, preserved" \
+	eval 'has RuntimeDirectory=xrx && has RuntimeDirectoryMode=0700 && has RuntimeDirectoryPreserve=yes'
+
+# --- the notify protocol ---------------------------------------------------
+if [ "$(id -u)" != 0 ] || [ ! -x "$BUILD/xrxd" ]; then
+	skip "sd_notify protocol" "needs root and $BUILD/xrxd"
+	done_testing
+	exit
+fi
+NS=xrx-unit-$$
+ip netns add $NS || { echo "not ok - netns"; exit 1; }
+at_exit ip netns del $NS
+cp "$BUILD/xrxd" "$WORK/xrxd"
+printf 'interface = lo\n' >"$WORK/lo.conf"
+
+# A bounded listener: every datagram as one line, for at most 30 s.
+"$PY" - "$WORK/notify.sock" "$WORK/notify.log" <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(0.2)
+end = time.time() + 30
+with open(sys.argv[2], "w") as log:
+    while time.time() < end:
+        try:
+            msg = s.recv(4096).decode()
+        except socket.timeout:
+            continue
+        for line in msg.split("\n"):
+            log.write(line + "\n")
+        log.flush()
+        if "STOPPING=1" in msg:
+            break
+PYEOF
+lpid=$!
+at_exit kill $lpid
+wait_for 5 test -S "$WORK/notify.sock"
+
+NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=400000 \
+	nsenter --net=/run/netns/$NS "$WORK/xrxd" --state-dir "$WORK/state" \
+	-c "$WORK/lo.conf" 2>"$WORK/xrxd.err" &
+pid=$!
+at_exit kill -KILL $pid
+count() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
+wait_for 10 grep -qx READY=1 "$WORK/notify.log"
+check "READY=1 once the offloads are applied" $([ "$(count READY=1)" -ge 1 ]; echo $?)
+check "STATUS= names the interface" $(grep -q '^STATUS=.*lo' "$WORK/notify.log"; echo $?)
+wait_for 5 test "$(count WATCHDOG=1)" -ge 3
+check "WATCHDOG=1 keeps coming (every WATCHDOG_USEC/2)" $([ "$(count WATCHDOG=1)" -ge 3 ]; echo $?)
+kill -HUP $pid
+wait_for 5 grep -qx RELOADING=1 "$WORK/notify.log"
+wait_for 5 test "$(count READY=1)" -ge 2
+check "SIGHUP: RELOADING=1 then READY=1" \
+	$([ "$(count RELOADING=1)" = 1 ] && [ "$(count READY=1)" = 2 ]; echo $?)
+kill -TERM $pid
+wait $pid
+rc=$?
+wait_for 5 grep -qx STOPPING=1 "$WORK/notify.log"
+check "SIGTERM: STOPPING=1 and exit 0" $([ $rc = 0 ] && [ "$(count STOPPING=1)" = 1 ]; echo $?)
+check "SIGTERM: state file gone" $([ ! -e "$WORK/state/lo.state" ]; echo $?)
+sed 's/^/# /' "$WORK/xrxd.err"
+
+done_testing
