@@ -6,10 +6,11 @@
     scripts/gen-fixtures.py OUTDIR NAME...    only these trains
     scripts/gen-fixtures.py --list            names and the rule each tests
 
-Each train is OUTDIR/NAME.pcap (LINKTYPE_ETHERNET, at most 66 frames: one
+Each train is OUTDIR/NAME.pcap (LINKTYPE_ETHERNET, at most 64 frames: one
 NAPI budget, so the kernel sees the whole train in one poll) and
 OUTDIR/trains.json describes them all: name, rule, protocol ("tcp" or
-"udp": UDP trains need UDP GRO switched on) and frame count.
+"udp": UDP trains need UDP GRO switched on), frame count, and what the
+receiver must have ("vlan": VLAN GRO, CONFIG_VLAN_8021Q).
 
 Every train exercises one merge/flush rule of the kernel's GRO
 (net/ipv4/tcp_offload.c tcp_gro_receive(), net/ipv4/af_inet.c
@@ -199,6 +200,8 @@ def trains():
     # tcp_gro_receive(): flag word, ack, options.
     add("tcp4_cwr", "CWR in a new segment flushes",
         tcp_train(8, {4: dict(flags="AC")}))
+    add("tcp4_cwr_run", "consecutive CWR segments",
+        tcp_train(8, {4: dict(flags="AC"), 5: dict(flags="AC")}))
     add("tcp4_ece", "ECE difference flushes",
         tcp_train(8, {4: dict(flags="AE"), 5: dict(flags="AE")}))
     add("tcp4_urg", "URG ends the aggregate",
@@ -309,8 +312,8 @@ def trains():
         udp_train(14, plens=[1400] * 9 + [600] + [1400] * 4))
     add("udp4_larger", "a larger UDP datagram flushes",
         udp_train(10, plens=[1000] * 4 + [1400] + [1000] * 5))
-    add("udp4_cap64", "at most 64 UDP segments",
-        udp_train(66, plen=200))
+    add("udp4_64segs", "64 UDP segments merge (UDP_GRO_CNT_MAX)",
+        udp_train(64, plen=200))
     add("udp4_limit64k", "64 KiB limit for UDP",
         udp_train(50, plen=1400))
     add("udp4_zero_csum", "UDP with checksum 0 is never merged",
@@ -355,8 +358,10 @@ def main(argv):
             continue
         frames = [fr for s in segs for fr in s.build()]
         write_pcap(os.path.join(out, name + ".pcap"), frames)
+        assert len(frames) <= 64, name
+        needs = ["vlan"] if any(s.vlans for s in segs) else []
         index.append(dict(name=name, rule=rule, proto=segs[0].proto,
-                          frames=len(frames)))
+                          frames=len(frames), needs=needs))
     with open(os.path.join(out, "trains.json"), "w") as f:
         json.dump(index, f, indent=1)
     return 0

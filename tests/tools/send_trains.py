@@ -5,11 +5,12 @@ marker frame, so a capture on the far side can be cut back into trains.
 
     send_trains.py [--gap MS] IFACE DIR NAME...
 
-sends DIR/NAME.pcap for each NAME, then a final "train END" marker. All
-files are read before the first frame goes out, and the frames of one
-train are sent back to back: run this SCHED_FIFO on the CPU of the
-receiver's NAPI thread (taskset -c 0 chrt -f 50) and the receiver polls
-the whole train at once. Between trains it sleeps --gap milliseconds
+sends DIR/NAME.pcap for each NAME, then a final "END" marker. All files
+are read before the first frame goes out, and the frames of one train are
+sent back to back: run this SCHED_FIFO on the CPU of the receiver's NAPI
+thread (taskset -c 0 chrt -f 50) and the receiver polls the whole train
+at once. The marker goes 2 ms ahead of its train, so it has a poll of its
+own and a train of 64 frames fills exactly one NAPI budget. Between trains it sleeps --gap milliseconds
 (default 20) so NAPI completes and GRO flushes everything it holds.
 """
 import os
@@ -64,6 +65,7 @@ def main(argv):
     send = s.send
     for m, frames in trains:
         send(m)
+        time.sleep(0.002)       # the marker gets a poll of its own
         for fr in frames:
             send(fr)
         time.sleep(gap)

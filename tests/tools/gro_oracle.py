@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+"""The kernel's GRO as the oracle for xrx's: send each crafted train over a
+veth into a receiver with GRO on, capture what GRO delivered, run the same
+train through xrx-replay, and compare per flow and sequence number.
+
+    gro_oracle.py --src-ns NS --src-if IF --dut-ns NS --dut-if IF \\
+                  --fixtures DIR --replay BIN --work DIR [--runs N] [--retries N]
+
+The testbed (namespaces, veth, offloads, threaded NAPI pinned to CPU 0)
+is the caller's; this script only sends, captures and compares. It prints
+one line per train, "PASS NAME RULE", "FAIL NAME RULE" or "SKIP NAME
+RULE: WHY", each followed by "DIAG ..." lines, and ends with "DIAG" lines
+on the kernel's own consistency.
+
+Timing: a train is sent SCHED_FIFO on CPU 0, where the receiver's NAPI
+thread also runs, so the whole train (at most one budget) is queued before
+one poll, as xrx-replay sees it in one batch. If the kernel still splits a
+train differently (a poll started early), the train is sent again, at most
+--retries times; a match on a later run passes and is reported.
+"""
+import argparse
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xrxpcap  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"
+
+# Trains where xrx and the kernel differ on purpose, with the reason; the
+# test then reports the difference instead of failing on it.
+DOCUMENTED = {}
+
+
+def kernel_lacks():
+    """{need: reason} for receiver features this kernel was built without."""
+    import gzip
+    cfg = ""
+    try:
+        with gzip.open("/proc/config.gz", "rt") as f:
+            cfg = f.read()
+    except OSError:
+        try:
+            with open("/boot/config-" + os.uname().release) as f:
+                cfg = f.read()
+        except OSError:
+            return {}
+    lacks = {}
+    if "# CONFIG_VLAN_8021Q is not set" in cfg:
+        lacks["vlan"] = ("kernel built without CONFIG_VLAN_8021Q has no VLAN "
+                         "GRO (vlan_gro_receive), so it cannot judge tagged "
+                         "trains")
+    return lacks
+
+
+def kernel_run(a, names, tag):
+    """Send @names through the kernel once; return {name: packets}."""
+    cap = os.path.join(a.work, "kernel-%s.pcap" % tag)
+    outdir = os.path.join(a.work, "kernel-%s" % tag)
+    os.makedirs(outdir, exist_ok=True)
+    td = subprocess.Popen(
+        ["nsenter", "--net=/run/netns/" + a.dut_ns, "tcpdump",
+         "--immediate-mode", "-U", "-n", "-i", a.dut_if, "-Q", "in",
+         "-s", "0", "-w", cap, "ether[6:4] == 0x02000000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 10
+        err = b""
+        while b"listening on" not in err:
+            left = deadline - time.time()
+            if left <= 0 or td.poll() is not None:
+                raise RuntimeError("tcpdump did not start: %s" %
+                                   err.decode(errors="replace").strip())
+            r, _, _ = select.select([td.stderr], [], [], left)
+            if r:
+                err += os.read(td.stderr.fileno(), 4096)
+        subprocess.run(
+            ["nsenter", "--net=/run/netns/" + a.src_ns, "taskset", "-c", "0",
+             "chrt", "-f", "50", PY, os.path.join(HERE, "send_trains.py"),
+             a.src_if, a.fixtures] + names, check=True, timeout=120)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with open(cap, "rb") as f:
+                if xrxpcap.MARKER_MAGIC + b"END" in f.read():
+                    break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the END marker never reached the capture")
+    finally:
+        if td.poll() is None:
+            td.send_signal(signal.SIGINT)
+            try:
+                td.wait(10)
+            except subprocess.TimeoutExpired:
+                td.kill()
+                td.wait()
+    got = xrxpcap.split(cap, outdir)
+    return {n: xrxpcap.packets(os.path.join(outdir, n + ".pcap"))
+            for n in got}
+
+
+def xrx_run(a, t):
+    src = os.path.join(a.fixtures, t["name"] + ".pcap")
+    out = os.path.join(a.work, "xrx-" + t["name"] + ".pcap")
+    cmd = [a.replay, "--batch", "64"]   # one NAPI budget
+    if t["proto"] == "udp":
+        cmd.append("--udp")
+    subprocess.run(cmd + [src, out], check=True, timeout=60)
+    return xrxpcap.packets(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for o in ("src-ns", "src-if", "dut-ns", "dut-if", "fixtures", "replay",
+              "work"):
+        ap.add_argument("--" + o, required=True)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--retries", type=int, default=3)
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args()
+
+    with open(os.path.join(a.fixtures, "trains.json")) as f:
+        trains = json.load(f)
+    if a.only:
+        trains = [t for t in trains if t["name"] in a.only]
+    lacks = kernel_lacks()
+    for t in trains:
+        for need in t.get("needs", []):
+            if need in lacks:
+                print("SKIP %s %s: %s" % (t["name"], t["rule"], lacks[need]))
+    trains = [t for t in trains
+              if not any(n in lacks for n in t.get("needs", []))]
+    names = [t["name"] for t in trains]
+    xrx = {t["name"]: xrx_run(a, t) for t in trains}
+
+    runs = [kernel_run(a, names, str(i)) for i in range(a.runs)]
+    verdict = {}
+    for t in trains:
+        n = t["name"]
+        outs = [r[n] for r in runs if n in r]
+        match = [i for i, k in enumerate(outs) if not xrxpcap.compare(k, xrx[n])]
+        verdict[n] = (match, outs)
+
+    retried = {}
+    for k in range(a.retries):
+        todo = [n for n in names if not verdict[n][0]]
+        if not todo:
+            break
+        r = kernel_run(a, todo, "retry%d" % k)
+        for n in todo:
+            if n not in r:
+                continue
+            match, outs = verdict[n]
+            outs.append(r[n])
+            if not xrxpcap.compare(r[n], xrx[n]):
+                match.append(len(outs) - 1)
+            retried[n] = k + 1
+
+    flaky = 0
+    for t in trains:
+        n = t["name"]
+        match, outs = verdict[n]
+        distinct = []
+        for o in outs:
+            if not any(not xrxpcap.compare(o, d) for d in distinct):
+                distinct.append(o)
+        if len(distinct) > 1:
+            flaky += 1
+        if match:
+            print("PASS %s %s" % (n, t["rule"]))
+            if n in retried:
+                print("DIAG %s: matched the kernel on retry %d" %
+                      (n, retried[n]))
+        elif n in DOCUMENTED:
+            print("PASS %s %s (xrx differs by design: %s)" %
+                  (n, t["rule"], DOCUMENTED[n]))
+        else:
+            print("FAIL %s %s" % (n, t["rule"]))
+            if not outs:
+                print("DIAG %s: the train never reached the capture" % n)
+            else:
+                for line in xrxpcap.compare(outs[0], xrx[n])[:8]:
+                    print("DIAG %s: kernel -> xrx: %s" % (n, line))
+        if len(distinct) > 1:
+            print("DIAG %s: the kernel gave %d different results in %d runs" %
+                  (n, len(distinct), len(outs)))
+    print("DIAG kernel runs: %d, plus retries of %d train(s); %d of %d "
+          "train(s) came out differently between kernel runs" %
+          (a.runs, len(retried), flaky, len(trains)))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (RuntimeError, subprocess.SubprocessError, OSError,
+            xrxpcap.PcapError) as e:
+        print("ERROR %s" % e)
+        sys.exit(1)
