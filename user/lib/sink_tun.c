@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The TUN sink: delivered packets go into the kernel stack through a TUN
+ * device, aggregates as GSO packets described by a virtio_net_hdr, so the
+ * stack takes one 64 KiB TCP packet where it would have taken 45 frames.
+ *
+ * "tun:NAME[,gso|,nogso]" attaches to TUN device NAME in the caller's
+ * network namespace, creating it (gone again on close) if it does not
+ * exist, and sets it up. Addresses and routes are the user's: give the
+ * TUN the address the accelerated traffic is sent to.
+ *
+ * L3, not L2. The device is IFF_TUN | IFF_NO_PI: the packet is written
+ * from its IP header, tun_get_user() picks the protocol from the version
+ * nibble, and the stack accepts it by address alone. IFF_TAP would need
+ * every frame's destination MAC rewritten to the TAP's own (or the TAP
+ * to carry the receiving NIC's MAC) and VLAN devices on the TAP for
+ * tagged traffic; what L2 carries is not needed past this point. So all
+ * virtio_net_hdr offsets are relative to the IP header, and VLAN tags
+ * are not passed on.
+ *
+ * What the kernel accepts, probed at open: TUNSETOFFLOAD refuses a flag
+ * it does not know (set_offload()), so each of TUN_F_CSUM, TSO4, TSO6,
+ * TSO_ECN and USO4|USO6 (Linux 6.2+) is tried alone. An aggregate whose
+ * GSO type was refused (UDP on a kernel without USO), or every aggregate
+ * with ",nogso" / opts->tun_gso false, is written cut back into its
+ * segments with the headers tcp_gso_segment()/__udp_gso_segment() would
+ * give them (vnet.c); the first such packet logs one line.
+ *
+ * Size (BIG TCP, IP length above 65535). Measured on Linux 6.18: a TCPv4
+ * aggregate of up to 512 KiB with tot_len 0 goes in whole and reaches the
+ * socket intact (ip_rcv_core() takes the length from the skb through
+ * iph_totlen(), Linux 6.3+). A TCPv6 one with payload_len 0 and no
+ * hop-by-hop jumbo option, the form the engine delivers, is accepted by
+ * the TUN write and then lost: ip6_rcv_core() of 6.x trims it to its
+ * 40-byte header (only mainline 7.0 reads the length from the skb).
+ * Linux 6.1's tun_alloc_skb() also refuses writes past MAX_SKB_FRAGS
+ * order-0 pages (68 KiB) with EMSGSIZE. So: IPv4 aggregates go whole on
+ * 6.3+; IPv6 ones, and IPv4 ones on older kernels, are written in GSO
+ * pieces of at most 65535 bytes of IP length, cut at segment boundaries.
+ *
+ * Cost. One writev() per packet (TUN has no batched write); no payload
+ * copy in userspace: the iovecs point at the head buffer and the frags
+ * in the UMEM. The kernel copies once into its skb, as for any write.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <linux/if_tun.h>
+
+#include <xrx/xrx.h>
+#include <xrx/sink.h>
+#include "sink_tun.h"
+#include "vnet.h"
+
+#define TUN_DEV "/dev/net/tun"
+#define TUN_IOVS 1024			/* UIO_MAXIOV */
+
+struct tun_sink {
+	int fd;
+	bool gso;			/* write aggregates as GSO */
+	bool csum;			/* TUN_F_CSUM: partial sums taken */
+	bool warned;			/* the one fallback log line */
+	bool big4;			/* IPv4 tot_len 0 taken (6.3+) */
+	__u32 offloads;			/* TUN_F_* accepted */
+	struct xrx_tun_info info;
+	struct virtio_net_hdr vh;
+	__u8 hdr[XRX_HEAD_SIZE];	/* headers of a piece */
+	struct iovec iov[TUN_IOVS];
+};
+
+/* Does the kernel take this aggregate's GSO type from us? */
+static bool tun_type_ok(const struct tun_sink *t, const struct xrx_pkt *pkt)
+{
+	switch (pkt->gso_type) {
+	case XRX_GSO_TCPV4:
+		return t->offloads & TUN_F_TSO4;
+	case XRX_GSO_TCPV6:
+		return t->offloads & TUN_F_TSO6;
+	case XRX_GSO_UDP_L4:
+		return (t->offloads & (TUN_F_USO4 | TUN_F_USO6)) ==
+		       (TUN_F_USO4 | TUN_F_USO6);
+	default:
+		return false;
+	}
+}
+
+static int tun_writev(struct tun_sink *t, int cnt)
+{
+	ssize_t n;
+
+	do {
+		n = writev(t->fd, t->iov, cnt);
+	} while (n < 0 && errno == EINTR);
+	/* tun_get_user() takes a write whole or not at all */
+	return n < 0 ? -errno : 0;
+}
+
+/* The packet as it is, from its IP header. */
+static int tun_write_whole(struct tun_sink *t, const struct xrx_pkt *pkt)
+{
+	__u32 base = pkt->l3_off;
+	int n, err;
+
+	err = xrx_vnet_hdr_from_pkt(pkt, base, &t->vh);
+	if (err)
+		return err;
+	t->iov[0].iov_base = &t->vh;
+	t->iov[0].iov_len = sizeof(t->vh);
+	n = xrx_vnet_iov(pkt, base, pkt->len - base, t->iov + 1, TUN_IOVS - 1);
+	if (n < 0)
+		return n;
+	err = tun_writev(t, n + 1);
+	if (!err) {
+		if (pkt->gso_type != XRX_GSO_NONE)
+			t->info.gso_writes++;
+		else
+			t->info.plain_writes++;
+	}
+	return err;
+}
+
+/*
+ * An aggregate in pieces of at most @per segments (1: plain segments).
+ * A piece whose payload needs more iovecs than a writev takes is cut
+ * smaller.
+ */
+static int tun_write_pieces(struct tun_sink *t, const struct xrx_pkt *pkt,
+			    __u32 per)
+{
+	__u32 base = pkt->l3_off, nsegs = xrx_vnet_nr_segs(pkt), seg, n;
+	__u32 pay_off, pay_len;
+	int hlen, cnt, err;
+
+	for (seg = 0; seg < nsegs; seg += n) {
+		n = per < nsegs - seg ? per : nsegs - seg;
+		for (;;) {
+			hlen = xrx_vnet_piece(pkt, base, seg, n, !t->csum,
+					      t->hdr, sizeof(t->hdr), &t->vh,
+					      &pay_off, &pay_len);
+			if (hlen < 0)
+				return hlen;
+			cnt = xrx_vnet_iov(pkt, pay_off, pay_len, t->iov + 2,
+					   TUN_IOVS - 2);
+			if (cnt != -E2BIG || n == 1)
+				break;
+			n /= 2;
+		}
+		if (cnt < 0)
+			return cnt;
+		t->iov[0].iov_base = &t->vh;
+		t->iov[0].iov_len = sizeof(t->vh);
+		t->iov[1].iov_base = t->hdr;
+		t->iov[1].iov_len = (size_t)hlen;
+		err = tun_writev(t, cnt + 2);
+		if (err)
+			return err;
+		if (n >= 2)
+			t->info.gso_writes++;
+		else
+			t->info.plain_writes++;
+	}
+	t->info.split_pkts++;
+	return 0;
+}
+
+static void tun_warn_fallback(struct xrx_sink *s, struct tun_sink *t,
+			      const struct xrx_pkt *pkt)
+{
+	static const char *const types[] = { "none", "TCPv4", "TCPv6", "UDP" };
+
+	if (t->warned)
+		return;
+	t->warned = true;
+	if (!t->gso)
+		fprintf(stderr, "xrx: tun %s: GSO off for this sink: aggregates are written as their segments\n",
+			t->info.name);
+	else
+		fprintf(stderr, "xrx: tun %s: this kernel refuses %s GSO from TUN: those aggregates are written as their segments (UDP needs Linux 6.2+ USO)\n",
+			t->info.name,
+			types[pkt->gso_type < 4 ? pkt->gso_type : 0]);
+}
+
+static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
+{
+	struct tun_sink *t = s->priv;
+	__u8 ver = pkt->head_len > pkt->l3_off ? pkt->head[pkt->l3_off] >> 4 : 0;
+	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
+	int err;
+
+	if (ver != 4 && ver != 6) {
+		/* IFF_TUN carries IP only; the rest was the kernel's to
+		 * keep (xrx_rx passes it) */
+		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
+		xrx_sink__release(s, pkt);
+		return -EPROTONOSUPPORT;
+	}
+	if (pkt->gso_type == XRX_GSO_NONE) {
+		err = tun_write_whole(t, pkt);
+	} else if (!t->gso || !tun_type_ok(t, pkt)) {
+		tun_warn_fallback(s, t, pkt);
+		err = tun_write_pieces(t, pkt, 1);
+	} else if ((ip_len > XRX_VNET_MAX_IP_LEN &&
+		    (ver == 6 || !t->big4)) ||
+		   pkt->nr_frags + 2 > TUN_IOVS) {
+		hlen = xrx_vnet_hdr_len(pkt);
+		per = hlen && pkt->gso_size ?
+			      (XRX_VNET_MAX_IP_LEN - (hlen - pkt->l3_off)) /
+				      pkt->gso_size : 1;
+		t->info.split_big++;
+		err = tun_write_pieces(t, pkt, per ? per : 1);
+	} else {
+		err = tun_write_whole(t, pkt);
+	}
+	if (err) {
+		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+	} else {
+		xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
+		xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, ip_len);
+	}
+	xrx_sink__release(s, pkt);
+	return err;
+}
+
+/* Each flag alone: set_offload() answers EINVAL for one it does not know. */
+static __u32 tun_probe_offloads(int fd)
+{
+	static const unsigned int probes[] = {
+		TUN_F_TSO4, TUN_F_TSO6, TUN_F_TSO_ECN,
+		TUN_F_USO4 | TUN_F_USO6,
+	};
+	__u32 ok = 0, i;
+
+	if (ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM))
+		return 0;	/* no partial sums, so no GSO either */
+	ok = TUN_F_CSUM;
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		/* TSO_ECN only counts next to a TSO flag */
+		unsigned int f = probes[i] == TUN_F_TSO_ECN ?
+					 TUN_F_TSO4 | TUN_F_TSO_ECN : probes[i];
+
+		if (!ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM | f))
+			ok |= probes[i];
+	}
+	if (ioctl(fd, TUNSETOFFLOAD, ok))
+		return 0;
+	return ok;
+}
+
+/* iph_totlen() (IPv4 BIG TCP) arrived in Linux 6.3. */
+static bool tun_kernel_big4(void)
+{
+	struct utsname u;
+	unsigned int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 3);
+}
+
+/* A TUN device that is down refuses writes with EIO: bring it up. */
+static int tun_up(const char *name)
+{
+	struct ifreq ifr = { 0 };
+	int sk, err = 0;
+
+	sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sk < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(sk, SIOCGIFFLAGS, &ifr)) {
+		err = -errno;
+	} else if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(sk, SIOCSIFFLAGS, &ifr))
+			err = -errno;
+	}
+	close(sk);
+	return err;
+}
+
+/* "NAME[,gso|,nogso]" */
+static int tun_parse(const char *arg, char *name, bool *gso)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	if (!len || len >= IF_NAMESIZE)
+		return -EINVAL;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	while (comma) {
+		const char *opt = comma + 1;
+
+		comma = strchr(opt, ',');
+		len = comma ? (size_t)(comma - opt) : strlen(opt);
+		if (len == 3 && !strncmp(opt, "gso", 3))
+			*gso = true;
+		else if (len == 5 && !strncmp(opt, "nogso", 5))
+			*gso = false;
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int tun_open(struct xrx_sink *s, const char *arg,
+		    const struct xrx_sink_opts *opts)
+{
+	struct ifreq ifr = { 0 };
+	struct tun_sink *t;
+	unsigned int features = 0;
+	int vnet_sz = sizeof(struct virtio_net_hdr), err;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->fd = -1;
+	t->gso = opts->tun_gso;
+	err = tun_parse(arg, t->info.name, &t->gso);
+	if (err || opts->tun_flags) {
+		fprintf(stderr, "xrx: tun sink \"%s\": expected tun:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
+			arg, IF_NAMESIZE - 1);
+		err = -EINVAL;
+		goto fail;
+	}
+	t->fd = open(TUN_DEV, O_RDWR | O_CLOEXEC);
+	if (t->fd < 0) {
+		err = -errno;
+		fprintf(stderr, "xrx: tun %s: cannot open %s: %s (load the tun module: modprobe tun)\n",
+			t->info.name, TUN_DEV, strerror(-err));
+		goto fail;
+	}
+	if (!ioctl(t->fd, TUNGETFEATURES, &features) &&
+	    !(features & IFF_VNET_HDR)) {
+		fprintf(stderr, "xrx: tun %s: this kernel's TUN has no IFF_VNET_HDR\n",
+			t->info.name);
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
+	ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_VNET_HDR;
+	if (s->nr_queues > 1)
+		ifr.ifr_flags |= IFF_MULTI_QUEUE;
+	memcpy(ifr.ifr_name, t->info.name, sizeof(ifr.ifr_name));
+	if (ioctl(t->fd, TUNSETIFF, &ifr)) {
+		err = -errno;
+		fprintf(stderr, "xrx: tun %s: TUNSETIFF: %s (an existing device must be a tun%s: ip tuntap add dev %s mode tun%s)\n",
+			t->info.name, strerror(-err),
+			s->nr_queues > 1 ? " with multi_queue" : " without multi_queue",
+			t->info.name, s->nr_queues > 1 ? " multi_queue" : "");
+		goto fail;
+	}
+	if (ioctl(t->fd, TUNSETVNETHDRSZ, &vnet_sz)) {
+		err = -errno;
+		fprintf(stderr, "xrx: tun %s: TUNSETVNETHDRSZ %d: %s\n",
+			t->info.name, vnet_sz, strerror(-err));
+		goto fail;
+	}
+	t->offloads = tun_probe_offloads(t->fd);
+	t->csum = t->offloads & TUN_F_CSUM;
+	t->big4 = tun_kernel_big4();
+	err = tun_up(t->info.name);
+	if (err) {
+		fprintf(stderr, "xrx: tun %s: cannot set it up: %s\n",
+			t->info.name, strerror(-err));
+		goto fail;
+	}
+	t->info.ifindex = (int)if_nametoindex(t->info.name);
+	t->info.offloads = t->offloads;
+	t->info.gso = t->gso;
+	t->info.big_ipv4 = t->big4;
+	s->priv = t;
+	return 0;
+fail:
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t);
+	return err;
+}
+
+static void tun_close(struct xrx_sink *s)
+{
+	struct tun_sink *t = s->priv;
+
+	if (!t)
+		return;
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t);
+	s->priv = NULL;
+}
+
+int xrx_sink_tun__info(const struct xrx_sink *s, struct xrx_tun_info *info)
+{
+	const struct tun_sink *t;
+
+	if (!s || s->ops != &xrx_sink_tun_ops || !s->priv)
+		return -EINVAL;
+	t = s->priv;
+	*info = t->info;
+	info->fd = t->fd;
+	return 0;
+}
+
+const struct xrx_sink_ops xrx_sink_tun_ops = {
+	.name = "tun",
+	.open = tun_open,
+	.deliver = tun_deliver,
+	.close = tun_close,
+};

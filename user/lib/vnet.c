@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * virtio_net_hdr for delivered packets, and aggregates cut back into
+ * pieces at segment boundaries. What the kernel accepts is decided by
+ * virtio_net_hdr_to_skb() (include/linux/virtio_net.h):
+ *   - GSO TCPV4/TCPV6/UDP_L4 needs gso_size != 0; with NEEDS_CSUM the
+ *     transport header must follow at least an IPv4 header's worth of
+ *     bytes and csum_offset must be the TCP (16) or UDP (6) check field;
+ *   - UDP_L4 needs NEEDS_CSUM and at most UDP_MAX_SEGMENTS segments;
+ *   - a "GSO" packet no longer than one gso_size is taken as a plain one.
+ * The pieces follow tcp_gso_segment() and __udp_gso_segment() header
+ * for header, so what the stack receives is what the sender sent.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "engine.h"
+#include "vnet.h"
+
+static bool vnet_ipv6(const struct xrx_pkt *pkt)
+{
+	return (pkt->head[pkt->l3_off] >> 4) == 6;
+}
+
+__u32 xrx_vnet_hdr_len(const struct xrx_pkt *pkt)
+{
+	__u32 l4 = pkt->l4_off, doff;
+
+	if (!l4)
+		return 0;
+	switch (pkt->l4_proto) {
+	case XRX_IPPROTO_TCP:
+		if (l4 + 20 > pkt->head_len)
+			return 0;
+		doff = (pkt->head[l4 + 12] >> 4) * 4u;
+		if (doff < 20 || l4 + doff > pkt->head_len)
+			return 0;
+		return l4 + doff;
+	case XRX_IPPROTO_UDP:
+		return l4 + 8 <= pkt->head_len ? l4 + 8 : 0;
+	default:
+		return 0;
+	}
+}
+
+__u32 xrx_vnet_nr_segs(const struct xrx_pkt *pkt)
+{
+	__u32 hlen = xrx_vnet_hdr_len(pkt);
+
+	if (pkt->gso_type == XRX_GSO_NONE || !pkt->gso_size || !hlen ||
+	    hlen >= pkt->len)
+		return 1;
+	return (pkt->len - hlen + pkt->gso_size - 1) / pkt->gso_size;
+}
+
+static __u8 vnet_gso_type(const struct xrx_pkt *pkt)
+{
+	switch (pkt->gso_type) {
+	case XRX_GSO_TCPV4:
+		return VIRTIO_NET_HDR_GSO_TCPV4;
+	case XRX_GSO_TCPV6:
+		return VIRTIO_NET_HDR_GSO_TCPV6;
+	case XRX_GSO_UDP_L4:
+		return VIRTIO_NET_HDR_GSO_UDP_L4;
+	default:
+		return 0;
+	}
+}
+
+int xrx_vnet_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
+			  struct virtio_net_hdr *vh)
+{
+	__u32 hlen;
+	__u8 type;
+
+	memset(vh, 0, sizeof(*vh));
+	if (base > pkt->l3_off)
+		return -EINVAL;
+	if (pkt->gso_type != XRX_GSO_NONE) {
+		type = vnet_gso_type(pkt);
+		hlen = xrx_vnet_hdr_len(pkt);
+		/* virtio_net_hdr_to_skb(): no GSO without a partial sum */
+		if (!type || !hlen || !pkt->gso_size ||
+		    pkt->csum != XRX_PKT_CSUM_PARTIAL)
+			return -EINVAL;
+		/* tcp_gro_complete(): CWR in the head -> SKB_GSO_TCP_ECN,
+		 * which virtio_net_hdr_from_skb() writes as GSO_ECN. */
+		if (pkt->l4_proto == XRX_IPPROTO_TCP &&
+		    (pkt->head[pkt->l4_off + 13] & XRX_TH_CWR))
+			type |= VIRTIO_NET_HDR_GSO_ECN;
+		vh->gso_type = type;
+		vh->gso_size = pkt->gso_size;
+		vh->hdr_len = hlen - base;
+	}
+	switch (pkt->csum) {
+	case XRX_PKT_CSUM_PARTIAL:
+		if (pkt->csum_start < base)
+			return -EINVAL;
+		vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		vh->csum_start = pkt->csum_start - base;
+		vh->csum_offset = pkt->csum_offset;
+		break;
+	case XRX_PKT_CSUM_UNNECESSARY:
+		/* Informational for tun (it ignores the flag on input), kept
+		 * for a reader of the header (tap, a capture). */
+		vh->flags = VIRTIO_NET_HDR_F_DATA_VALID;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int xrx_vnet_iov(const struct xrx_pkt *pkt, __u32 off, __u32 len,
+		 struct iovec *iov, int max)
+{
+	__u32 end = off + len, pos = 0, i, from, to;
+	int n = 0;
+
+	if (end < off || end > pkt->len)
+		return -EINVAL;
+	/* The head, then each frag: [pos, pos + piece) of the packet. */
+	for (i = 0; i <= pkt->nr_frags && off < end; i++) {
+		const __u8 *p = i ? pkt->frags[i - 1].data : pkt->head;
+		__u32 piece = i ? pkt->frags[i - 1].len : pkt->head_len;
+
+		if (off < pos + piece) {
+			from = off - pos;
+			to = end < pos + piece ? end - pos : piece;
+			if (n == max)
+				return -E2BIG;
+			iov[n].iov_base = (void *)(p + from);
+			iov[n++].iov_len = to - from;
+			off = pos + to;
+		}
+		pos += piece;
+	}
+	return off == end ? n : -EINVAL;
+}
+
+/*
+ * Ones' complement sum of packet bytes [off, off + len), read in place.
+ * A piece that starts at an odd position of the sum contributes its sum
+ * byte-swapped (RFC 1071 2(B)), as csum_block_add() does.
+ */
+static int vnet_sum(const struct xrx_pkt *pkt, __u32 off, __u32 len,
+		    __u32 *sum)
+{
+	__u32 end = off + len, pos = 0, done = 0, i, from, to, s = 0;
+	__u16 part;
+
+	if (end < off || end > pkt->len)
+		return -EINVAL;
+	for (i = 0; i <= pkt->nr_frags && off < end; i++) {
+		const __u8 *p = i ? pkt->frags[i - 1].data : pkt->head;
+		__u32 piece = i ? pkt->frags[i - 1].len : pkt->head_len;
+
+		if (off < pos + piece) {
+			from = off - pos;
+			to = end < pos + piece ? end - pos : piece;
+			part = xrx_csum_fold(xrx_csum_add(p + from, to - from,
+							  0));
+			if (done & 1)
+				part = (__u16)(part << 8 | part >> 8);
+			s += part;
+			done += to - from;
+			off = pos + to;
+		}
+		pos += piece;
+	}
+	*sum += xrx_csum_fold(s);
+	return 0;
+}
+
+static void vnet_put32(__u8 *p, __u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
+		   __u32 n, bool full_csum, __u8 *hdr, __u32 cap,
+		   struct virtio_net_hdr *vh, __u32 *pay_off, __u32 *pay_len)
+{
+	__u32 hlen = xrx_vnet_hdr_len(pkt), mss = pkt->gso_size;
+	__u32 payload, nsegs, off, plen, l4_len, sum;
+	bool ipv6, tcp = pkt->l4_proto == XRX_IPPROTO_TCP;
+	__u8 *l3, *l4, *check, flags;
+	__u16 c;
+	int err;
+
+	memset(vh, 0, sizeof(*vh));
+	if (pkt->gso_type == XRX_GSO_NONE || !mss || !hlen ||
+	    hlen > pkt->head_len || hlen >= pkt->len || base > pkt->l3_off ||
+	    !n)
+		return -EINVAL;
+	payload = pkt->len - hlen;
+	nsegs = (payload + mss - 1) / mss;
+	if (seg >= nsegs)
+		return -EINVAL;
+	if (n > nsegs - seg)
+		n = nsegs - seg;
+	if (cap < hlen - base)
+		return -ENOSPC;
+
+	off = seg * mss;
+	plen = n * mss < payload - off ? n * mss : payload - off;
+	memcpy(hdr, pkt->head + base, hlen - base);
+	l3 = hdr + (pkt->l3_off - base);
+	l4 = hdr + (pkt->l4_off - base);
+	l4_len = hlen - pkt->l4_off + plen;
+	ipv6 = vnet_ipv6(pkt);
+
+	/* inet_gso_segment() / ipv6_gso_segment(): lengths, IDs */
+	if (ipv6) {
+		xrx_put16(l3 + 4, hlen - pkt->l3_off - 40 + plen);
+	} else {
+		xrx_put16(l3 + 2, hlen - pkt->l3_off + plen);
+		if (!(pkt->gso_flags & XRX_GSO_F_FIXEDID))
+			xrx_put16(l3 + 4, xrx_get16(l3 + 4) + seg);
+		xrx_ipv4_csum_set(l3);
+	}
+
+	/* tcp_gso_segment(): seq per segment, FIN/PSH on the last only,
+	 * CWR on the first only. __udp_gso_segment(): UDP length. */
+	if (tcp) {
+		vnet_put32(l4 + 4, xrx_get32(l4 + 4) + off);
+		flags = l4[13];
+		if (seg + n < nsegs)
+			flags &= ~(XRX_TH_FIN | XRX_TH_PSH);
+		if (seg)
+			flags &= ~XRX_TH_CWR;
+		l4[13] = flags;
+		check = l4 + 16;
+	} else {
+		xrx_put16(l4 + 4, l4_len);
+		check = l4 + 6;
+	}
+
+	sum = xrx_csum_pseudo(l3, ipv6, pkt->l4_proto, l4_len);
+	if (full_csum && n == 1) {
+		check[0] = 0;
+		check[1] = 0;
+		sum = xrx_csum_add(l4, hlen - pkt->l4_off, sum);
+		err = vnet_sum(pkt, hlen + off, plen, &sum);
+		if (err)
+			return err;
+		c = (__u16)~xrx_csum_fold(sum);
+		if (!tcp && !c)
+			c = 0xffff;	/* UDP: 0 means "no checksum" */
+		xrx_put16(check, c);
+		vh->flags = VIRTIO_NET_HDR_F_DATA_VALID;
+	} else {
+		xrx_put16(check, xrx_csum_fold(sum));
+		vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		vh->csum_start = pkt->l4_off - base;
+		vh->csum_offset = tcp ? 16 : 6;
+	}
+	if (n >= 2) {
+		vh->gso_type = vnet_gso_type(pkt);
+		if (tcp && (l4[13] & XRX_TH_CWR))
+			vh->gso_type |= VIRTIO_NET_HDR_GSO_ECN;
+		vh->gso_size = mss;
+		vh->hdr_len = hlen - base;
+	}
+	*pay_off = hlen + off;
+	*pay_len = plen;
+	return (int)(hlen - base);
+}
