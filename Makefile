@@ -114,7 +114,11 @@ $(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT)
 $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 	$(call msg,HELPER,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
+# Helpers that build their traffic with the tests' frame builder.
+$(BUILD)/tests/tun_inject: $(TEST_SUPPORT)
+$(BUILD)/tests/tun_inject: HELPER_LIBS += $(TEST_SUPPORT)
 
 all: $(LIBXRXCTL) $(CTL_PROGS)
 
