@@ -204,7 +204,7 @@ struct xrx_pkt {
 	X(SINGLE_IP_FLAGS, "single_ip_flags", "IPv4 reserved fragment bit set") \
 	X(SINGLE_PURE_ACK, "single_pure_ack", "TCP without payload")           \
 	X(SINGLE_TCP_FLAGS, "single_tcp_flags",                                \
-	  "SYN, RST, URG, PSH or FIN in a new aggregate")                      \
+	  "SYN, RST, URG, PSH, FIN or CWR in a new aggregate")                      \
 	X(SINGLE_UDP_OFF, "single_udp_off", "UDP while UDP GRO is off")        \
 	X(SINGLE_UDP_NO_CSUM, "single_udp_no_csum", "UDP checksum zero")       \
 	X(SINGLE_UDP_LEN, "single_udp_len", "UDP length <= 8 or != bytes")     \
@@ -295,5 +295,7 @@ __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);
 #ifdef __cplusplus
 }
 #endif
+
+#include <xrx/live.h>	/* live receive: AF_XDP sockets, workers, sinks */
 
 #endif /* XRX_XRX_H */

@@ -43,6 +43,7 @@ static const __u8 ts2[12] = { 1, 1, 8, 10, 0, 0, 0, 2, 0, 0, 0, 0 };
 
 TWEAK(t_cwr_1, i == 1, s->tcp_flags |= 0x80)
 TWEAK(t_cwr_0, i == 0, s->tcp_flags |= 0x80)
+TWEAK(t_cwr_all, 1, s->tcp_flags |= 0x80)
 TWEAK(t_ece_1, i == 1, s->tcp_flags |= 0x40)
 TWEAK(t_noopts_1, i == 1, s->tcp_opts_len = 0)
 TWEAK(t_win_1on, i >= 1, s->window = 9000)
@@ -69,6 +70,7 @@ TWEAK(t_syn_0, i == 0, s->tcp_flags = 0x02)
 TWEAK(t_rst_1, i == 1, s->tcp_flags |= 0x04)
 TWEAK(t_urg_1, i == 1, s->tcp_flags |= 0x20; s->urg_ptr = 1)
 TWEAK(t_noopts, 1, s->tcp_opts_len = 0)
+TWEAK(t_odd, 1, s->payload_len = 1447)
 TWEAK(t_udp1472, 1, s->payload_len = 1472)
 TWEAK(t_ipopts_1, i == 1, static const __u8 o[4] = { 1, 1, 1, 0 };
       s->ip_opts = o; s->ip_opts_len = 4)
@@ -125,10 +127,13 @@ static const struct gro_case cases[] = {
 	  frame_spec_tcp6, 3, t_flowlabel_1, 2, "0,2 1" },
 
 	/* tcp_gro_receive() merge conditions */
-	{ "cwr in new segment flushes (tcp_gro_receive)", frame_spec_tcp4, 3,
-	  t_cwr_1, 0, "0 1-2", S(FLUSH_CWR) },
-	{ "cwr in first segment only merges (tcp_gro_receive)",
-	  frame_spec_tcp4, 3, t_cwr_0, 0, "0-2" },
+	{ "cwr flushes and goes alone (tcp_gro_receive, 6.18)",
+	  frame_spec_tcp4, 4, t_cwr_1, 0, "0 1 2-3", S(FLUSH_CWR),
+	  S(SINGLE_TCP_FLAGS) },
+	{ "cwr in a new segment goes alone (tcp_gro_receive, 6.18)",
+	  frame_spec_tcp4, 3, t_cwr_0, 0, "0 1-2", S(SINGLE_TCP_FLAGS) },
+	{ "consecutive cwr segments each alone (tcp_gro_receive, 6.18)",
+	  frame_spec_tcp4, 3, t_cwr_all, 0, "0 1 2", S(SINGLE_TCP_FLAGS) },
 	{ "ece differs flushes (tcp_flag_word)", frame_spec_tcp4, 3, t_ece_1,
 	  0, "0 1 2", S(FLUSH_FLAGS) },
 	{ "doff differs flushes (tcp_flag_word)", frame_spec_tcp4, 3,
@@ -223,6 +228,8 @@ static const struct gro_case cases[] = {
 	  frame_spec_tcp4, 3, t_bad_ip_1, 2, "1 0,2", S(CSUM_BAD) },
 	{ "bad tcp csum alone, held kept (skb_gro_checksum_validate)",
 	  frame_spec_tcp4, 3, t_bad_l4_1, 2, "1 0,2", S(CSUM_BAD) },
+	{ "odd-length segments verify and merge (skb_gro_checksum_validate)",
+	  frame_spec_tcp6, 3, t_odd, 0, "0-2", S(SEGS_MERGED) },
 	{ "bad tcp csum trusted merges (CHECKSUM_UNNECESSARY)",
 	  frame_spec_tcp4, 3, t_bad_l4_1, 0, "0-2", .trust = true },
 

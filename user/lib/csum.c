@@ -11,26 +11,46 @@
  */
 #include "engine.h"
 
-/* Sum of @len bytes as big-endian 16-bit words, added to @sum. */
+/*
+ * Sum of @len bytes as big-endian 16-bit words, added to @sum. Summed as
+ * native 32-bit words into 64 bits and byte-swapped once at the end: the
+ * ones' complement sum does not depend on byte order (RFC 1071 2(B)).
+ */
 __u32 xrx_csum_add(const void *data, __u32 len, __u32 sum)
 {
 	const __u8 *p = data;
-	__u64 acc = sum;
-	__u32 i = 0;
+	__u64 acc = 0;
+	__u32 w[8];
+	__u16 h = 0;
+	int i;
 
-	/* 8 bytes per round: four words, no fold needed for ~2^46 bytes */
-	for (; i + 8 <= len; i += 8)
-		acc += (__u32)(p[i] << 8 | p[i + 1]) +
-		       (__u32)(p[i + 2] << 8 | p[i + 3]) +
-		       (__u32)(p[i + 4] << 8 | p[i + 5]) +
-		       (__u32)(p[i + 6] << 8 | p[i + 7]);
-	for (; i + 2 <= len; i += 2)
-		acc += (__u32)(p[i] << 8 | p[i + 1]);
-	if (i < len)
-		acc += (__u32)p[i] << 8;	/* odd byte: padded with zero */
+	for (; len >= sizeof(w); len -= sizeof(w), p += sizeof(w)) {
+		memcpy(w, p, sizeof(w));
+		for (i = 0; i < 8; i++)
+			acc += w[i];
+	}
+	for (; len >= 4; len -= 4, p += 4) {
+		memcpy(w, p, 4);
+		acc += w[0];
+	}
+	if (len >= 2) {
+		memcpy(&h, p, 2);
+		acc += h;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {		/* odd byte: the high half of a zero-padded word */
+		h = 0;
+		memcpy(&h, p, 1);
+		acc += h;
+	}
 	acc = (acc & 0xffffffff) + (acc >> 32);
 	acc = (acc & 0xffffffff) + (acc >> 32);
-	return (__u32)acc;
+	h = xrx_csum_fold((__u32)acc);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h = __builtin_bswap16(h);
+#endif
+	return (__u32)xrx_csum_fold(sum) + h;
 }
 
 /* Fold to 16 bits, not complemented. */

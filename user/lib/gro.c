@@ -13,7 +13,9 @@
  *   inet_gro_complete(), tcp4_gro_complete() and their IPv6/UDP twins
  *
  * The IP ID rule is mainline's (2025): the second segment decides whether
- * the flow is fixed-ID (same ID, DF or not) or incrementing.
+ * the flow is fixed-ID (same ID, DF or not) or incrementing. CWR is as
+ * Linux 6.18 does it (measured): it flushes the aggregate, and a CWR
+ * segment never starts one either; it is delivered alone.
  */
 #include "engine.h"
 
@@ -25,6 +27,8 @@
 /* Flags that make a segment complete what it joins, or stay alone. */
 #define XRX_TH_FINAL (XRX_TH_URG | XRX_TH_PSH | XRX_TH_RST | XRX_TH_SYN | \
 		      XRX_TH_FIN)
+/* ... and what keeps a segment from starting an aggregate: also CWR */
+#define XRX_TH_ALONE (XRX_TH_FINAL | XRX_TH_CWR)
 
 /*
  * Same flow: the identity gro_list_prepare() (MAC header and VLAN tags),
@@ -274,7 +278,7 @@ static void xrx_gro_hold(struct xrx_engine *e, const struct xrx_seg *s,
 
 /*
  * Why a segment cannot start an aggregate (tcp_gro_receive() with no
- * match: len < 1, or a flag in XRX_TH_FINAL; the network layer's own
+ * match: len < 1, or a flag in XRX_TH_ALONE; the network layer's own
  * flush). Return: 0 if it can.
  */
 static int xrx_own_flush(const struct xrx_seg *s)
@@ -282,7 +286,7 @@ static int xrx_own_flush(const struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_TCP) {
 		if (s->payload_len == 0)
 			return XRX_ENGINE_STAT_SINGLE_PURE_ACK;
-		if (s->data[s->l4_off + 13] & XRX_TH_FINAL)
+		if (s->data[s->l4_off + 13] & XRX_TH_ALONE)
 			return XRX_ENGINE_STAT_SINGLE_TCP_FLAGS;
 	}
 	if (s->ip_flush)
