@@ -39,8 +39,9 @@ struct xrx_nl {
 	unsigned int seq;
 	__u16 ethtool_family;
 	char msg[XRX_NL_MSG_MAX];	/* extack of the last request */
-	char sbuf[NL_SEND_BUF];
-	char rbuf[NL_RECV_BUF];
+	/* Netlink messages are read in place as struct nlmsghdr. */
+	char sbuf[NL_SEND_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char rbuf[NL_RECV_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
 };
 
 static const __u16 size_attrs[XRX_SIZE_MAX] = {
@@ -518,15 +519,15 @@ int xrx_nic_read(struct xrx_nl *nl, const char *ifname, struct xrx_nic *nic,
 			  nic->ifindex, 0);
 	nic->rings_err = genl_talk(nl, nlh, rings_msg_cb, nic);
 	if (nic->rings_err)
-		snprintf(nic->rings_msg, sizeof(nic->rings_msg), "%s",
-			 nl_reason(nl, nic->rings_err, why, sizeof(why)));
+		nl_reason(nl, nic->rings_err, nic->rings_msg,
+			  sizeof(nic->rings_msg));
 
 	nlh = ethtool_msg(nl, ETHTOOL_MSG_CHANNELS_GET,
 			  ETHTOOL_A_CHANNELS_HEADER, nic->ifindex, 0);
 	nic->channels_err = genl_talk(nl, nlh, channels_msg_cb, nic);
 	if (nic->channels_err)
-		snprintf(nic->channels_msg, sizeof(nic->channels_msg), "%s",
-			 nl_reason(nl, nic->channels_err, why, sizeof(why)));
+		nl_reason(nl, nic->channels_err, nic->channels_msg,
+			  sizeof(nic->channels_msg));
 	return 0;
 }
 
@@ -904,7 +905,7 @@ static int plan_one(const struct xrx_nic *nic, enum xrx_offload_id id,
 	case XRX_OFFK_SIZE:
 		si = size_index(id);
 		*target = o->value;
-		if (!(nic->have & XRX_HAVE_SIZE(si))) {
+		if (si < 0 || !(nic->have & XRX_HAVE_SIZE(si))) {
 			snprintf(why, wlen, "this kernel does not report %s",
 				 d->key);
 			return -EOPNOTSUPP;
@@ -1036,7 +1037,7 @@ static unsigned int current_value(const struct xrx_nic *nic,
 		f = xrx_nic_feature(nic, d->feature);
 		return f ? f->active : 0;
 	case XRX_OFFK_SIZE:
-		return nic->size[size_index(id)];
+		return size_index(id) < 0 ? 0 : nic->size[size_index(id)];
 	case XRX_OFFK_RING:
 		return nic->rx_ring;
 	case XRX_OFFK_SPLIT:
@@ -1062,6 +1063,8 @@ static int apply_one(struct xrx_nl *nl, const struct xrx_nic *nic,
 		return set_features(nl, nic->ifindex, &f, 1);
 	case XRX_OFFK_SIZE:
 		si = size_index(id);
+		if (si < 0)
+			return -EINVAL;
 		size[si] = target;
 		return set_sizes(nl, nic->ifindex, size, XRX_HAVE_SIZE(si));
 	case XRX_OFFK_RING:
