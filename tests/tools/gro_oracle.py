@@ -60,6 +60,26 @@ def kernel_lacks():
     return lacks
 
 
+def capture_trains(a, path):
+    """Cut a real capture into trains of 64 frames (one NAPI budget) in the
+    fixtures directory, with the MAC addresses the sender uses (a flow's
+    Ethernet header is part of its identity, so one rewrite for all keeps
+    the flows as they were). Return the train descriptions."""
+    frames = [fr for fr, _ in xrxpcap.read_pcap(path)]
+    base = os.path.splitext(os.path.basename(path))[0].replace("-", "_")
+    out = []
+    for i in range(0, len(frames), 64):
+        name = "%s_%03d" % (base, i // 64)
+        chunk = [bytes.fromhex("020000000002020000000001") + fr[12:]
+                 for fr in frames[i:i + 64]]
+        xrxpcap.write_pcap(os.path.join(a.fixtures, name + ".pcap"), chunk)
+        out.append(dict(name=name, rule="frames %d..%d of %s" %
+                        (i + 1, i + len(chunk), os.path.basename(path)),
+                        proto="tcp", frames=len(chunk), needs=[],
+                        capture=os.path.basename(path)))
+    return out
+
+
 def kernel_run(a, names, tag):
     """Send @names through the kernel once; return {name: packets}."""
     cap = os.path.join(a.work, "kernel-%s.pcap" % tag)
@@ -124,6 +144,8 @@ def main():
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--retries", type=int, default=3)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--capture", action="append", default=[],
+                    help="a real capture, compared in trains of 64 frames")
     a = ap.parse_args()
 
     with open(os.path.join(a.fixtures, "trains.json")) as f:
@@ -137,6 +159,8 @@ def main():
                 print("SKIP %s %s: %s" % (t["name"], t["rule"], lacks[need]))
     trains = [t for t in trains
               if not any(n in lacks for n in t.get("needs", []))]
+    for c in a.capture:
+        trains += capture_trains(a, c)
     names = [t["name"] for t in trains]
     xrx = {t["name"]: xrx_run(a, t) for t in trains}
 
@@ -164,8 +188,12 @@ def main():
             retried[n] = k + 1
 
     flaky = 0
+    caps = {}
     for t in trains:
         n = t["name"]
+        if "capture" in t:
+            caps.setdefault(t["capture"], []).append(t)
+            continue
         match, outs = verdict[n]
         distinct = []
         for o in outs:
@@ -191,6 +219,20 @@ def main():
         if len(distinct) > 1:
             print("DIAG %s: the kernel gave %d different results in %d runs" %
                   (n, len(distinct), len(outs)))
+    for c, ts in caps.items():
+        bad = [t for t in ts if not verdict[t["name"]][0]]
+        print("%s capture %s: %d trains of up to 64 frames" %
+              ("FAIL" if bad else "PASS", c, len(ts)))
+        for t in bad[:3]:
+            outs = verdict[t["name"]][1]
+            for line in (xrxpcap.compare(outs[0], xrx[t["name"]])[:4]
+                         if outs else ["never reached the capture"]):
+                print("DIAG %s (%s): kernel -> xrx: %s" %
+                      (t["name"], t["rule"], line))
+        for t in ts:
+            if t["name"] in retried and verdict[t["name"]][0]:
+                print("DIAG %s: matched the kernel on retry %d" %
+                      (t["name"], retried[t["name"]]))
     print("DIAG kernel runs: %d, plus retries of %d train(s); %d of %d "
           "train(s) came out differently between kernel runs" %
           (a.runs, len(retried), flaky, len(trains)))
