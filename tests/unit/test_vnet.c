@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * user/lib/vnet.c: the virtio_net_hdr the TUN sink writes for engine
+ * packets, and aggregates cut back into pieces. Packets come from the
+ * real engine fed with tests/common/frames.h trains; the expectations are
+ * virtio_net_hdr_from_skb()'s for the skb the kernel's GRO would build,
+ * and for pieces of one segment, the input frames themselves: cutting an
+ * aggregate must give back, byte for byte, the IP packets it was made of.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <xrx/xrx.h>
+#include "common/frames.h"
+#include "vnet.h"
+
+#define SLOT 2048
+#define MAXF 64
+
+struct vt {
+	__u8 region[SLOT * MAXF];
+	struct xrx_frame frames[MAXF];
+	struct frame_info info[MAXF];
+	int nr;
+	struct xrx_engine *e;
+	struct xrx_pkt *out[MAXF];
+	int nr_out;
+};
+
+static void vt_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	struct vt *v = ctx;
+
+	assert_true(v->nr_out < MAXF);
+	v->out[v->nr_out++] = pkt;	/* kept until vt_free() */
+}
+
+static struct vt *vt_new(bool udp, enum xrx_csum_mode csum)
+{
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	struct vt *v = calloc(1, sizeof(*v));
+
+	assert_non_null(v);
+	o.region = v->region;
+	o.region_size = sizeof(v->region);
+	o.udp = udp;
+	o.csum = csum;
+	o.deliver = vt_deliver;
+	o.ctx = v;
+	v->e = xrx_engine__new(&o);
+	assert_non_null(v->e);
+	return v;
+}
+
+static void vt_add(struct vt *v, const struct frame_spec *s)
+{
+	int len = frame_build_info(s, v->region + v->nr * SLOT, SLOT,
+				   &v->info[v->nr]);
+
+	assert_true(len > 0);
+	v->frames[v->nr].addr = (__u64)v->nr * SLOT;
+	v->frames[v->nr].len = (__u32)len;
+	v->nr++;
+}
+
+static void vt_run(struct vt *v)
+{
+	assert_int_equal(xrx_engine__rx(v->e, v->frames, v->nr, 1), v->nr);
+	xrx_engine__flush_all(v->e);
+}
+
+static void vt_free(struct vt *v)
+{
+	int i;
+
+	for (i = 0; i < v->nr_out; i++)
+		xrx_pkt__release(v->e, v->out[i]);
+	xrx_engine__free(v->e);
+	free(v);
+}
+
+/* A train of @n segments of @size bytes of one flow. */
+static struct vt *train(void (*init)(struct frame_spec *), bool udp, int n,
+			__u32 size, __u8 first_flags)
+{
+	struct vt *v = vt_new(udp, XRX_CSUM_VERIFY);
+	struct frame_spec s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		init(&s);
+		s.payload_len = size;
+		s.seq = 1000 + i * size;
+		s.ip_id = (__u16)(500 + i);
+		if (i == 0)
+			s.tcp_flags |= first_flags;
+		if (i == n - 1 && !udp)
+			s.tcp_flags |= 0x08;	/* PSH ends the train */
+		vt_add(v, &s);
+	}
+	vt_run(v);
+	return v;
+}
+
+static void test_tcp4_aggregate(void **state)
+{
+	struct vt *v = train(frame_spec_tcp4, false, 10, 1448, 0);
+	struct virtio_net_hdr h;
+	struct xrx_pkt *p;
+
+	assert_int_equal(v->nr_out, 1);
+	p = v->out[0];
+	assert_int_equal(p->gso_segs, 10);
+	/* IFF_TUN: offsets from the IP header */
+	assert_int_equal(xrx_vnet_hdr_from_pkt(p, p->l3_off, &h), 0);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_TCPV4);
+	assert_int_equal(h.gso_size, 1448);
+	assert_int_equal(h.hdr_len, 20 + 32);	/* TCP with timestamps */
+	assert_int_equal(h.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	assert_int_equal(h.csum_start, 20);
+	assert_int_equal(h.csum_offset, 16);
+	/* IFF_TAP: from the Ethernet header */
+	assert_int_equal(xrx_vnet_hdr_from_pkt(p, 0, &h), 0);
+	assert_int_equal(h.csum_start, 34);
+	assert_int_equal(h.hdr_len, 14 + 52);
+	assert_int_equal(xrx_vnet_nr_segs(p), 10);
+	/* the header cannot start past the IP header */
+	assert_int_equal(xrx_vnet_hdr_from_pkt(p, p->l3_off + 1, &h), -EINVAL);
+	vt_free(v);
+}
+
+/*
+ * tcp_gro_complete(): CWR in the aggregate's header -> SKB_GSO_TCP_ECN ->
+ * GSO_ECN. The engine never starts an aggregate with CWR (Linux 6.18
+ * delivers such a segment alone), so the header is given CWR here.
+ */
+static void test_tcp4_cwr_sets_ecn(void **state)
+{
+	struct vt *v = train(frame_spec_tcp4, false, 5, 1000, 0);
+	struct virtio_net_hdr h;
+	struct xrx_pkt *p;
+
+	assert_int_equal(v->nr_out, 1);
+	p = v->out[0];
+	assert_int_equal(xrx_vnet_hdr_from_pkt(p, 14, &h), 0);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_TCPV4);
+	p->head[p->l4_off + 13] |= 0x80;
+	assert_int_equal(xrx_vnet_hdr_from_pkt(p, 14, &h), 0);
+	assert_int_equal(h.gso_type,
+			 VIRTIO_NET_HDR_GSO_TCPV4 | VIRTIO_NET_HDR_GSO_ECN);
+	vt_free(v);
+}
+
+static void test_tcp6_aggregate(void **state)
+{
+	struct vt *v = train(frame_spec_tcp6, false, 8, 1428, 0);
+	struct virtio_net_hdr h;
+
+	assert_int_equal(v->nr_out, 1);
+	assert_int_equal(xrx_vnet_hdr_from_pkt(v->out[0], 14, &h), 0);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_TCPV6);
+	assert_int_equal(h.gso_size, 1428);
+	assert_int_equal(h.csum_start, 40);
+	assert_int_equal(h.csum_offset, 16);
+	assert_int_equal(h.hdr_len, 40 + 32);
+	vt_free(v);
+}
+
+static void test_udp_aggregate(void **state)
+{
+	struct vt *v = train(frame_spec_udp4, true, 6, 1200, 0);
+	struct virtio_net_hdr h;
+
+	assert_int_equal(v->nr_out, 1);
+	assert_int_equal(xrx_vnet_hdr_from_pkt(v->out[0], 14, &h), 0);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_UDP_L4);
+	assert_int_equal(h.gso_size, 1200);
+	assert_int_equal(h.hdr_len, 28);
+	assert_int_equal(h.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	assert_int_equal(h.csum_start, 20);
+	assert_int_equal(h.csum_offset, 6);
+	vt_free(v);
+
+	v = train(frame_spec_udp6, true, 3, 1000, 0);
+	assert_int_equal(xrx_vnet_hdr_from_pkt(v->out[0], 14, &h), 0);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_UDP_L4);
+	assert_int_equal(h.csum_start, 40);
+	vt_free(v);
+}
+
+/* Singles: DATA_VALID when verified, nothing when trusted, never GSO. */
+static void test_singles(void **state)
+{
+	enum xrx_csum_mode modes[2] = { XRX_CSUM_VERIFY, XRX_CSUM_TRUST };
+	__u8 want[2] = { VIRTIO_NET_HDR_F_DATA_VALID, 0 };
+	struct virtio_net_hdr h;
+	struct frame_spec s;
+	struct vt *v;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		v = vt_new(false, modes[m]);
+		frame_spec_tcp4(&s);
+		s.payload_len = 500;
+		s.tcp_flags |= 0x08;	/* PSH: delivered alone */
+		vt_add(v, &s);
+		vt_run(v);
+		assert_int_equal(v->nr_out, 1);
+		assert_int_equal(v->out[0]->gso_type, XRX_GSO_NONE);
+		assert_int_equal(xrx_vnet_hdr_from_pkt(v->out[0], 14, &h), 0);
+		assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_NONE);
+		assert_int_equal(h.flags, want[m]);
+		assert_int_equal(h.gso_size, 0);
+		assert_int_equal(h.hdr_len, 0);
+		assert_int_equal(xrx_vnet_nr_segs(v->out[0]), 1);
+		vt_free(v);
+	}
+	/* a bad checksum is delivered alone and unverified */
+	v = vt_new(false, XRX_CSUM_VERIFY);
+	frame_spec_tcp4(&s);
+	s.bad_l4_csum = 1;
+	vt_add(v, &s);
+	vt_run(v);
+	assert_int_equal(xrx_vnet_hdr_from_pkt(v->out[0], 14, &h), 0);
+	assert_int_equal(h.flags, 0);
+	vt_free(v);
+}
+
+/* Flatten a piece: header bytes, then its payload through xrx_vnet_iov(). */
+static __u32 piece_bytes(const struct xrx_pkt *p, const __u8 *hdr, int hlen,
+			 __u32 pay_off, __u32 pay_len, __u8 *out)
+{
+	struct iovec iov[64];
+	__u32 len = (__u32)hlen;
+	int n, i;
+
+	memcpy(out, hdr, (size_t)hlen);
+	n = xrx_vnet_iov(p, pay_off, pay_len, iov, 64);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++) {
+		memcpy(out + len, iov[i].iov_base, iov[i].iov_len);
+		len += (__u32)iov[i].iov_len;
+	}
+	return len;
+}
+
+/*
+ * Pieces of one segment with the full checksum: each is the input frame's
+ * IP packet, byte for byte (incrementing IDs, seq, PSH on the last only,
+ * lengths, both checksums).
+ */
+static void check_resegment(void (*init)(struct frame_spec *), bool udp,
+			    int n, __u32 size)
+{
+	struct vt *v = train(init, udp, n, size, 0);
+	__u8 hdr[XRX_HEAD_SIZE], buf[SLOT];
+	struct virtio_net_hdr h;
+	__u32 pay_off, pay_len, len, l3;
+	struct xrx_pkt *p;
+	int i, hlen;
+
+	assert_int_equal(v->nr_out, 1);
+	p = v->out[0];
+	l3 = p->l3_off;
+	assert_int_equal(xrx_vnet_nr_segs(p), n);
+	for (i = 0; i < n; i++) {
+		hlen = xrx_vnet_piece(p, l3, i, 1, true, hdr, sizeof(hdr), &h,
+				      &pay_off, &pay_len);
+		assert_true(hlen > 0);
+		assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_NONE);
+		assert_int_equal(h.flags, VIRTIO_NET_HDR_F_DATA_VALID);
+		len = piece_bytes(p, hdr, hlen, pay_off, pay_len, buf);
+		assert_int_equal(len, v->info[i].ip_len);
+		assert_memory_equal(buf, v->region + v->frames[i].addr + l3,
+				    len);
+	}
+	assert_int_equal(xrx_vnet_piece(p, l3, n, 1, true, hdr, sizeof(hdr),
+					&h, &pay_off, &pay_len), -EINVAL);
+	assert_int_equal(xrx_vnet_piece(p, l3, 0, 1, true, hdr, 10, &h,
+					&pay_off, &pay_len), -ENOSPC);
+	vt_free(v);
+}
+
+static void test_resegment_tcp4(void **state)
+{
+	check_resegment(frame_spec_tcp4, false, 12, 1448);
+}
+
+static void test_resegment_tcp6(void **state)
+{
+	check_resegment(frame_spec_tcp6, false, 7, 1001);	/* odd size */
+}
+
+static void test_resegment_udp(void **state)
+{
+	check_resegment(frame_spec_udp4, true, 9, 777);
+	check_resegment(frame_spec_udp6, true, 4, 1400);
+}
+
+/*
+ * GSO pieces: 10 segments in pieces of 4 -> 4 + 4 + 2; each piece's
+ * headers are those of its first segment with the piece's lengths and the
+ * pseudo-header sum, and the last keeps PSH.
+ */
+static void test_gso_pieces(void **state)
+{
+	struct vt *v = train(frame_spec_tcp4, false, 10, 1000, 0);
+	__u8 hdr[XRX_HEAD_SIZE], buf[8 * SLOT];
+	struct virtio_net_hdr h;
+	__u32 pay_off, pay_len, len, seg;
+	const __u8 *orig;
+	struct xrx_pkt *p;
+	int hlen;
+
+	p = v->out[0];
+	for (seg = 0; seg < 10; seg += 4) {
+		hlen = xrx_vnet_piece(p, 14, seg, 4, false, hdr, sizeof(hdr),
+				      &h, &pay_off, &pay_len);
+		assert_int_equal(hlen, 52);
+		assert_int_equal(pay_len, seg < 8 ? 4000 : 2000);
+		assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_TCPV4);
+		assert_int_equal(h.gso_size, 1000);
+		assert_int_equal(h.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
+		assert_int_equal(h.csum_start, 20);
+		len = piece_bytes(p, hdr, hlen, pay_off, pay_len, buf);
+		orig = v->region + v->frames[seg].addr + 14;
+		assert_int_equal(buf[2] << 8 | buf[3], len);	/* tot_len */
+		assert_int_equal(frame_csum(buf, 20, 0), 0);	/* IP csum */
+		assert_memory_equal(buf + 4, orig + 4, 2);	/* IP ID */
+		assert_memory_equal(buf + 24, orig + 24, 4);	/* seq */
+		assert_int_equal(buf[33] & 0x08, seg == 8 ? 0x08 : 0);
+		/* payload: the segments' own, in order */
+		assert_memory_equal(buf + 52, orig + 52, 1000);
+	}
+	/* a piece of one segment without the full sum: partial, not GSO */
+	hlen = xrx_vnet_piece(p, 14, 9, 1, false, hdr, sizeof(hdr), &h,
+			      &pay_off, &pay_len);
+	assert_int_equal(hlen, 52);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_NONE);
+	assert_int_equal(h.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	vt_free(v);
+}
+
+/* CWR stays on the first piece only, and the ECN bit with it. */
+static void test_pieces_cwr(void **state)
+{
+	struct vt *v = train(frame_spec_tcp6, false, 6, 1000, 0);
+	__u8 hdr[XRX_HEAD_SIZE];
+	struct virtio_net_hdr h;
+	__u32 po, pl;
+
+	assert_int_equal(v->nr_out, 1);
+	v->out[0]->head[v->out[0]->l4_off + 13] |= 0x80;
+
+	assert_true(xrx_vnet_piece(v->out[0], 14, 0, 3, false, hdr,
+				   sizeof(hdr), &h, &po, &pl) > 0);
+	assert_true(hdr[40 + 13] & 0x80);
+	assert_int_equal(h.gso_type,
+			 VIRTIO_NET_HDR_GSO_TCPV6 | VIRTIO_NET_HDR_GSO_ECN);
+	assert_true(xrx_vnet_piece(v->out[0], 14, 3, 3, false, hdr,
+				   sizeof(hdr), &h, &po, &pl) > 0);
+	assert_false(hdr[40 + 13] & 0x80);
+	assert_int_equal(h.gso_type, VIRTIO_NET_HDR_GSO_TCPV6);
+	vt_free(v);
+}
+
+static void test_iov(void **state)
+{
+	struct vt *v = train(frame_spec_tcp4, false, 3, 100, 0);
+	struct iovec iov[4];
+	struct xrx_pkt *p = v->out[0];
+	__u32 hl = p->head_len;
+
+	/* whole packet: head + one frag per segment (or fewer) */
+	assert_true(xrx_vnet_iov(p, 0, p->len, iov, 4) >= 1);
+	/* a range inside the head */
+	assert_int_equal(xrx_vnet_iov(p, 2, 10, iov, 4), 1);
+	assert_ptr_equal(iov[0].iov_base, p->head + 2);
+	assert_int_equal(iov[0].iov_len, 10);
+	/* crossing from the head into the payload */
+	if (p->nr_frags) {
+		assert_int_equal(xrx_vnet_iov(p, hl - 1, 2, iov, 4), 2);
+		assert_int_equal(xrx_vnet_iov(p, hl - 1, 2, iov, 1), -E2BIG);
+	}
+	assert_int_equal(xrx_vnet_iov(p, p->len - 1, 2, iov, 4), -EINVAL);
+	assert_int_equal(xrx_vnet_iov(p, p->len, 0, iov, 4), 0);
+	vt_free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tcp4_aggregate),
+		cmocka_unit_test(test_tcp4_cwr_sets_ecn),
+		cmocka_unit_test(test_tcp6_aggregate),
+		cmocka_unit_test(test_udp_aggregate),
+		cmocka_unit_test(test_singles),
+		cmocka_unit_test(test_resegment_tcp4),
+		cmocka_unit_test(test_resegment_tcp6),
+		cmocka_unit_test(test_resegment_udp),
+		cmocka_unit_test(test_gso_pieces),
+		cmocka_unit_test(test_pieces_cwr),
+		cmocka_unit_test(test_iov),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
