@@ -46,7 +46,7 @@ BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-HDRS       := $(wildcard include/xrx/*.h user/lib/*.h)
+HDRS       := $(wildcard include/xrx/*.h user/lib/*.h tests/common/*.h tests/unit/*.h)
 
 LIB_SRCS   := $(wildcard user/lib/*.c)
 LIB_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(LIB_SRCS))

@@ -6,7 +6,7 @@
  * xrx_meta instead of parsing, option checks and counter names.
  */
 #include "unit/gro_harness.h"
-#include "parse_user.h"
+#include <xrx/parse.h>
 
 #define S(x) XRX_ENGINE_STAT_##x
 

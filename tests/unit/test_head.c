@@ -6,7 +6,7 @@
  * byte; max-head: min(256, len) of every frame; full: everything).
  */
 #include "unit/gro_harness.h"
-#include "parse_user.h"
+#include <xrx/parse.h>
 
 static void test_headlen(void **state)
 {

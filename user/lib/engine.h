@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include <xrx/xrx.h>
-#include "parse_user.h"
+#include <xrx/parse.h>
 
 #define XRX_IPPROTO_TCP 6
 #define XRX_IPPROTO_UDP 17
