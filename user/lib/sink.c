@@ -12,12 +12,6 @@
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
 
-/*
- * The TUN sink lives in its own file (sink_tun.c). A weak reference keeps
- * libxrx linking while that file is absent: the entry is then skipped.
- */
-extern const struct xrx_sink_ops xrx_sink_tun_ops __attribute__((weak));
-
 #define XRX_SINK_KINDS_MAX 16
 
 /* Registered kinds. Registration happens at start-up, before workers. */
@@ -31,7 +25,7 @@ static const struct xrx_sink_ops *xrx_sink_builtin(__u32 i)
 	case 1:
 		return &xrx_sink_pcap_ops;
 	case 2:
-		return &xrx_sink_tun_ops;	/* NULL when not linked */
+		return &xrx_sink_tun_ops;
 	default:
 		return NULL;
 	}
