@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libxrx live receive: AF_XDP sockets on an interface's RX queues, the
+ * xrx_rx program in front of them, one GRO engine per queue, and delivery
+ * of the packets to a sink, a callback or the caller's poll loop.
+ *
+ *   struct xrx_live_opts o = { .sz = sizeof(o), .nr_queues = 2,
+ *				.sink = "pcap:/tmp/rx.pcap" };
+ *   struct xrx_live *l = xrx_live__open("eth0", &o);
+ *   xrx_live__rule_add_port(l, IPPROTO_TCP, 5001);
+ *   xrx_live__start(l);			// one worker thread per queue
+ *   ...
+ *   xrx_live__stats(l, -1, &st);
+ *   xrx_live__close(l);			// stop, flush, detach, unpin
+ *
+ * Consumers, exactly one per open:
+ *   sink      opts.sink = "null" | "pcap:PATH" | "tun:NAME" (include/xrx/sink.h);
+ *             one sink instance per worker
+ *   callback  opts.cb: called on the queue's worker thread for each packet
+ *   poll      neither: no threads; the caller runs xrx_live__poll() per
+ *             queue and gets packets back in an array
+ *
+ * Ownership. Every UMEM frame is at every moment in exactly one place:
+ * free in libxrx, in the kernel (fill ring, driver, RX ring), or in the
+ * engine (an open aggregate, or a delivered packet not yet released). A
+ * delivered packet belongs to its consumer until xrx_live__release(),
+ * which must run on the thread that received it (in the callback or in a
+ * later callback of the same queue; in poll mode the polling thread);
+ * release puts its frames back on the fill ring in the next batch (no
+ * syscall per frame). A consumer that holds packets starves the queue: the
+ * engine runs out of packet buffers (drop_no_buffer) and the kernel of
+ * fill-ring frames (xsk_rx_fill_empty, xsk_rx_dropped), which is counted,
+ * never a deadlock. xrx_live__check_frames() verifies the invariant.
+ *
+ * Program. By default libxrx attaches xrx_rx (native, else skb mode) to
+ * the interface and pins its maps in PIN_ROOT/IFACE (PIN_ROOT
+ * /sys/fs/bpf/xrx); close detaches it and removes the pins. With
+ * XRX_LIVE_ATTACH_NONE it uses a program someone else attached (xrxd,
+ * xdp-loader) through those pins, and leaves it in place on close.
+ */
+#ifndef XRX_LIVE_H
+#define XRX_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <xrx/types.h>
+#include <xrx/xrx.h>
+#include <xrx/sink.h>
+#include <xrx/stats.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct xrx_live;
+struct xrx_rule_key;	/* include/xrx/rules.h */
+struct xrx_rule_val;
+
+#define XRX_PIN_ROOT_DEFAULT "/sys/fs/bpf/xrx"
+#define XRX_LIVE_QUEUES_MAX 64
+
+enum xrx_live_attach {
+	XRX_LIVE_ATTACH_AUTO = 0,	/* native mode, else skb mode */
+	XRX_LIVE_ATTACH_NATIVE,		/* driver mode or fail */
+	XRX_LIVE_ATTACH_SKB,		/* generic (skb) mode */
+	XRX_LIVE_ATTACH_NONE,		/* use the pinned maps of an attached
+					 * xrx_rx; attach nothing */
+};
+
+enum xrx_live_bind {
+	XRX_LIVE_BIND_AUTO = 0,		/* zero-copy, else copy */
+	XRX_LIVE_BIND_COPY,
+	XRX_LIVE_BIND_ZEROCOPY,		/* zero-copy or fail */
+};
+
+/* What one queue got (xrx_live__queue_info()). */
+struct xrx_live_queue_info {
+	__u32 queue;			/* the interface's RX queue id */
+	bool zerocopy;			/* bound with XDP_ZEROCOPY */
+	bool multi_buffer;		/* bound with XDP_USE_SG */
+	bool need_wakeup;		/* XDP_USE_NEED_WAKEUP honoured */
+	bool busy_poll;			/* SO_PREFER_BUSY_POLL set */
+	int fd;				/* the AF_XDP socket */
+	__u32 nr_frames;		/* UMEM frames of the queue */
+	__u32 frame_size;
+};
+
+/*
+ * Called on the queue's worker thread for every delivered packet. The
+ * callback owns @pkt until xrx_live__release(l, queue, pkt).
+ */
+typedef void (*xrx_live_cb)(void *ctx, struct xrx_live *l, __u32 queue,
+			    struct xrx_pkt *pkt);
+
+enum xrx_log_level {
+	XRX_LOG_WARN = 0,
+	XRX_LOG_INFO,
+	XRX_LOG_DEBUG,
+};
+
+struct xrx_live_opts {
+	size_t sz;			/* sizeof(struct xrx_live_opts) */
+	/* Queues first_queue .. first_queue + nr_queues - 1; 0: 1 queue. */
+	__u32 first_queue;
+	__u32 nr_queues;
+	/* UMEM, per queue */
+	__u32 frame_size;		/* 2048 or 4096 (0); aligned chunks */
+	__u32 nr_frames;		/* 0: 2 * fill_size */
+	__u32 fill_size;		/* rings: powers of two; 0: 2048 */
+	__u32 rx_size;			/* 0: 2048 */
+	__u32 batch;			/* descriptors per receive batch; 0: 64 */
+	enum xrx_live_attach attach;
+	enum xrx_live_bind bind;
+	bool no_multi_buffer;		/* do not ask for XDP_USE_SG */
+	bool no_need_wakeup;		/* do not ask for XDP_USE_NEED_WAKEUP */
+	/* Busy polling (SO_PREFER_BUSY_POLL, SO_BUSY_POLL, _BUDGET). */
+	bool busy_poll;
+	__u32 busy_poll_usec;		/* 0: 20 */
+	__u32 busy_poll_budget;		/* 0: batch */
+	/* Pin each worker to cpus[i] (i = index of the queue, 0-based);
+	 * NULL or a negative entry: not pinned. */
+	const int *cpus;
+	const char *pin_root;		/* NULL: XRX_PIN_ROOT_DEFAULT */
+	/* Engine options (region, deliver, release_frame and ctx are set
+	 * by libxrx; the rest is used as given, zeros are defaults). */
+	struct xrx_engine_opts engine;
+	/* Consumer: a sink spec, or a callback, or neither (poll mode). */
+	const char *sink;
+	struct xrx_sink_opts sink_opts;	/* queue/nr_queues set by libxrx */
+	xrx_live_cb cb;
+	void *cb_ctx;
+	/* Messages (attach mode, bind mode, fallbacks). NULL: warnings and
+	 * info to stderr. */
+	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
+	void *log_ctx;
+};
+
+/*
+ * Counters of the live path, per queue. X(enumerator suffix, name, desc)
+ * xsk_* are the socket's XDP_STATISTICS; umem_* are snapshots of where
+ * the frames are (not cumulative).
+ */
+#define XRX_LIVE_STATS_TABLE(X)                                                \
+	X(RX_DESCS, "rx_descs", "descriptors read from the RX ring")          \
+	X(RX_FRAMES, "rx_frames", "frames given to the engine (chains: one)") \
+	X(RX_BATCHES, "rx_batches", "receive batches")                        \
+	X(RX_CHAINS, "rx_chains", "multi-buffer frames (several chunks)")     \
+	X(RX_CHAIN_DROPS, "rx_chain_drops",                                    \
+	  "multi-buffer frames dropped (too many chunks, broken chain)")      \
+	X(FILL_LOW, "fill_low",                                                \
+	  "batches that found the kernel short of fill-ring frames")          \
+	X(PRESSURE_FLUSHES, "pressure_flushes",                               \
+	  "aggregates delivered early to free frames (flush_oldest)")         \
+	X(WAKEUPS, "wakeups", "syscalls to wake the kernel (need_wakeup)")    \
+	X(POLLS, "polls", "waits in poll() with an empty RX ring")            \
+	X(CB_PKTS, "cb_pkts", "packets handed to the callback or poll")       \
+	X(OWNERSHIP_ERRORS, "ownership_errors",                                \
+	  "frame state violations (double release, unknown address)")         \
+	X(XSK_RX_DROPPED, "xsk_rx_dropped", "XDP_STATISTICS rx_dropped")      \
+	X(XSK_RX_INVALID, "xsk_rx_invalid", "XDP_STATISTICS rx_invalid_descs") \
+	X(XSK_RX_RING_FULL, "xsk_rx_ring_full", "XDP_STATISTICS rx_ring_full") \
+	X(XSK_FILL_EMPTY, "xsk_rx_fill_empty",                                 \
+	  "XDP_STATISTICS rx_fill_ring_empty_descs")                          \
+	X(UMEM_FRAMES, "umem_frames", "UMEM frames")                          \
+	X(UMEM_FREE, "umem_free", "frames free in libxrx")                    \
+	X(UMEM_KERNEL, "umem_kernel", "frames in the fill ring or kernel")    \
+	X(UMEM_ENGINE, "umem_engine",                                          \
+	  "frames in the engine or delivered packets")
+
+enum xrx_live_stat {
+#define XRX_X_ENUM(e, n, d) XRX_LIVE_STAT_##e,
+	XRX_LIVE_STATS_TABLE(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_LIVE_STAT_MAX
+};
+
+struct xrx_live_stats {
+	__u64 live[XRX_LIVE_STAT_MAX];		/* enum xrx_live_stat */
+	__u64 engine[XRX_ENGINE_STAT_MAX];	/* enum xrx_engine_stat */
+	__u64 sink[XRX_SINK_STAT_MAX];		/* enum xrx_sink_stat */
+	__u64 prog[XRX_STAT_MAX];		/* xrx_rx's packets, enum
+						 * xrx_stat, whole interface */
+	__u64 prog_bytes[XRX_STAT_MAX];
+};
+
+/*
+ * Open @ifname: program, UMEMs, sockets, engines, sinks. Frames are on the
+ * fill rings when it returns; nothing is received until start() (worker
+ * modes) or poll(). Return: the handle, or NULL with errno set; the
+ * reason is logged, naming the object and the fix.
+ */
+struct xrx_live *xrx_live__open(const char *ifname,
+				const struct xrx_live_opts *opts);
+/* Start one worker thread per queue (sink or callback mode). */
+int xrx_live__start(struct xrx_live *l);
+/* Stop and join the workers; held aggregates are delivered first. */
+int xrx_live__stop(struct xrx_live *l);
+/* Stop, deliver what is held, close sinks, sockets, UMEMs; detach and
+ * unpin what open() attached. NULL is a no-op. */
+void xrx_live__close(struct xrx_live *l);
+
+/*
+ * Poll mode: run one receive batch on queue index @qi (0-based) in the
+ * calling thread, waiting up to @timeout_ms (0: do not wait) for frames.
+ * Return: packets stored in @pkts (at most @max; more stay queued for the
+ * next call), or a negative errno.
+ */
+int xrx_live__poll(struct xrx_live *l, __u32 qi, struct xrx_pkt **pkts,
+		   __u32 max, int timeout_ms);
+/* Give back a packet delivered on queue index @qi. */
+void xrx_live__release(struct xrx_live *l, __u32 qi, struct xrx_pkt *pkt);
+
+/* Rules (include/xrx/rules.h), applied at once to the program. */
+/* @act: enum xrx_action (XRX_ACT_PASS, XRX_ACT_ACCEL). */
+int xrx_live__set_default_action(struct xrx_live *l, __u32 act);
+int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
+		       const struct xrx_rule_val *val);
+int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key);
+/* Shorthand: accelerate @proto to destination @port (0: any), any address. */
+int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port);
+
+__u32 xrx_live__nr_queues(const struct xrx_live *l);
+int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
+			 struct xrx_live_queue_info *info);
+/* How xrx_rx is attached: "native", "skb", or "none" (someone else's). */
+const char *xrx_live__attach_mode(const struct xrx_live *l);
+
+/*
+ * Counters of queue index @qi, or summed over all queues with qi < 0.
+ * Exact when the workers are stopped; while they run, each value is a
+ * recent one. Return: 0, or -EINVAL.
+ */
+int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st);
+const char *xrx_live_stat__name(int stat);
+const char *xrx_live_stat__desc(int stat);
+
+/*
+ * Check the frame-ownership invariant of queue @qi (or every queue, qi <
+ * 0): each frame in exactly one place; the engine holds exactly the frames
+ * it was given and has not released (frames_in - frames_released, chunks
+ * counted); no violation recorded. Call with the workers stopped.
+ * Return: 0, or -EUCLEAN with the first discrepancy written to @why.
+ */
+int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
+			   size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRX_LIVE_H */

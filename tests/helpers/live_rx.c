@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * live_rx: the receive side of the AF_XDP integration tests. Opens an
+ * interface with libxrx's live API (include/xrx/live.h), accelerates
+ * TCP and UDP to the given ports, receives until told to stop, and prints
+ * every counter and the frame-ownership check.
+ *
+ *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
+ *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
+ *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
+ *           [-r RINGSIZE] [-c CPU,CPU] [-v]
+ *
+ * -m cb: a callback that sleeps -S microseconds per packet (a slow
+ * consumer) and then releases it; it also records per-queue packet
+ * counts. -n: stop when this many frames have reached the engines.
+ * Prints "ready" once the sockets are bound, then at the end
+ *   info attach MODE queues N zerocopy 0 multi_buffer 1
+ *   q0 pkts N ...
+ *   live NAME VALUE / engine NAME VALUE / sink NAME VALUE / prog NAME VALUE
+ *   check ok | check FAIL reason
+ * Exit 0 when it ran (the test judges the numbers), 1 on setup failure,
+ * 2 on bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+
+#include <xrx/xrx.h>
+
+#define MAX_PORTS 16
+
+static volatile sig_atomic_t stop;
+
+struct cb_state {
+	unsigned int sleep_us;
+	__u64 pkts[XRX_LIVE_QUEUES_MAX];
+	__u64 segs[XRX_LIVE_QUEUES_MAX];
+};
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static void slow_cb(void *ctx, struct xrx_live *l, __u32 qi,
+		    struct xrx_pkt *pkt)
+{
+	struct cb_state *cs = ctx;
+
+	cs->pkts[qi]++;
+	cs->segs[qi] += pkt->gso_segs;
+	if (cs->sleep_us)
+		usleep(cs->sleep_us);
+	xrx_live__release(l, qi, pkt);
+}
+
+static void log_cb(void *ctx, enum xrx_log_level lvl, const char *msg)
+{
+	int verbose = *(int *)ctx;
+
+	if (lvl <= XRX_LOG_INFO || verbose)
+		fprintf(stderr, "live_rx: %s\n", msg);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]\n"
+		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
+		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
+		"               [-r RINGSIZE] [-c CPU,CPU] [-v]\n");
+}
+
+static __u64 frames_in(struct xrx_live *l)
+{
+	struct xrx_live_stats st;
+
+	if (xrx_live__stats(l, -1, &st))
+		return 0;
+	return st.live[XRX_LIVE_STAT_RX_FRAMES];
+}
+
+static void print_stats(struct xrx_live *l, const struct cb_state *cs)
+{
+	struct xrx_live_queue_info qi;
+	struct xrx_live_stats st;
+	char why[256] = "";
+	__u32 i;
+	int j;
+
+	xrx_live__queue_info(l, 0, &qi);
+	printf("info attach %s queues %u zerocopy %d multi_buffer %d\n",
+	       xrx_live__attach_mode(l), xrx_live__nr_queues(l), qi.zerocopy,
+	       qi.multi_buffer);
+	for (i = 0; i < xrx_live__nr_queues(l); i++) {
+		xrx_live__stats(l, (int)i, &st);
+		printf("q%u frames %llu pkts %llu cb_pkts %llu\n", i,
+		       (unsigned long long)st.live[XRX_LIVE_STAT_RX_FRAMES],
+		       (unsigned long long)st.engine[XRX_ENGINE_STAT_PKTS_OUT],
+		       (unsigned long long)cs->pkts[i]);
+	}
+	xrx_live__stats(l, -1, &st);
+	for (j = 0; j < XRX_LIVE_STAT_MAX; j++)
+		printf("live %s %llu\n", xrx_live_stat__name(j),
+		       (unsigned long long)st.live[j]);
+	for (j = 0; j < XRX_ENGINE_STAT_MAX; j++)
+		printf("engine %s %llu\n", xrx_engine_stat__name(j),
+		       (unsigned long long)st.engine[j]);
+	for (j = 0; j < XRX_SINK_STAT_MAX; j++)
+		printf("sink %s %llu\n", xrx_sink_stat__name(j),
+		       (unsigned long long)st.sink[j]);
+	for (j = 0; j < XRX_STAT_MAX; j++)
+		printf("prog %s %llu\n", xrx_stat_names[j],
+		       (unsigned long long)st.prog[j]);
+	if (xrx_live__check_frames(l, -1, why, sizeof(why)))
+		printf("check FAIL %s\n", why);
+	else
+		printf("check ok\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct cb_state cs = { 0 };
+	const char *ifname = NULL, *mode = "sink";
+	struct xrx_pkt *pkts[64];
+	int cpus[XRX_LIVE_QUEUES_MAX];
+	__u16 ports[MAX_PORTS];
+	int nports = 0, timeout = 20, verbose = 0, opt, err, i, n;
+	unsigned long long want = 0;
+	struct xrx_live *l;
+	time_t deadline;
+	char *tok;
+
+	o.sink = "null";
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:vh")) != -1) {
+		switch (opt) {
+		case 'i': ifname = optarg; break;
+		case 'P': o.pin_root = optarg; break;
+		case 'Q': o.nr_queues = atoi(optarg); break;
+		case 'p':
+			if (nports == MAX_PORTS) {
+				usage(stderr);
+				return 2;
+			}
+			ports[nports++] = atoi(optarg);
+			break;
+		case 's': o.sink = optarg; break;
+		case 'm': mode = optarg; break;
+		case 'S': cs.sleep_us = atoi(optarg); break;
+		case 't': timeout = atoi(optarg); break;
+		case 'n': want = strtoull(optarg, NULL, 0); break;
+		case 'T': o.engine.flush_timeout_us = atoi(optarg); break;
+		case 'u': o.engine.udp = true; break;
+		case 'a':
+			if (!strcmp(optarg, "native"))
+				o.attach = XRX_LIVE_ATTACH_NATIVE;
+			else if (!strcmp(optarg, "skb"))
+				o.attach = XRX_LIVE_ATTACH_SKB;
+			else if (strcmp(optarg, "auto")) {
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'f': o.nr_frames = atoi(optarg); break;
+		case 'r': o.fill_size = o.rx_size = atoi(optarg); break;
+		case 'c':
+			i = 0;
+			for (tok = strtok(optarg, ","); tok && i < XRX_LIVE_QUEUES_MAX;
+			     tok = strtok(NULL, ","))
+				cpus[i++] = atoi(tok);
+			while (i < XRX_LIVE_QUEUES_MAX)
+				cpus[i++] = -1;
+			o.cpus = cpus;
+			break;
+		case 'v': verbose = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!ifname || timeout <= 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(mode, "cb")) {
+		o.sink = NULL;
+		o.cb = slow_cb;
+		o.cb_ctx = &cs;
+	} else if (!strcmp(mode, "poll")) {
+		o.sink = NULL;
+	} else if (strcmp(mode, "sink")) {
+		usage(stderr);
+		return 2;
+	}
+	o.log = log_cb;
+	o.log_ctx = &verbose;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	l = xrx_live__open(ifname, &o);
+	if (!l) {
+		fprintf(stderr, "live_rx: open %s: %s\n", ifname, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < nports; i++) {
+		err = xrx_live__rule_add_port(l, IPPROTO_TCP, ports[i]);
+		if (!err)
+			err = xrx_live__rule_add_port(l, IPPROTO_UDP, ports[i]);
+		if (err) {
+			fprintf(stderr, "live_rx: rule for port %u: %s\n", ports[i],
+				strerror(-err));
+			xrx_live__close(l);
+			return 1;
+		}
+	}
+	if (strcmp(mode, "poll")) {
+		err = xrx_live__start(l);
+		if (err) {
+			fprintf(stderr, "live_rx: start: %s\n", strerror(-err));
+			xrx_live__close(l);
+			return 1;
+		}
+	}
+	printf("ready\n");
+	fflush(stdout);
+	deadline = time(NULL) + timeout;
+	while (!stop && time(NULL) < deadline) {
+		if (want && frames_in(l) >= want)
+			break;
+		if (!strcmp(mode, "poll")) {
+			for (i = 0; i < (int)xrx_live__nr_queues(l); i++) {
+				n = xrx_live__poll(l, i, pkts, 64, 10);
+				for (int k = 0; k < n; k++) {
+					cs.pkts[i]++;
+					cs.segs[i] += pkts[k]->gso_segs;
+					xrx_live__release(l, i, pkts[k]);
+				}
+			}
+		} else {
+			usleep(10000);
+		}
+	}
+	xrx_live__stop(l);
+	print_stats(l, &cs);
+	fflush(stdout);
+	xrx_live__close(l);
+	return 0;
+}

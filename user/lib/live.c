@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libxrx live receive, the public side (include/xrx/live.h): options,
+ * open/close order, rules, counters and the ownership check. The work is
+ * in prog.c (xrx_rx), xsk.c (sockets), umem.c (frames) and worker.c (the
+ * receive loop).
+ *
+ * Open order: program first (the sockets go into its xrx_xsks), then per
+ * queue UMEM + engine + sink, then the socket, then the fill ring. Close
+ * undoes it backwards: workers, sockets (the kernel stops writing into
+ * the UMEMs), engines and sinks (held packets delivered and released),
+ * UMEMs, and last the program and its pins.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include <xrx/rules.h>
+
+#include "live_priv.h"
+
+void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
+	     const char *fmt, ...)
+{
+	char buf[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (l->o.log)
+		l->o.log(l->o.log_ctx, lvl, buf);
+	else if (lvl <= XRX_LOG_INFO)
+		fprintf(stderr, "xrx: %s\n", buf);
+}
+
+static bool xrx_pow2(__u32 v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opts)
+{
+	struct xrx_live_opts *o = &l->o;
+
+	memset(o, 0, sizeof(*o));
+	if (opts) {
+		if (opts->sz < offsetof(struct xrx_live_opts, engine) ||
+		    opts->sz > sizeof(*o))
+			return -EINVAL;
+		memcpy(o, opts, opts->sz);
+	}
+	o->sz = sizeof(*o);
+	if (!o->nr_queues)
+		o->nr_queues = 1;
+	if (!o->frame_size)
+		o->frame_size = XRX_FRAME_SIZE_DEFAULT;
+	if (!o->fill_size)
+		o->fill_size = XRX_RING_DEFAULT;
+	if (!o->rx_size)
+		o->rx_size = XRX_RING_DEFAULT;
+	if (!o->nr_frames)
+		o->nr_frames = 2 * o->fill_size;
+	if (!o->batch)
+		o->batch = XRX_BATCH_DEFAULT;
+	if (o->nr_queues > XRX_LIVE_QUEUES_MAX || !xrx_pow2(o->fill_size) ||
+	    !xrx_pow2(o->rx_size) || o->batch > XRX_BATCH_MAX ||
+	    (o->sink && o->cb) || o->attach > XRX_LIVE_ATTACH_NONE ||
+	    o->bind > XRX_LIVE_BIND_ZEROCOPY)
+		return -EINVAL;
+	return 0;
+}
+
+struct xrx_live *xrx_live__open(const char *ifname,
+				const struct xrx_live_opts *opts)
+{
+	struct xrx_live *l;
+	struct xrx_rxq *q;
+	__u32 i;
+	int err;
+
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	err = xrx_live_defaults(l, opts);
+	if (err) {
+		xrx_log(l, XRX_LOG_WARN,
+			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, sink or callback, not both)",
+			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX);
+		goto fail;
+	}
+	if (!ifname || strlen(ifname) >= sizeof(l->ifname)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	strcpy(l->ifname, ifname);
+	l->ifindex = if_nametoindex(ifname);
+	if (!l->ifindex) {
+		err = -ENODEV;
+		xrx_log(l, XRX_LOG_WARN,
+			"%s: no such interface in this network namespace", ifname);
+		goto fail;
+	}
+	l->nr_q = l->o.nr_queues;
+	l->q = calloc(l->nr_q, sizeof(*l->q));
+	if (!l->q) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	err = xrx_prog_open(l);
+	if (err)
+		goto fail;
+	for (i = 0; i < l->nr_q; i++) {
+		q = &l->q[i];
+		q->qi = i;
+		q->xsk.fd = -1;
+		err = xrx_rxq_init(l, q);
+		if (err)
+			goto fail;
+		err = xrx_xsk_open(l, q, l->o.first_queue + i);
+		if (err)
+			goto fail;
+		xrx_umem_refill(&q->umem);
+	}
+	return l;
+fail:
+	xrx_live__close(l);
+	errno = -err;
+	return NULL;
+}
+
+int xrx_live__start(struct xrx_live *l)
+{
+	__u32 i;
+	int err;
+
+	if (!l || (!l->o.sink && !l->o.cb))
+		return -EINVAL;	/* poll mode has no workers */
+	if (l->started)
+		return -EALREADY;
+	for (i = 0; i < l->nr_q; i++) {
+		err = xrx_rxq_start(&l->q[i]);
+		if (err) {
+			xrx_log(l, XRX_LOG_WARN, "%s: worker thread for queue %u: %s",
+				l->ifname, l->q[i].xsk.queue, strerror(-err));
+			xrx_live__stop(l);
+			return err;
+		}
+	}
+	l->started = true;
+	return 0;
+}
+
+int xrx_live__stop(struct xrx_live *l)
+{
+	__u32 i;
+
+	if (!l)
+		return -EINVAL;
+	/* Tell every worker first, then wait: they stop in parallel. */
+	for (i = 0; i < l->nr_q; i++)
+		if (l->q[i].running)
+			atomic_store(&l->q[i].stop, true);
+	for (i = 0; i < l->nr_q; i++)
+		xrx_rxq_stop(&l->q[i]);
+	l->started = false;
+	return 0;
+}
+
+void xrx_live__close(struct xrx_live *l)
+{
+	__u32 i;
+
+	if (!l)
+		return;
+	xrx_live__stop(l);
+	for (i = 0; l->q && i < l->nr_q; i++)
+		xrx_xsk_close(&l->q[i]);
+	for (i = 0; l->q && i < l->nr_q; i++)
+		xrx_rxq_fini(&l->q[i]);
+	xrx_prog_close(l);
+	free(l->q);
+	free(l);
+}
+
+int xrx_live__poll(struct xrx_live *l, __u32 qi, struct xrx_pkt **pkts,
+		   __u32 max, int timeout_ms)
+{
+	struct xrx_rxq *q;
+	__u32 n = 0;
+	int err;
+
+	if (!l || qi >= l->nr_q || !l->q[qi].pend || (max && !pkts))
+		return -EINVAL;
+	q = &l->q[qi];
+	if (!q->pend_len) {
+		err = xrx_rxq_batch(q, timeout_ms);
+		if (err < 0)
+			return err;
+	}
+	while (n < max && q->pend_len) {
+		pkts[n++] = q->pend[q->pend_head];
+		q->pend_head = (q->pend_head + 1) % q->pend_cap;
+		q->pend_len--;
+	}
+	return (int)n;
+}
+
+void xrx_live__release(struct xrx_live *l, __u32 qi, struct xrx_pkt *pkt)
+{
+	if (l && qi < l->nr_q && pkt)
+		xrx_pkt__release(l->q[qi].e, pkt);
+}
+
+int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
+{
+	struct xrx_cfg cfg = { .default_action = act };
+	__u32 zero = 0;
+
+	if (!l || act > XRX_ACT_ACCEL)
+		return -EINVAL;
+	return bpf_map_update_elem(l->prog.cfg_fd, &zero, &cfg, BPF_ANY) ?
+		       -errno : 0;
+}
+
+int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
+		       const struct xrx_rule_val *val)
+{
+	if (!l || !key || !val || key->prefixlen > XRX_RULE_PREFIX_BASE + 128)
+		return -EINVAL;
+	return bpf_map_update_elem(l->prog.rules_fd, key, val, BPF_ANY) ?
+		       -errno : 0;
+}
+
+int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key)
+{
+	if (!l || !key)
+		return -EINVAL;
+	return bpf_map_delete_elem(l->prog.rules_fd, key) ? -errno : 0;
+}
+
+int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port)
+{
+	struct xrx_rule_key key = {
+		.prefixlen = XRX_RULE_PREFIX_BASE,
+		.proto = proto,
+		.port = (__be16)__builtin_bswap16(port),
+	};
+	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = port };
+
+	return xrx_live__rule_add(l, &key, &val);
+}
+
+__u32 xrx_live__nr_queues(const struct xrx_live *l)
+{
+	return l ? l->nr_q : 0;
+}
+
+int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
+			 struct xrx_live_queue_info *info)
+{
+	const struct xrx_rxq *q;
+
+	if (!l || qi >= l->nr_q || !info)
+		return -EINVAL;
+	q = &l->q[qi];
+	memset(info, 0, sizeof(*info));
+	info->queue = q->xsk.queue;
+	info->zerocopy = q->xsk.zerocopy;
+	info->multi_buffer = q->xsk.sg;
+	info->need_wakeup = q->xsk.need_wakeup;
+	info->busy_poll = q->xsk.busy_poll;
+	info->fd = q->xsk.fd;
+	info->nr_frames = q->umem.nr_frames;
+	info->frame_size = q->umem.frame_size;
+	return 0;
+}
+
+const char *xrx_live__attach_mode(const struct xrx_live *l)
+{
+	return l && l->prog.mode_name ? l->prog.mode_name : "none";
+}
+
+static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
+{
+	__u64 live[XRX_LIVE_STAT_MAX], eng[XRX_ENGINE_STAT_MAX];
+	__u64 snk[XRX_SINK_STAT_MAX];
+	int i;
+
+	memcpy(live, q->stats, sizeof(live));
+	xrx_xsk_stats(&q->xsk, live);
+	live[XRX_LIVE_STAT_OWNERSHIP_ERRORS] = q->umem.errors;
+	live[XRX_LIVE_STAT_UMEM_FRAMES] = q->umem.nr_frames;
+	live[XRX_LIVE_STAT_UMEM_FREE] = q->umem.nr_free;
+	live[XRX_LIVE_STAT_UMEM_KERNEL] = q->umem.nr_kernel;
+	live[XRX_LIVE_STAT_UMEM_ENGINE] = q->umem.nr_engine;
+	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
+		st->live[i] += live[i];
+	xrx_engine__stats(q->e, eng);
+	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
+		st->engine[i] += eng[i];
+	if (q->sink) {
+		xrx_sink__stats(q->sink, snk);
+		for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+			st->sink[i] += snk[i];
+	}
+}
+
+int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)
+{
+	__u32 i;
+
+	if (!l || !st || qi >= (int)l->nr_q)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < l->nr_q; i++)
+		if (qi < 0 || (__u32)qi == i)
+			xrx_rxq_stats(&l->q[i], st);
+	xrx_prog_stats(&l->prog, st->prog, st->prog_bytes);
+	return 0;
+}
+
+static const char *const xrx_live_stat_names[XRX_LIVE_STAT_MAX] = {
+#define XRX_X_NAME(e, n, d) [XRX_LIVE_STAT_##e] = n,
+	XRX_LIVE_STATS_TABLE(XRX_X_NAME)
+#undef XRX_X_NAME
+};
+
+static const char *const xrx_live_stat_descs[XRX_LIVE_STAT_MAX] = {
+#define XRX_X_DESC(e, n, d) [XRX_LIVE_STAT_##e] = d,
+	XRX_LIVE_STATS_TABLE(XRX_X_DESC)
+#undef XRX_X_DESC
+};
+
+const char *xrx_live_stat__name(int stat)
+{
+	return stat >= 0 && stat < XRX_LIVE_STAT_MAX ?
+		       xrx_live_stat_names[stat] : NULL;
+}
+
+const char *xrx_live_stat__desc(int stat)
+{
+	return stat >= 0 && stat < XRX_LIVE_STAT_MAX ?
+		       xrx_live_stat_descs[stat] : NULL;
+}
+
+int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
+			   size_t why_len)
+{
+	__u64 eng[XRX_ENGINE_STAT_MAX];
+	char buf[256];
+	__u32 i;
+	int err;
+
+	if (!l || qi >= (int)l->nr_q)
+		return -EINVAL;
+	for (i = 0; i < l->nr_q; i++) {
+		if (qi >= 0 && (__u32)qi != i)
+			continue;
+		xrx_engine__stats(l->q[i].e, eng);
+		err = xrx_umem_check(&l->q[i].umem,
+				     eng[XRX_ENGINE_STAT_FRAMES_RELEASED], buf,
+				     sizeof(buf));
+		if (err) {
+			if (why)
+				snprintf(why, why_len, "queue %u: %s",
+					 l->q[i].xsk.queue, buf);
+			return err;
+		}
+	}
+	return 0;
+}

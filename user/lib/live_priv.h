@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libxrx live receive internals shared by umem.c, xsk.c, prog.c,
+ * worker.c and live.c. Not installed; not API.
+ */
+#ifndef XRX_LIB_LIVE_PRIV_H
+#define XRX_LIB_LIVE_PRIV_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <xdp/xsk.h>
+#include <xrx/xrx.h>
+#include <xrx/live.h>
+#include <xrx/compat.h>
+
+#define XRX_FRAME_SIZE_DEFAULT 4096
+#define XRX_RING_DEFAULT 2048
+#define XRX_BATCH_DEFAULT 64
+#define XRX_BATCH_MAX 1024
+#define XRX_COMP_SIZE 64		/* no TX: the smallest useful ring */
+
+/* Where a UMEM frame is (the ownership invariant, see live.h). */
+enum xrx_frame_state {
+	XRX_FS_FREE = 0,	/* on libxrx's free stack */
+	XRX_FS_KERNEL,		/* fill ring, driver or RX ring */
+	XRX_FS_ENGINE,		/* engine: aggregate or delivered packet */
+};
+
+struct xrx_umem {
+	void *area;
+	__u64 size;
+	__u32 frame_size;
+	__u32 frame_shift;
+	__u32 nr_frames;
+	__u32 fill_size;
+	struct xsk_umem *umem;		/* NULL until registered */
+	struct xsk_ring_prod fq;
+	struct xsk_ring_cons cq;
+	__u32 *free;			/* stack of frame indexes */
+	__u32 nr_free;
+	__u32 nr_kernel;
+	__u32 nr_engine;
+	__u8 *state;			/* enum xrx_frame_state per frame */
+	__u64 errors;			/* ownership violations */
+	__u64 to_engine;		/* chunks handed to the engine */
+	__u64 from_engine;		/* chunks it gave back */
+	__u64 dropped;			/* taken, then freed before the engine */
+};
+
+struct xrx_xsk {
+	struct xsk_socket *xsk;
+	struct xsk_ring_cons rx;
+	int fd;
+	__u32 queue;
+	bool zerocopy;
+	bool sg;
+	bool need_wakeup;
+	bool busy_poll;
+};
+
+struct xrx_prog;
+
+/* One RX queue: its UMEM, socket, engine, consumer and worker. */
+struct xrx_rxq {
+	struct xrx_live *l;
+	__u32 qi;			/* index in l->q[] */
+	struct xrx_umem umem;
+	struct xrx_xsk xsk;
+	struct xrx_engine *e;
+	struct xrx_sink *sink;
+	struct xrx_frame *frames;	/* one batch */
+
+	__u32 batch;
+	__u32 low_mark;			/* kernel frames below: pressure */
+	/* Poll mode: delivered packets not yet returned by poll(). */
+	struct xrx_pkt **pend;
+	__u32 pend_cap, pend_head, pend_len;
+	__u64 stats[XRX_LIVE_STAT_MAX];
+	pthread_t thread;
+	bool running;
+	int cpu;
+	atomic_bool stop;
+};
+
+struct xrx_prog {
+	struct xrx_rx *skel;		/* NULL with XRX_LIVE_ATTACH_NONE */
+	struct xdp_program *prog;
+	int ifindex;
+	int xdp_mode;			/* enum xdp_attach_mode */
+	bool attached;
+	bool made_dir;
+	bool made_root;
+	int xsks_fd, rules_fd, cfg_fd, stats_fd;
+	const char *mode_name;
+	char root[PATH_MAX / 2];
+	char dir[PATH_MAX];
+};
+
+struct xrx_live {
+	struct xrx_live_opts o;
+	char ifname[32];
+	int ifindex;
+	struct xrx_prog prog;
+	__u32 nr_q;
+	struct xrx_rxq *q;
+	bool started;
+};
+
+/* live.c */
+void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
+	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* umem.c */
+int xrx_umem_init(struct xrx_umem *u, __u32 nr_frames, __u32 frame_size,
+		  __u32 fill_size);
+int xrx_umem_register(struct xrx_umem *u);
+void xrx_umem_unregister(struct xrx_umem *u);
+void xrx_umem_fini(struct xrx_umem *u);
+__u32 xrx_umem_refill(struct xrx_umem *u);
+int xrx_umem_check(const struct xrx_umem *u, __u64 engine_released,
+		   char *why, size_t len);
+
+static inline __u32 xrx_umem_index(const struct xrx_umem *u, __u64 addr)
+{
+	return (__u32)(xsk_umem__extract_addr(addr) >> u->frame_shift);
+}
+
+/* A descriptor from the RX ring: the kernel hands the frame over. */
+static inline bool xrx_umem_take(struct xrx_umem *u, __u64 addr)
+{
+	__u32 i = xrx_umem_index(u, addr);
+
+	if (i >= u->nr_frames || u->state[i] != XRX_FS_KERNEL) {
+		u->errors++;
+		return false;
+	}
+	u->state[i] = XRX_FS_ENGINE;
+	u->nr_kernel--;
+	u->nr_engine++;
+	u->to_engine++;
+	return true;
+}
+
+/* A frame back from the engine (or dropped before it): free again. */
+static inline void xrx_umem_put(struct xrx_umem *u, __u64 addr)
+{
+	__u32 i = xrx_umem_index(u, addr);
+	__u64 off = addr & (u->frame_size - 1);
+
+	if (i >= u->nr_frames || u->state[i] != XRX_FS_ENGINE) {
+#ifdef XRX_DEBUG
+		fprintf(stderr, "xrx: frame %#llx released but not held\n",
+			(unsigned long long)addr);
+		__builtin_trap();
+#endif
+		u->errors++;
+		return;
+	}
+	/*
+	 * Forget the metadata: a copy-mode kernel that does not carry it
+	 * must not leave this frame's magic for the next packet to find.
+	 */
+	if (off >= sizeof(struct xrx_meta))
+		((struct xrx_meta *)((__u8 *)u->area + addr) - 1)->magic = 0;
+	u->state[i] = XRX_FS_FREE;
+	u->nr_engine--;
+	u->from_engine++;
+	u->free[u->nr_free++] = i;
+}
+
+/* A frame taken from the RX ring that never reached the engine. */
+static inline void xrx_umem_drop(struct xrx_umem *u, __u64 addr)
+{
+	u->dropped++;
+	xrx_umem_put(u, addr);
+}
+
+/* xsk.c */
+int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
+void xrx_xsk_close(struct xrx_rxq *q);
+int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats);
+void xrx_xsk_kick(struct xrx_rxq *q);
+
+/* prog.c */
+int xrx_prog_open(struct xrx_live *l);
+void xrx_prog_close(struct xrx_live *l);
+int xrx_prog_stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes);
+
+/* worker.c */
+int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);
+void xrx_rxq_fini(struct xrx_rxq *q);
+int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms);
+int xrx_rxq_start(struct xrx_rxq *q);
+void xrx_rxq_stop(struct xrx_rxq *q);
+
+#endif /* XRX_LIB_LIVE_PRIV_H */

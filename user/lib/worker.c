@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One RX queue's receive loop: peek a batch from the RX ring, hand the
+ * frames (with xrx_rx's metadata in front) to the queue's engine, let the
+ * engine deliver to the consumer, flush the sink at the batch end, and put
+ * released frames back on the fill ring in one submit. Run by a worker
+ * thread per queue, or by the caller in poll mode; either way one thread
+ * per queue and no locks.
+ *
+ * Fill-ring pressure: when the kernel holds fewer than low_mark frames and
+ * none are free, the frames sit in held aggregates or in packets the
+ * consumer keeps. Held aggregates are then delivered early
+ * (xrx_engine__flush_oldest()) rather than letting the kernel drop
+ * everything; what the consumer keeps it must release.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "live_priv.h"
+
+static __u64 xrx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* vDSO */
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+static void xrx_rxq_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	struct xrx_rxq *q = ctx;
+	struct xrx_live *l = q->l;
+
+	if (q->sink) {
+		xrx_sink__deliver(q->sink, pkt);
+		return;
+	}
+	q->stats[XRX_LIVE_STAT_CB_PKTS]++;
+	if (l->o.cb) {
+		l->o.cb(l->o.cb_ctx, l, q->qi, pkt);
+		return;
+	}
+	/* Poll mode: the ring has a slot for every packet buffer. */
+	q->pend[(q->pend_head + q->pend_len) % q->pend_cap] = pkt;
+	q->pend_len++;
+}
+
+static void xrx_rxq_release_frame(void *ctx, __u64 addr)
+{
+	struct xrx_rxq *q = ctx;
+
+	xrx_umem_put(&q->umem, addr);
+}
+
+static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
+{
+	struct xrx_rxq *q = ctx;
+
+	xrx_pkt__release(q->e, pkt);
+}
+
+int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
+{
+	struct xrx_engine_opts eo = l->o.engine;
+	struct xrx_sink_opts so = l->o.sink_opts;
+	int err;
+
+	q->l = l;
+	q->batch = l->o.batch;
+	q->cpu = l->o.cpus ? l->o.cpus[q->qi] : -1;
+	atomic_init(&q->stop, false);
+	err = xrx_umem_init(&q->umem, l->o.nr_frames, l->o.frame_size,
+			    l->o.fill_size);
+	if (err) {
+		xrx_log(l, XRX_LOG_WARN,
+			"%s: UMEM of %u frames of %u bytes: %s (frame size must be 2048 or 4096, ring sizes powers of two)",
+			l->ifname, l->o.nr_frames, l->o.frame_size, strerror(-err));
+		return err;
+	}
+	q->low_mark = l->o.fill_size / 4;
+	q->frames = calloc(q->batch, sizeof(*q->frames));
+	if (!q->frames)
+		return -ENOMEM;
+
+	eo.sz = sizeof(eo);
+	eo.region = q->umem.area;
+	eo.region_size = q->umem.size;
+	eo.deliver = xrx_rxq_deliver;
+	eo.release_frame = xrx_rxq_release_frame;
+	eo.ctx = q;
+	q->e = xrx_engine__new(&eo);
+	if (!q->e) {
+		err = -errno;
+		xrx_log(l, XRX_LOG_WARN, "%s: GRO engine: %s (check the engine options)",
+			l->ifname, strerror(errno));
+		return err;
+	}
+	if (l->o.sink) {
+		so.sz = sizeof(so);
+		so.queue = q->qi;
+		so.nr_queues = l->nr_q;
+		q->sink = xrx_sink__open(l->o.sink, &so);
+		if (!q->sink) {
+			err = -errno;
+			xrx_log(l, XRX_LOG_WARN,
+				"%s: sink \"%s\": %s (specs: null, pcap:PATH, tun:NAME)",
+				l->ifname, l->o.sink, strerror(errno));
+			return err;
+		}
+		xrx_sink__bind(q->sink, xrx_rxq_sink_release, q);
+	} else if (!l->o.cb) {
+		/* At most every packet buffer delivered and not yet polled. */
+		q->pend_cap = l->o.engine.pkts ? l->o.engine.pkts :
+			      (l->o.engine.flows ? l->o.engine.flows :
+						   XRX_FLOWS_DEFAULT) + 1024;
+		q->pend = calloc(q->pend_cap, sizeof(*q->pend));
+		if (!q->pend)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* After the socket is closed: deliver what is held, close the sink. */
+void xrx_rxq_fini(struct xrx_rxq *q)
+{
+	if (q->e)
+		xrx_engine__flush_all(q->e);
+	if (q->sink)
+		xrx_sink__close(q->sink);	/* releases what it queued */
+	q->sink = NULL;
+	/* Poll-mode packets never fetched, and any the consumer kept:
+	 * xrx_engine__free() releases them. */
+	xrx_engine__free(q->e);
+	q->e = NULL;
+	free(q->pend);
+	q->pend = NULL;
+	free(q->frames);
+	q->frames = NULL;
+	xrx_umem_fini(&q->umem);
+}
+
+/* Give the kernel every free frame; wake it if it asked. */
+static void xrx_rxq_refill(struct xrx_rxq *q)
+{
+	xrx_umem_refill(&q->umem);
+	if (q->xsk.busy_poll ||
+	    (q->xsk.need_wakeup && xsk_ring_prod__needs_wakeup(&q->umem.fq)))
+		xrx_xsk_kick(q);
+}
+
+static void xrx_rxq_pressure(struct xrx_rxq *q)
+{
+	__u32 held, n;
+
+	if (q->umem.nr_kernel >= q->low_mark || q->umem.nr_free)
+		return;
+	q->stats[XRX_LIVE_STAT_FILL_LOW]++;
+	held = xrx_engine__held(q->e);
+	if (!held)
+		return;
+	n = xrx_engine__flush_oldest(q->e, held / 2 + 1);
+	q->stats[XRX_LIVE_STAT_PRESSURE_FLUSHES] += n;
+	xrx_rxq_refill(q);
+}
+
+/* Wait for the RX ring up to @timeout_ms. Return: descriptors ready. */
+static __u32 xrx_rxq_wait(struct xrx_rxq *q, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = q->xsk.fd, .events = POLLIN };
+	__u64 deadline;
+	__u64 next;
+	__u32 idx, n;
+
+	if (q->xsk.busy_poll) {
+		/* Busy polling: drive NAPI from here until frames or time. */
+		deadline = xrx_now_ns() + (__u64)timeout_ms * 1000000;
+		do {
+			xrx_xsk_kick(q);
+			n = xsk_ring_cons__peek(&q->xsk.rx, q->batch, &idx);
+			if (n) {
+				xsk_ring_cons__cancel(&q->xsk.rx, n);
+				return n;
+			}
+		} while (xrx_now_ns() < deadline);
+		return 0;
+	}
+	/* Wake in time for the oldest held aggregate's timeout. */
+	next = xrx_engine__next_timeout(q->e);
+	if (next) {
+		__u64 now = xrx_now_ns();
+		int ms = next > now ? (int)((next - now) / 1000000) + 1 : 0;
+
+		if (ms < timeout_ms)
+			timeout_ms = ms;
+	}
+	q->stats[XRX_LIVE_STAT_POLLS]++;
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return 0;
+	return xsk_cons_nb_avail(&q->xsk.rx, 1);
+}
+
+/*
+ * One batch. Return: frames handed to the engine, or a negative errno.
+ */
+int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
+{
+	struct xrx_umem *u = &q->umem;
+	struct xsk_ring_cons *rx = &q->xsk.rx;
+	const struct xdp_desc *d;
+	struct xrx_frame *f;
+	__u32 n, idx, i, nf = 0;
+	__u64 off;
+
+	n = xsk_ring_cons__peek(rx, q->batch, &idx);
+	if (!n) {
+		xrx_rxq_refill(q);
+		if (timeout_ms && xrx_rxq_wait(q, timeout_ms))
+			n = xsk_ring_cons__peek(rx, q->batch, &idx);
+		if (!n) {
+			xrx_engine__flush(q->e, xrx_now_ns());
+			if (q->sink)
+				xrx_sink__flush(q->sink);
+			xrx_rxq_refill(q);
+			return 0;
+		}
+	}
+	q->stats[XRX_LIVE_STAT_RX_BATCHES]++;
+	q->stats[XRX_LIVE_STAT_RX_DESCS] += n;
+	for (i = 0; i < n; i++) {
+		d = xsk_ring_cons__rx_desc(rx, idx + i);
+		if (!xrx_umem_take(u, d->addr))
+			continue;	/* counted in ownership_errors */
+		if (d->options & XDP_PKT_CONTD) {
+			/* A multi-buffer frame: not handed to the engine. */
+			q->stats[XRX_LIVE_STAT_RX_CHAIN_DROPS]++;
+			while (i + 1 < n && (d->options & XDP_PKT_CONTD)) {
+				xrx_umem_drop(u, d->addr);
+				d = xsk_ring_cons__rx_desc(rx, idx + ++i);
+				if (!xrx_umem_take(u, d->addr))
+					break;
+			}
+			xrx_umem_drop(u, d->addr);
+			continue;
+		}
+		f = &q->frames[nf++];
+		f->addr = d->addr;
+		f->len = d->len;
+		f->flags = 0;
+		off = d->addr & (u->frame_size - 1);
+		f->meta = off >= sizeof(struct xrx_meta) ?
+				  (const struct xrx_meta *)((__u8 *)u->area +
+							    d->addr) - 1 :
+				  NULL;
+	}
+	xsk_ring_cons__release(rx, n);
+	q->stats[XRX_LIVE_STAT_RX_FRAMES] += nf;
+	xrx_engine__rx(q->e, q->frames, nf, xrx_now_ns());
+	if (q->sink)
+		xrx_sink__flush(q->sink);
+	xrx_rxq_refill(q);
+	xrx_rxq_pressure(q);
+	return (int)nf;
+}
+
+static void *xrx_rxq_main(void *arg)
+{
+	struct xrx_rxq *q = arg;
+	cpu_set_t set;
+
+	if (q->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(q->cpu, &set);
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+			xrx_log(q->l, XRX_LOG_WARN,
+				"%s queue %u: cannot pin the worker to CPU %d; running unpinned",
+				q->l->ifname, q->xsk.queue, q->cpu);
+	}
+	while (!atomic_load_explicit(&q->stop, memory_order_relaxed))
+		xrx_rxq_batch(q, 100);
+	/* Stopping: nothing stays held in the engine or queued in the sink. */
+	xrx_engine__flush_all(q->e);
+	if (q->sink)
+		xrx_sink__flush(q->sink);
+	xrx_rxq_refill(q);
+	return NULL;
+}
+
+int xrx_rxq_start(struct xrx_rxq *q)
+{
+	int err;
+
+	atomic_store(&q->stop, false);
+	err = pthread_create(&q->thread, NULL, xrx_rxq_main, q);
+	if (err)
+		return -err;
+	q->running = true;
+	return 0;
+}
+
+void xrx_rxq_stop(struct xrx_rxq *q)
+{
+	if (!q->running)
+		return;
+	atomic_store(&q->stop, true);
+	pthread_join(q->thread, NULL);
+	q->running = false;
+}
