@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Properties of the GRO engine on random trains (fixed seeds, so a
+ * failure reproduces): 1 to 10000 interleaved flows, random segment sizes,
+ * reordering, duplicates, losses, flag/option/TTL/window changes and
+ * malformed frames, fed in random batch sizes.
+ *
+ * Whatever the engine decides to merge, these must hold:
+ *   - every frame is released exactly once;
+ *   - re-segmenting each delivered aggregate at gso_size gives pieces
+ *     that, together with the frames delivered alone, are exactly the
+ *     input frames' payloads: per flow the multiset of (sequence number,
+ *     payload bytes) out equals the one in (for UDP, of payloads);
+ *   - a frame that is not TCP/UDP with consistent lengths comes out
+ *     byte-identical;
+ *   - an aggregate's IPv4 header checksum is valid.
+ *
+ * Flows and pieces are found by a parser of this file's own, not by
+ * libxrx's: the check does not share code with what it checks.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include <xrx/xrx.h>
+#include "common/frames.h"
+
+#define FRAME_ALIGN 64
+#define MAX_FRAME 2048
+
+/* xorshift64*: a fixed, portable sequence per seed. */
+static __u64 rng_next(__u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+static __u32 rnd(__u64 *s, __u32 n)
+{
+	return n ? (__u32)(rng_next(s) >> 32) % n : 0;
+}
+
+/* One unit of payload: a frame's, or one gso_size chunk of an aggregate. */
+struct piece {
+	__u8 raw;		/* not parsable TCP/UDP: the whole frame */
+	__u8 family;
+	__u8 proto;
+	__u8 pad;
+	__u16 sport;
+	__u16 dport;
+	__u32 seq;		/* TCP; 0 for UDP and raw */
+	__u32 len;
+	__u64 hash;		/* FNV-1a of the bytes */
+};
+
+static __u64 fnv(const __u8 *p, __u32 len)
+{
+	__u64 h = 0xcbf29ce484222325ull;
+	__u32 i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static __u32 rd16(const __u8 *p)
+{
+	return (__u32)p[0] << 8 | p[1];
+}
+
+static __u32 rd32(const __u8 *p)
+{
+	return rd16(p) << 16 | rd16(p + 2);
+}
+
+struct l4view {
+	__u8 family, proto;
+	__u16 sport, dport;
+	__u32 seq;
+	__u32 l3, payload_off, end;	/* end: IP packet end in the frame */
+};
+
+/*
+ * Parse Ethernet (two VLAN tags at most) / IPv4 or IPv6 (hop-by-hop,
+ * routing, destination options) / TCP or UDP. IP length 0 means "the
+ * frame's length" (BIG TCP aggregates). Return: 0, or -1 when the frame
+ * is not TCP/UDP with consistent lengths.
+ */
+static int parse_l4(const __u8 *f, __u32 len, struct l4view *v)
+{
+	__u32 off = 14, type, nh, l4, ihl, iplen;
+	int tags = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (len < 14)
+		return -1;
+	type = rd16(f + 12);
+	while ((type == 0x8100 || type == 0x88a8) && tags < 2) {
+		if (off + 4 > len)
+			return -1;
+		type = rd16(f + off + 2);
+		off += 4;
+		tags++;
+	}
+	v->l3 = off;
+	if (type == 0x0800) {
+		if (off + 20 > len || (f[off] >> 4) != 4)
+			return -1;
+		ihl = (f[off] & 15) * 4;
+		iplen = rd16(f + off + 2);
+		if (ihl < 20 || (rd16(f + off + 6) & 0x3fff))
+			return -1;
+		v->end = iplen ? off + iplen : len;
+		if (v->end > len || off + ihl > v->end)
+			return -1;
+		v->family = 4;
+		nh = f[off + 9];
+		l4 = off + ihl;
+	} else if (type == 0x86dd) {
+		if (off + 40 > len || (f[off] >> 4) != 6)
+			return -1;
+		iplen = rd16(f + off + 4);
+		v->end = iplen ? off + 40 + iplen : len;
+		if (v->end > len)
+			return -1;
+		v->family = 6;
+		nh = f[off + 6];
+		l4 = off + 40;
+		while (nh == 0 || nh == 43 || nh == 60) {
+			if (l4 + 8 > v->end)
+				return -1;
+			nh = f[l4];
+			l4 += (f[l4 + 1] + 1) * 8;
+		}
+	} else {
+		return -1;
+	}
+	v->proto = nh;
+	if (nh == 6) {
+		__u32 doff;
+
+		if (l4 + 20 > v->end)
+			return -1;
+		doff = (f[l4 + 12] >> 4) * 4;
+		if (doff < 20 || l4 + doff > v->end)
+			return -1;
+		v->seq = rd32(f + l4 + 4);
+		v->payload_off = l4 + doff;
+	} else if (nh == 17) {
+		if (l4 + 8 > v->end)
+			return -1;
+		v->payload_off = l4 + 8;
+	} else {
+		return -1;
+	}
+	v->sport = rd16(f + l4);
+	v->dport = rd16(f + l4 + 2);
+	return 0;
+}
+
+struct pieces {
+	struct piece *p;
+	size_t n, cap;
+};
+
+static void add_piece(struct pieces *ps, const struct piece *p)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 4096;
+		ps->p = realloc(ps->p, ps->cap * sizeof(*ps->p));
+		assert_non_null(ps->p);
+	}
+	ps->p[ps->n++] = *p;
+}
+
+/* The piece(s) of @f: the whole frame when unparsable, else one per
+ * @gso_size chunk of the payload (@gso_size 0: one piece). */
+static void frame_pieces(struct pieces *ps, const __u8 *f, __u32 len,
+			 __u32 gso_size)
+{
+	struct piece p = { 0 };
+	struct l4view v;
+	__u32 off, plen, take;
+
+	if (parse_l4(f, len, &v)) {
+		p.raw = 1;
+		p.len = len;
+		p.hash = fnv(f, len);
+		add_piece(ps, &p);
+		return;
+	}
+	p.family = v.family;
+	p.proto = v.proto;
+	p.sport = v.sport;
+	p.dport = v.dport;
+	plen = v.end - v.payload_off;
+	if (!gso_size || !plen) {
+		p.seq = v.proto == 6 ? v.seq : 0;
+		p.len = plen;
+		p.hash = fnv(f + v.payload_off, plen);
+		add_piece(ps, &p);
+		return;
+	}
+	for (off = 0; off < plen; off += take) {
+		take = plen - off < gso_size ? plen - off : gso_size;
+		p.seq = v.proto == 6 ? v.seq + off : 0;
+		p.len = take;
+		p.hash = fnv(f + v.payload_off + off, take);
+		add_piece(ps, &p);
+	}
+}
+
+static int piece_cmp(const void *a, const void *b)
+{
+	const struct piece *x = a, *y = b;
+
+#define CMP(f)                                                                 \
+	do {                                                                   \
+		if (x->f != y->f)                                              \
+			return x->f < y->f ? -1 : 1;                           \
+	} while (0)
+	CMP(raw);
+	CMP(family);
+	CMP(proto);
+	CMP(sport);
+	CMP(dport);
+	CMP(seq);
+	CMP(len);
+	CMP(hash);
+#undef CMP
+	return 0;
+}
+
+/* What one run is made of. */
+struct train_cfg {
+	__u64 seed;
+	__u32 flows;
+	__u32 segs;		/* segments per flow, before losses/dups */
+	__u32 table;		/* engine flows; 0 = default */
+	int udp_pct;		/* flows that are UDP */
+	int v6_pct;
+	int vlan_pct;
+	int reorder_pct;	/* per frame: swapped with its neighbour */
+	int dup_pct;
+	int loss_pct;
+	int change_pct;		/* flags, options, TTL, window, ack changes */
+	int bad_pct;		/* malformed frames */
+	__u32 max_batch;
+	__u32 max_aggregate;
+};
+
+struct run {
+	__u8 *region;
+	size_t region_size;
+	struct xrx_frame *frames;
+	__u32 nr;
+	__u32 *idx_of;		/* region offset / FRAME_ALIGN -> frame */
+	__u8 *released;
+	__u32 bad_release, double_release;
+	struct pieces in, out;
+	__u32 bad_ipsum, bad_resegment;
+	__u8 *scratch;		/* one delivered packet, contiguous */
+	struct xrx_engine *e;
+};
+
+static void on_release(void *ctx, __u64 addr)
+{
+	struct run *r = ctx;
+	__u32 i;
+
+	if (addr % FRAME_ALIGN || addr >= r->region_size) {
+		r->bad_release++;
+		return;
+	}
+	i = r->idx_of[addr / FRAME_ALIGN];
+	if (i == UINT32_MAX) {
+		r->bad_release++;
+		return;
+	}
+	if (r->released[i]++)
+		r->double_release++;
+}
+
+static __u16 ipsum(const __u8 *p, __u32 len)
+{
+	__u32 s = 0, i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		s += rd16(p + i);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (__u16)~s;
+}
+
+static void on_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	struct run *r = ctx;
+	__u32 off = pkt->head_len, i;
+	struct l4view v;
+
+	/* The test copies; the engine did not. */
+	memcpy(r->scratch, pkt->head, pkt->head_len);
+	for (i = 0; i < pkt->nr_frags; i++) {
+		memcpy(r->scratch + off, pkt->frags[i].data, pkt->frags[i].len);
+		off += pkt->frags[i].len;
+	}
+	assert_int_equal(off, pkt->len);
+	if (pkt->gso_segs > 1) {
+		__u32 pieces_before = r->out.n;
+
+		if (parse_l4(r->scratch, pkt->len, &v) ||
+		    !pkt->gso_size) {
+			r->bad_resegment++;
+		} else {
+			if (v.family == 4 &&
+			    ipsum(r->scratch + v.l3,
+				  (r->scratch[v.l3] & 15) * 4))
+				r->bad_ipsum++;
+			frame_pieces(&r->out, r->scratch, pkt->len,
+				     pkt->gso_size);
+			if (r->out.n - pieces_before != pkt->gso_segs)
+				r->bad_resegment++;
+		}
+	} else {
+		frame_pieces(&r->out, r->scratch, pkt->len, 0);
+	}
+	xrx_pkt__release(r->e, pkt);
+}
+
+/* Per-flow state of the generator. */
+struct gflow {
+	struct frame_spec s;
+	__u32 mss;
+};
+
+static const __u8 ts_a[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0 };
+static const __u8 ts_b[12] = { 1, 1, 8, 10, 0, 0, 0, 2, 0, 0, 0, 0 };
+static const __u8 ipopt_nop[4] = { 1, 1, 1, 1 };
+
+/* Random changes a real stream shows now and then. */
+static void change(struct frame_spec *s, __u64 *rs)
+{
+	switch (rnd(rs, 8)) {
+	case 0: s->tcp_flags |= 0x08; break;		/* PSH */
+	case 1: s->window += 1 + rnd(rs, 100); break;
+	case 2: s->ttl = s->ttl == 64 ? 63 : 64; s->hop_limit = s->ttl; break;
+	case 3: s->tcp_opts = s->tcp_opts == ts_a ? ts_b : ts_a;
+		s->tcp_opts_len = 12; break;
+	case 4: s->ack += 1000; break;
+	case 5: s->tcp_flags |= 0x40; break;		/* ECE */
+	case 6: s->tcp_flags |= 0x80; break;		/* CWR */
+	default: s->tos ^= 4; s->tclass ^= 4; break;
+	}
+}
+
+/* Malformed variants; the engine must deliver them untouched. */
+static void spoil(struct frame_spec *s, __u64 *rs)
+{
+	switch (rnd(rs, 6)) {
+	case 0: s->bad_l4_csum = 1; break;
+	case 1: s->bad_ip_csum = s->family == 4; s->bad_l4_csum = s->family != 4;
+		break;
+	case 2: s->pad = 1 + rnd(rs, 8); break;
+	case 3: s->tot_len_delta = 4 + rnd(rs, 20); break;	/* truncated */
+	case 4: s->tot_len_delta = -(int)(1 + rnd(rs, 4)); break;
+	default:
+		if (s->family == 4) {
+			s->ip_opts = ipopt_nop;
+			s->ip_opts_len = 4;
+		} else {
+			s->pad = 2;
+		}
+		break;
+	}
+}
+
+/* Build the whole train into r: frames in arrival order. */
+static void build_train(struct run *r, const struct train_cfg *c)
+{
+	__u64 rs = c->seed;
+	__u32 total = c->flows * c->segs, i, f, k, nr = 0;
+	__u32 *order, *left, nleft;
+	struct gflow *fl;
+	size_t off = 0;
+	__u8 *tmp;
+
+	fl = calloc(c->flows, sizeof(*fl));
+	left = calloc(c->flows, sizeof(*left));
+	order = calloc(c->flows, sizeof(*order));
+	tmp = malloc(MAX_FRAME);
+	assert_true(fl && left && order && tmp);
+	/* Worst case: every segment duplicated, each frame (at most 1448
+	 * bytes of payload, two tags, IPv6, options, padding) in 1664. */
+	r->region_size = (size_t)total * 2 * 1664 + MAX_FRAME;
+	r->region = mmap(NULL, r->region_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(r->region != MAP_FAILED);
+	r->frames = calloc((size_t)total * 2, sizeof(*r->frames));
+	assert_non_null(r->frames);
+
+	for (f = 0; f < c->flows; f++) {
+		struct frame_spec *s = &fl[f].s;
+		bool udp = (int)rnd(&rs, 100) < c->udp_pct;
+		bool v6 = (int)rnd(&rs, 100) < c->v6_pct;
+
+		if (udp)
+			v6 ? frame_spec_udp6(s) : frame_spec_udp4(s);
+		else
+			v6 ? frame_spec_tcp6(s) : frame_spec_tcp4(s);
+		s->sport = 1024 + f % 60000;
+		s->dport = 5001 + f / 60000;
+		s->stream_seed = f + 1;
+		s->seq = rng_next(&rs);
+		s->ip_id = rnd(&rs, 65536);
+		if ((int)rnd(&rs, 100) < c->vlan_pct) {
+			s->nr_vlans = 1 + rnd(&rs, 2);
+			s->vlan_tci[0] = 100;
+			s->vlan_tpid[0] = s->nr_vlans == 2 ? 0x88a8 : 0x8100;
+			s->vlan_tci[1] = 200;
+		}
+		fl[f].mss = rnd(&rs, 2) ? 1448 : 200 + rnd(&rs, 1200);
+		left[f] = c->segs;
+		order[f] = f;
+	}
+
+	nleft = c->flows;
+	while (nleft) {
+		struct frame_spec s;
+		struct frame_info info;
+		__u32 j = rnd(&rs, nleft);
+		int len, copies = 1;
+
+		f = order[j];
+		s = fl[f].s;
+		/* Mostly full segments; sometimes a short one. */
+		s.payload_len = rnd(&rs, 10) ? fl[f].mss : 1 + rnd(&rs, fl[f].mss);
+		if ((int)rnd(&rs, 100) < c->change_pct) {
+			change(&fl[f].s, &rs);
+			s = fl[f].s;
+			s.payload_len = fl[f].mss;
+			fl[f].s.tcp_flags &= ~0xc8;	/* PSH/ECE/CWR: once */
+		}
+		if ((int)rnd(&rs, 100) < c->bad_pct)
+			spoil(&s, &rs);
+		if ((int)rnd(&rs, 100) < c->dup_pct)
+			copies = 2;
+		if ((int)rnd(&rs, 100) < c->loss_pct)
+			copies = 0;
+		len = frame_build_info(&s, tmp, MAX_FRAME, &info);
+		assert_true(len > 0);
+		for (k = 0; k < (__u32)copies; k++) {
+			assert_true(off + len <= r->region_size);
+			memcpy(r->region + off, tmp, len);
+			r->frames[nr].addr = off;
+			r->frames[nr].len = len;
+			nr++;
+			off += (len + FRAME_ALIGN - 1) & ~(size_t)(FRAME_ALIGN - 1);
+		}
+		/* The stream moves on whether or not the frame arrived. */
+		fl[f].s.seq += s.payload_len;
+		fl[f].s.ip_id++;
+		if (!--left[f])
+			order[j] = order[--nleft];
+	}
+	/* Reordering: swap neighbours (the region stays in address order,
+	 * only the arrival order changes). */
+	for (i = 0; i + 1 < nr; i++) {
+		if ((int)rnd(&rs, 100) < c->reorder_pct) {
+			struct xrx_frame t = r->frames[i];
+
+			r->frames[i] = r->frames[i + 1];
+			r->frames[i + 1] = t;
+		}
+	}
+	r->nr = nr;
+	r->idx_of = malloc((r->region_size / FRAME_ALIGN + 1) * sizeof(__u32));
+	r->released = calloc(nr ? nr : 1, 1);
+	assert_true(r->idx_of && r->released);
+	memset(r->idx_of, 0xff, (r->region_size / FRAME_ALIGN + 1) * sizeof(__u32));
+	for (i = 0; i < nr; i++) {
+		r->idx_of[r->frames[i].addr / FRAME_ALIGN] = i;
+		frame_pieces(&r->in, r->region + r->frames[i].addr,
+			     r->frames[i].len, 0);
+	}
+	free(fl);
+	free(left);
+	free(order);
+	free(tmp);
+}
+
+static void run_property(const struct train_cfg *c)
+{
+	struct run r = { 0 };
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	__u64 vals[XRX_ENGINE_STAT_MAX], now = 1000000, rs = c->seed ^ 0xabcdef;
+	__u32 i, n, missing = 0;
+	size_t k;
+
+	build_train(&r, c);
+	r.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
+	assert_non_null(r.scratch);
+
+	o.region = r.region;
+	o.region_size = r.region_size;
+	o.flows = c->table;
+	o.max_aggregate = c->max_aggregate;
+	o.udp = c->udp_pct > 0;
+	o.deliver = on_deliver;
+	o.release_frame = on_release;
+	o.ctx = &r;
+	r.e = xrx_engine__new(&o);
+	assert_non_null(r.e);
+
+	for (i = 0; i < r.nr; i += n) {
+		n = 1 + rnd(&rs, c->max_batch);
+		if (n > r.nr - i)
+			n = r.nr - i;
+		assert_int_equal(xrx_engine__rx(r.e, r.frames + i, n, now), n);
+		now += 50000;
+	}
+	xrx_engine__stats(r.e, vals);
+	xrx_engine__free(r.e);
+
+	for (i = 0; i < r.nr; i++)
+		missing += !r.released[i];
+	if (missing || r.double_release || r.bad_release)
+		fail_msg("frames: %u never released, %u twice, %u unknown of %u",
+			 missing, r.double_release, r.bad_release, r.nr);
+	assert_int_equal(vals[XRX_ENGINE_STAT_FRAMES_IN], r.nr);
+	assert_int_equal(r.bad_ipsum, 0);
+	if (r.bad_resegment)
+		fail_msg("%u aggregate(s) whose gso_size/gso_segs do not re-segment",
+			 r.bad_resegment);
+
+	qsort(r.in.p, r.in.n, sizeof(*r.in.p), piece_cmp);
+	qsort(r.out.p, r.out.n, sizeof(*r.out.p), piece_cmp);
+	for (k = 0; k < r.in.n && k < r.out.n; k++) {
+		if (piece_cmp(&r.in.p[k], &r.out.p[k]))
+			break;
+	}
+	if (k < r.in.n || k < r.out.n) {
+		const struct piece *a = k < r.in.n ? &r.in.p[k] : NULL;
+		const struct piece *b = k < r.out.n ? &r.out.p[k] : NULL;
+
+		fail_msg("pieces differ at %zu of %zu in / %zu out: in %s port %u seq %u len %u, out %s port %u seq %u len %u",
+			 k, r.in.n, r.out.n, a && a->raw ? "raw" : "l4",
+			 a ? a->sport : 0, a ? a->seq : 0, a ? a->len : 0,
+			 b && b->raw ? "raw" : "l4", b ? b->sport : 0,
+			 b ? b->seq : 0, b ? b->len : 0);
+	}
+	print_message("# seed %llu: %u flows, %u frames in, %llu packets out (%llu aggregates), %zu pieces\n",
+		      (unsigned long long)c->seed, c->flows, r.nr,
+		      (unsigned long long)vals[XRX_ENGINE_STAT_PKTS_OUT],
+		      (unsigned long long)vals[XRX_ENGINE_STAT_AGGS_OUT],
+		      r.out.n);
+
+	free(r.in.p);
+	free(r.out.p);
+	free(r.scratch);
+	free(r.frames);
+	free(r.idx_of);
+	free(r.released);
+	munmap(r.region, r.region_size);
+}
+
+static void test_one_flow_clean(void **state)
+{
+	struct train_cfg c = { .seed = 1, .flows = 1, .segs = 2000,
+			       .max_batch = 64 };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 5; s++, c.seed++)
+		run_property(&c);
+}
+
+static void test_few_flows_changes(void **state)
+{
+	struct train_cfg c = { .seed = 100, .flows = 8, .segs = 500,
+			       .v6_pct = 50, .vlan_pct = 25, .change_pct = 5,
+			       .max_batch = 128 };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 10; s++, c.seed++)
+		run_property(&c);
+}
+
+static void test_reorder_dup_loss(void **state)
+{
+	struct train_cfg c = { .seed = 200, .flows = 16, .segs = 300,
+			       .v6_pct = 50, .reorder_pct = 5, .dup_pct = 3,
+			       .loss_pct = 3, .change_pct = 3, .max_batch = 64 };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 10; s++, c.seed++)
+		run_property(&c);
+}
+
+static void test_malformed(void **state)
+{
+	struct train_cfg c = { .seed = 300, .flows = 32, .segs = 200,
+			       .v6_pct = 50, .vlan_pct = 10, .bad_pct = 8,
+			       .reorder_pct = 2, .change_pct = 3,
+			       .max_batch = 256 };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 10; s++, c.seed++)
+		run_property(&c);
+}
+
+static void test_udp(void **state)
+{
+	struct train_cfg c = { .seed = 400, .flows = 20, .segs = 300,
+			       .udp_pct = 50, .v6_pct = 50, .bad_pct = 3,
+			       .dup_pct = 2, .loss_pct = 2, .max_batch = 64 };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 5; s++, c.seed++)
+		run_property(&c);
+}
+
+static void test_many_flows(void **state)
+{
+	/* 1000 flows fit the table; 10000 overflow it (table-full flushes). */
+	struct train_cfg c = { .seed = 500, .flows = 1000, .segs = 20,
+			       .v6_pct = 50, .udp_pct = 10, .reorder_pct = 1,
+			       .dup_pct = 1, .loss_pct = 1, .change_pct = 2,
+			       .bad_pct = 1, .max_batch = 256 };
+
+	(void)state;
+	run_property(&c);
+	c.seed++;
+	c.flows = 10000;
+	c.segs = 6;
+	run_property(&c);
+	c.seed++;
+	c.table = 64;
+	c.flows = 3000;
+	run_property(&c);
+}
+
+static void test_big_tcp(void **state)
+{
+	struct train_cfg c = { .seed = 600, .flows = 3, .segs = 2000,
+			       .v6_pct = 50, .change_pct = 1, .loss_pct = 1,
+			       .max_batch = 1024,
+			       .max_aggregate = XRX_AGGREGATE_MAX };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 3; s++, c.seed++)
+		run_property(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_flow_clean),
+		cmocka_unit_test(test_few_flows_changes),
+		cmocka_unit_test(test_reorder_dup_loss),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_udp),
+		cmocka_unit_test(test_many_flows),
+		cmocka_unit_test(test_big_tcp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
