@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrx-send: put crafted traffic on an interface, bounded in count and
+ * rate: a pcap file replayed, or generated TCP/UDP segment trains with
+ * optional reordering, duplicates, loss and malformed frames. For tests
+ * and benchmarks of xrx inside network namespaces; it sends with
+ * AF_PACKET (PACKET_QDISC_BYPASS, sendmmsg() batches), so no qdisc, no
+ * netem and no pktgen are needed.
+ *
+ * Generated trains: --flows flows (source ports sport, sport+1, ...), each
+ * --segs segments of --mss payload bytes, --trains times; flows
+ * interleaved segment by segment with --interleave, else one flow's train
+ * after the other. TCP segments carry ACK, the last of a train also PSH;
+ * sequence numbers continue across trains. Payload byte k of a flow's
+ * stream is a hash of (flow, k), so a receiver can check every byte.
+ * --write FILE records exactly what was sent (pcap), drops excluded.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <pcap/pcap.h>
+
+#define FRAME_MAX 9216
+#define BATCH_MAX 256
+#define RNG_PCT(r) ((r) % 100)
+
+struct opts {
+	const char *ifname, *pcap_in, *write;
+	__u8 dmac[6], smac[6];
+	bool have_dmac, have_smac;
+	int family;		/* 4 or 6 */
+	__u8 proto;		/* IPPROTO_TCP / IPPROTO_UDP */
+	__u8 saddr[16], daddr[16];
+	__u16 sport, dport;
+	__u32 flows, segs, mss, trains;
+	bool interleave, no_psh;
+	__u32 reorder, dup, loss, malformed;	/* percent */
+	__u32 seed;
+	__u64 count;		/* frames at most; 0: all */
+	__u64 rate;		/* frames per second; 0: as fast as possible */
+	__u32 batch;
+	__u32 gap_us;		/* pause between trains */
+	__u32 repeat;		/* pcap replays */
+	bool verbose;
+};
+
+struct frame {
+	__u32 len;
+	__u8 data[FRAME_MAX];
+};
+
+struct sender {
+	const struct opts *o;
+	int fd;
+	struct frame *buf;	/* one batch */
+	__u32 n;
+	__u64 sent, bytes, dropped, dups, malformed, reordered;
+	struct timespec start;
+	pcap_t *wp;
+	pcap_dumper_t *wd;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static __u32 rng(__u32 *s)
+{
+	/* xorshift32: reproducible with --seed, good enough for test choices. */
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static __u8 payload_byte(__u32 flow, __u32 off)
+{
+	__u32 h = flow * 0x9e3779b1u + off;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	return (__u8)h;
+}
+
+static __u32 csum_add(const void *p, __u32 len, __u32 sum)
+{
+	const __u8 *b = p;
+	__u32 i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (__u32)b[i] << 8 | b[i + 1];
+	if (len & 1)
+		sum += (__u32)b[len - 1] << 8;
+	return sum;
+}
+
+static __u16 csum_fold(__u32 sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)~sum;
+}
+
+static void put16(__u8 *p, __u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = (__u8)v;
+}
+
+static void put32(__u8 *p, __u32 v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, (__u16)v);
+}
+
+/*
+ * One segment of flow @flow: @plen payload bytes from stream offset @off.
+ * @bad: 0 good, 1 bad L4 checksum, 2 bad IPv4 header checksum (IPv6: L4),
+ * 3 IP length longer than the frame. Return: the frame length.
+ */
+static __u32 build(const struct opts *o, __u8 *f, __u32 flow, __u32 seq,
+		   __u32 off, __u32 plen, bool psh, __u16 ipid, int bad)
+{
+	__u32 l3 = 14, l4, hl = o->proto == IPPROTO_TCP ? 20 : 8, len, sum, i;
+	__u8 *ip = f + l3, *th;
+
+	memcpy(f, o->dmac, 6);
+	memcpy(f + 6, o->smac, 6);
+	put16(f + 12, o->family == 4 ? ETH_P_IP : ETH_P_IPV6);
+	if (o->family == 4) {
+		l4 = l3 + 20;
+		memset(ip, 0, 20);
+		ip[0] = 0x45;
+		put16(ip + 2, (__u16)(20 + hl + plen + (bad == 3 ? 100 : 0)));
+		put16(ip + 4, ipid);
+		put16(ip + 6, 0x4000);	/* DF */
+		ip[8] = 64;
+		ip[9] = o->proto;
+		memcpy(ip + 12, o->saddr + 12, 4);
+		memcpy(ip + 16, o->daddr + 12, 4);
+		put16(ip + 10, csum_fold(csum_add(ip, 20, 0)) ^ (bad == 2 ? 0x5a5a : 0));
+	} else {
+		l4 = l3 + 40;
+		memset(ip, 0, 40);
+		ip[0] = 0x60;
+		put16(ip + 4, (__u16)(hl + plen + (bad == 3 ? 100 : 0)));
+		ip[6] = o->proto;
+		ip[7] = 64;
+		memcpy(ip + 8, o->saddr, 16);
+		memcpy(ip + 24, o->daddr, 16);
+	}
+	th = f + l4;
+	memset(th, 0, hl);
+	put16(th, (__u16)(o->sport + flow));
+	put16(th + 2, o->dport);
+	if (o->proto == IPPROTO_TCP) {
+		put32(th + 4, seq);
+		put32(th + 8, 1);
+		th[12] = 5 << 4;
+		th[13] = 0x10 | (psh ? 0x08 : 0);	/* ACK, PSH */
+		put16(th + 14, 65535);
+	} else {
+		put16(th + 4, (__u16)(8 + plen));
+	}
+	for (i = 0; i < plen; i++)
+		th[hl + i] = payload_byte(flow, off + i);
+	len = l4 + hl + plen;
+	/* Pseudo-header, then the transport header and payload. */
+	if (o->family == 4)
+		sum = csum_add(ip + 12, 8, 0);
+	else
+		sum = csum_add(ip + 8, 32, 0);
+	sum += o->proto + hl + plen;
+	sum = csum_add(th, hl + plen, sum);
+	put16(th + (o->proto == IPPROTO_TCP ? 16 : 6),
+	      csum_fold(sum) ^ ((bad == 1 || (bad == 2 && o->family == 6)) ? 0x5a5a : 0));
+	return len;
+}
+
+static int flush_batch(struct sender *s)
+{
+	struct mmsghdr msg[BATCH_MAX];
+	struct iovec iov[BATCH_MAX];
+	struct pcap_pkthdr ph;
+	__u32 i, done = 0;
+	int n;
+
+	if (!s->n)
+		return 0;
+	memset(msg, 0, sizeof(msg[0]) * s->n);
+	for (i = 0; i < s->n; i++) {
+		iov[i].iov_base = s->buf[i].data;
+		iov[i].iov_len = s->buf[i].len;
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (done < s->n) {
+		n = sendmmsg(s->fd, msg + done, s->n - done, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS || errno == EAGAIN) {
+				usleep(100);	/* device queue full: wait */
+				continue;
+			}
+			fprintf(stderr, "xrx-send: send on %s: %s\n", s->o->ifname,
+				strerror(errno));
+			return -errno;
+		}
+		done += n;
+	}
+	for (i = 0; i < s->n; i++) {
+		s->bytes += s->buf[i].len;
+		if (s->wd) {
+			/* Timestamps count frames: the order is what matters. */
+			ph.ts.tv_usec = (long)s->sent % 1000000;
+			ph.ts.tv_sec = (long)(s->sent / 1000000);
+			ph.caplen = ph.len = s->buf[i].len;
+			pcap_dump((u_char *)s->wd, &ph, s->buf[i].data);
+		}
+		s->sent++;
+	}
+	s->n = 0;
+	return 0;
+}
+
+/* Keep to --rate: sleep until frame @k is due. */
+static void pace(struct sender *s)
+{
+	struct timespec now, due;
+	__u64 ns;
+
+	if (!s->o->rate)
+		return;
+	ns = s->sent * 1000000000ull / s->o->rate;
+	due.tv_sec = s->start.tv_sec + (time_t)(ns / 1000000000ull);
+	due.tv_nsec = s->start.tv_nsec + (long)(ns % 1000000000ull);
+	if (due.tv_nsec >= 1000000000L) {
+		due.tv_sec++;
+		due.tv_nsec -= 1000000000L;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < due.tv_sec ||
+	    (now.tv_sec == due.tv_sec && now.tv_nsec < due.tv_nsec))
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL);
+}
+
+static bool full(const struct sender *s)
+{
+	return s->o->count && s->sent + s->n >= s->o->count;
+}
+
+/* Queue a frame; send the batch when full. Return: <0 error, 1 stop. */
+static int queue_frame(struct sender *s, const __u8 *data, __u32 len)
+{
+	__u32 batch = s->o->rate ? 1 : s->o->batch;
+	int err;
+
+	if (stop || full(s))
+		return 1;
+	if (len > FRAME_MAX)
+		return -EMSGSIZE;
+	memcpy(s->buf[s->n].data, data, len);
+	s->buf[s->n++].len = len;
+	if (s->n >= batch) {
+		pace(s);
+		err = flush_batch(s);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int run_pcap(struct sender *s)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	__u32 r;
+	int rc = 0, err;
+	pcap_t *p;
+
+	for (r = 0; r < s->o->repeat && !rc; r++) {
+		p = pcap_open_offline(s->o->pcap_in, errbuf);
+		if (!p) {
+			fprintf(stderr, "xrx-send: %s: %s\n", s->o->pcap_in, errbuf);
+			return -EINVAL;
+		}
+		if (pcap_datalink(p) != DLT_EN10MB) {
+			fprintf(stderr, "xrx-send: %s: not an Ethernet capture (link type %d)\n",
+				s->o->pcap_in, pcap_datalink(p));
+			pcap_close(p);
+			return -EINVAL;
+		}
+		while (!rc && pcap_next_ex(p, &h, &data) == 1) {
+			if (h->caplen != h->len) {
+				fprintf(stderr, "xrx-send: %s: frame truncated by the capture's snaplen; skipped\n",
+					s->o->pcap_in);
+				continue;
+			}
+			err = queue_frame(s, data, h->caplen);
+			if (err == -EMSGSIZE) {
+				fprintf(stderr, "xrx-send: %s: frame of %u bytes too long; skipped\n",
+					s->o->pcap_in, h->caplen);
+				continue;
+			}
+			rc = err;
+		}
+		pcap_close(p);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+struct seg {
+	__u32 flow, seq, off, len;
+	bool psh;
+};
+
+static int run_trains(struct sender *s)
+{
+	const struct opts *o = s->o;
+	__u32 total = o->flows * o->segs, t, i, k, r = o->seed ? o->seed : 1;
+	__u32 *seq = calloc(o->flows, sizeof(*seq));
+	__u32 *off = calloc(o->flows, sizeof(*off));
+	__u16 *ipid = calloc(o->flows, sizeof(*ipid));
+	struct seg *segs = calloc(total, sizeof(*segs)), tmp;
+	__u8 *f = malloc(FRAME_MAX);
+	int rc = 0, bad;
+	__u32 len;
+
+	if (!seq || !off || !ipid || !segs || !f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < o->flows; i++)
+		seq[i] = 1000000 * (i + 1);
+	for (t = 0; t < o->trains && !rc; t++) {
+		/* The train in send order. */
+		for (k = 0; k < total; k++) {
+			struct seg *g = &segs[k];
+
+			g->flow = o->interleave ? k % o->flows : k / o->segs;
+			i = o->interleave ? k / o->flows : k % o->segs;
+			g->len = o->mss;
+			g->psh = !o->no_psh && i == o->segs - 1;
+			g->seq = seq[g->flow];
+			g->off = off[g->flow];
+			seq[g->flow] += g->len;
+			off[g->flow] += g->len;
+		}
+		/* Reorder: swap with the next segment. */
+		for (k = 0; k + 1 < total && o->reorder; k++) {
+			if (RNG_PCT(rng(&r)) >= o->reorder)
+				continue;
+			tmp = segs[k];
+			segs[k] = segs[k + 1];
+			segs[k + 1] = tmp;
+			s->reordered++;
+			k++;
+		}
+		for (k = 0; k < total && !rc; k++) {
+			struct seg *g = &segs[k];
+			int copies = 1;
+
+			if (o->loss && RNG_PCT(rng(&r)) < o->loss) {
+				s->dropped++;
+				continue;
+			}
+			if (o->dup && RNG_PCT(rng(&r)) < o->dup) {
+				copies = 2;
+				s->dups++;
+			}
+			bad = 0;
+			if (o->malformed && RNG_PCT(rng(&r)) < o->malformed) {
+				bad = 1 + (int)(rng(&r) % 3);
+				s->malformed++;
+			}
+			len = build(o, f, g->flow, g->seq, g->off, g->len, g->psh,
+				    ipid[g->flow]++, bad);
+			while (copies-- && !rc)
+				rc = queue_frame(s, f, len);
+		}
+		if (!rc && o->gap_us && t + 1 < o->trains) {
+			rc = flush_batch(s);
+			usleep(o->gap_us);
+		}
+	}
+out:
+	free(seq);
+	free(off);
+	free(ipid);
+	free(segs);
+	free(f);
+	return rc < 0 ? rc : 0;
+}
+
+static int parse_mac(const char *s, __u8 *mac)
+{
+	unsigned int b[6];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5]) != 6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 255)
+			return -EINVAL;
+		mac[i] = (__u8)b[i];
+	}
+	return 0;
+}
+
+static int parse_addr(const char *s, __u8 *a, int *family)
+{
+	memset(a, 0, 16);
+	if (inet_pton(AF_INET, s, a + 12) == 1) {
+		a[10] = a[11] = 0xff;
+		if (*family && *family != 4)
+			return -EINVAL;
+		*family = 4;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, a) == 1) {
+		if (*family && *family != 6)
+			return -EINVAL;
+		*family = 6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: xrx-send -i IFACE --dmac MAC [options]\n"
+"Send a pcap (--pcap FILE) or generated TCP/UDP segment trains with AF_PACKET.\n"
+"  -i, --iface IFACE      interface to send on (required)\n"
+"      --dmac MAC         destination MAC (required for generated trains)\n"
+"      --smac MAC         source MAC (default: the interface's)\n"
+"      --pcap FILE        replay FILE's frames (--repeat N times)\n"
+"      --src ADDR --dst ADDR   IPv4 or IPv6 (default 198.18.0.1 -> .2)\n"
+"      --udp              UDP datagrams instead of TCP segments\n"
+"      --sport P --dport P     ports (default 40000, 5001; flow k: sport+k)\n"
+"      --flows N --segs N --mss N --trains N   (default 1, 20, 1448, 1)\n"
+"      --interleave       alternate flows segment by segment\n"
+"      --no-psh           no PSH on a train's last segment\n"
+"      --reorder PCT --dup PCT --loss PCT --malformed PCT   (default 0)\n"
+"      --seed N           random choices (default 1)\n"
+"      --gap-us N         pause between trains\n"
+"  -c, --count N          send at most N frames\n"
+"  -r, --rate PPS         at most PPS frames per second\n"
+"  -b, --batch N          frames per sendmmsg() (default 64, max %d)\n"
+"  -w, --write FILE       record what was sent as pcap\n"
+"  -v, --verbose          print a summary on stderr\n"
+"Exit: 0 sent, 1 runtime failure, 2 bad usage.\n", BATCH_MAX);
+}
+
+static int open_socket(const struct opts *o, int *ifindex, __u8 *mac)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct ifreq ifr = { 0 };
+	int fd, one = 1;
+
+	*ifindex = (int)if_nametoindex(o->ifname);
+	if (!*ifindex) {
+		fprintf(stderr, "xrx-send: no interface %s in this network namespace\n",
+			o->ifname);
+		return -ENODEV;
+	}
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		fprintf(stderr, "xrx-send: AF_PACKET socket: %s (needs CAP_NET_RAW)\n",
+			strerror(errno));
+		return -errno;
+	}
+	/* Straight to the driver: no qdisc in the way of a burst. */
+	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
+		fprintf(stderr, "xrx-send: %s: PACKET_QDISC_BYPASS: %s; sending through the qdisc\n",
+			o->ifname, strerror(errno));
+	sll.sll_ifindex = *ifindex;
+	sll.sll_protocol = 0;	/* send only: receive nothing */
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		fprintf(stderr, "xrx-send: bind to %s: %s\n", o->ifname,
+			strerror(errno));
+		close(fd);
+		return -errno;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", o->ifname);
+	if (!ioctl(fd, SIOCGIFHWADDR, &ifr))
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "iface", required_argument, NULL, 'i' },
+		{ "dmac", required_argument, NULL, 'D' },
+		{ "smac", required_argument, NULL, 'S' },
+		{ "pcap", required_argument, NULL, 'p' },
+		{ "repeat", required_argument, NULL, 'R' },
+		{ "src", required_argument, NULL, 's' },
+		{ "dst", required_argument, NULL, 'd' },
+		{ "udp", no_argument, NULL, 'u' },
+		{ "sport", required_argument, NULL, 1 },
+		{ "dport", required_argument, NULL, 2 },
+		{ "flows", required_argument, NULL, 3 },
+		{ "segs", required_argument, NULL, 4 },
+		{ "mss", required_argument, NULL, 5 },
+		{ "trains", required_argument, NULL, 6 },
+		{ "interleave", no_argument, NULL, 7 },
+		{ "no-psh", no_argument, NULL, 8 },
+		{ "reorder", required_argument, NULL, 9 },
+		{ "dup", required_argument, NULL, 10 },
+		{ "loss", required_argument, NULL, 11 },
+		{ "malformed", required_argument, NULL, 12 },
+		{ "seed", required_argument, NULL, 13 },
+		{ "gap-us", required_argument, NULL, 14 },
+		{ "count", required_argument, NULL, 'c' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = {
+		.proto = IPPROTO_TCP, .sport = 40000, .dport = 5001,
+		.flows = 1, .segs = 20, .mss = 1448, .trains = 1,
+		.batch = 64, .repeat = 1, .seed = 1,
+	};
+	const char *src = "198.18.0.1", *dst = "198.18.0.2";
+	struct sender s = { .o = &o, .fd = -1 };
+	int opt, ifindex, rc = 1, err;
+	__u8 mac[6];
+	__u32 hl;
+
+	while ((opt = getopt_long(argc, argv, "i:c:r:b:w:vh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'i': o.ifname = optarg; break;
+		case 'D':
+			if (parse_mac(optarg, o.dmac))
+				goto bad;
+			o.have_dmac = true;
+			break;
+		case 'S':
+			if (parse_mac(optarg, o.smac))
+				goto bad;
+			o.have_smac = true;
+			break;
+		case 'p': o.pcap_in = optarg; break;
+		case 'R': o.repeat = strtoul(optarg, NULL, 0); break;
+		case 's': src = optarg; break;
+		case 'd': dst = optarg; break;
+		case 'u': o.proto = IPPROTO_UDP; break;
+		case 1: o.sport = strtoul(optarg, NULL, 0); break;
+		case 2: o.dport = strtoul(optarg, NULL, 0); break;
+		case 3: o.flows = strtoul(optarg, NULL, 0); break;
+		case 4: o.segs = strtoul(optarg, NULL, 0); break;
+		case 5: o.mss = strtoul(optarg, NULL, 0); break;
+		case 6: o.trains = strtoul(optarg, NULL, 0); break;
+		case 7: o.interleave = true; break;
+		case 8: o.no_psh = true; break;
+		case 9: o.reorder = strtoul(optarg, NULL, 0); break;
+		case 10: o.dup = strtoul(optarg, NULL, 0); break;
+		case 11: o.loss = strtoul(optarg, NULL, 0); break;
+		case 12: o.malformed = strtoul(optarg, NULL, 0); break;
+		case 13: o.seed = strtoul(optarg, NULL, 0); break;
+		case 14: o.gap_us = strtoul(optarg, NULL, 0); break;
+		case 'c': o.count = strtoull(optarg, NULL, 0); break;
+		case 'r': o.rate = strtoull(optarg, NULL, 0); break;
+		case 'b': o.batch = strtoul(optarg, NULL, 0); break;
+		case 'w': o.write = optarg; break;
+		case 'v': o.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: goto bad;
+		}
+	}
+	if (!o.ifname || optind != argc) {
+		fprintf(stderr, "xrx-send: an interface is needed (-i IFACE)\n");
+		goto bad;
+	}
+	if (!o.pcap_in) {
+		if (!o.have_dmac) {
+			fprintf(stderr, "xrx-send: generated trains need --dmac (the receiver's MAC)\n");
+			goto bad;
+		}
+		if (parse_addr(src, o.saddr, &o.family) ||
+		    parse_addr(dst, o.daddr, &o.family)) {
+			fprintf(stderr, "xrx-send: --src/--dst: two IPv4 or two IPv6 addresses\n");
+			goto bad;
+		}
+		hl = 14 + (o.family == 4 ? 20 : 40) + (o.proto == IPPROTO_TCP ? 20 : 8);
+		if (!o.flows || !o.segs || !o.trains || !o.mss ||
+		    o.mss + hl > FRAME_MAX || o.flows * (__u64)o.segs > 1000000 ||
+		    o.reorder > 100 || o.dup > 100 || o.loss > 100 ||
+		    o.malformed > 100) {
+			fprintf(stderr, "xrx-send: bad train: flows, segs, trains >= 1; mss 1..%u; flows*segs <= 1000000; percentages 0..100\n",
+				FRAME_MAX - hl);
+			goto bad;
+		}
+	}
+	if (!o.batch || o.batch > BATCH_MAX || !o.repeat) {
+		fprintf(stderr, "xrx-send: --batch 1..%d, --repeat >= 1\n", BATCH_MAX);
+		goto bad;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	s.fd = open_socket(&o, &ifindex, o.have_smac ? mac : o.smac);
+	if (s.fd < 0)
+		return 1;
+	s.buf = calloc(BATCH_MAX, sizeof(*s.buf));
+	if (!s.buf) {
+		fprintf(stderr, "xrx-send: out of memory\n");
+		goto out;
+	}
+	if (o.write) {
+		s.wp = pcap_open_dead(DLT_EN10MB, FRAME_MAX);
+		s.wd = s.wp ? pcap_dump_open(s.wp, o.write) : NULL;
+		if (!s.wd) {
+			fprintf(stderr, "xrx-send: cannot write %s: %s\n", o.write,
+				s.wp ? pcap_geterr(s.wp) : "pcap_open_dead failed");
+			goto out;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &s.start);
+	err = o.pcap_in ? run_pcap(&s) : run_trains(&s);
+	if (!err)
+		err = flush_batch(&s);
+	if (o.verbose || err)
+		fprintf(stderr, "xrx-send: %s: sent %llu frames, %llu bytes; lost %llu, duplicated %llu, malformed %llu, reordered %llu\n",
+			o.ifname, (unsigned long long)s.sent,
+			(unsigned long long)s.bytes, (unsigned long long)s.dropped,
+			(unsigned long long)s.dups, (unsigned long long)s.malformed,
+			(unsigned long long)s.reordered);
+	rc = err ? 1 : 0;
+out:
+	if (s.wd)
+		pcap_dump_close(s.wd);
+	if (s.wp)
+		pcap_close(s.wp);
+	free(s.buf);
+	close(s.fd);
+	return rc;
+bad:
+	usage(stderr);
+	return 2;
+}
