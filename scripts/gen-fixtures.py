@@ -346,6 +346,8 @@ def extra_trains():
          tcp_train(370)),
         ("big_tcp6", "BIG TCP over IPv6: 370 x 1448",
          tcp_train(370, v=6)),
+        ("udp4_cap66", "66 UDP datagrams: 64 (UDP_GRO_CNT_MAX) + 2",
+         udp_train(66, plen=200)),
         ("many_flows", "200 interleaved flows of 8 segments",
          [s for group in zip(*[tcp_train(8, sport=20000 + f, seq=f * 100000)
                                for f in range(200)]) for s in group]),
