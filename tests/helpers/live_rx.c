@@ -8,7 +8,7 @@
  *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
- *           [-r RINGSIZE] [-c CPU,CPU] [-v]
+ *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-v]
  *
  * -m cb: a callback that sleeps -S microseconds per packet (a slow
  * consumer) and then releases it; it also records per-queue packet
@@ -74,7 +74,7 @@ static void usage(FILE *f)
 		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]\n"
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
-		"               [-r RINGSIZE] [-c CPU,CPU] [-v]\n");
+		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	char *tok;
 
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:vh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -179,6 +179,8 @@ int main(int argc, char **argv)
 				cpus[i++] = -1;
 			o.cpus = cpus;
 			break;
+		case 'L': o.sink_opts.snaplen = atoi(optarg); break;
+		case 'B': o.sink_opts.rotate_bytes = strtoull(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
