@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Turn the benchmarks' JSON into pictures: `make bench-plot`.
+#
+#   scripts/bench/plot.sh [DIR]     DIR/*.json -> DIR/*.png (build/bench)
+#
+# From DIR/gro.json (scripts/bench/gro_bench.c):
+#   gro_flows.png  Mpps against concurrent flows, xrx and DPDK's rte_gro,
+#                  one panel per arrival order and flush kind
+#   gro_copy.png   Mpps and bytes copied per segment for each copy mode
+# From DIR/xdp.json (scripts/bench/xdp_bench.c):
+#   xdp.png        ns per frame of xrx_rx against a bare XSKMAP redirect
+#
+# The JSON is flattened into gnuplot data files by python3 (standard
+# library only); scripts/bench/plot.gp draws them. A missing JSON file
+# skips its pictures; no picture at all is an error.
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+DIR=${1:-$TOP/build/bench}
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
+
+if ! command -v gnuplot >/dev/null; then
+	echo "bench-plot: gnuplot missing; apt-get install gnuplot-nox (or scripts/deps.sh --bench)" >&2
+	exit 1
+fi
+if [ ! -e "$DIR/gro.json" ] && [ ! -e "$DIR/xdp.json" ]; then
+	echo "bench-plot: no gro.json or xdp.json in $DIR; run make bench first" >&2
+	exit 1
+fi
+
+DAT=$(mktemp -d /tmp/xrx-plot.XXXXXX)
+trap 'rm -rf "$DAT"' EXIT
+
+# Tables for gnuplot, one file per picture, '?' where a row is missing.
+$PY - "$DIR" "$DAT" <<'PYEOF'
+import json, os, sys
+
+src, dst = sys.argv[1:3]
+
+def load(name):
+    p = os.path.join(src, name)
+    if not os.path.exists(p):
+        return None
+    with open(p) as f:
+        return json.load(f)
+
+def num(v):
+    return "?" if v is None else "%g" % v
+
+gro = load("gro.json")
+if gro:
+    rows = gro["rows"]
+    # TCPv4 at MSS 1448: the only trains rte_gro also runs.
+    def pick(engine, order, flush, flows, copy=None, csum=None,
+             proto="tcp4", mss=1448):
+        for r in rows:
+            if (r["engine"] == engine and r["proto"] == proto and
+                    r["mss"] == mss and r["order"] == order and
+                    r["flush"] == flush and r["flows"] == flows and
+                    r.get("max_aggregate", 65536) <= 65536 and
+                    (copy is None or r.get("copy") == copy) and
+                    (csum is None or r.get("csum") == csum)):
+                return r
+        return None
+
+    flows = sorted({r["flows"] for r in rows})
+    with open(os.path.join(dst, "gro_flows.dat"), "w") as f:
+        for order in ("burst", "rr"):
+            for flush in ("batch", "timeout"):
+                f.write("# %s %s\n# flows xrx/verify xrx/trust rte_gro\n"
+                        % (order, flush))
+                for n in flows:
+                    v = pick("xrx", order, flush, n, "header", "verify")
+                    t = pick("xrx", order, flush, n, "header", "trust")
+                    d = pick("rte_gro", order, flush, n)
+                    f.write("%d %s %s %s\n" % (n,
+                            num(v and v["mpps"]), num(t and t["mpps"]),
+                            num(d and d["mpps"])))
+                f.write("\n\n")
+
+    with open(os.path.join(dst, "gro_copy.dat"), "w") as f:
+        f.write("# copy " + " ".join("mpps_f%d" % n for n in flows) +
+                " bytes_copied_per_seg payload_bytes_copied_per_seg\n")
+        for copy in ("header", "max-head", "full"):
+            mp = [pick("xrx", "burst", "batch", n, copy, "trust")
+                  for n in flows]
+            one = next((r for r in mp if r), None)
+            f.write('"%s" %s %s %s\n' % (copy,
+                    " ".join(num(r and r["mpps"]) for r in mp),
+                    num(one and one["bytes_copied_per_seg"]),
+                    num(one and one["payload_bytes_copied_per_seg"])))
+    with open(os.path.join(dst, "gro_meta"), "w") as f:
+        f.write("%s\n" % " ".join(str(n) for n in flows))
+        f.write("%s\n" % ("quick" if gro.get("quick") else "full"))
+
+xdp = load("xdp.json")
+if xdp:
+    with open(os.path.join(dst, "xdp.dat"), "w") as f:
+        f.write("# frame xrx_rx xrx_rx_pass xsk_redirect ratio\n")
+        for r in xdp["results"]:
+            f.write('"%s" %s %s %s %s\n' % (r["frame"], num(r["xrx_rx"]),
+                    num(r.get("xrx_rx_pass")), num(r["xsk_redirect"]),
+                    num(r.get("ratio"))))
+    with open(os.path.join(dst, "xdp_meta"), "w") as f:
+        f.write("%s\n%s\n" % (xdp.get("method", ""), xdp.get("target_ratio", 0)))
+PYEOF
+
+made=()
+if [ -e "$DAT/gro_flows.dat" ]; then
+	flows=$(sed -n 1p "$DAT/gro_meta")
+	kind=$(sed -n 2p "$DAT/gro_meta")
+	gnuplot -e "dat='$DAT'; out='$DIR'; flows='$flows'; kind='$kind'; what='gro'" \
+		"$TOP/scripts/bench/plot.gp"
+	made+=("$DIR/gro_flows.png" "$DIR/gro_copy.png")
+fi
+if [ -e "$DAT/xdp.dat" ]; then
+	method=$(sed -n 1p "$DAT/xdp_meta")
+	target=$(sed -n 2p "$DAT/xdp_meta")
+	gnuplot -e "dat='$DAT'; out='$DIR'; method='$method'; target=$target; what='xdp'" \
+		"$TOP/scripts/bench/plot.gp"
+	made+=("$DIR/xdp.png")
+fi
+for p in "${made[@]}"; do
+	[ -s "$p" ] || { echo "bench-plot: $p was not written" >&2; exit 1; }
+	echo "bench-plot: $p"
+done
