@@ -9,8 +9,9 @@ set -e
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
 libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
-iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux"
-[ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev"
+iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux
+man-db groff-base"
+[ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev gnuplot-nox"
 
 missing=""
 for p in $PKGS; do
