@@ -459,8 +459,9 @@ static int set_key(struct parser *p, const char *key, char *val)
 
 	switch ((enum conf_key)k) {
 	case K_INTERFACE:
-		if (!xrx_ifname_valid(val))
-			return perr(p, "interface = %s is not a valid interface name; write 1 to 15 characters, no '/', ':' or blanks",
+		/* A leading '#' would be written back as a comment. */
+		if (!xrx_ifname_valid(val) || val[0] == '#')
+			return perr(p, "interface = %s is not a valid interface name; write 1 to 15 characters, no '/', ':' or blanks, not starting with '#'",
 				    val);
 		strcpy(c->ifname, val);
 		c->ifname_line = p->line;
