@@ -12,7 +12,8 @@
  *
  * -m cb: a callback that sleeps -S microseconds per packet (a slow
  * consumer) and then releases it; it also records per-queue packet
- * counts. -n: stop when this many frames have reached the engines.
+ * counts, and with -R PORT counts packets from source ports >= PORT
+ * ("cb late N"). -L/-B: pcap sink snaplen and rotation size. -n: stop when this many frames have reached the engines.
  * Prints "ready" once the sockets are bound, then at the end
  *   info attach MODE queues N zerocopy 0 multi_buffer 1
  *   q0 pkts N ...
@@ -39,6 +40,8 @@ static volatile sig_atomic_t stop;
 
 struct cb_state {
 	unsigned int sleep_us;
+	__u16 late_port;		/* -R: count packets from sport >= it */
+	__u64 late;
 	__u64 pkts[XRX_LIVE_QUEUES_MAX];
 	__u64 segs[XRX_LIVE_QUEUES_MAX];
 };
@@ -55,6 +58,10 @@ static void slow_cb(void *ctx, struct xrx_live *l, __u32 qi,
 
 	cs->pkts[qi]++;
 	cs->segs[qi] += pkt->gso_segs;
+	if (cs->late_port && pkt->l4_off && pkt->l4_off + 2u <= pkt->head_len &&
+	    (pkt->head[pkt->l4_off] << 8 | pkt->head[pkt->l4_off + 1]) >=
+		    cs->late_port)
+		cs->late++;
 	if (cs->sleep_us)
 		usleep(cs->sleep_us);
 	xrx_live__release(l, qi, pkt);
@@ -74,7 +81,8 @@ static void usage(FILE *f)
 		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]\n"
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
-		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-v]\n");
+		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
+		"               [-R PORT] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -118,6 +126,7 @@ static void print_stats(struct xrx_live *l, const struct cb_state *cs)
 	for (j = 0; j < XRX_STAT_MAX; j++)
 		printf("prog %s %llu\n", xrx_stat_names[j],
 		       (unsigned long long)st.prog[j]);
+	printf("cb late %llu\n", (unsigned long long)cs->late);
 	if (xrx_live__check_frames(l, -1, why, sizeof(why)))
 		printf("check FAIL %s\n", why);
 	else
@@ -139,7 +148,7 @@ int main(int argc, char **argv)
 	char *tok;
 
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:vh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -181,6 +190,7 @@ int main(int argc, char **argv)
 			break;
 		case 'L': o.sink_opts.snaplen = atoi(optarg); break;
 		case 'B': o.sink_opts.rotate_bytes = strtoull(optarg, NULL, 0); break;
+		case 'R': cs.late_port = atoi(optarg); break;
 		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
