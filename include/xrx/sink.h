@@ -85,7 +85,8 @@ struct xrx_sink_opts {
 					 * file would exceed it; 0: never */
 	bool nanosecond;		/* pcap: nanosecond timestamps */
 	/* tun */
-	bool tun_gso;			/* tun: keep GSO (virtio_net_hdr) */
+	bool tun_no_gso;		/* tun: write aggregates as segments
+					 * (default: GSO via virtio_net_hdr) */
 	__u32 tun_flags;		/* tun: sink-specific, zero */
 };
 

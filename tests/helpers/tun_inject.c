@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 	if (j.region == MAP_FAILED || !j.frames)
 		return 1;
 
-	so.tun_gso = j.gso;
+	so.tun_no_gso = !j.gso;
 	snprintf(spec, sizeof(spec), "tun:%s", j.dev);
 	j.sink = xrx_sink__open(spec, &so);
 	if (!j.sink) {

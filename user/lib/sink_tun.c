@@ -22,7 +22,7 @@
  * it does not know (set_offload()), so each of TUN_F_CSUM, TSO4, TSO6,
  * TSO_ECN and USO4|USO6 (Linux 6.2+) is tried alone. An aggregate whose
  * GSO type was refused (UDP on a kernel without USO), or every aggregate
- * with ",nogso" / opts->tun_gso false, is written cut back into its
+ * with ",nogso" / opts->tun_no_gso, is written cut back into its
  * segments with the headers tcp_gso_segment()/__udp_gso_segment() would
  * give them (vnet.c); the first such packet logs one line.
  *
@@ -322,7 +322,7 @@ static int tun_open(struct xrx_sink *s, const char *arg,
 	if (!t)
 		return -ENOMEM;
 	t->fd = -1;
-	t->gso = opts->tun_gso;
+	t->gso = !opts->tun_no_gso;
 	err = tun_parse(arg, t->info.name, &t->gso);
 	if (err || opts->tun_flags) {
 		fprintf(stderr, "xrx: tun sink \"%s\": expected tun:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
