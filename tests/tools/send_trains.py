@@ -62,6 +62,12 @@ def main(argv):
         trains.append((marker(n), frames))
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
     s.bind((iface, 0))
+    # A send that finds the socket's buffer full sleeps, and NAPI would
+    # poll a half-sent train: room for a whole train (root may force it).
+    try:
+        s.setsockopt(socket.SOL_SOCKET, 32, 8 << 20)   # SO_SNDBUFFORCE
+    except OSError:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8 << 20)
     send = s.send
     for m, frames in trains:
         send(m)
