@@ -304,7 +304,8 @@ int xrx_state_parse(const char *name, const char *text, size_t len,
 		return serr(err, errlen, name, ifname,
 			    "truncated: no 'end' line with a checksum");
 	body = len - 13;
-	if (sscanf(text + body + 4, "%8x", &crc) != 1 ||
+	/* text need not be NUL-terminated: scan a bounded copy. */
+	if (sscanf(strndupa(text + body + 4, 8), "%8x", &crc) != 1 ||
 	    crc != crc32_ieee(text, body))
 		return serr(err, errlen, name, ifname,
 			    "corrupted: checksum does not match the contents");
