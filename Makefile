@@ -120,6 +120,15 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
 $(BUILD)/tests/tun_inject: $(TEST_SUPPORT)
 $(BUILD)/tests/tun_inject: HELPER_LIBS += $(TEST_SUPPORT)
 
+# Examples of the library API (examples/*.c), one program each.
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+all: $(EXAMPLES)
+
+$(BUILD)/examples/%: examples/%.c $(LIBXRX) $(HDRS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
 all: $(LIBXRXCTL) $(CTL_PROGS)
 
 $(BUILD)/obj/ctl/%.o: user/ctl/%.c $(HDRS) $(CTL_HDRS)
