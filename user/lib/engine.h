@@ -137,6 +137,44 @@ static inline void xrx_put16(__u8 *p, __u16 v)
 	p[1] = v;
 }
 
+/* Unaligned loads in host order, for comparing bytes: one mov each. */
+static inline __u64 xrx_load64(const __u8 *p)
+{
+	__u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline __u32 xrx_load32(const __u8 *p)
+{
+	__u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * Nonzero if the @len bytes at @a and @b differ. Header fields are a few
+ * bytes long, so word XORs beat a memcmp() call, as compare_ether_header()
+ * and tcp_gro_receive()'s option loop do it: 8-byte words, the last one
+ * overlapping its predecessor when @len is not a multiple of 8.
+ */
+static inline __u64 xrx_bytes_differ(const __u8 *a, const __u8 *b, __u32 len)
+{
+	__u64 diff = 0;
+	__u32 i;
+
+	if (len < 8) {
+		for (i = 0; i < len; i++)
+			diff |= a[i] ^ b[i];
+		return diff;
+	}
+	for (i = 0; i + 8 <= len; i += 8)
+		diff |= xrx_load64(a + i) ^ xrx_load64(b + i);
+	return diff | (xrx_load64(a + len - 8) ^ xrx_load64(b + len - 8));
+}
+
 /* csum.c */
 __u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
 __u16 xrx_csum_fold(__u32 sum);

@@ -45,20 +45,20 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 	if (a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
 	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6)
 		return false;
-	if (memcmp(h, d, l3))
+	if (xrx_bytes_differ(h, d, l3))
 		return false;
 	if (s->ipv6) {
 		if ((xrx_get32(h + l3) ^ xrx_get32(d + l3)) & 0xf00fffff)
 			return false;
 		if (h[l3 + 6] != d[l3 + 6] ||
-		    memcmp(h + l3 + 8, d + l3 + 8, 32) ||
-		    memcmp(h + l3 + 40, d + l3 + 40, l4 - l3 - 40))
+		    xrx_bytes_differ(h + l3 + 8, d + l3 + 8, 32) ||
+		    xrx_bytes_differ(h + l3 + 40, d + l3 + 40, l4 - l3 - 40))
 			return false;
 	} else if (h[l3 + 9] != d[l3 + 9] ||
-		   memcmp(h + l3 + 12, d + l3 + 12, 8)) {
+		   xrx_load64(h + l3 + 12) != xrx_load64(d + l3 + 12)) {
 		return false;
 	}
-	return !memcmp(h + l4, d + l4, 4);
+	return xrx_load32(h + l4) == xrx_load32(d + l4);
 }
 
 static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,
@@ -142,7 +142,7 @@ static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
 		return XRX_ENGINE_STAT_FLUSH_WINDOW;
 	if (xrx_get32(th + 8) != xrx_get32(th2 + 8))
 		return XRX_ENGINE_STAT_FLUSH_ACK;
-	if (memcmp(th + 20, th2 + 20, s->hdr_len - s->l4_off - 20))
+	if (xrx_bytes_differ(th + 20, th2 + 20, s->hdr_len - s->l4_off - 20))
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
 	why = xrx_network_flush(a, s);
 	if (why)
