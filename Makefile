@@ -215,3 +215,39 @@ format:
 	$(Q)clang-format -i $(wildcard bpf/*.c include/xrx/*.h user/*/*.c user/*/*.h tests/*/*.c tests/*/*.h)
 
 .PHONY: all deps test bench benches clean format
+
+# The newcomer's path: pictures, plots, a demo, and an installation.
+#
+#   make docs        docs/architecture.{svg,png} from docs/architecture.dot
+#                    (graphviz; both are committed, so reading needs no tool)
+#   make bench-plot  PNGs in build/bench/ from build/bench/*.json (gnuplot)
+#   make install     PREFIX (/usr/local), DESTDIR honoured; see
+#   make uninstall   scripts/install.sh for every directory variable
+PREFIX  ?= /usr/local
+INSTALL_VARS = PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" BUILD="$(BUILD)" \
+	$(foreach v,BINDIR SBINDIR LIBDIR INCLUDEDIR MANDIR DOCDIR BPFDIR UNITDIR PKGCONFIGDIR SYSCONFDIR,$(if $($(v)),$(v)="$($(v))"))
+
+install: $(TOOLS) $(CTL_PROGS) $(BPF_OBJS) $(LIBXRX)
+	$(Q)$(INSTALL_VARS) scripts/install.sh install
+
+uninstall:
+	$(Q)$(INSTALL_VARS) scripts/install.sh uninstall
+
+# The SVG carries the hash of its source, so a test can tell a stale
+# picture without graphviz.
+docs: docs/architecture.svg docs/architecture.png
+
+docs/architecture.svg: docs/architecture.dot
+	$(call msg,DOT,$@)
+	$(Q)command -v dot >/dev/null || { echo "docs: dot missing; apt-get install graphviz" >&2; exit 1; }
+	$(Q)dot -Tsvg $< | sed '/^<svg/i <!-- source: $(notdir $<) sha256 '"$$(sha256sum $< | cut -d' ' -f1)"' -->' >$@
+
+docs/architecture.png: docs/architecture.dot
+	$(call msg,DOT,$@)
+	$(Q)command -v dot >/dev/null || { echo "docs: dot missing; apt-get install graphviz" >&2; exit 1; }
+	$(Q)dot -Tpng -Gdpi=96 $< -o $@
+
+bench-plot:
+	$(Q)scripts/bench/plot.sh $(BUILD)/bench
+
+.PHONY: install uninstall docs bench-plot
