@@ -72,7 +72,11 @@ struct xrx_agg {
 struct xrx_seg {
 	const __u8 *data;
 	__u64 addr;
-	__u32 len;
+	__u32 len;			/* the whole frame, all pieces */
+	__u32 first_len;		/* bytes at data (the first piece) */
+	const struct xrx_chunk *chunks;	/* the other pieces (multi-buffer), */
+	const __u8 *region;		/* at region + chunks[i].addr */
+	__u32 nr_chunks;
 	__u32 hash;
 	__u32 payload_len;		/* bytes after the L4 header */
 	__u16 headlen;			/* eth_get_headlen() */
@@ -175,11 +179,42 @@ static inline __u64 xrx_bytes_differ(const __u8 *a, const __u8 *b, __u32 len)
 	return diff | (xrx_load64(a + len - 8) ^ xrx_load64(b + len - 8));
 }
 
+/* Fold a 32-bit ones' complement sum to 16 bits, not complemented. */
+static inline __u16 xrx_csum_fold(__u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)sum;
+}
+
+/*
+ * The IPv4 header sum inet_gro_receive() checks with ip_fast_csum(): the
+ * five 32-bit words of a 20-byte header (options never reach GRO) added
+ * in 64 bits and folded, as the kernel's unrolled version does. Loaded in
+ * host order: the sum comes out in host order too (RFC 1071 2(B)), so it
+ * is compared with 0xffff or stored back as loaded.
+ */
+static inline __u16 xrx_ipv4_hdr_sum(const __u8 *iph)
+{
+	__u64 sum = (__u64)xrx_load32(iph) + xrx_load32(iph + 4) +
+		    xrx_load32(iph + 8) + xrx_load32(iph + 12) +
+		    xrx_load32(iph + 16);
+
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	return xrx_csum_fold((__u32)sum);
+}
+
+static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
+{
+	return xrx_ipv4_hdr_sum(iph) == 0xffff;
+}
+
 /* csum.c */
 __u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
-__u16 xrx_csum_fold(__u32 sum);
+__u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
+		       __u32 sum);
 __u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
-bool xrx_ipv4_csum_ok(const __u8 *iph);
 void xrx_ipv4_csum_set(__u8 *iph);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
 
@@ -195,6 +230,7 @@ void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a);
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e);
 void xrx_agg_free(struct xrx_engine *e, struct xrx_agg *a);
 void xrx_release_frame(struct xrx_engine *e, __u64 addr);
+void xrx_release_seg(struct xrx_engine *e, const struct xrx_seg *s);
 void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 		 enum xrx_engine_stat reason);
 
