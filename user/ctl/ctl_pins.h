@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What xrxd pins for an interface in PIN_ROOT/IFACE (PIN_ROOT is
+ * /sys/fs/bpf/xrx): the program xrx_rx, its maps (xrx_xsks, xrx_stats,
+ * xrx_rules, xrx_cfg, xrx_scratch) and xrx_ustats (ctl_ustats.h). The pins
+ * are how xrxctl and bpftool find a running xrxd's counters and rules, and
+ * how a new xrxd finds the program a killed one left attached.
+ */
+#ifndef XRX_CTL_PINS_H
+#define XRX_CTL_PINS_H
+
+#include <net/if.h>
+#include <stddef.h>
+
+#include <bpf/libbpf.h>
+#include <xrx/live.h>
+#include <xrx/stats.h>
+
+#define XRX_PROG_PIN "xrx_rx"
+
+/* PIN_ROOT/IFACE[/NAME] into buf; -ENAMETOOLONG if it does not fit. */
+int xrx_pin_path(const char *root, const char *ifname, const char *name,
+		 char *buf, size_t len);
+
+/*
+ * Interfaces with a pin directory under @root, sorted by name, at most
+ * @max. Return: how many, or a negative errno (-ENOENT: no root).
+ */
+int xrx_pin_ifaces(const char *root, char (*names)[IF_NAMESIZE], int max);
+
+/* An fd for PIN_ROOT/IFACE/NAME, or a negative errno. */
+int xrx_pin_open(const char *root, const char *ifname, const char *name);
+
+/*
+ * What a killed xrxd left: if the XDP program on @ifindex is the xrx_rx
+ * pinned in PIN_ROOT/IFNAME, detach it (only it: XDP_FLAGS_REPLACE) and
+ * remove the pins (also when no program is attached). A program that is
+ * not that one is left alone and its id stored in *foreign_id; the pins
+ * then stay too (they may be its maps). *detached_id: the id detached,
+ * 0 if none. Return: 0 or a negative errno with err filled.
+ */
+int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
+		       __u32 *detached_id, __u32 *foreign_id, char *err,
+		       size_t errlen);
+/* XDP_FLAGS_{DRV,SKB,HW}_MODE that program @id is attached in, 0: not. */
+__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id);
+/* Unlink every name xrxd pins in PIN_ROOT/IFNAME (not the directory). */
+void xrx_pins_remove(const char *root, const char *ifname);
+
+/* xrx_stats' one per-CPU entry, summed over CPUs. */
+int xrx_pin_read_stats(int fd, struct xrx_counter out[XRX_STAT_MAX]);
+
+#endif /* XRX_CTL_PINS_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * xrx_ustats: xrxd's userspace counters in a pinned BPF map next to the
+ * kernel's xrx_stats, so one `bpftool map dump pinned
+ * /sys/fs/bpf/xrx/IFACE/xrx_ustats` shows both sides by name.
+ *
+ * The map is created from userspace, not by xrx_rx (the program never
+ * touches it): a one-entry BPF_MAP_TYPE_ARRAY whose value type is BTF that
+ * xrxd builds at run time from the counter tables of libxrx (live.h,
+ * xrx.h, sink.h), so the names bpftool prints are the names xrxctl, the
+ * JSON and the Prometheus output use, with no second copy to keep in step:
+ *
+ *   struct xrx_ustats {
+ *           __u64 pid, updated_ns, ...;          daemon facts (table below)
+ *           struct xrx_ustats_live live;     live path, summed over queues
+ *           struct xrx_ustats_engine engine; GRO engines, summed
+ *           struct xrx_ustats_sink sink;     sinks, summed
+ *   };
+ *
+ * One writer (xrxd's main thread, about once a second), any number of
+ * readers; a reader may see a refresh half done, which for counters that
+ * only grow is harmless.
+ */
+#ifndef XRX_CTL_USTATS_H
+#define XRX_CTL_USTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <xrx/xrx.h>
+
+#define XRX_USTATS_NAME "xrx_ustats"
+
+/* X(enumerator suffix, name, description): daemon facts, not summed. */
+#define XRX_USTATS_HDR_TABLE(X)                                                \
+	X(PID, "pid", "process id of the xrxd that writes this map")          \
+	X(STARTED_NS, "started_ns", "when it started (CLOCK_REALTIME, ns)")    \
+	X(UPDATED_NS, "updated_ns", "last refresh (CLOCK_REALTIME, ns)")       \
+	X(IFINDEX, "ifindex", "the interface's index")                        \
+	X(PROG_ID, "prog_id", "id of the xrx_rx program xrxd attached")        \
+	X(ATTACH_MODE, "attach_mode", "1 native, 2 skb (generic)")             \
+	X(MTU, "mtu", "the interface's MTU")                                  \
+	X(QUEUES, "queues", "RX queues with an AF_XDP worker")                \
+	X(FIRST_QUEUE, "first_queue", "the first of them")                    \
+	X(ZEROCOPY_QUEUES, "zerocopy_queues", "queues bound in zero-copy mode") \
+	X(MULTI_BUFFER_QUEUES, "multi_buffer_queues",                          \
+	  "queues bound with XDP_USE_SG")                                      \
+	X(RULES, "rules", "accelerate rules in xrx_rules")                    \
+	X(RELOADS, "reloads", "configurations reloaded (SIGHUP)")              \
+	X(WORKER_RESTARTS, "worker_restarts",                                  \
+	  "workers restarted (sink or engine change, MTU change)")
+
+enum xrx_ustats_hdr {
+#define XRX_X_ENUM(e, n, d) XRX_USTATS_##e,
+	XRX_USTATS_HDR_TABLE(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_USTATS_HDR_MAX
+};
+
+enum xrx_attach_mode_id {
+	XRX_ATTACH_ID_NONE = 0,
+	XRX_ATTACH_ID_NATIVE = 1,
+	XRX_ATTACH_ID_SKB = 2,
+};
+
+/* The map value; its BTF is built from the same tables. */
+struct xrx_ustats {
+	__u64 hdr[XRX_USTATS_HDR_MAX];
+	__u64 live[XRX_LIVE_STAT_MAX];
+	__u64 engine[XRX_ENGINE_STAT_MAX];
+	__u64 sink[XRX_SINK_STAT_MAX];
+};
+
+/* The groups of the value, in order, as the BTF names them. */
+enum xrx_ustats_group {
+	XRX_USTATS_G_HDR,
+	XRX_USTATS_G_LIVE,
+	XRX_USTATS_G_ENGINE,
+	XRX_USTATS_G_SINK,
+	XRX_USTATS_G_MAX
+};
+
+/* "live", "engine", "sink" ("" for the daemon facts). */
+const char *xrx_ustats_group_name(enum xrx_ustats_group g);
+/* Counters in group g, and the name/description/value of number i. */
+unsigned int xrx_ustats_group_len(enum xrx_ustats_group g);
+const char *xrx_ustats_name(enum xrx_ustats_group g, unsigned int i);
+const char *xrx_ustats_desc(enum xrx_ustats_group g, unsigned int i);
+__u64 *xrx_ustats_at(struct xrx_ustats *u, enum xrx_ustats_group g,
+		     unsigned int i);
+/* Gauges (umem_* snapshots, daemon facts): not summed, not rated. */
+bool xrx_ustats_is_gauge(enum xrx_ustats_group g, unsigned int i);
+
+/*
+ * Create the map with its BTF and pin it at @path (a stale pin there is
+ * replaced). Return: the map fd, or a negative errno with err filled.
+ */
+int xrx_ustats_create(const char *path, char *err, size_t errlen);
+int xrx_ustats_write(int fd, const struct xrx_ustats *u);
+/*
+ * Read the value; -EPROTO (err says so) when the map's value size is not
+ * this build's (xrxd and xrxctl from different builds).
+ */
+int xrx_ustats_read(int fd, struct xrx_ustats *u, char *err, size_t errlen);
+
+#endif /* XRX_CTL_USTATS_H */

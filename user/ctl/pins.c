@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Finding and reading what xrxd pinned (ctl_pins.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ctl_conf.h"
+#include "ctl_pins.h"
+#include "ctl_ustats.h"
+
+/* Every name xrxd may leave in PIN_ROOT/IFACE. */
+static const char *const pin_names[] = {
+	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
+	XRX_USTATS_NAME, XRX_PROG_PIN,
+};
+
+void xrx_pins_remove(const char *root, const char *ifname)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pin_names) / sizeof(pin_names[0]); i++)
+		if (!xrx_pin_path(root, ifname, pin_names[i], path, sizeof(path)))
+			unlink(path);
+}
+
+/* XDP_FLAGS_*_MODE of the mode @id is attached in, 0 if it is not. */
+__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id)
+{
+	if (!id)
+		return 0;
+	if (q->drv_prog_id == id)
+		return XDP_FLAGS_DRV_MODE;
+	if (q->skb_prog_id == id)
+		return XDP_FLAGS_SKB_MODE;
+	if (q->hw_prog_id == id)
+		return XDP_FLAGS_HW_MODE;
+	return 0;
+}
+
+int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
+		       __u32 *detached_id, __u32 *foreign_id, char *err,
+		       size_t errlen)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, ao);
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info), flags, ours = 0, any;
+	int fd, ret;
+
+	*detached_id = *foreign_id = 0;
+	if (bpf_xdp_query(ifindex, 0, &q)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot query its XDP program: %s",
+			 ifname, strerror(errno));
+		return ret;
+	}
+	fd = xrx_pin_open(root, ifname, XRX_PROG_PIN);
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		ours = info.id;
+	any = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
+		q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id;
+	flags = xrx_xdp_attached_flags(&q, ours);
+	if (!any) {
+		ret = 0;
+		xrx_pins_remove(root, ifname);
+		goto out;
+	}
+	if (!flags) {
+		*foreign_id = any;
+		ret = 0;
+		goto out;
+	}
+	ao.old_prog_fd = fd;
+	ret = bpf_xdp_detach(ifindex, flags, &ao);
+	if (ret) {
+		snprintf(err, errlen, "%s: cannot detach the xrx_rx (id %u) a previous xrxd left attached: %s (ip link set dev %s xdp off)",
+			 ifname, ours, strerror(-ret), ifname);
+		goto out;
+	}
+	*detached_id = ours;
+	xrx_pins_remove(root, ifname);
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int xrx_pin_path(const char *root, const char *ifname, const char *name,
+		 char *buf, size_t len)
+{
+	int n;
+
+	if (name)
+		n = snprintf(buf, len, "%s/%s/%s", root, ifname, name);
+	else
+		n = snprintf(buf, len, "%s/%s", root, ifname);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int xrx_pin_ifaces(const char *root, char (*names)[IF_NAMESIZE], int max)
+{
+	struct dirent *de;
+	struct stat st;
+	char path[PATH_MAX];
+	int n = 0;
+	DIR *d;
+
+	d = opendir(root);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.' || !xrx_ifname_valid(de->d_name))
+			continue;
+		if (xrx_pin_path(root, de->d_name, NULL, path, sizeof(path)) ||
+		    lstat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		/* xrx_ifname_valid(): shorter than IF_NAMESIZE. */
+		memcpy(names[n++], de->d_name, strlen(de->d_name) + 1);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, IF_NAMESIZE, cmp_names);
+	return n;
+}
+
+int xrx_pin_open(const char *root, const char *ifname, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (xrx_pin_path(root, ifname, name, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fd = bpf_obj_get(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int xrx_pin_read_stats(int fd, struct xrx_counter out[XRX_STAT_MAX])
+{
+	int ncpu = libbpf_num_possible_cpus(), cpu, i, ret = 0;
+	struct bpf_map_info info = { 0 };
+	__u32 key = 0, len = sizeof(info);
+	struct xrx_stats *vals;
+
+	memset(out, 0, XRX_STAT_MAX * sizeof(*out));
+	if (ncpu <= 0)
+		return -EINVAL;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	if (info.value_size != sizeof(*vals))
+		return -EPROTO;	/* another build's xrx_rx */
+	/* A per-CPU value is copied out padded to 8 bytes per CPU; struct
+	 * xrx_stats is a multiple of 8 already. */
+	vals = calloc((size_t)ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &key, vals)) {
+		ret = -errno;
+		goto out;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (i = 0; i < XRX_STAT_MAX; i++) {
+			out[i].packets += xrx_stats_at(&vals[cpu], i)->packets;
+			out[i].bytes += xrx_stats_at(&vals[cpu], i)->bytes;
+		}
+out:
+	free(vals);
+	return ret;
+}
