@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * xrxctl: operator commands for xrx. Subcommands are a table; each takes
- * its own arguments after the global options.
+ * its own arguments after the global options. status, stats and rules
+ * read a running xrxd's pins (status.c, stats.c); restore and offloads
+ * work on the NIC through netlink.
  *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage.
  */
@@ -10,17 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl_conf.h"
+#include "ctl_lock.h"
 #include "ctl_log.h"
 #include "ctl_offload.h"
+#include "ctl_pins.h"
 #include "ctl_state.h"
-
-#define EXIT_USAGE 2
-
-struct ctx {
-	const char *statedir;
-};
+#include "xrxctl.h"
 
 struct cmd {
 	const char *name;
@@ -49,8 +49,36 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 	char err[1024];
 	int ret;
 
+	__u32 detached, foreign;
+	char path[PATH_MAX];
+	unsigned int ifindex;
+	pid_t holder;
+
 	if (one_iface("restore", argc, argv))
 		return EXIT_USAGE;
+	holder = xrx_lock_holder(ctx->statedir, argv[0]);
+	if (holder) {
+		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop xrxd@%s); it restores on exit",
+			argv[0], (int)holder, argv[0]);
+		return 1;
+	}
+	/* A killed xrxd's program goes before its offloads: veth, for one,
+	 * refuses channel changes under XDP (veth_set_channels()). */
+	ifindex = if_nametoindex(argv[0]);
+	if (ifindex) {
+		ret = xrx_leftover_clear(ctx->pin_root, argv[0], (int)ifindex,
+					 &detached, &foreign, err, sizeof(err));
+		if (ret) {
+			ctl_err("%s", err);
+			return 1;
+		}
+		if (detached)
+			ctl_notice("%s: detached the xrx_rx (id %u) a stopped xrxd left attached",
+				   argv[0], detached);
+		if (!foreign && !xrx_pin_path(ctx->pin_root, argv[0], NULL, path,
+					      sizeof(path)))
+			rmdir(path);
+	}
 	ret = xrx_nl_open(&nl, err, sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
@@ -100,9 +128,14 @@ static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
 }
 
 static const struct cmd cmds[] = {
+	{ "status", "[IFACE]",
+	  "xrxd, program and mode, queues, offloads now vs before", cmd_status },
+	{ "stats", "[IFACE]",
+	  "counters; --json, --prom, --watch SECONDS [--count N]", cmd_stats },
+	{ "rules", "[IFACE]", "accelerate rules in xrx_rules; --json",
+	  cmd_rules },
 	{ "restore", "IFACE",
-	  "put back the NIC settings xrxd recorded in STATE-DIR/IFACE.state",
-	  cmd_restore },
+	  "after a crash: detach xrx_rx, put back the NIC settings", cmd_restore },
 	{ "offloads", "IFACE", "show the NIC settings xrxd manages",
 	  cmd_offloads },
 };
@@ -111,31 +144,37 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n\nCommands:\n");
+	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
+		"Inspect and clean up after xrxd. Without IFACE: every interface\n"
+		"under the pin root.\n\nCommands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %-6s %s\n", cmds[i].name, cmds[i].args,
+		fprintf(f, "  %-8s %-7s %s\n", cmds[i].name, cmds[i].args,
 			cmds[i].help);
 	fprintf(f,
 		"\nOptions:\n"
-		"      --state-dir DIR  state files (default " XRX_STATE_DIR ")\n"
+		"      --state-dir DIR  state and lock files (default " XRX_STATE_DIR ")\n"
+		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"
 		"  -h, --help           this text\n"
-		"\nExit status: 0 ok (restore: also when nothing was recorded),\n"
-		"1 runtime failure, 2 bad usage.\n");
+		"\nRun it in xrxd's network namespace for the program and NIC parts.\n"
+		"Exit status: 0 ok (restore: also when nothing was recorded),\n"
+		"1 runtime failure or no xrxd, 2 bad usage.\n");
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_STATE_DIR = 256 };
+	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT };
 	static const struct option longopts[] = {
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct ctx ctx = { .statedir = XRX_STATE_DIR };
+	struct ctx ctx = { .statedir = XRX_STATE_DIR,
+			   .pin_root = XRX_PIN_ROOT_DEFAULT };
 	enum ctl_log_level level = CTL_LOG_NOTICE;
 	size_t i;
 	int c;
@@ -146,6 +185,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case OPT_STATE_DIR:
 			ctx.statedir = optarg;
+			break;
+		case OPT_PIN_ROOT:
+			ctx.pin_root = optarg;
 			break;
 		case 'v':
 			level = level == CTL_LOG_NOTICE ? CTL_LOG_INFO :

@@ -1,29 +1,53 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxd: the per-interface daemon (xrxd@IFACE.service). This build runs the
- * control-plane lifecycle: config → restore leftovers of a crashed run →
- * record and apply the NIC offloads → READY → wait for a signal → restore.
- * Attaching xrx_rx and starting the AF_XDP workers slot in between apply
- * and READY (see run()).
+ * xrxd: the per-interface daemon (xrxd@IFACE.service).
+ *
+ * Start: config → instance lock → the XDP program and NIC settings a
+ * killed xrxd left behind are put back → checks that need the NIC (queues,
+ * sink path) → record the originals in the state file and apply the
+ * offloads → attach xrx_rx (libxdp), pin it and its maps, write the rules
+ * → xrx_ustats → AF_XDP workers → READY=1.
+ *
+ * Serve: one thread polls a signalfd, a timerfd and an rtnetlink socket.
+ * SIGHUP reloads rules (in place) and sink/engine settings (workers
+ * restarted, held aggregates flushed to the old sink first); link events
+ * are handled in linkmon.c; about once a second the counters go to
+ * xrx_ustats and STATUS=, and WATCHDOG=1 goes out at half WATCHDOG_USEC.
+ *
+ * Stop (SIGTERM/SIGINT, or the interface went away): workers stopped
+ * (aggregates flushed), xrx_rx detached, pins removed, and only then the
+ * NIC restored - veth, for one, refuses channel changes while an XDP
+ * program is attached (veth_set_channels()) - and the state file deleted.
  *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or config.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <net/if.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
 
+#include <linux/capability.h>
 #include <systemd/sd-daemon.h>
 
 #include "ctl_conf.h"
+#include "ctl_lock.h"
 #include "ctl_log.h"
 #include "ctl_offload.h"
 #include "ctl_state.h"
-
-#define EXIT_USAGE 2
+#include "xrxd.h"
 
 enum mode {
 	MODE_RUN,
@@ -31,23 +55,18 @@ enum mode {
 	MODE_APPLY_ONLY,
 };
 
-struct opts {
-	const char *ifname;
-	const char *config;
-	const char *statedir;
-	enum mode mode;
-	int verbosity;
-};
+#define UNIT_CAPS "CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: xrxd [OPTIONS]\n"
+		"Usage: xrxd [OPTIONS] [IFACE]\n"
 		"Accelerate receive on one interface; restore its NIC settings on exit.\n"
 		"\n"
 		"  -i, --interface IFACE  interface (must match the config's 'interface')\n"
 		"  -c, --config FILE      config file (default " XRX_CONF_DIR "/IFACE.conf)\n"
-		"      --state-dir DIR    state files (default " XRX_STATE_DIR ")\n"
+		"      --state-dir DIR    state and lock files (default " XRX_STATE_DIR ")\n"
+		"      --pin-root DIR     bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"      --check-config     parse the config, print it with all defaults, exit\n"
 		"      --apply-only       restore leftovers, apply the offloads, record the\n"
 		"                         originals in the state file, exit (undo with\n"
@@ -56,18 +75,20 @@ static void usage(FILE *f)
 		"  -q, --quiet            errors and warnings only\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"Without a mode option xrxd runs until SIGTERM or SIGINT (SIGHUP re-reads\n"
-		"the config) and then restores the NIC. Exit status: 0 ok, 1 runtime\n"
-		"failure, 2 bad usage or config. The config keys: docs/xrx.conf.md.\n");
+		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
+		"SIGHUP reloads rules and sink/engine settings. Inspect it with\n"
+		"'xrxctl status|stats|rules IFACE'. Exit status: 0 ok, 1 runtime\n"
+		"failure, 2 bad usage or config. Config keys: docs/xrx.conf.md.\n");
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 {
-	enum { OPT_STATE_DIR = 256, OPT_CHECK, OPT_APPLY };
+	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT, OPT_CHECK, OPT_APPLY };
 	static const struct option longopts[] = {
 		{ "interface", required_argument, NULL, 'i' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
 		{ "check-config", no_argument, NULL, OPT_CHECK },
 		{ "apply-only", no_argument, NULL, OPT_APPLY },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -78,6 +99,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	o->statedir = XRX_STATE_DIR;
+	o->pin_root = XRX_PIN_ROOT_DEFAULT;
 	while ((c = getopt_long(argc, argv, "i:c:vqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -88,6 +110,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_STATE_DIR:
 			o->statedir = optarg;
+			break;
+		case OPT_PIN_ROOT:
+			o->pin_root = optarg;
 			break;
 		case OPT_CHECK:
 			o->mode = MODE_CHECK_CONFIG;
@@ -109,6 +134,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -EINVAL;
 		}
 	}
+	/* "xrxd IFACE" is "xrxd -i IFACE". */
+	if (optind < argc && !o->ifname)
+		o->ifname = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "xrxd: unexpected argument '%s'; see 'xrxd --help'\n",
 			argv[optind]);
@@ -120,14 +148,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -EINVAL;
 	}
 	if (!o->ifname && !o->config) {
-		fprintf(stderr, "xrxd: give -i IFACE (config " XRX_CONF_DIR "/IFACE.conf) or -c FILE\n");
+		fprintf(stderr, "xrxd: give IFACE (config " XRX_CONF_DIR "/IFACE.conf) or -c FILE\n");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* The config, or an exit status: one "FILE:LINE: ..." line on error. */
-static int load_config(const struct opts *o, struct xrx_conf *conf)
+static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 {
 	char err[PATH_MAX + XRX_CONF_ERR_MAX], path[PATH_MAX];
 	const char *file = o->config;
@@ -151,8 +179,54 @@ static int load_config(const struct opts *o, struct xrx_conf *conf)
 	return 0;
 }
 
+/*
+ * The capabilities the unit grants, checked up front so that a missing one
+ * is one clear line instead of an EPERM deep inside libbpf or netlink.
+ */
+static int check_caps(bool run)
+{
+	static const struct {
+		int cap;
+		const char *name;
+		bool run_only;
+	} need[] = {
+		{ CAP_NET_ADMIN, "CAP_NET_ADMIN", false },
+		{ 39 /* CAP_BPF */, "CAP_BPF", true },
+		{ CAP_NET_RAW, "CAP_NET_RAW", true },
+	};
+	unsigned long long eff = 0;
+	char line[256], missing[128] = "";
+	struct rlimit rl;
+	unsigned int i;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;	/* cannot tell: let the kernel say */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if ((need[i].run_only && !run) || (eff >> need[i].cap) & 1)
+			continue;
+		snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+			 "%s%s", missing[0] ? ", " : "", need[i].name);
+	}
+	if (missing[0]) {
+		ctl_err("missing capability %s: run xrxd as root or with the unit's AmbientCapabilities=" UNIT_CAPS,
+			missing);
+		return -EPERM;
+	}
+	if (run && !((eff >> CAP_IPC_LOCK) & 1) && !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+	    rl.rlim_cur != RLIM_INFINITY)
+		ctl_warn("no CAP_IPC_LOCK and a %llu KiB memlock limit: the UMEMs may not fit (LimitMEMLOCK=infinity or CAP_IPC_LOCK)",
+			 (unsigned long long)rl.rlim_cur / 1024);
+	return 0;
+}
+
 /* A state file left by a run that did not finish: put that NIC back first. */
-static int restore_leftovers(struct xrx_nl *nl, const struct opts *o,
+static int restore_leftovers(struct xrx_nl *nl, const struct xrxd_opts *o,
 			     const char *ifname)
 {
 	char err[1024];
@@ -171,111 +245,426 @@ static int restore_leftovers(struct xrx_nl *nl, const struct opts *o,
 	return 0;
 }
 
-static int restore_now(struct xrx_nl *nl, const struct opts *o,
-		       const char *ifname)
+/* Put the NIC back. An interface that is gone has nothing to restore. */
+static int restore_now(struct xrxd *x)
 {
 	char err[1024];
 	int ret;
 
-	ret = xrx_offload_restore_file(nl, o->statedir, ifname, err,
+	ret = xrx_offload_restore_file(x->nl, x->o->statedir, x->ifname, err,
 				       sizeof(err));
+	if (ret == -ENODEV && x->gone) {
+		xrx_state_remove(x->o->statedir, x->ifname, err, sizeof(err));
+		ctl_notice("%s: the interface is gone, so there are no settings left to restore; state file removed",
+			   x->ifname);
+		return 0;
+	}
 	if (ret && ret != -ENOENT) {
 		ctl_err("%s", err);
 		return ret;
 	}
-	ctl_info("%s: NIC settings restored", ifname);
+	ctl_info("%s: NIC settings restored", x->ifname);
+	return 0;
+}
+
+static int link_info(struct xrxd *x)
+{
+	struct ifreq ifr = { 0 };
+	int fd;
+
+	/* Any socket reaches dev_ioctl(); AF_UNIX is in the unit's list. */
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", x->ifname);
+	if (!ioctl(fd, SIOCGIFMTU, &ifr))
+		x->mtu = (unsigned int)ifr.ifr_mtu;
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
+		x->link_up = ifr.ifr_flags & IFF_UP;
+	close(fd);
 	return 0;
 }
 
 /*
- * Wait for SIGTERM/SIGINT, petting the watchdog; SIGHUP re-reads the
- * config (offload changes take effect on restart).
+ * Config checks that need the NIC, before anything changes: a failure is
+ * a config error (exit 2) and the NIC is untouched.
  */
-static void wait_for_stop(const struct opts *o, const struct xrx_conf *conf)
+static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 {
-	struct timespec tick = { .tv_sec = 3600 };
-	struct xrx_conf *fresh;
-	uint64_t wd_usec = 0;
-	sigset_t set;
-	int sig;
+	const struct xrx_conf_offload *ch = &x->conf->offload[XRX_OFF_CHANNELS];
+	const struct xrx_conf *c = x->conf;
+	char dir[PATH_MAX];
+	unsigned int have;
+	struct stat st;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	if (sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec) {
-		tick.tv_sec = (time_t)(wd_usec / 2 / 1000000);
-		tick.tv_nsec = (long)(wd_usec / 2 % 1000000) * 1000;
-	}
-	for (;;) {
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig < 0) {
-			if (wd_usec)
-				sd_notify(0, "WATCHDOG=1");
-			continue;
+	if (c->queues) {
+		if (nic->channels_err)
+			have = 1;
+		else if (ch->set && ch->value == XRX_CONF_VAL_MAX)
+			have = nic->ch_max_combined + nic->ch_max_rx;
+		else if (ch->set)
+			have = ch->value;
+		else
+			have = nic->ch_combined + nic->ch_rx;
+		if (c->queues > have) {
+			ctl_err("%s: queues = %u, but %s has %u RX queue%s (ethtool -l %s); write queues = %u or all, or raise offload.channels",
+				c->file, c->queues, x->ifname, have,
+				have == 1 ? "" : "s", x->ifname, have);
+			return EXIT_USAGE;
 		}
-		if (sig != SIGHUP)
-			break;
-		sd_notify(0, "RELOADING=1");
-		fresh = malloc(sizeof(*fresh));
-		if (fresh && !load_config(o, fresh))
-			ctl_notice("%s: %s re-read; offload changes take effect on restart",
-				   conf->ifname, fresh->file);
-		free(fresh);
-		sd_notify(0, "READY=1");
 	}
-	sd_notify(0, "STOPPING=1");
+	if (c->queues > XRX_LIVE_QUEUES_MAX) {
+		ctl_err("%s: queues = %u is more than the %u workers xrxd runs; write queues = %u or fewer",
+			c->file, c->queues, XRX_LIVE_QUEUES_MAX, XRX_LIVE_QUEUES_MAX);
+		return EXIT_USAGE;
+	}
+	if (c->sink == XRX_CONF_SINK_PCAP) {
+		snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+		if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
+			snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+			ctl_err("%s: sink = pcap:%s, but directory %s does not exist; create it or write another path",
+				c->file, c->sink_arg, dirname(dir));
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
-static int run(const struct opts *o, const struct xrx_conf *conf)
+static int read_nic(struct xrxd *x, struct xrx_nic *nic)
 {
 	char err[1024];
-	struct xrx_nl *nl = NULL;
-	sigset_t set;
 	int ret;
 
-	/* Signals are taken synchronously; block them before anything changes. */
+	ret = xrx_nic_read(x->nl, x->ifname, nic, err, sizeof(err));
+	if (ret)
+		ctl_err("%s", err);
+	return ret;
+}
+
+static void notify_status(struct xrxd *x)
+{
+	char status[256];
+
+	xrxd_status(x, status, sizeof(status));
+	sd_notifyf(0, "STATUS=%s", status);
+}
+
+/* Workers again with @conf; on failure, with the running config. */
+static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
+{
+	struct xrx_nic *nic;
+	unsigned int n;
+	int ret;
+
+	nic = malloc(sizeof(*nic));
+	if (!nic)
+		return -ENOMEM;
+	ret = read_nic(x, nic);
+	n = ret ? x->nr_queues : xrxd_queue_count(conf, nic);
+	free(nic);
+	xrxd_workers_stop(x);
+	x->nr_queues = n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
+	ret = xrxd_workers_start(x, conf);
+	if (ret && conf != x->conf) {
+		ctl_warn("%s: going back to the running sink and engine settings",
+			 x->ifname);
+		ret = xrxd_workers_start(x, x->conf);
+	}
+	return ret;
+}
+
+/*
+ * SIGHUP: rules in place, workers only if their settings changed. A bad
+ * config keeps the running one. Offload and attach changes need a restart.
+ */
+static int reload(struct xrxd *x)
+{
+	struct xrx_conf *fresh;
+	unsigned int i;
+	bool off = false;
+	int ret = 0;
+
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+		   (unsigned long long)(xrxd_now_ns(CLOCK_MONOTONIC) / 1000));
+	fresh = malloc(sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+	if (load_config(x->o, fresh)) {
+		ctl_err("%s: reload failed; still running the previous configuration",
+			x->ifname);
+		goto out;
+	}
+	if (strcmp(fresh->ifname, x->ifname)) {
+		ctl_err("%s: %s now names interface %s; reload refused (start xrxd@%s for it)",
+			x->ifname, fresh->file, fresh->ifname, fresh->ifname);
+		goto out;
+	}
+	if (xrxd_rules_apply(x, fresh)) {
+		ctl_err("%s: reload: rules not fully applied; restoring the previous ones",
+			x->ifname);
+		xrxd_rules_apply(x, x->conf);
+		goto out;
+	}
+	if (xrxd_workers_differ(x->conf, fresh)) {
+		ctl_notice("%s: sink or engine settings changed; restarting the workers (held aggregates are flushed first)",
+			   x->ifname);
+		ret = restart_workers(x, fresh);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		off |= memcmp(&fresh->offload[i].value, &x->conf->offload[i].value,
+			      sizeof(fresh->offload[i].value)) ||
+		       fresh->offload[i].set != x->conf->offload[i].set ||
+		       fresh->offload[i].required != x->conf->offload[i].required;
+	if (off || fresh->attach != x->conf->attach)
+		ctl_notice("%s: %s changes take effect when xrxd restarts",
+			   x->ifname, off ? "offload" : "attach mode");
+	memcpy(x->conf, fresh, sizeof(*fresh));
+	x->us.hdr[XRX_USTATS_RELOADS]++;
+	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
+out:
+	free(fresh);
+	xrxd_stats_refresh(x);
+	sd_notify(0, "READY=1");
+	notify_status(x);
+	return ret;
+}
+
+static int timer_fd(__u64 period_ns)
+{
+	struct itimerspec its = {
+		.it_interval = { .tv_sec = (time_t)(period_ns / 1000000000ull),
+				 .tv_nsec = (long)(period_ns % 1000000000ull) },
+	};
+	int fd;
+
+	its.it_value = its.it_interval;
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/*
+ * Serve until a stop signal, the interface going away, or a fatal worker
+ * error. Return: 0 for a normal stop, 1 otherwise.
+ */
+static int serve(struct xrxd *x, const sigset_t *sigs)
+{
+	__u64 wd_usec = 0, period = 1000000000ull, last_refresh = 0, now, tick;
+	struct signalfd_siginfo si;
+	struct pollfd pfd[3];
+	bool restart, wd;
+	char name[IF_NAMESIZE];
+	int sfd, tfd, lfd, ret = 1;
+
+	wd = sd_watchdog_enabled(0, (uint64_t *)&wd_usec) > 0 && wd_usec;
+	if (wd && wd_usec * 1000 / 2 < period)
+		period = wd_usec * 1000 / 2;
+	sfd = signalfd(-1, sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+	tfd = timer_fd(period);
+	lfd = xrxd_linkmon_open();
+	if (sfd < 0 || tfd < 0) {
+		ctl_err("%s: cannot set up the event loop: %s", x->ifname,
+			strerror(errno));
+		goto out;
+	}
+	if (lfd < 0)
+		ctl_warn("%s: no link events (%s): removal is noticed within a second, MTU changes are not",
+			 x->ifname, strerror(-lfd));
+	pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	for (;;) {
+		if (poll(pfd, lfd >= 0 ? 3 : 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			ctl_err("%s: poll: %s", x->ifname, strerror(errno));
+			goto out;
+		}
+		if (pfd[0].revents & POLLIN &&
+		    read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGHUP) {
+				reload(x);
+				continue;
+			}
+			ctl_notice("%s: %s received; stopping", x->ifname,
+				   strsignal((int)si.ssi_signo));
+			ret = 0;
+			goto out;
+		}
+		if (lfd >= 0 && pfd[2].revents & POLLIN) {
+			restart = false;
+			if (xrxd_linkmon_read(x, lfd, &restart)) {
+				x->gone = true;
+				ctl_notice("%s: the interface was removed (or moved to another network namespace); shutting down",
+					   x->ifname);
+				ret = 0;
+				goto out;
+			}
+			if (restart && restart_workers(x, x->conf)) {
+				ctl_err("%s: cannot restart the workers after the MTU change; shutting down",
+					x->ifname);
+				goto out;
+			}
+		}
+		if (pfd[1].revents & POLLIN &&
+		    read(tfd, &tick, sizeof(tick)) == sizeof(tick)) {
+			if (wd)
+				sd_notify(0, "WATCHDOG=1");
+			now = xrxd_now_ns(CLOCK_MONOTONIC);
+			if (now - last_refresh < 900000000ull)
+				continue;
+			last_refresh = now;
+			/* Events can be lost (ENOBUFS): look for ourselves. */
+			if (!if_indextoname((unsigned int)x->ifindex, name)) {
+				x->gone = true;
+				ctl_notice("%s: the interface no longer exists; shutting down",
+					   x->ifname);
+				ret = 0;
+				goto out;
+			}
+			xrxd_stats_refresh(x);
+			notify_status(x);
+		}
+	}
+out:
+	if (sfd >= 0)
+		close(sfd);
+	if (tfd >= 0)
+		close(tfd);
+	if (lfd >= 0)
+		close(lfd);
+	return ret;
+}
+
+static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
+{
+	struct xrxd x = { .o = o, .conf = conf, .ustats_fd = -1 };
+	char err[PATH_MAX + 256];
+	struct xrx_nic *nic = NULL;
+	bool applied = false;
+	int lock_fd, ret;
+	pid_t owner;
+	sigset_t set;
+
+	snprintf(x.ifname, sizeof(x.ifname), "%s", conf->ifname);
+	/* Signals are taken synchronously (signalfd), by this thread only:
+	 * the worker threads inherit the blocked mask. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	/* A pcap FIFO whose reader left must not kill the daemon. */
+	signal(SIGPIPE, SIG_IGN);
 
-	ret = xrx_nl_open(&nl, err, sizeof(err));
-	if (ret) {
+	if (check_caps(o->mode == MODE_RUN))
+		return 1;
+	lock_fd = xrx_lock_take(o->statedir, x.ifname, &owner, err, sizeof(err));
+	if (lock_fd < 0) {
 		ctl_err("%s", err);
 		return 1;
 	}
-	if (restore_leftovers(nl, o, conf->ifname)) {
+	ret = xrx_nl_open(&x.nl, err, sizeof(err));
+	if (ret) {
+		ctl_err("%s", err);
+		ret = 1;
+		goto out_lock;
+	}
+	x.ifindex = (int)if_nametoindex(x.ifname);
+	if (!x.ifindex && o->mode == MODE_RUN) {
+		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
+			x.ifname);
 		ret = 1;
 		goto out;
 	}
-	ret = xrx_offload_apply(nl, conf, o->statedir, err, sizeof(err));
+	/* Detach a killed xrxd's program before its offloads are restored. */
+	if (x.ifindex && xrxd_prog_check_leftover(&x, o->mode == MODE_RUN)) {
+		ret = 1;
+		goto out;
+	}
+	if (restore_leftovers(x.nl, o, x.ifname)) {
+		ret = 1;
+		goto out;
+	}
+	nic = malloc(sizeof(*nic));
+	if (!nic) {
+		ret = 1;
+		goto out;
+	}
+	if (o->mode == MODE_RUN) {
+		if (read_nic(&x, nic)) {
+			ret = 1;
+			goto out;
+		}
+		ret = check_against_nic(&x, nic);
+		if (ret)
+			goto out;
+	}
+	ret = xrx_offload_apply(x.nl, conf, o->statedir, err, sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
 		ret = 1;
 		goto out;
 	}
+	applied = true;
 	if (o->mode == MODE_APPLY_ONLY) {
 		ctl_info("%s: offloads applied; undo with 'xrxctl restore %s'",
-			 conf->ifname, conf->ifname);
+			 x.ifname, x.ifname);
+		applied = false;	/* the state file stays for restore */
 		ret = 0;
 		goto out;
 	}
 
-	/* Here the XDP program is attached and the queue workers started. */
-	sd_notifyf(0, "READY=1\nSTATUS=offloads applied on %s", conf->ifname);
-	wait_for_stop(o, conf);
-	ret = restore_now(nl, o, conf->ifname) ? 1 : 0;
+	ret = 1;
+	if (read_nic(&x, nic))
+		goto undo;
+	x.nr_queues = xrxd_queue_count(conf, nic);
+	if (x.nr_queues > XRX_LIVE_QUEUES_MAX) {
+		ctl_warn("%s: %u RX queues; xrxd runs workers on the first %u",
+			 x.ifname, x.nr_queues, XRX_LIVE_QUEUES_MAX);
+		x.nr_queues = XRX_LIVE_QUEUES_MAX;
+	}
+	link_info(&x);
+	if (xrxd_prog_attach(&x) || xrxd_rules_apply(&x, conf) ||
+	    xrxd_ustats_open(&x))
+		goto undo;
+	x.us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
+	if (xrxd_workers_start(&x, conf))
+		goto undo;
+	xrxd_stats_refresh(&x);
+	sd_notify(0, "READY=1");
+	notify_status(&x);
+	ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s",
+		   x.ifname, x.prog.id, x.us.hdr[XRX_USTATS_ATTACH_MODE] == XRX_ATTACH_ID_NATIVE ? "native" : "skb",
+		   x.nrules, x.nrules == 1 ? "" : "s", x.prog.dir);
+
+	ret = serve(&x, &set);
+	sd_notify(0, "STOPPING=1");
+undo:
+	xrxd_workers_stop(&x);
+	xrxd_prog_detach(&x);
+	if (applied && restore_now(&x))
+		ret = 1;
 out:
-	xrx_nl_close(nl);
+	free(nic);
+	xrx_nl_close(x.nl);
+out_lock:
+	xrx_lock_release(o->statedir, x.ifname, lock_fd);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
+	struct xrxd_opts o = { 0 };
 	struct xrx_conf *conf;
-	struct opts o = { 0 };
 	int ret;
 
 	ctl_log_init("xrxd", CTL_LOG_NOTICE);

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrxctl stats: the kernel's counters (xrx_stats, per CPU, summed) and
+ * xrxd's (xrx_ustats) from the pins, as text, JSON (one object per line)
+ * or Prometheus text exposition (for node_exporter's textfile collector),
+ * once or every --watch seconds with rates.
+ *
+ * Derived values: segments per aggregate ((aggs_out + segs_merged) /
+ * aggs_out: an aggregate of n segments merged n - 1 of them), frames per
+ * delivered packet (frames_in / pkts_out), bytes copied per frame
+ * (bytes_copied / frames_in: what header-only copy saves).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl_log.h"
+#include "ctl_pins.h"
+#include "ctl_ustats.h"
+#include "xrxctl.h"
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
+
+struct snap {
+	char ifname[IF_NAMESIZE];
+	bool have_k, have_u, alive;
+	struct xrx_counter k[XRX_STAT_MAX];
+	struct xrx_ustats u;
+	double at;		/* CLOCK_MONOTONIC seconds */
+};
+
+struct derived {
+	double segs_per_agg, frames_per_pkt, copied_per_frame;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
+{
+	char err[512];
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->ifname, sizeof(s->ifname), "%s", ifname);
+	s->at = mono();
+	fd = xrx_pin_open(ctx->pin_root, ifname, "xrx_stats");
+	if (fd >= 0) {
+		s->have_k = !xrx_pin_read_stats(fd, s->k);
+		close(fd);
+	}
+	fd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
+	if (fd >= 0) {
+		if (xrx_ustats_read(fd, &s->u, err, sizeof(err)))
+			ctl_warn("%s: %s", ifname, err);
+		else
+			s->have_u = true;
+		close(fd);
+	}
+	if (s->have_u)
+		s->alive = s->u.hdr[XRX_USTATS_PID] &&
+			   (kill((pid_t)s->u.hdr[XRX_USTATS_PID], 0) == 0 ||
+			    errno == EPERM);
+	if (!s->have_k && !s->have_u) {
+		ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start xrxd@%s",
+			ifname, ctx->pin_root, ifname, ifname);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Over the whole run, or over an interval when @prev is given. */
+static void derive(const struct snap *s, const struct snap *prev,
+		   struct derived *d)
+{
+	const __u64 *e = s->u.engine, *p = prev ? prev->u.engine : NULL;
+	double aggs, segs, frames, pkts, copied;
+
+#define DELTA(i) ((double)(e[i] - (p ? p[i] : 0)))
+	aggs = DELTA(XRX_ENGINE_STAT_AGGS_OUT);
+	segs = DELTA(XRX_ENGINE_STAT_SEGS_MERGED);
+	frames = DELTA(XRX_ENGINE_STAT_FRAMES_IN);
+	pkts = DELTA(XRX_ENGINE_STAT_PKTS_OUT);
+	copied = DELTA(XRX_ENGINE_STAT_BYTES_COPIED);
+#undef DELTA
+	d->segs_per_agg = aggs > 0 ? (aggs + segs) / aggs : 0;
+	d->frames_per_pkt = pkts > 0 ? frames / pkts : 0;
+	d->copied_per_frame = frames > 0 ? copied / frames : 0;
+}
+
+static double rate(__u64 now, __u64 before, double secs)
+{
+	return secs > 0 && now >= before ? (double)(now - before) / secs : 0;
+}
+
+static void print_text(const struct snap *s, const struct snap *prev)
+{
+	double secs = prev ? s->at - prev->at : 0;
+	const char *gname;
+	struct derived d;
+	unsigned int g, i;
+	__u64 v;
+
+	printf("%s:", s->ifname);
+	if (s->have_u)
+		printf(" xrxd pid %llu%s, xrx_rx id %llu, %llu queue%s\n",
+		       (unsigned long long)s->u.hdr[XRX_USTATS_PID],
+		       s->alive ? "" : " (not running: last counters of a stopped xrxd)",
+		       (unsigned long long)s->u.hdr[XRX_USTATS_PROG_ID],
+		       (unsigned long long)s->u.hdr[XRX_USTATS_QUEUES],
+		       s->u.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s");
+	else
+		printf(" no xrx_ustats (xrx_rx attached without xrxd)\n");
+	if (s->have_k) {
+		printf("  %-28s %16s %18s%s\n", "xrx_rx (kernel)", "packets",
+		       "bytes", prev ? "       packets/s" : "");
+		for (i = 0; i < XRX_STAT_MAX; i++) {
+			printf("  %-28s %16llu %18llu", xrx_stat_names[i],
+			       (unsigned long long)s->k[i].packets,
+			       (unsigned long long)s->k[i].bytes);
+			if (prev)
+				printf(" %15.0f", rate(s->k[i].packets,
+						       prev->k[i].packets, secs));
+			printf("\n");
+		}
+	}
+	if (!s->have_u)
+		return;
+	for (g = XRX_USTATS_G_LIVE; g < XRX_USTATS_G_MAX; g++) {
+		gname = xrx_ustats_group_name(g);
+		printf("  %-28s %16s%s\n", gname, "", prev ? "                            /s" : "");
+		for (i = 0; i < xrx_ustats_group_len(g); i++) {
+			v = *xrx_ustats_at((struct xrx_ustats *)&s->u, g, i);
+			printf("  %-28s %16llu", xrx_ustats_name(g, i),
+			       (unsigned long long)v);
+			if (prev && !xrx_ustats_is_gauge(g, i))
+				printf(" %34.0f",
+				       rate(v, *xrx_ustats_at((struct xrx_ustats *)&prev->u, g, i), secs));
+			printf("\n");
+		}
+	}
+	derive(s, prev, &d);
+	printf("  %-28s %16.2f\n  %-28s %16.2f\n  %-28s %16.1f\n",
+	       "segments_per_aggregate", d.segs_per_agg, "frames_per_packet",
+	       d.frames_per_pkt, "bytes_copied_per_frame", d.copied_per_frame);
+}
+
+static void print_json(const struct snap *s, const struct snap *prev)
+{
+	double secs = prev ? s->at - prev->at : 0;
+	struct derived d;
+	unsigned int g, i;
+	const char *sep;
+	__u64 v;
+
+	printf("{\"interface\":\"");
+	xrxctl_json_str(s->ifname);
+	printf("\",\"running\":%s", s->alive ? "true" : "false");
+	if (s->have_k) {
+		printf(",\"kernel\":{");
+		for (i = 0; i < XRX_STAT_MAX; i++)
+			printf("%s\"%s\":{\"packets\":%llu,\"bytes\":%llu}",
+			       i ? "," : "", xrx_stat_names[i],
+			       (unsigned long long)s->k[i].packets,
+			       (unsigned long long)s->k[i].bytes);
+		printf("}");
+	}
+	if (s->have_u) {
+		printf(",\"user\":{");
+		for (g = 0; g < XRX_USTATS_G_MAX; g++) {
+			if (g != XRX_USTATS_G_HDR)
+				printf(",\"%s\":{", xrx_ustats_group_name(g));
+			for (i = 0; i < xrx_ustats_group_len(g); i++) {
+				v = *xrx_ustats_at((struct xrx_ustats *)&s->u, g, i);
+				sep = i ? "," : "";
+				printf("%s\"%s\":%llu", sep, xrx_ustats_name(g, i),
+				       (unsigned long long)v);
+			}
+			if (g != XRX_USTATS_G_HDR)
+				printf("}");
+		}
+		derive(s, NULL, &d);
+		printf("},\"derived\":{\"segments_per_aggregate\":%.3f,\"frames_per_packet\":%.3f,\"bytes_copied_per_frame\":%.3f}",
+		       d.segs_per_agg, d.frames_per_pkt, d.copied_per_frame);
+	}
+	if (prev) {
+		printf(",\"interval_s\":%.3f,\"rates\":{", secs);
+		sep = "";
+		if (s->have_k) {
+			printf("\"kernel_rx_pps\":%.1f,\"kernel_rx_bps\":%.1f,\"kernel_redirect_pps\":%.1f",
+			       rate(s->k[XRX_STAT_RX].packets, prev->k[XRX_STAT_RX].packets, secs),
+			       rate(s->k[XRX_STAT_RX].bytes, prev->k[XRX_STAT_RX].bytes, secs) * 8,
+			       rate(s->k[XRX_STAT_REDIRECT].packets,
+				    prev->k[XRX_STAT_REDIRECT].packets, secs));
+			sep = ",";
+		}
+		if (s->have_u) {
+			derive(s, prev, &d);
+			printf("%s\"frames_in_ps\":%.1f,\"pkts_out_ps\":%.1f,\"bytes_in_bps\":%.1f,\"segments_per_aggregate\":%.3f,\"bytes_copied_per_frame\":%.3f",
+			       sep,
+			       rate(s->u.engine[XRX_ENGINE_STAT_FRAMES_IN],
+				    prev->u.engine[XRX_ENGINE_STAT_FRAMES_IN], secs),
+			       rate(s->u.engine[XRX_ENGINE_STAT_PKTS_OUT],
+				    prev->u.engine[XRX_ENGINE_STAT_PKTS_OUT], secs),
+			       rate(s->u.engine[XRX_ENGINE_STAT_BYTES_IN],
+				    prev->u.engine[XRX_ENGINE_STAT_BYTES_IN], secs) * 8,
+			       d.segs_per_agg, d.copied_per_frame);
+		}
+		printf("}");
+	}
+	printf("}\n");
+}
+
+/* Prometheus text format: one family at a time, every interface in it. */
+static void prom_family(const char *name, const char *help, bool counter)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+	       counter ? "counter" : "gauge");
+}
+
+static void print_prom(const struct snap *s, int n)
+{
+	struct derived d;
+	char name[96];
+	unsigned int g, i;
+	int j;
+
+	prom_family("xrx_up", "1 if the xrxd that writes xrx_ustats is running", false);
+	for (j = 0; j < n; j++)
+		printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
+	prom_family("xrx_prog_packets_total",
+		    "frames counted by xrx_rx, by verdict (xrx_stats)", true);
+	for (j = 0; j < n; j++)
+		for (i = 0; s[j].have_k && i < XRX_STAT_MAX; i++)
+			printf("xrx_prog_packets_total{interface=\"%s\",counter=\"%s\"} %llu\n",
+			       s[j].ifname, xrx_stat_names[i],
+			       (unsigned long long)s[j].k[i].packets);
+	prom_family("xrx_prog_bytes_total",
+		    "bytes counted by xrx_rx, by verdict (xrx_stats)", true);
+	for (j = 0; j < n; j++)
+		for (i = 0; s[j].have_k && i < XRX_STAT_MAX; i++)
+			printf("xrx_prog_bytes_total{interface=\"%s\",counter=\"%s\"} %llu\n",
+			       s[j].ifname, xrx_stat_names[i],
+			       (unsigned long long)s[j].k[i].bytes);
+	for (g = XRX_USTATS_G_LIVE; g < XRX_USTATS_G_MAX; g++) {
+		for (i = 0; i < xrx_ustats_group_len(g); i++) {
+			bool gauge = xrx_ustats_is_gauge(g, i);
+
+			snprintf(name, sizeof(name), "xrx_%s_%s%s",
+				 xrx_ustats_group_name(g), xrx_ustats_name(g, i),
+				 gauge ? "" : "_total");
+			prom_family(name, xrx_ustats_desc(g, i), !gauge);
+			for (j = 0; j < n; j++)
+				if (s[j].have_u)
+					printf("%s{interface=\"%s\"} %llu\n", name,
+					       s[j].ifname,
+					       (unsigned long long)*xrx_ustats_at(&((struct snap *)s)[j].u, g, i));
+		}
+	}
+	prom_family("xrx_segments_per_aggregate",
+		    "segments per delivered aggregate since xrxd started", false);
+	for (j = 0; j < n; j++) {
+		if (!s[j].have_u)
+			continue;
+		derive(&s[j], NULL, &d);
+		printf("xrx_segments_per_aggregate{interface=\"%s\"} %.3f\n",
+		       s[j].ifname, d.segs_per_agg);
+	}
+	prom_family("xrx_bytes_copied_per_frame",
+		    "bytes copied per received frame since xrxd started", false);
+	for (j = 0; j < n; j++) {
+		if (!s[j].have_u)
+			continue;
+		derive(&s[j], NULL, &d);
+		printf("xrx_bytes_copied_per_frame{interface=\"%s\"} %.3f\n",
+		       s[j].ifname, d.copied_per_frame);
+	}
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	stop = 1;
+}
+
+static void stats_usage(FILE *f)
+{
+	fprintf(f, "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n");
+}
+
+int cmd_stats(const struct ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "prom", no_argument, NULL, 'p' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char (*names)[IF_NAMESIZE] = NULL;
+	struct snap *cur = NULL, *prev = NULL, *t;
+	double watch = 0;
+	long count = -1, round;
+	enum fmt fmt = FMT_TEXT;
+	const char *arg = NULL;
+	char *end;
+	int c, n, j, ret = 1;
+
+	/* argv[-1] is the command name: getopt's argv[0]. optind 0 makes
+	 * glibc start afresh after main()'s own getopt run. */
+	argv--;
+	argc++;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			fmt = FMT_JSON;
+			break;
+		case 'p':
+			fmt = FMT_PROM;
+			break;
+		case 'w':
+			watch = strtod(optarg, &end);
+			if (*end || watch < 0.1 || watch > 86400) {
+				fprintf(stderr, "xrxctl: --watch %s: give seconds from 0.1 to 86400\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			count = strtol(optarg, &end, 10);
+			if (*end || count < 1) {
+				fprintf(stderr, "xrxctl: --count %s: give a positive number\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			stats_usage(stdout);
+			return 0;
+		default:
+			stats_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		arg = argv[optind++];
+	if (optind < argc || (count > 0 && !watch)) {
+		stats_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (watch && count < 0)
+		count = -1;	/* until SIGINT */
+	else if (!watch)
+		count = 1;
+	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
+	cur = calloc(XRXCTL_IFACES_MAX, sizeof(*cur));
+	prev = calloc(XRXCTL_IFACES_MAX, sizeof(*prev));
+	if (!names || !cur || !prev)
+		goto out;
+	n = xrxctl_ifaces(ctx, arg, names);
+	if (n < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (n == 0)
+		goto out;
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	for (round = 0; (count < 0 || round < count) && !stop; round++) {
+		if (round) {
+			usleep((useconds_t)(watch * 1e6));
+			if (stop)
+				break;
+		}
+		for (j = 0; j < n; j++)
+			if (take(ctx, names[j], &cur[j]))
+				goto out;
+		if (fmt == FMT_PROM) {
+			print_prom(cur, n);
+		} else {
+			for (j = 0; j < n; j++) {
+				if (fmt == FMT_JSON)
+					print_json(&cur[j], round ? &prev[j] : NULL);
+				else
+					print_text(&cur[j], round ? &prev[j] : NULL);
+			}
+		}
+		fflush(stdout);
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	ret = 0;
+out:
+	free(names);
+	free(cur);
+	free(prev);
+	return ret;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrxctl status and xrxctl rules: what a running xrxd has set up, read
+ * from its pins (xrx_ustats, xrx_rules, xrx_cfg), from the kernel (which
+ * XDP program is attached, in which mode) and from the state file (the
+ * NIC settings as they were before xrxd changed them).
+ *
+ * The kernel and NIC parts are per network namespace: run xrxctl in the
+ * daemon's (nsenter --net=...); the pins are global.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ctl_conf.h"
+#include "ctl_lock.h"
+#include "ctl_log.h"
+#include "ctl_offload.h"
+#include "ctl_pins.h"
+#include "ctl_state.h"
+#include "ctl_ustats.h"
+#include "xrxctl.h"
+
+void xrxctl_json_str(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		if ((unsigned char)*s >= 0x20)
+			putchar(*s);
+	}
+}
+
+int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
+		  char (*names)[IF_NAMESIZE])
+{
+	char path[PATH_MAX];
+	int n, i, j;
+
+	if (arg) {
+		if (!xrx_ifname_valid(arg)) {
+			fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
+				arg);
+			return -1;
+		}
+		xrx_pin_path(ctx->pin_root, arg, NULL, path, sizeof(path));
+		if (access(path, F_OK)) {
+			ctl_err("no xrxd on %s (no %s): start it with systemctl start xrxd@%s",
+				arg, path, arg);
+			return 0;
+		}
+		snprintf(names[0], IF_NAMESIZE, "%s", arg);
+		return 1;
+	}
+	n = xrx_pin_ifaces(ctx->pin_root, names, XRXCTL_IFACES_MAX);
+	/* Only directories with something of xrx_rx's or xrxd's in them. */
+	for (i = j = 0; i < n; i++) {
+		if (xrx_pin_path(ctx->pin_root, names[i], "xrx_stats", path,
+				 sizeof(path)) == 0 && access(path, F_OK) &&
+		    xrx_pin_path(ctx->pin_root, names[i], XRX_USTATS_NAME, path,
+				 sizeof(path)) == 0 && access(path, F_OK))
+			continue;
+		if (i != j)
+			memcpy(names[j], names[i], IF_NAMESIZE);
+		j++;
+	}
+	n = n < 0 ? n : j;
+	if (n <= 0) {
+		ctl_err("no xrxd running (nothing under %s): start one with systemctl start xrxd@IFACE",
+			ctx->pin_root);
+		return 0;
+	}
+	return n;
+}
+
+static const char *mode_name(__u8 mode)
+{
+	switch (mode) {
+	case XDP_ATTACHED_DRV:
+		return "native";
+	case XDP_ATTACHED_SKB:
+		return "skb";
+	case XDP_ATTACHED_HW:
+		return "hw";
+	case XDP_ATTACHED_MULTI:
+		return "multi";
+	default:
+		return "none";
+	}
+}
+
+/* "feature rx-gro: off before xrxd, on now", and the sizes and counts. */
+static void print_offloads(const struct ctx *ctx, const char *ifname)
+{
+	static const char *const size_names[XRX_SIZE_MAX] = {
+		[XRX_SIZE_GSO] = "gso_max_size",
+		[XRX_SIZE_GRO] = "gro_max_size",
+		[XRX_SIZE_GSO_IPV4] = "gso_ipv4_max_size",
+		[XRX_SIZE_GRO_IPV4] = "gro_ipv4_max_size",
+	};
+	const struct xrx_nic_feature *f;
+	struct xrx_state *st = NULL;
+	struct xrx_nic *nic = NULL;
+	struct xrx_nl *nl = NULL;
+	char err[1024];
+	unsigned int i;
+	int ret;
+
+	st = calloc(1, sizeof(*st));
+	nic = calloc(1, sizeof(*nic));
+	if (!st || !nic)
+		goto out;
+	ret = xrx_state_read(ctx->statedir, ifname, st, err, sizeof(err));
+	if (ret == -ENOENT) {
+		printf("  offloads   none changed (no state file in %s)\n", ctx->statedir);
+		goto out;
+	}
+	if (ret) {
+		printf("  offloads   state file unusable: %s\n", err);
+		goto out;
+	}
+	if (xrx_nl_open(&nl, err, sizeof(err)) ||
+	    xrx_nic_read(nl, ifname, nic, err, sizeof(err))) {
+		printf("  offloads   cannot read %s now: %s\n", ifname, err);
+		goto out;
+	}
+	printf("  offloads   %-24s %10s %10s\n", "setting", "original", "now");
+	for (i = 0; i < st->nfeatures; i++) {
+		f = xrx_nic_feature(nic, st->features[i].name);
+		printf("            %-24s %10s %10s\n", st->features[i].name,
+		       st->features[i].on ? "on" : "off",
+		       !f ? "?" : f->wanted ? "on" : "off");
+	}
+	for (i = 0; i < XRX_SIZE_MAX; i++)
+		if (st->have & XRX_HAVE_SIZE(i))
+			printf("            %-24s %10u %10u\n", size_names[i],
+			       st->size[i], nic->size[i]);
+	if (st->have & XRX_HAVE_RX_RING)
+		printf("            %-24s %10u %10u\n", "rx_ring", st->rx_ring,
+		       nic->rx_ring);
+	if (st->have & XRX_HAVE_TCP_DATA_SPLIT)
+		printf("            %-24s %10u %10u\n", "tcp_data_split",
+		       st->tcp_data_split, nic->tcp_data_split);
+	if (st->have & XRX_HAVE_CH_RX)
+		printf("            %-24s %10u %10u\n", "channels_rx", st->ch_rx,
+		       nic->ch_rx);
+	if (st->have & XRX_HAVE_CH_TX)
+		printf("            %-24s %10u %10u\n", "channels_tx", st->ch_tx,
+		       nic->ch_tx);
+	if (st->have & XRX_HAVE_CH_COMBINED)
+		printf("            %-24s %10u %10u\n", "channels_combined",
+		       st->ch_combined, nic->ch_combined);
+out:
+	xrx_nl_close(nl);
+	free(st);
+	free(nic);
+}
+
+static int status_one(const struct ctx *ctx, const char *ifname)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct xrx_ustats u;
+	char err[512];
+	unsigned int ifindex;
+	pid_t holder;
+	int fd, ret = 0;
+	__u64 pid;
+
+	printf("%s:\n", ifname);
+	holder = xrx_lock_holder(ctx->statedir, ifname);
+	fd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
+	if (fd < 0 || xrx_ustats_read(fd, &u, err, sizeof(err))) {
+		if (fd >= 0)
+			printf("  xrx_ustats unreadable: %s\n", err);
+		memset(&u, 0, sizeof(u));
+	}
+	if (fd >= 0)
+		close(fd);
+	pid = u.hdr[XRX_USTATS_PID];
+	if (holder)
+		printf("  xrxd      running, pid %d\n", (int)holder);
+	else if (pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+		printf("  xrxd      running, pid %llu (no lock in %s)\n",
+		       (unsigned long long)pid, ctx->statedir);
+	else {
+		printf("  xrxd      not running%s; start it with systemctl start xrxd@%s\n",
+		       pid ? " (its pins are left over: xrxctl restore clears them)" : "",
+		       ifname);
+		ret = 1;
+	}
+	ifindex = if_nametoindex(ifname);
+	if (!ifindex) {
+		printf("  program   unknown: %s is not in this network namespace (run xrxctl there: nsenter --net=...)\n",
+		       ifname);
+	} else if (bpf_xdp_query((int)ifindex, 0, &q)) {
+		printf("  program   cannot query: %s\n", strerror(errno));
+	} else if (!q.prog_id && !q.drv_prog_id && !q.skb_prog_id) {
+		printf("  program   none attached\n");
+		ret = 1;
+	} else {
+		__u32 id = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
+
+		printf("  program   id %u attached in %s mode%s\n", id,
+		       mode_name(q.attach_mode),
+		       !pid ? "" : id == u.hdr[XRX_USTATS_PROG_ID] ?
+		       " (xrxd's xrx_rx)" : " (NOT the xrx_rx xrxd attached)");
+	}
+	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
+	if (pid) {
+		printf("  queues    %llu (%llu-%llu), %s%s, MTU %llu\n",
+		       (unsigned long long)u.hdr[XRX_USTATS_QUEUES],
+		       (unsigned long long)u.hdr[XRX_USTATS_FIRST_QUEUE],
+		       (unsigned long long)(u.hdr[XRX_USTATS_FIRST_QUEUE] +
+					    u.hdr[XRX_USTATS_QUEUES] - 1),
+		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] == u.hdr[XRX_USTATS_QUEUES] &&
+		       u.hdr[XRX_USTATS_QUEUES] ? "zero-copy" :
+		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] ? "partly zero-copy" : "copy mode",
+		       u.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] ? ", multi-buffer" : "",
+		       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		printf("  rules     %llu (xrxctl rules %s), %llu reload%s, %llu worker restart%s\n",
+		       (unsigned long long)u.hdr[XRX_USTATS_RULES], ifname,
+		       (unsigned long long)u.hdr[XRX_USTATS_RELOADS],
+		       u.hdr[XRX_USTATS_RELOADS] == 1 ? "" : "s",
+		       (unsigned long long)u.hdr[XRX_USTATS_WORKER_RESTARTS],
+		       u.hdr[XRX_USTATS_WORKER_RESTARTS] == 1 ? "" : "s");
+	}
+	if (ifindex)
+		print_offloads(ctx, ifname);
+	return ret;
+}
+
+int cmd_status(const struct ctx *ctx, int argc, char **argv)
+{
+	char (*names)[IF_NAMESIZE];
+	int n, i, ret = 0;
+
+	if (argc > 1) {
+		fprintf(stderr, "xrxctl: usage: xrxctl status [IFACE]\n");
+		return EXIT_USAGE;
+	}
+	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
+	if (!names)
+		return 1;
+	n = xrxctl_ifaces(ctx, argc ? argv[0] : NULL, names);
+	if (n <= 0) {
+		free(names);
+		return n < 0 ? EXIT_USAGE : 1;
+	}
+	for (i = 0; i < n; i++)
+		ret |= status_one(ctx, names[i]);
+	free(names);
+	return ret;
+}
+
+struct rule_row {
+	struct xrx_rule_key key;
+	struct xrx_rule_val val;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct rule_row *x = a, *y = b;
+
+	return x->val.id < y->val.id ? -1 : x->val.id > y->val.id;
+}
+
+static int rules_one(const struct ctx *ctx, const char *ifname, bool json,
+		     int *shown)
+{
+	struct xrx_rule_key key, *prev = NULL;
+	struct rule_row *rows;
+	struct xrx_cfg cfg = { 0 };
+	char text[96];
+	int rfd, cfd, n = 0, i, ret = 1;
+	__u32 zero = 0;
+
+	rfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_rules");
+	cfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_cfg");
+	rows = calloc(XRX_RULES_MAX, sizeof(*rows));
+	if (rfd < 0 || cfd < 0 || !rows) {
+		ctl_err("no xrxd on %s: xrx_rules/xrx_cfg not pinned in %s/%s; start it with systemctl start xrxd@%s",
+			ifname, ctx->pin_root, ifname, ifname);
+		goto out;
+	}
+	bpf_map_lookup_elem(cfd, &zero, &cfg);
+	while (n < XRX_RULES_MAX && !bpf_map_get_next_key(rfd, prev, &key)) {
+		rows[n].key = key;
+		if (bpf_map_lookup_elem(rfd, &key, &rows[n].val))
+			memset(&rows[n].val, 0, sizeof(rows[n].val));
+		prev = &rows[n++].key;
+	}
+	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
+	if (json) {
+		printf("%s{\"interface\":\"", *shown ? "," : "");
+		xrxctl_json_str(ifname);
+		printf("\",\"default\":\"%s\",\"rules\":[",
+		       cfg.default_action == XRX_ACT_ACCEL ? "accel" : "pass");
+	} else {
+		printf("%s: default %s, %d rule%s\n", ifname,
+		       cfg.default_action == XRX_ACT_ACCEL ? "accel" : "pass", n,
+		       n == 1 ? "" : "s");
+	}
+	for (i = 0; i < n; i++) {
+		if (xrx_rule_format(&rows[i].key, text, sizeof(text)))
+			snprintf(text, sizeof(text), "?");
+		if (json)
+			printf("%s{\"id\":%u,\"action\":\"%s\",\"rule\":\"%s\"}",
+			       i ? "," : "", rows[i].val.id,
+			       rows[i].val.action == XRX_ACT_ACCEL ? "accel" : "pass",
+			       text);
+		else
+			printf("  %4u  %-5s  %s\n", rows[i].val.id,
+			       rows[i].val.action == XRX_ACT_ACCEL ? "accel" : "pass",
+			       text);
+	}
+	if (json)
+		printf("]}");
+	(*shown)++;
+	ret = 0;
+out:
+	if (rfd >= 0)
+		close(rfd);
+	if (cfd >= 0)
+		close(cfd);
+	free(rows);
+	return ret;
+}
+
+int cmd_rules(const struct ctx *ctx, int argc, char **argv)
+{
+	char (*names)[IF_NAMESIZE];
+	const char *arg = NULL;
+	bool json = false;
+	int n, i, ret = 0, shown = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] != '-' && !arg)
+			arg = argv[i];
+		else {
+			fprintf(stderr, "xrxctl: usage: xrxctl rules [IFACE] [--json]\n");
+			return EXIT_USAGE;
+		}
+	}
+	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
+	if (!names)
+		return 1;
+	n = xrxctl_ifaces(ctx, arg, names);
+	if (n <= 0) {
+		free(names);
+		return n < 0 ? EXIT_USAGE : 1;
+	}
+	if (json && !arg)
+		printf("[");
+	for (i = 0; i < n; i++)
+		ret |= rules_one(ctx, names[i], json, &shown);
+	if (json)
+		printf("%s\n", arg ? "" : "]");
+	free(names);
+	return ret;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Link events of the interface (rtnetlink, RTMGRP_LINK): down and up are
+ * logged and survived (the sockets stay bound; the kernel only unbinds
+ * them when the device goes away, xsk_notifier()), an MTU change restarts
+ * the workers so the sockets are bound for the new frame size, and
+ * RTM_DELLINK - the device unregistered or moved to another namespace -
+ * ends xrxd.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include <libmnl/libmnl.h>
+
+#include "ctl_log.h"
+#include "xrxd.h"
+
+int xrxd_linkmon_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = RTMGRP_LINK };
+	int fd, err;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+struct link_ev {
+	struct xrxd *x;
+	bool *restart;
+	bool removed;
+};
+
+static int attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(a);
+
+	if (type <= IFLA_MAX)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	struct link_ev *ev = data;
+	struct xrxd *x = ev->x;
+	struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	unsigned int mtu;
+	bool up;
+
+	if (ifi->ifi_index != x->ifindex)
+		return MNL_CB_OK;
+	if (nlh->nlmsg_type == RTM_DELLINK) {
+		ev->removed = true;
+		return MNL_CB_STOP;
+	}
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*ifi), attr_cb, tb);
+	up = ifi->ifi_flags & IFF_UP;
+	if (up != x->link_up) {
+		x->link_up = up;
+		ctl_notice("%s: link %s; xrx_rx and the workers stay in place",
+			   x->ifname, up ? "up" : "down");
+	}
+	if (tb[IFLA_IFNAME] && strcmp(mnl_attr_get_str(tb[IFLA_IFNAME]), x->ifname))
+		ctl_warn("%s: renamed to %s; xrxd keeps its pins under the old name until it stops",
+			 x->ifname, mnl_attr_get_str(tb[IFLA_IFNAME]));
+	if (tb[IFLA_MTU]) {
+		mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
+		if (mtu != x->mtu) {
+			ctl_notice("%s: MTU %u -> %u; restarting the workers for the new frame size",
+				   x->ifname, x->mtu, mtu);
+			x->mtu = mtu;
+			*ev->restart = true;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart)
+{
+	char buf[16384] __attribute__((aligned(4)));
+	struct link_ev ev = { .x = x, .restart = restart };
+	int rounds;
+	ssize_t n;
+
+	/* Bounded: the socket is non-blocking, a burst is drained here. */
+	for (rounds = 0; rounds < 64 && !ev.removed; rounds++) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == ENOBUFS) {
+				/* Events were lost: re-read the state. */
+				ctl_warn("%s: link events overflowed; some were lost",
+					 x->ifname);
+				continue;
+			}
+			break;
+		}
+		mnl_cb_run(buf, (size_t)n, 0, 0, link_cb, &ev);
+	}
+	return ev.removed ? 1 : 0;
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * xrxd's AF_XDP workers: one libxrx live handle on the pins of the program
+ * xrxd attached (XRX_LIVE_ATTACH_NONE), its options from the config, and
+ * the counters it publishes in xrx_ustats and STATUS=.
+ *
+ * A restart (new sink or engine options, new MTU) stops the workers first:
+ * xrx_live__stop() delivers every held aggregate to the old sink, so none
+ * is lost, and the counters of the old handle are folded into x->base so
+ * xrx_ustats keeps counting up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xdp/libxdp.h>
+
+#include "ctl_log.h"
+#include "xrxd.h"
+
+__u64 xrxd_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/* "all": every RX queue the driver has now (combined + RX-only). */
+unsigned int xrxd_queue_count(const struct xrx_conf *conf,
+			      const struct xrx_nic *nic)
+{
+	unsigned int n;
+
+	if (conf->queues)
+		return conf->queues;
+	n = nic->channels_err ? 1 : nic->ch_combined + nic->ch_rx;
+	return n ? n : 1;
+}
+
+static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
+{
+	ctl_log(level == XRX_LOG_WARN ? CTL_LOG_WARN :
+		level == XRX_LOG_INFO ? CTL_LOG_INFO : CTL_LOG_DEBUG,
+		"%s", msg);
+}
+
+static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
+{
+	switch (c->sink) {
+	case XRX_CONF_SINK_PCAP:
+		snprintf(buf, len, "pcap:%s", c->sink_arg);
+		break;
+	case XRX_CONF_SINK_TUN:
+		snprintf(buf, len, "tun:%s", c->sink_arg);
+		break;
+	default:
+		snprintf(buf, len, "null");
+	}
+}
+
+/* What only a worker restart can change. */
+bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return a->queues != b->queues || a->sink != b->sink ||
+	       strcmp(a->sink_arg, b->sink_arg) ||
+	       a->max_aggregate != b->max_aggregate ||
+	       a->max_segments != b->max_segments ||
+	       a->flush_timeout_us != b->flush_timeout_us ||
+	       a->flows != b->flows || a->copy != b->copy ||
+	       a->csum != b->csum || a->udp_gro != b->udp_gro;
+}
+
+int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
+{
+	struct xrx_live_opts lo = {
+		.sz = sizeof(lo),
+		.nr_queues = x->nr_queues,
+		.attach = XRX_LIVE_ATTACH_NONE,
+		.pin_root = x->o->pin_root,
+		.log = live_log,
+	};
+	struct xrx_live_queue_info qi;
+	char spec[PATH_MAX + 8];
+	unsigned int zc = 0, mb = 0;
+	__u32 i;
+	int err;
+
+	sink_spec(conf, spec, sizeof(spec));
+	lo.sink = spec;
+	lo.engine.sz = sizeof(lo.engine);
+	lo.engine.flows = conf->flows;
+	lo.engine.max_aggregate = conf->max_aggregate;
+	lo.engine.max_segs = conf->max_segments;
+	lo.engine.flush_timeout_us = conf->flush_timeout_us;
+	lo.engine.copy = conf->copy == XRX_CONF_COPY_FULL ? XRX_COPY_FULL :
+			 conf->copy == XRX_CONF_COPY_MAX_HEAD ? XRX_COPY_MAX_HEAD :
+								XRX_COPY_HEADER;
+	lo.engine.csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
+							     XRX_CSUM_VERIFY;
+	lo.engine.udp = conf->udp_gro;
+
+	x->live = xrx_live__open(x->ifname, &lo);
+	if (!x->live) {
+		err = -errno;
+		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, sink %s): %s",
+			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
+			spec, strerror(errno));
+		return err;
+	}
+	err = xrx_live__start(x->live);
+	if (err) {
+		ctl_err("%s: cannot start the worker threads: %s", x->ifname,
+			strerror(-err));
+		xrx_live__close(x->live);
+		x->live = NULL;
+		return err;
+	}
+	for (i = 0; i < x->nr_queues; i++) {
+		if (xrx_live__queue_info(x->live, i, &qi))
+			continue;
+		zc += qi.zerocopy;
+		mb += qi.multi_buffer;
+	}
+	x->us.hdr[XRX_USTATS_QUEUES] = x->nr_queues;
+	x->us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
+	x->us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
+	x->us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
+	ctl_notice("%s: %u worker%s on queues 0-%u (%s), sink %s", x->ifname,
+		   x->nr_queues, x->nr_queues == 1 ? "" : "s", x->nr_queues - 1,
+		   zc == x->nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
+		   spec);
+	return 0;
+}
+
+/* Fold a finished handle's counters into the base (gauges excepted). */
+static void add_base(struct xrxd *x, const struct xrx_live_stats *st)
+{
+	int i;
+
+	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
+		if (!xrx_ustats_is_gauge(XRX_USTATS_G_LIVE, (unsigned int)i))
+			x->base.live[i] += st->live[i];
+	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
+		x->base.engine[i] += st->engine[i];
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+		x->base.sink[i] += st->sink[i];
+}
+
+void xrxd_workers_stop(struct xrxd *x)
+{
+	struct xrx_live_stats st;
+
+	if (!x->live)
+		return;
+	/* Stop first: held aggregates go to the sink, counters are final. */
+	xrx_live__stop(x->live);
+	if (!xrx_live__stats(x->live, -1, &st))
+		add_base(x, &st);
+	xrx_live__close(x->live);
+	x->live = NULL;
+	xrxd_stats_refresh(x);
+}
+
+void xrxd_stats_refresh(struct xrxd *x)
+{
+	struct xrx_live_stats st;
+	struct xrx_ustats *u = &x->us;
+	int i;
+
+	memset(&st, 0, sizeof(st));
+	if (x->live)
+		xrx_live__stats(x->live, -1, &st);
+	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
+		u->live[i] = st.live[i] + x->base.live[i];
+	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
+		u->engine[i] = st.engine[i] + x->base.engine[i];
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+		u->sink[i] = st.sink[i] + x->base.sink[i];
+	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
+	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
+	u->hdr[XRX_USTATS_PROG_ID] = x->prog.id;
+	u->hdr[XRX_USTATS_ATTACH_MODE] =
+		!x->prog.attached ? XRX_ATTACH_ID_NONE :
+		x->prog.xdp_mode == XDP_MODE_NATIVE ? XRX_ATTACH_ID_NATIVE :
+						       XRX_ATTACH_ID_SKB;
+	u->hdr[XRX_USTATS_MTU] = x->mtu;
+	u->hdr[XRX_USTATS_RULES] = x->nrules;
+	if (!x->live)
+		u->hdr[XRX_USTATS_QUEUES] = 0;
+	u->hdr[XRX_USTATS_UPDATED_NS] = xrxd_now_ns(CLOCK_REALTIME);
+	if (x->ustats_fd >= 0 && xrx_ustats_write(x->ustats_fd, u))
+		ctl_debug("%s: cannot write xrx_ustats: %s", x->ifname,
+			  strerror(errno));
+}
+
+/*
+ * STATUS= text: input rate, delivered rate, and how much aggregation
+ * happens (frames per delivered packet; segments per aggregate).
+ */
+void xrxd_status(struct xrxd *x, char *buf, size_t len)
+{
+	const __u64 *e = x->us.engine;
+	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
+	double secs = x->last_ns ? (double)(now - x->last_ns) / 1e9 : 0;
+	double fps = 0, mbps = 0, ratio = 0, segs = 0;
+
+	if (secs > 0) {
+		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->last_frames) / secs;
+		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] - x->last_bytes) * 8 /
+		       secs / 1e6;
+	}
+	if (e[XRX_ENGINE_STAT_PKTS_OUT])
+		ratio = (double)e[XRX_ENGINE_STAT_FRAMES_IN] /
+			(double)e[XRX_ENGINE_STAT_PKTS_OUT];
+	if (e[XRX_ENGINE_STAT_AGGS_OUT])
+		segs = (double)(e[XRX_ENGINE_STAT_AGGS_OUT] +
+				e[XRX_ENGINE_STAT_SEGS_MERGED]) /
+		       (double)e[XRX_ENGINE_STAT_AGGS_OUT];
+	snprintf(buf, len,
+		 "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
+		 x->ifname, (unsigned long long)x->us.hdr[XRX_USTATS_QUEUES],
+		 x->us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps, ratio,
+		 segs);
+	x->last_ns = now;
+	x->last_frames = e[XRX_ENGINE_STAT_FRAMES_IN];
+	x->last_bytes = e[XRX_ENGINE_STAT_BYTES_IN];
+}

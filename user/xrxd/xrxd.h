@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * xrxd's pieces: the program it attaches (prog.c), the AF_XDP workers and
+ * their counters (workers.c), link events (linkmon.c), and the lifecycle
+ * that ties them together (xrxd.c).
+ */
+#ifndef XRXD_H
+#define XRXD_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <xrx/xrx.h>
+
+#include "ctl_conf.h"
+#include "ctl_offload.h"
+#include "ctl_ustats.h"
+
+#define EXIT_USAGE 2
+
+struct xrx_rx;
+struct xdp_program;
+
+struct xrxd_opts {
+	const char *ifname;
+	const char *config;
+	const char *statedir;
+	const char *pin_root;
+	int mode;		/* enum mode in xrxd.c */
+	int verbosity;
+};
+
+/* xrx_rx on the interface: attached, pinned, its maps. */
+struct xrxd_prog {
+	struct xrx_rx *skel;
+	struct xdp_program *prog;
+	int xdp_mode;		/* enum xdp_attach_mode */
+	__u32 id;
+	bool attached;
+	bool made_dir;
+	int rules_fd, cfg_fd;
+	char dir[PATH_MAX];	/* PIN_ROOT/IFACE */
+};
+
+struct xrxd {
+	const struct xrxd_opts *o;
+	struct xrx_conf *conf;	/* the running configuration */
+	struct xrx_nl *nl;
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	unsigned int mtu;
+	bool link_up;
+	bool gone;		/* the interface was removed */
+
+	struct xrxd_prog prog;
+	unsigned int nrules;
+
+	struct xrx_live *live;
+	__u32 nr_queues;
+	/* Counters of the live handles closed so far (worker restarts). */
+	struct xrx_live_stats base;
+	struct xrx_ustats us;
+	int ustats_fd;
+
+	/* For rates in STATUS=. */
+	__u64 last_ns;
+	__u64 last_frames, last_bytes;
+};
+
+/* prog.c */
+int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign);
+int xrxd_prog_attach(struct xrxd *x);
+void xrxd_prog_detach(struct xrxd *x);
+int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf);
+int xrxd_ustats_open(struct xrxd *x);
+
+/* workers.c */
+unsigned int xrxd_queue_count(const struct xrx_conf *conf,
+			      const struct xrx_nic *nic);
+int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
+void xrxd_workers_stop(struct xrxd *x);
+bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
+void xrxd_stats_refresh(struct xrxd *x);
+void xrxd_status(struct xrxd *x, char *buf, size_t len);
+
+/* linkmon.c */
+int xrxd_linkmon_open(void);
+/* Read pending link events. Return: 1 when the interface was removed. */
+int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart);
+
+__u64 xrxd_now_ns(int clock);
+
+#endif /* XRXD_H */
