@@ -95,12 +95,37 @@ enum xrx_pkt_csum {
 	XRX_PKT_CSUM_PARTIAL,
 };
 
-/* One received frame: bytes [addr, addr + len) of the region. */
+/*
+ * A further piece of a multi-buffer frame (AF_XDP with XDP_USE_SG: one
+ * descriptor per chunk, XDP_PKT_CONTD on all but the last): bytes
+ * [addr, addr + len) of the region.
+ */
+struct xrx_chunk {
+	__u64 addr;
+	__u32 len;
+	__u32 pad;
+};
+
+#define XRX_FRAME_F_CHAIN (1u << 0)	/* chunks[] continue the frame */
+#define XRX_CHUNKS_MAX 18		/* pieces of one frame, first included:
+					 * MAX_SKB_FRAGS + 1, the most an
+					 * AF_XDP multi-buffer frame spans */
+
+/*
+ * One received frame: bytes [addr, addr + len) of the region, followed,
+ * with XRX_FRAME_F_CHAIN, by chunks[0 .. nr_chunks). The headers must lie
+ * in the first piece, and the first piece must hold at least
+ * min(frame length, XRX_HEAD_SIZE) bytes. release_frame() is called once
+ * for the first piece's addr and once for every chunk's.
+ */
 struct xrx_frame {
 	__u64 addr;			/* offset of the frame in the region */
-	__u32 len;
-	__u32 flags;			/* zero; reserved */
+	__u32 len;			/* bytes at addr (the first piece) */
+	__u32 flags;			/* XRX_FRAME_F_* */
 	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse */
+	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
+	__u32 nr_chunks;
+	__u32 pad;
 };
 
 /* Payload by reference: bytes the consumer reads in place. */
@@ -249,6 +274,11 @@ struct xrx_engine_opts {
 	/* The engine no longer references the frame at addr. */
 	void (*release_frame)(void *ctx, __u64 addr);
 	void *ctx;
+	__u32 max_chunks;		/* pieces a frame may have (first
+					 * included, XRX_FRAME_F_CHAIN); 0:
+					 * 1; at most XRX_CHUNKS_MAX. Sizes
+					 * the fragment arrays */
+	__u32 pad;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */

@@ -83,6 +83,36 @@ void xrx_ipv4_csum_set(__u8 *iph)
  * has none (skb_gro_checksum_validate_zero_check()); the UDP rules refuse
  * to aggregate it later.
  */
+/*
+ * Sum of bytes [off, off + len) of a segment that may span several
+ * pieces (multi-buffer). A piece that starts at an odd offset of the
+ * frame contributes its sum byte-swapped, as csum_block_add() does.
+ */
+__u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
+		       __u32 sum)
+{
+	const __u8 *base = s->data;
+	__u32 pos = 0, plen = s->first_len, i = 0, lo, hi;
+	__u16 h;
+
+	for (;;) {
+		lo = off > pos ? off : pos;
+		hi = off + len < pos + plen ? off + len : pos + plen;
+		if (lo < hi) {
+			h = xrx_csum_fold(xrx_csum_add(base + (lo - pos), hi - lo, 0));
+			if ((lo - off) & 1)
+				h = (__u16)(h << 8 | h >> 8);
+			sum = xrx_csum_fold(sum) + h;
+		}
+		pos += plen;
+		if (i == s->nr_chunks || pos >= off + len)
+			break;
+		base = s->region + s->chunks[i].addr;
+		plen = s->chunks[i++].len;
+	}
+	return sum;
+}
+
 bool xrx_l4_csum_ok(const struct xrx_seg *s)
 {
 	const __u8 *l3 = s->data + s->l3_off;
@@ -96,5 +126,8 @@ bool xrx_l4_csum_ok(const struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_UDP && xrx_get16(l4 + 6) == 0)
 		return true;
 	sum = xrx_csum_pseudo(l3, s->ipv6, s->l4_proto, l4_len);
+	if (s->nr_chunks)	/* multi-buffer: the payload spans pieces */
+		return xrx_csum_fold(xrx_csum_add_seg(s, s->l4_off, l4_len,
+						      sum)) == 0xffff;
 	return xrx_csum_fold(xrx_csum_add(l4, l4_len, sum)) == 0xffff;
 }

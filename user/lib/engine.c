@@ -66,13 +66,19 @@ static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 		return -EINVAL;
 	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL)
 		return -EINVAL;
+	if (!o->max_chunks)
+		o->max_chunks = 1;
+	if (o->max_chunks > XRX_CHUNKS_MAX)
+		return -EINVAL;
 	return 0;
 }
 
 static int xrx_engine_pools(struct xrx_engine *e)
 {
 	const struct xrx_engine_opts *o = &e->opts;
-	__u32 max_frags = o->copy == XRX_COPY_FULL ? 1 : o->max_segs + 1;
+	/* A segment's payload is one fragment per piece it spans. */
+	__u32 max_frags = o->copy == XRX_COPY_FULL ? 1 :
+			  (o->max_segs + 1) * o->max_chunks;
 	__u32 i;
 
 	/* Full copy: an aggregate (limit from its network header) or the
@@ -289,21 +295,42 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 			     __u64 now_ns)
 {
+	__u32 nc = 0, len = f->len, i;
 	struct xrx_seg s;
+	bool bad;
 	int why;
 
 	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
-	e->stats[XRX_ENGINE_STAT_BYTES_IN] += f->len;
-	if (f->addr > e->region_size || f->len > e->region_size - f->addr ||
-	    (e->opts.copy == XRX_COPY_FULL && f->len > e->head_size)) {
+	bad = f->addr > e->region_size || f->len > e->region_size - f->addr;
+	if (f->flags & XRX_FRAME_F_CHAIN) {
+		/* Multi-buffer: the headers (and the parse window) must be
+		 * in the first piece, every piece in the region. */
+		nc = f->chunks ? f->nr_chunks : 0;
+		bad |= !f->chunks || nc + 1 > e->opts.max_chunks ||
+		       f->len < XRX_HEAD_SIZE;
+		for (i = 0; i < nc; i++) {
+			bad |= f->chunks[i].addr > e->region_size ||
+			       f->chunks[i].len >
+				       e->region_size - f->chunks[i].addr;
+			len += f->chunks[i].len;
+		}
+	}
+	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
+	if (bad || (e->opts.copy == XRX_COPY_FULL && len > e->head_size)) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_BAD_FRAME);
 		xrx_release_frame(e, f->addr);
+		for (i = 0; i < nc; i++)
+			xrx_release_frame(e, f->chunks[i].addr);
 		return;
 	}
 	memset(&s, 0, sizeof(s));
 	s.data = e->region + f->addr;
 	s.addr = f->addr;
-	s.len = f->len;
+	s.len = len;
+	s.first_len = f->len;
+	s.chunks = nc ? f->chunks : NULL;
+	s.nr_chunks = nc;
+	s.region = e->region;
 	if (!xrx_seg_from_meta(&s, f->meta))
 		xrx_seg_parse(&s);
 	why = xrx_seg_no_gro(e, &s);

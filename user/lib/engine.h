@@ -72,7 +72,11 @@ struct xrx_agg {
 struct xrx_seg {
 	const __u8 *data;
 	__u64 addr;
-	__u32 len;
+	__u32 len;			/* the whole frame, all pieces */
+	__u32 first_len;		/* bytes at data (the first piece) */
+	const struct xrx_chunk *chunks;	/* the other pieces (multi-buffer), */
+	const __u8 *region;		/* at region + chunks[i].addr */
+	__u32 nr_chunks;
 	__u32 hash;
 	__u32 payload_len;		/* bytes after the L4 header */
 	__u16 headlen;			/* eth_get_headlen() */
@@ -208,6 +212,8 @@ static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
 
 /* csum.c */
 __u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
+__u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
+		       __u32 sum);
 __u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
 void xrx_ipv4_csum_set(__u8 *iph);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
@@ -224,6 +230,7 @@ void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a);
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e);
 void xrx_agg_free(struct xrx_engine *e, struct xrx_agg *a);
 void xrx_release_frame(struct xrx_engine *e, __u64 addr);
+void xrx_release_seg(struct xrx_engine *e, const struct xrx_seg *s);
 void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 		 enum xrx_engine_stat reason);
 

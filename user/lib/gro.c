@@ -234,7 +234,7 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 
 	if (!a) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_NO_BUFFER);
-		xrx_release_frame(e, s->addr);
+		xrx_release_seg(e, s);
 		return NULL;
 	}
 	xrx_head_start(e, a, s);

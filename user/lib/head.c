@@ -25,15 +25,59 @@ static void xrx_copied(struct xrx_engine *e, __u32 n, __u32 hdr)
 		e->stats[XRX_ENGINE_STAT_PAYLOAD_BYTES_COPIED] += n - hdr;
 }
 
-static void xrx_frag_add(struct xrx_agg *a, const struct xrx_seg *s,
-			 __u32 off, __u32 len)
+/*
+ * Reference bytes [off, off + len) of a frame whose bytes may lie in
+ * several pieces (multi-buffer): one fragment per piece touched, and a
+ * piece none of whose bytes is referenced is released now, as its page
+ * would be freed by the kernel. A plain frame is one piece.
+ */
+static void xrx_frag_range(struct xrx_engine *e, struct xrx_agg *a,
+			   const struct xrx_seg *s, __u32 off, __u32 len)
 {
-	struct xrx_frag *f = &a->frags[a->pkt.nr_frags++];
+	const __u8 *base = s->data;
+	__u64 addr = s->addr;
+	__u32 pos = 0, plen = s->first_len, i = 0, lo, hi;
+	struct xrx_frag *f;
 
-	f->data = s->data + off;
-	f->len = len;
-	f->pad = 0;
-	f->addr = s->addr;
+	for (;;) {
+		lo = off > pos ? off : pos;
+		hi = off + len < pos + plen ? off + len : pos + plen;
+		if (lo < hi) {
+			f = &a->frags[a->pkt.nr_frags++];
+			f->data = base + (lo - pos);
+			f->len = hi - lo;
+			f->pad = 0;
+			f->addr = addr;
+		} else {
+			xrx_release_frame(e, addr);
+		}
+		pos += plen;
+		if (i == s->nr_chunks)
+			break;
+		base = s->region + s->chunks[i].addr;
+		addr = s->chunks[i].addr;
+		plen = s->chunks[i++].len;
+	}
+}
+
+/* Copy bytes [off, off + len) of a frame, across its pieces. */
+static void xrx_seg_copy(__u8 *dst, const struct xrx_seg *s, __u32 off,
+			 __u32 len)
+{
+	const __u8 *base = s->data;
+	__u32 pos = 0, plen = s->first_len, i = 0, lo, hi;
+
+	for (;;) {
+		lo = off > pos ? off : pos;
+		hi = off + len < pos + plen ? off + len : pos + plen;
+		if (lo < hi)
+			memcpy(dst + (lo - off), base + (lo - pos), hi - lo);
+		pos += plen;
+		if (i == s->nr_chunks || pos >= off + len)
+			break;
+		base = s->region + s->chunks[i].addr;
+		plen = s->chunks[i++].len;
+	}
 }
 
 /* Header bytes of a frame: headlen, capped at the head and the frame. */
@@ -65,15 +109,13 @@ void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 		n = hdr;
 		break;
 	}
-	memcpy(a->head, s->data, n);
+	xrx_seg_copy(a->head, s, 0, n);
 	xrx_copied(e, n, hdr);
 	a->pkt.head_len = n;
 	a->pkt.len = s->len;
 	a->pkt.nr_frags = 0;
-	if (n < s->len)
-		xrx_frag_add(a, s, n, s->len - n);
-	else
-		xrx_release_frame(e, s->addr);	/* every byte is in the head */
+	/* The rest by reference; a piece wholly in the head is released. */
+	xrx_frag_range(e, a, s, n, s->len - n);
 
 	a->pkt.hash = s->hash;
 	a->pkt.l3_off = s->l3_off;
@@ -94,20 +136,20 @@ void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
 
 	switch (e->opts.copy) {
 	case XRX_COPY_FULL:
-		memcpy(a->head + a->pkt.head_len, s->data + s->hdr_len,
-		       s->payload_len);
+		xrx_seg_copy(a->head + a->pkt.head_len, s, s->hdr_len,
+			     s->payload_len);
 		xrx_copied(e, s->payload_len, 0);
 		a->pkt.head_len += s->payload_len;
-		xrx_release_frame(e, s->addr);
+		xrx_release_seg(e, s);
 		break;
 	case XRX_COPY_MAX_HEAD:
 		n = s->len < XRX_HEAD_SIZE ? s->len : XRX_HEAD_SIZE;
 		memcpy(e->scratch, s->data, n);
 		xrx_copied(e, n, s->hdr_len);
-		xrx_frag_add(a, s, s->hdr_len, s->payload_len);
+		xrx_frag_range(e, a, s, s->hdr_len, s->payload_len);
 		break;
 	default:
-		xrx_frag_add(a, s, s->hdr_len, s->payload_len);
+		xrx_frag_range(e, a, s, s->hdr_len, s->payload_len);
 		break;
 	}
 	a->pkt.len += s->payload_len;

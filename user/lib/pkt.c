@@ -44,6 +44,16 @@ void xrx_release_frame(struct xrx_engine *e, __u64 addr)
 		e->opts.release_frame(e->opts.ctx, addr);
 }
 
+/* Every piece of a frame the engine keeps no byte of. */
+void xrx_release_seg(struct xrx_engine *e, const struct xrx_seg *s)
+{
+	__u32 i;
+
+	xrx_release_frame(e, s->addr);
+	for (i = 0; i < s->nr_chunks; i++)
+		xrx_release_frame(e, s->chunks[i].addr);
+}
+
 /*
  * Hand a packet to the consumer, as napi_gro_complete() hands an skb to
  * the stack: an aggregate of two or more segments gets its headers fixed
