@@ -22,6 +22,7 @@
 #define XRX_BATCH_DEFAULT 64
 #define XRX_BATCH_MAX 1024
 #define XRX_COMP_SIZE 64		/* no TX: the smallest useful ring */
+#define XRX_JUMBO_MAX 9216		/* largest frame multi-buffer sizes for */
 
 /* Where a UMEM frame is (the ownership invariant, see live.h). */
 enum xrx_frame_state {
@@ -73,6 +74,8 @@ struct xrx_rxq {
 	struct xrx_engine *e;
 	struct xrx_sink *sink;
 	struct xrx_frame *frames;	/* one batch */
+	struct xrx_chunk *chunks;	/* tails of its multi-buffer frames */
+	__u32 max_pieces;		/* pieces per frame the engine takes */
 
 	__u32 batch;
 	__u32 low_mark;			/* kernel frames below: pressure */

@@ -83,8 +83,20 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 	}
 	q->low_mark = l->o.fill_size / 4;
 	q->frames = calloc(q->batch, sizeof(*q->frames));
-	if (!q->frames)
+	q->chunks = calloc(q->batch + XRX_CHUNKS_MAX, sizeof(*q->chunks));
+	if (!q->frames || !q->chunks)
 		return -ENOMEM;
+	/*
+	 * Multi-buffer: enough pieces for a 9216-byte jumbo frame in chunks
+	 * of frame_size less the kernel's XDP_PACKET_HEADROOM (each piece
+	 * costs fragment slots in every packet buffer, so no more).
+	 */
+	if (!eo.max_chunks && !l->o.no_multi_buffer)
+		eo.max_chunks = (XRX_JUMBO_MAX + l->o.frame_size - 256 - 1) /
+				(l->o.frame_size - 256);
+	if (eo.max_chunks > XRX_CHUNKS_MAX)
+		eo.max_chunks = XRX_CHUNKS_MAX;
+	q->max_pieces = eo.max_chunks ? eo.max_chunks : 1;
 
 	eo.sz = sizeof(eo);
 	eo.region = q->umem.area;
@@ -140,6 +152,8 @@ void xrx_rxq_fini(struct xrx_rxq *q)
 	q->pend = NULL;
 	free(q->frames);
 	q->frames = NULL;
+	free(q->chunks);
+	q->chunks = NULL;
 	xrx_umem_fini(&q->umem);
 }
 
@@ -204,22 +218,53 @@ static __u32 xrx_rxq_wait(struct xrx_rxq *q, int timeout_ms)
 }
 
 /*
- * One batch. Return: frames handed to the engine, or a negative errno.
+ * Descriptors [i, n) of the RX ring: the pieces of the next frame, the
+ * first one's descriptor followed by those XDP_PKT_CONTD chains to it.
+ * Return: the pieces, 0 if the chain is not complete within n.
+ */
+static __u32 xrx_rxq_pieces(struct xsk_ring_cons *rx, __u32 idx, __u32 i,
+			    __u32 n)
+{
+	__u32 k;
+
+	for (k = i; k < n; k++)
+		if (!(xsk_ring_cons__rx_desc(rx, idx + k)->options & XDP_PKT_CONTD))
+			return k - i + 1;
+	return 0;
+}
+
+static const struct xrx_meta *xrx_rxq_meta(const struct xrx_umem *u,
+					   __u64 addr)
+{
+	__u64 off = addr & (u->frame_size - 1);
+
+	return off >= sizeof(struct xrx_meta) ?
+		       (const struct xrx_meta *)((__u8 *)u->area + addr) - 1 :
+		       NULL;
+}
+
+/*
+ * One batch: up to q->batch frames. A multi-buffer frame's descriptors
+ * are peeked together (up to XRX_CHUNKS_MAX beyond the batch), so a chain
+ * is never split between batches; the kernel posts a frame's
+ * descriptors at once (xsk_rcv_zc()/__xsk_rcv() submit after the last).
+ * Return: frames handed to the engine, or a negative errno.
  */
 int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 {
 	struct xrx_umem *u = &q->umem;
 	struct xsk_ring_cons *rx = &q->xsk.rx;
+	__u32 n, idx, i, k, np, used, nf = 0, nc = 0;
 	const struct xdp_desc *d;
 	struct xrx_frame *f;
-	__u32 n, idx, i, nf = 0;
-	__u64 off;
+	bool ok;
 
-	n = xsk_ring_cons__peek(rx, q->batch, &idx);
+	n = xsk_ring_cons__peek(rx, q->batch + XRX_CHUNKS_MAX, &idx);
 	if (!n) {
 		xrx_rxq_refill(q);
 		if (timeout_ms && xrx_rxq_wait(q, timeout_ms))
-			n = xsk_ring_cons__peek(rx, q->batch, &idx);
+			n = xsk_ring_cons__peek(rx, q->batch + XRX_CHUNKS_MAX,
+						&idx);
 		if (!n) {
 			xrx_engine__flush(q->e, xrx_now_ns());
 			if (q->sink)
@@ -228,35 +273,56 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 			return 0;
 		}
 	}
-	q->stats[XRX_LIVE_STAT_RX_BATCHES]++;
-	q->stats[XRX_LIVE_STAT_RX_DESCS] += n;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && nf < q->batch; i += np) {
+		np = xrx_rxq_pieces(rx, idx, i, n);
+		if (!np) {
+			if (n - i < XRX_CHUNKS_MAX)
+				break;	/* the rest of it comes next batch */
+			np = n - i;	/* no end in sight: a broken chain */
+		}
+		/* Every descriptor's frame leaves the kernel, whatever next. */
+		ok = np <= q->max_pieces;
+		for (k = 0; k < np; k++)
+			ok &= xrx_umem_take(u, xsk_ring_cons__rx_desc(rx, idx + i + k)->addr);
 		d = xsk_ring_cons__rx_desc(rx, idx + i);
-		if (!xrx_umem_take(u, d->addr))
-			continue;	/* counted in ownership_errors */
-		if (d->options & XDP_PKT_CONTD) {
-			/* A multi-buffer frame: not handed to the engine. */
+		if (!ok || (np > 1 && d->len < XRX_HEAD_SIZE)) {
 			q->stats[XRX_LIVE_STAT_RX_CHAIN_DROPS]++;
-			while (i + 1 < n && (d->options & XDP_PKT_CONTD)) {
-				xrx_umem_drop(u, d->addr);
-				d = xsk_ring_cons__rx_desc(rx, idx + ++i);
-				if (!xrx_umem_take(u, d->addr))
-					break;
+			for (k = 0; k < np; k++) {
+				__u64 a = xsk_ring_cons__rx_desc(rx, idx + i + k)->addr;
+
+				if (u->state[xrx_umem_index(u, a)] == XRX_FS_ENGINE)
+					xrx_umem_drop(u, a);
 			}
-			xrx_umem_drop(u, d->addr);
 			continue;
 		}
 		f = &q->frames[nf++];
 		f->addr = d->addr;
 		f->len = d->len;
 		f->flags = 0;
-		off = d->addr & (u->frame_size - 1);
-		f->meta = off >= sizeof(struct xrx_meta) ?
-				  (const struct xrx_meta *)((__u8 *)u->area +
-							    d->addr) - 1 :
-				  NULL;
+		f->meta = xrx_rxq_meta(u, d->addr);
+		f->chunks = NULL;
+		f->nr_chunks = 0;
+		if (np > 1) {
+			f->flags = XRX_FRAME_F_CHAIN;
+			f->chunks = &q->chunks[nc];
+			f->nr_chunks = np - 1;
+			for (k = 1; k < np; k++) {
+				d = xsk_ring_cons__rx_desc(rx, idx + i + k);
+				q->chunks[nc].addr = d->addr;
+				q->chunks[nc].len = d->len;
+				q->chunks[nc++].pad = 0;
+			}
+			q->stats[XRX_LIVE_STAT_RX_CHAINS]++;
+		}
 	}
-	xsk_ring_cons__release(rx, n);
+	used = i;
+	if (used < n)
+		xsk_ring_cons__cancel(rx, n - used);
+	if (!used)
+		return 0;
+	xsk_ring_cons__release(rx, used);
+	q->stats[XRX_LIVE_STAT_RX_BATCHES]++;
+	q->stats[XRX_LIVE_STAT_RX_DESCS] += used;
 	q->stats[XRX_LIVE_STAT_RX_FRAMES] += nf;
 	xrx_engine__rx(q->e, q->frames, nf, xrx_now_ns());
 	if (q->sink)
