@@ -174,9 +174,11 @@ static inline __u64 xrx_bytes_differ(const __u8 *a, const __u8 *b, __u32 len)
 			diff |= a[i] ^ b[i];
 		return diff;
 	}
-	for (i = 0; i + 8 <= len; i += 8)
+	/* An Ethernet header, TCP timestamps: two words, no loop */
+	for (i = 0; i + 16 < len; i += 8)
 		diff |= xrx_load64(a + i) ^ xrx_load64(b + i);
-	return diff | (xrx_load64(a + len - 8) ^ xrx_load64(b + len - 8));
+	return diff | (xrx_load64(a + i) ^ xrx_load64(b + i)) |
+	       (xrx_load64(a + len - 8) ^ xrx_load64(b + len - 8));
 }
 
 /* Fold a 32-bit ones' complement sum to 16 bits, not complemented. */
@@ -218,11 +220,16 @@ __u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
 void xrx_ipv4_csum_set(__u8 *iph);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
 
+/* First aggregate of the chain @hash falls in; walk it with ->hnext. */
+static inline struct xrx_agg *xrx_gro_table_bucket(const struct xrx_gro_table *t,
+						   __u32 hash)
+{
+	return t->buckets[hash & t->mask];
+}
+
 /* gro_table.c */
 int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows);
 void xrx_gro_table_fini(struct xrx_gro_table *t);
-struct xrx_agg *xrx_gro_table_bucket(const struct xrx_gro_table *t,
-				     __u32 hash);
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a);
 void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a);
 

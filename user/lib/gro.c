@@ -76,7 +76,8 @@ static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,
  * inet_gro_flush() / ipv6_gro_flush(): network header fields that must
  * not change within an aggregate. Return: 0, or the flush counter.
  */
-static int xrx_network_flush(struct xrx_agg *a, const struct xrx_seg *s)
+static inline int xrx_network_flush(struct xrx_agg *a,
+				    const struct xrx_seg *s)
 {
 	const __u8 *iph = s->data + s->l3_off, *iph2 = a->head + s->l3_off;
 	__u16 ipid_offset;

@@ -36,13 +36,6 @@ void xrx_gro_table_fini(struct xrx_gro_table *t)
 	t->buckets = NULL;
 }
 
-/* First aggregate of the chain @hash falls in; walk it with ->hnext. */
-struct xrx_agg *xrx_gro_table_bucket(const struct xrx_gro_table *t,
-				     __u32 hash)
-{
-	return t->buckets[hash & t->mask];
-}
-
 /* Add @a as the newest aggregate. The caller made room (t->held < max). */
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a)
 {
