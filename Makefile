@@ -221,6 +221,7 @@ format:
 #   make docs        docs/architecture.{svg,png} from docs/architecture.dot
 #                    (graphviz; both are committed, so reading needs no tool)
 #   make bench-plot  PNGs in build/bench/ from build/bench/*.json (gnuplot)
+#   make demo        ~10 s of iperf3 through xrxd between two namespaces
 #   make install     PREFIX (/usr/local), DESTDIR honoured; see
 #   make uninstall   scripts/install.sh for every directory variable
 PREFIX  ?= /usr/local
@@ -250,4 +251,9 @@ docs/architecture.png: docs/architecture.dot
 bench-plot:
 	$(Q)scripts/bench/plot.sh $(BUILD)/bench
 
-.PHONY: install uninstall docs bench-plot
+demo: deps
+	$(Q)scripts/bpffs.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo.sh
+
+.PHONY: install uninstall docs bench-plot demo
