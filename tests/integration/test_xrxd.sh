@@ -1,0 +1,234 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# xrxd end to end on a veth pair with 2 queues: start (offloads applied,
+# xrx_rx attached, pins and state file with tight permissions, READY and
+# STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
+# xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
+# second instance refused, SIGHUP rule and sink change without detaching,
+# link down/up and an MTU change survived, WATCHDOG=1, and SIGTERM leaving
+# the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
+# state file.
+. "$(dirname "$0")/../lib.sh"
+need_root
+
+for b in xrxd xrxctl; do
+	if [ ! -x "$BUILD/$b" ]; then
+		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
+		done_testing
+		exit 0
+	fi
+done
+if ! mountpoint -q /sys/fs/bpf; then
+	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
+	done_testing
+	exit 0
+fi
+
+testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
+WORK=$(mktemp -d /tmp/xrx-xrxd.XXXXXX)
+at_exit rm -rf "$WORK"
+cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
+STATE=$WORK/state
+SF=$STATE/$IF_DUT.state
+PIN=/sys/fs/bpf/xrx/$IF_DUT
+at_exit rm -rf "$PIN"
+TRAINS="$PY $TOP/tests/tools/tcp_trains.py"
+MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
+
+snapshot() {
+	{
+		in_dut ethtool -k $IF_DUT
+		in_dut ethtool -l $IF_DUT
+		in_dut ethtool -g $IF_DUT 2>&1
+		in_dut ip -d link show $IF_DUT
+	} >"$1" 2>&1
+}
+same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+xrxctl() { in_dut "$WORK/xrxctl" --state-dir "$STATE" "$@"; }
+# A field of xrxctl stats --json: jq-like path, e.g. user.engine.frames_in.
+jget() {
+	xrxctl stats $IF_DUT --json | "$PY" -c '
+import json, sys
+v = json.loads(sys.stdin.readline())
+for k in sys.argv[1].split("."):
+    v = v[k]
+print(v)' "$1"
+}
+send() { in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT "$@" >/dev/null; }
+prog_id() { in_dut ip -d link show $IF_DUT | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1; }
+log_has() { grep -q "$1" "$WORK/xrxd.err"; }
+
+in_src ethtool -K $IF_SRC tx off >/dev/null
+snapshot "$WORK/orig"
+
+cat >"$WORK/xrx.conf" <<EOF
+interface = $IF_DUT
+accelerate = tcp/5201
+flush_timeout_us = 5000
+[offload]
+gro = on
+gro_max_size = 131072
+EOF
+
+# NOTIFY_SOCKET listener: every datagram line by line, bounded to 60 s.
+"$PY" - "$WORK/notify.sock" "$WORK/notify.log" <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(0.2)
+end = time.time() + 60
+with open(sys.argv[2], "w") as log:
+    while time.time() < end:
+        try:
+            msg = s.recv(4096).decode()
+        except socket.timeout:
+            continue
+        for line in msg.split("\n"):
+            log.write(line + "\n")
+        log.flush()
+        if "STOPPING=1" in msg:
+            break
+PYEOF
+lpid=$!
+at_exit kill $lpid
+wait_for 5 test -S "$WORK/notify.sock"
+
+# nsenter execs xrxd in place: $! is xrxd's pid.
+NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
+	nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" -v --state-dir "$STATE" \
+	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+pid=$!
+at_exit kill -KILL $pid
+ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
+wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+check "READY=1 after attach and workers" $([ "$(ncount READY=1)" = 1 ]; echo $?)
+check "STATUS= names the interface and the queues" \
+	$(grep -q "^STATUS=$IF_DUT: 2 queues" "$WORK/notify.log"; echo $?)
+check "offloads applied: gro on, gro_max_size 131072" \
+	$(in_dut ethtool -k $IF_DUT | grep -qx 'generic-receive-offload: on' &&
+	  in_dut ip -d link show $IF_DUT | grep -q 'gro_max_size 131072'; echo $?)
+id0=$(prog_id)
+check "xrx_rx attached natively (ip link shows xdp id $id0)" \
+	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
+check "pins: program, maps and xrx_ustats in $PIN" \
+	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_cfg xrx_xsks; do
+		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
+check "pin directory 0700, pins 0600" \
+	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
+check "state file 0600 in a 0700 directory, lock file 0600 naming the pid" \
+	$([ "$(stat -c %a "$SF")" = 600 ] && [ "$(stat -c %a "$STATE")" = 700 ] &&
+	  [ "$(stat -c %a "$STATE/$IF_DUT.lock")" = 600 ] &&
+	  [ "$(cat "$STATE/$IF_DUT.lock")" = "$pid" ]; echo $?)
+snapshot "$WORK/running"
+
+# --- a second instance ------------------------------------------------------
+in_dut "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/second.err"
+rc=$?
+diag "$(cat "$WORK/second.err")"
+check "second instance: exit 1, says who runs and how to stop it" \
+	$([ $rc = 1 ] && grep -q "xrxd is already running on $IF_DUT (pid $pid holds .*); stop it first" "$WORK/second.err"; echo $?)
+snapshot "$WORK/now"
+ok "second instance: NIC and program untouched" same "$WORK/running" "$WORK/now"
+check "second instance: first one still serving" $(kill -0 $pid; echo $?)
+
+# --- traffic ----------------------------------------------------------------
+send 5201 --flows 4 --segs 16 --trains 10
+wait_for 5 test "$(jget user.engine.frames_in)" = 640
+frames=$(jget user.engine.frames_in)
+aggs=$(jget user.engine.aggs_out)
+spa=$(jget derived.segments_per_aggregate)
+diag "frames_in $frames, aggs_out $aggs, segments per aggregate $spa"
+check "xrxctl stats --json: 640 frames in" $([ "$frames" = 640 ]; echo $?)
+check "xrxctl stats --json: kernel redirected 640" \
+	$([ "$(jget kernel.redirect.packets)" = 640 ]; echo $?)
+check "aggregated: segments per aggregate > 1" \
+	$(awk -v s="$spa" -v a="$aggs" 'BEGIN { exit !(a > 0 && s > 1) }'; echo $?)
+bpftool map dump pinned "$PIN/xrx_ustats" >"$WORK/dump" 2>&1
+check "bpftool dump of xrx_ustats shows counters by name" \
+	$(grep -q '"frames_in": 640' "$WORK/dump" && grep -q '"segs_merged": [1-9]' "$WORK/dump" &&
+	  grep -q '"rx_frames": 640' "$WORK/dump" && grep -q '"pkts_in": ' "$WORK/dump" &&
+	  grep -q "\"pid\": $pid" "$WORK/dump"; echo $?)
+check "xrxctl rules: tcp/5201" $(xrxctl rules $IF_DUT | grep -qE '^ +1 +accel +tcp/5201$'; echo $?)
+wait_for 3 grep -q "^STATUS=.*segments per aggregate" "$WORK/notify.log"
+check "STATUS= carries rates and the aggregation ratio" \
+	$(grep -qE "^STATUS=$IF_DUT: 2 queues, [0-9]+ frames/s, .* Mbit/s in; .* frames per packet, [0-9.]+ segments per aggregate" "$WORK/notify.log"; echo $?)
+check "WATCHDOG=1 every WATCHDOG_USEC/2" $([ "$(ncount WATCHDOG=1)" -ge 2 ]; echo $?)
+
+# --- SIGHUP: a new rule and a new sink, program stays -------------------------
+sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000\nsink = pcap:'"$WORK"'/rx.pcap|' "$WORK/xrx.conf"
+red0=$(jget kernel.redirect.packets)
+kill -HUP $pid
+wait_for 5 test "$(ncount READY=1)" = 2
+check "SIGHUP: RELOADING=1 then READY=1" \
+	$([ "$(ncount RELOADING=1)" = 1 ] && [ "$(ncount READY=1)" = 2 ]; echo $?)
+check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
+check "SIGHUP: xrxctl rules shows the new rule" \
+	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
+check "SIGHUP: workers restarted for the sink change" \
+	$([ "$(jget user.worker_restarts)" = 1 ] && [ "$(jget user.reloads)" = 1 ]; echo $?)
+send 6000 --flows 2 --segs 8 --trains 4
+wait_for 5 test "$(jget user.engine.frames_in)" = 704
+check "SIGHUP: the new rule's traffic is redirected and counted" \
+	$([ "$(jget kernel.redirect.packets)" = $((red0 + 64)) ] &&
+	  [ "$(jget user.engine.frames_in)" = 704 ]; echo $?)
+wait_for 5 test "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)"
+check "no packet lost across the sink swap: sink pkts_in = engine pkts_out" \
+	$([ "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)" ]; echo $?)
+# Two queues: the pcap sink writes PATH.q0 and PATH.q1.
+check "new sink: the pcap files hold the new traffic (64 segments)" \
+	$([ "$(cat "$WORK"/rx.pcap.q* | wc -c)" -gt $((64 * 1448)) ]; echo $?)
+
+# A broken config on SIGHUP keeps the running one.
+cp "$WORK/xrx.conf" "$WORK/good.conf"
+sed -i '1a max_segments = 0' "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 5 test "$(ncount READY=1)" = 3
+check "SIGHUP with a config error: logged, still serving the old config" \
+	$(log_has "xrx.conf:2: max_segments = 0 is out of range" && log_has "reload failed; still running the previous configuration" &&
+	  kill -0 $pid && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
+cp "$WORK/good.conf" "$WORK/xrx.conf"
+
+# --- link events ------------------------------------------------------------
+in_dut ip link set $IF_DUT down
+wait_for 5 log_has "$IF_DUT: link down"
+in_dut ip link set $IF_DUT up
+wait_for 5 log_has "$IF_DUT: link up"
+check "link down/up: logged, xrxd still running, same program" \
+	$(log_has "link down" && log_has "link up" && kill -0 $pid && [ "$(prog_id)" = "$id0" ]; echo $?)
+sleep 1
+send 5201 --flows 1 --segs 8 --trains 2
+wait_for 5 test "$(jget user.engine.frames_in)" = 720
+check "link down/up: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 720 ]; echo $?)
+if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
+	wait_for 5 log_has "MTU 1500 -> 3000"
+	wait_for 5 test "$(jget user.worker_restarts)" = 2
+	check "MTU change: logged, workers restarted, still running" \
+		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 2 ] && kill -0 $pid; echo $?)
+	send 5201 --flows 1 --segs 8 --trains 2
+	wait_for 5 test "$(jget user.engine.frames_in)" = 736
+	check "MTU change: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 736 ]; echo $?)
+	in_dut ip link set $IF_DUT mtu 1500
+	wait_for 5 test "$(jget user.worker_restarts)" = 3
+else
+	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
+	skip "MTU change traffic" "see above"
+fi
+
+# --- SIGTERM ----------------------------------------------------------------
+kill -TERM $pid
+wait $pid
+rc=$?
+wait_for 5 grep -qx STOPPING=1 "$WORK/notify.log"
+sed 's/^/# /' "$WORK/xrxd.err" | tail -20
+check "SIGTERM: STOPPING=1 and exit 0" $([ $rc = 0 ] && [ "$(ncount STOPPING=1)" = 1 ]; echo $?)
+snapshot "$WORK/now"
+ok "SIGTERM: ethtool -k/-l/-g and ip -d link identical to before" same "$WORK/orig" "$WORK/now"
+check "SIGTERM: no pins, no state file, no lock file" \
+	$([ ! -e "$PIN" ] && [ ! -e "$SF" ] && [ ! -e "$STATE/$IF_DUT.lock" ]; echo $?)
+xrxctl stats $IF_DUT 2>"$WORK/err" >/dev/null
+rc=$?
+check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
+	$([ $rc = 1 ] && grep -q "no xrxd on $IF_DUT.*start it with systemctl start xrxd@$IF_DUT" "$WORK/err"; echo $?)
+
+done_testing
