@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Differential test of the one parser's two builds: xrx_rx (BPF, run with
+ * BPF_PROG_TEST_RUN) against userspace xrx_parse() on the same frames,
+ * random ones and mutations of well-formed frames from the frame builder
+ * (bit flips, byte changes, truncations, IP length fields, extension
+ * header chains, VLAN tags inserted), with a fixed seed.
+ *
+ * Per frame the two must agree on the verdict class (the program's
+ * counter: redirect or pass_*, mapped from enum xrx_parse_result), and for
+ * every frame the program accelerates, byte for byte on the xrx_meta it
+ * writes in front of the frame (header length, offsets, flags, hash).
+ * With xrx_cfg's default set to accelerate, that is every frame userspace
+ * calls XRX_PARSE_L4. The frame must come back unchanged.
+ *
+ * Counters are checked per batch of frames (one map read for BATCH runs,
+ * the expected deltas summed), and a batch that does not add up is rerun
+ * frame by frame to name the frame.
+ *
+ *   XRX_DIFF_FRAMES  frames in all (default below; make fuzz: 1000000)
+ *   XRX_DIFF_SEED    PRNG seed (default fixed); a failure prints both
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <xrx/meta.h>
+#include <xrx/parse.h>
+#include <xrx/rules.h>
+#include <xrx/stats.h>
+
+#include "common/frames.h"
+#include "xrx_rx.skel.h"
+
+#ifndef AF_XDP
+#define AF_XDP 44
+#endif
+
+#define DEFAULT_FRAMES 1000000
+#define DEFAULT_SEED 0x58525844u	/* "XRXD" */
+#define FRAME_MAX 4096
+#define OUT_CAP (FRAME_MAX + 256)
+#define BATCH 256
+#define MAX_REPORTS 5
+
+enum { SHARE_RANDOM, SHARE_MUTATED, SHARE_MULTIBUF, NR_SHARES };
+/* Per mille of the frames each test runs. */
+static const unsigned int shares[NR_SHARES] = { 100, 750, 150 };
+
+static struct env {
+	struct xrx_rx *skel;
+	int prog_fd, stats_fd, cfg_fd, xsks_fd;
+	int xsk_fd;
+	int nr_cpus;
+	int small_linear;
+	const char *skip, *broken;
+	unsigned long frames;
+	__u32 seed;
+	__u64 rng;
+	/* Cumulative expected and last read counters. */
+	__u64 want_pkts[XRX_STAT_MAX], want_bytes[XRX_STAT_MAX];
+} env = { .xsk_fd = -1 };
+
+struct frame {
+	__u8 buf[FRAME_MAX];
+	__u32 len;
+	__u32 linear;
+	unsigned long index;
+};
+
+/* ------------------------------------------------------------------ */
+/* Deterministic randomness (xorshift64*)                             */
+
+static __u64 rnd(void)
+{
+	env.rng ^= env.rng >> 12;
+	env.rng ^= env.rng << 25;
+	env.rng ^= env.rng >> 27;
+	return env.rng * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform in [0, n), n > 0. */
+static __u32 below(__u32 n)
+{
+	return (__u32)(rnd() % n);
+}
+
+static int chance(unsigned int percent)
+{
+	return below(100) < percent;
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames                                                             */
+
+static void ext_add(struct frame_spec *s, __u8 type, __u16 len)
+{
+	if (s->nr_ext >= FRAME_MAX_EXT)
+		return;
+	s->ext[s->nr_ext].type = type;
+	s->ext[s->nr_ext].len = len;
+	s->nr_ext++;
+}
+
+/* A well-formed frame of a random kind, as the builder lays it out. */
+static int gen_template(struct frame *f, struct frame_info *fi)
+{
+	static const __u8 l4s[] = { IPPROTO_TCP, IPPROTO_TCP, IPPROTO_TCP,
+				    IPPROTO_UDP, IPPROTO_UDP, IPPROTO_ICMP,
+				    IPPROTO_SCTP, 136 /* UDP-Lite */, 33, 2, 47,
+				    IPPROTO_ICMPV6 };
+	static const __u8 exts[] = { 0, 43, 60, 44 };
+	static __u8 opts[40];
+	struct frame_spec s;
+	__u32 r = below(100), i, n;
+	int len;
+
+	if (r < 40)
+		frame_spec_tcp4(&s);
+	else if (r < 70)
+		frame_spec_tcp6(&s);
+	else if (r < 80)
+		frame_spec_udp4(&s);
+	else if (r < 90)
+		frame_spec_udp6(&s);
+	else if (r < 95)
+		frame_spec_icmp4(&s);
+	else if (r < 98)
+		frame_spec_icmp6(&s);
+	else
+		frame_spec_arp(&s);
+	if (s.family && chance(15))
+		s.l4 = l4s[below(sizeof(l4s))];
+
+	if (chance(25)) {
+		s.nr_vlans = 1 + (chance(40) ? 1 : 0) + (chance(10) ? 1 : 0);
+		for (i = 0; i < (__u32)s.nr_vlans; i++) {
+			s.vlan_tpid[i] = chance(50) ? 0x8100 : 0x88a8;
+			s.vlan_tci[i] = below(4096);
+		}
+	}
+	if (s.family == 4 && chance(15)) {
+		for (i = 0; i < sizeof(opts); i++)
+			opts[i] = 1;		/* NOP */
+		s.ip_opts = opts;
+		s.ip_opts_len = 1 + below(40);
+	}
+	if (s.l4 == IPPROTO_TCP && chance(30)) {
+		s.tcp_opts = opts;
+		s.tcp_opts_len = below(41);
+		memset(opts, 1, sizeof(opts));
+	}
+	if (s.family == 6 && chance(35)) {
+		n = 1 + below(chance(10) ? 12 : 4);
+		for (i = 0; i < n; i++) {
+			__u8 t = exts[below(chance(20) ? 4 : 3)];
+
+			ext_add(&s, t, t == 44 ? 8 : 8 * (1 + below(chance(10) ? 20 : 4)));
+		}
+	}
+	if (chance(10))
+		s.frag_off = (chance(50) ? 0x2000 : 0) |
+			     (chance(50) ? below(0x2000) : 0);
+	s.payload_len = chance(70) ? below(200) : below(1500);
+	if (chance(10))
+		s.pad = below(40);
+	if (chance(5))
+		s.tot_len_delta = (int)below(41) - 20;
+	if (chance(2))
+		s.ihl_override = below(16);
+	if (chance(2))
+		s.doff_override = below(16);
+	if (chance(2))
+		s.version_override = below(16);
+	s.seq = (__u32)rnd();
+	s.sport = (__u16)rnd();
+	s.dport = chance(50) ? 5001 : (__u16)rnd();
+	len = frame_build_info(&s, f->buf, FRAME_MAX, fi);
+	if (len < 0) {		/* too big or inexpressible: a plain one */
+		frame_spec_tcp4(&s);
+		len = frame_build_info(&s, f->buf, FRAME_MAX, fi);
+	}
+	return len;
+}
+
+/* Values parsers trip over: next-header and protocol numbers, extremes. */
+static __u8 interesting(void)
+{
+	static const __u8 v[] = { 0, 1, 2, 4, 5, 6, 0x0f, 0x11, 0x2b, 0x2c,
+				  0x3a, 0x3c, 0x40, 0x45, 0x46, 0x4f, 0x60,
+				  0x7f, 0x80, 0x81, 0x86, 0x88, 0xa8, 0xdd,
+				  0xf0, 0xff };
+
+	return v[below(sizeof(v))];
+}
+
+/* A byte offset biased into the headers. */
+static __u32 header_pos(__u32 len)
+{
+	__u32 span = len < 128 ? len : 128;
+
+	if (!len)
+		return 0;
+	return chance(85) ? below(span) : below(len);
+}
+
+static void mutate(struct frame *f, const struct frame_info *fi)
+{
+	__u32 n = 1 + below(3), i, at;
+
+	for (i = 0; i < n && f->len; i++) {
+		switch (below(8)) {
+		case 0:		/* bit flips */
+		case 1:
+			at = header_pos(f->len);
+			f->buf[at] ^= 1u << below(8);
+			break;
+		case 2:		/* a byte set */
+			f->buf[header_pos(f->len)] = interesting();
+			break;
+		case 3:		/* truncation, mostly inside the headers */
+			f->len = chance(70) ? below(f->len < 140 ? f->len + 1 : 140) :
+					      below(f->len + 1);
+			break;
+		case 4:		/* IP length field */
+			if (fi->l3_off && fi->l3_off + 6 <= f->len) {
+				__u8 *p = f->buf + fi->l3_off +
+					  ((f->buf[fi->l3_off] >> 4) == 6 ? 4 : 2);
+				__u32 v = (__u32)p[0] << 8 | p[1];
+
+				v = chance(50) ? v + below(41) - 20 : (__u32)rnd();
+				p[0] = v >> 8;
+				p[1] = v;
+			}
+			break;
+		case 5:		/* IPv6 next header / extension length */
+			if (fi->l3_off && fi->l3_off + 48 <= f->len) {
+				at = fi->l3_off + 40 + 8 * below(4);
+				if (at + 2 <= f->len)
+					f->buf[at + below(2)] = chance(50) ?
+						interesting() : (__u8)rnd();
+				else
+					f->buf[fi->l3_off + 6] = interesting();
+			}
+			break;
+		case 6:		/* a VLAN tag inserted after the MACs */
+			if (f->len >= 12 && f->len + 4 <= FRAME_MAX) {
+				memmove(f->buf + 16, f->buf + 12, f->len - 12);
+				f->buf[12] = chance(50) ? 0x81 : 0x88;
+				f->buf[13] = f->buf[12] == 0x81 ? 0x00 : 0xa8;
+				f->buf[14] = (__u8)rnd();
+				f->buf[15] = (__u8)rnd();
+				f->len += 4;
+			}
+			break;
+		default:	/* EtherType */
+			if (f->len >= 14) {
+				static const __u16 et[] = { 0x0800, 0x86dd, 0x8100,
+							    0x88a8, 0x0806, 0x9100 };
+				__u16 v = et[below(sizeof(et) / sizeof(et[0]))];
+
+				f->buf[12] = v >> 8;
+				f->buf[13] = v;
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * Make the random bytes at @l3 look like an IP header often enough to get
+ * past it: version, IHL, a length that fits, TCP/UDP or an extension.
+ */
+static void shape_ip(struct frame *f, __u32 l3, int v6)
+{
+	static const __u8 nh[] = { 6, 17, 0, 43, 60, 44, 1, 58 };
+	__u32 hl = v6 ? 40 : 20, ip_len;
+	__u8 *ip = f->buf + l3;
+
+	if (l3 + hl > f->len) {
+		if (l3 < f->len)
+			ip[0] = (ip[0] & 0x0f) | (v6 ? 0x60 : 0x40);
+		return;
+	}
+	ip[0] = v6 ? 0x60 | (ip[0] & 0x0f) :
+		     0x40 | (chance(70) ? 5 : below(16));
+	ip_len = f->len - l3 - (chance(20) ? below(f->len - l3 + 1) : 0);
+	if (v6) {
+		ip_len = ip_len >= 40 ? ip_len - 40 : 0;
+		ip[4] = ip_len >> 8;
+		ip[5] = ip_len;
+		if (chance(80))
+			ip[6] = nh[below(sizeof(nh))];
+	} else {
+		ip[2] = ip_len >> 8;
+		ip[3] = ip_len;
+		if (chance(80))
+			ip[6] = ip[7] = 0;	/* not a fragment */
+		if (chance(80))
+			ip[9] = nh[below(2)];
+	}
+}
+
+/* Random bytes, mostly shaped enough (EtherType, IP header) to get in. */
+static void gen_random(struct frame *f)
+{
+	static const __u16 et[] = { 0x0800, 0x86dd, 0x8100, 0x88a8 };
+	__u32 i, l3;
+
+	f->len = chance(90) ? below(321) : below(FRAME_MAX + 1);
+	for (i = 0; i < f->len; i++)
+		f->buf[i] = (__u8)rnd();
+	if (f->len < 14 || chance(20))
+		return;
+	l3 = 14;
+	do {
+		__u16 v = et[below(4)];
+
+		f->buf[l3 - 2] = v >> 8;
+		f->buf[l3 - 1] = v;
+		if (v == 0x0800 || v == 0x86dd) {
+			shape_ip(f, l3, v == 0x86dd);
+			break;
+		}
+		l3 += 4;
+	} while (l3 + 2 <= f->len && chance(80));
+}
+
+static void gen(struct frame *f, int kind)
+{
+	struct frame_info fi;
+	int len;
+
+	if (kind == SHARE_RANDOM) {
+		gen_random(f);
+	} else {
+		len = gen_template(f, &fi);
+		f->len = len > 0 ? (__u32)len : 0;
+		if (chance(90))
+			mutate(f, &fi);
+	}
+	f->linear = f->len;
+	if (kind == SHARE_MULTIBUF && f->len > FRAME_ETH_HLEN)
+		f->linear = FRAME_ETH_HLEN + below(f->len - FRAME_ETH_HLEN);
+}
+
+/* ------------------------------------------------------------------ */
+/* Both sides                                                         */
+
+struct bpf_run {
+	int err;
+	__u32 retval;
+	__u32 meta_len;
+	__u32 out_len;
+	__u8 out[OUT_CAP];
+};
+
+static void run_prog(const struct frame *f, struct bpf_run *r)
+{
+	struct xdp_md ctx_in = { .data_end = f->linear }, ctx_out = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .data_in = f->buf,
+		    .data_size_in = f->len,
+		    .data_out = r->out,
+		    .data_size_out = sizeof(r->out),
+		    .ctx_in = &ctx_in,
+		    .ctx_size_in = sizeof(ctx_in),
+		    .ctx_out = &ctx_out,
+		    .ctx_size_out = sizeof(ctx_out),
+		    .repeat = 1);
+
+	r->err = bpf_prog_test_run_opts(env.prog_fd, &opts) ? -errno : 0;
+	r->retval = opts.retval;
+	r->out_len = opts.data_size_out;
+	r->meta_len = ctx_out.data;
+}
+
+/* The counter xrx_rx bumps for a frame userspace parses as @result. */
+static enum xrx_stat stat_of(__u8 result)
+{
+	switch (result) {
+	case XRX_PARSE_L4:
+		return env.xsk_fd >= 0 ? XRX_STAT_REDIRECT :
+					 XRX_STAT_PASS_NO_SOCKET;
+	case XRX_PARSE_NOT_IP:
+		return XRX_STAT_PASS_NOT_IP;
+	case XRX_PARSE_NOT_L4:
+		return XRX_STAT_PASS_NOT_L4;
+	case XRX_PARSE_FRAG:
+		return XRX_STAT_PASS_FRAG;
+	case XRX_PARSE_TOO_LONG:
+		return XRX_STAT_PASS_TOO_LONG;
+	default:
+		return XRX_STAT_PASS_MALFORMED;
+	}
+}
+
+static void hexdump(const __u8 *p, __u32 len)
+{
+	__u32 i, n = len < 160 ? len : 160;
+
+	for (i = 0; i < n; i += 16) {
+		__u32 j;
+
+		print_message("#   %04x:", i);
+		for (j = i; j < i + 16 && j < n; j++)
+			print_message(" %02x", p[j]);
+		print_message("\n");
+	}
+	if (n < len)
+		print_message("#   ... %u bytes in all\n", len);
+}
+
+static void report(const struct frame *f, const struct xrx_parsed *p,
+		   const char *what)
+{
+	print_message("# frame %lu (seed %#x, %u bytes, %u linear): %s; "
+		      "userspace: result %u headlen %u l3 %u l4 %u flags %#x\n",
+		      f->index, env.seed, f->len, f->linear, what, p->result,
+		      p->headlen, p->l3_off, p->l4_off, p->flags);
+	hexdump(f->buf, f->len);
+}
+
+/*
+ * One frame through both. Return: 0 when they agree (counters are
+ * checked per batch), 1 with the difference reported.
+ */
+static int diff_one(const struct frame *f, struct xrx_parsed *p,
+		    enum xrx_stat *stat)
+{
+	static struct bpf_run r;
+	struct xrx_meta want;
+	__u32 win = f->len < XRX_PARSE_WINDOW ? f->len : XRX_PARSE_WINDOW;
+	char why[160];
+
+	xrx_parse(f->buf, win, f->len, p);
+	*stat = stat_of(p->result);
+	if (f->len < FRAME_ETH_HLEN) {
+		/* BPF_PROG_TEST_RUN takes no frame shorter than ETH_HLEN. */
+		if (p->result != XRX_PARSE_MALFORMED) {
+			report(f, p, "a runt frame is not malformed");
+			return 1;
+		}
+		*stat = XRX_STAT_MAX;	/* nothing counted */
+		return 0;
+	}
+	run_prog(f, &r);
+	if (r.err) {
+		snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN: %s",
+			 strerror(-r.err));
+		report(f, p, why);
+		return 1;
+	}
+	if (r.retval != (*stat == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS) ||
+	    r.meta_len != (p->result == XRX_PARSE_L4 ? sizeof(want) : 0)) {
+		snprintf(why, sizeof(why),
+			 "xrx_rx verdict %u with %u bytes of metadata; userspace "
+			 "class %s", r.retval, r.meta_len, xrx_stat_names[*stat]);
+		report(f, p, why);
+		return 1;
+	}
+	if (r.out_len != f->len + r.meta_len ||
+	    memcmp(r.out + r.meta_len, f->buf, f->len)) {
+		report(f, p, "the frame came back changed");
+		return 1;
+	}
+	if (r.meta_len) {
+		xrx_meta_fill(&want, p);
+		if (memcmp(r.out, &want, sizeof(want))) {
+			const struct xrx_meta *m = (const void *)r.out;
+
+			snprintf(why, sizeof(why),
+				 "xrx_meta differs: BPF headlen %u l3 %u l4 %u "
+				 "flags %#x proto %u vlans %u hash %#x (user hash %#x)",
+				 m->headlen, m->l3_off, m->l4_off, m->flags,
+				 m->l4_proto, m->nr_vlans, m->hash, want.hash);
+			report(f, p, why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void stats_read(__u64 *pkts, __u64 *bytes)
+{
+	struct xrx_stats v[env.nr_cpus];
+	__u32 key = 0, k;
+	int c;
+
+	assert_int_equal(bpf_map_lookup_elem(env.stats_fd, &key, v), 0);
+	for (k = 0; k < XRX_STAT_MAX; k++) {
+		pkts[k] = bytes[k] = 0;
+		for (c = 0; c < env.nr_cpus; c++) {
+			pkts[k] += xrx_stats_at(&v[c], k)->packets;
+			bytes[k] += xrx_stats_at(&v[c], k)->bytes;
+		}
+	}
+}
+
+static void stats_reset(void)
+{
+	struct xrx_stats zero[env.nr_cpus];
+	__u32 key = 0;
+
+	memset(zero, 0, sizeof(zero));
+	assert_int_equal(bpf_map_update_elem(env.stats_fd, &key, zero, 0), 0);
+	memset(env.want_pkts, 0, sizeof(env.want_pkts));
+	memset(env.want_bytes, 0, sizeof(env.want_bytes));
+}
+
+static void count_want(enum xrx_stat stat, __u32 len)
+{
+	if (stat >= XRX_STAT_MAX)
+		return;
+	env.want_pkts[XRX_STAT_RX]++;
+	env.want_bytes[XRX_STAT_RX] += len;
+	env.want_pkts[stat]++;
+	env.want_bytes[stat] += len;
+}
+
+/* Return: the first counter that is not what the frames so far make it. */
+static int stats_differ(void)
+{
+	__u64 pkts[XRX_STAT_MAX], bytes[XRX_STAT_MAX];
+	int k;
+
+	stats_read(pkts, bytes);
+	for (k = 0; k < XRX_STAT_MAX; k++)
+		if (pkts[k] != env.want_pkts[k] || bytes[k] != env.want_bytes[k])
+			return k;
+	return -1;
+}
+
+/*
+ * A batch whose counters did not add up: run its frames again one at a
+ * time, the counters reset before each, and report the first frame
+ * whose counters are wrong.
+ */
+static void pinpoint(const struct frame *batch, __u32 n)
+{
+	struct xrx_parsed p;
+	enum xrx_stat stat;
+	__u32 i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		stats_reset();
+		if (diff_one(&batch[i], &p, &stat))
+			return;
+		count_want(stat, batch[i].len);
+		k = stats_differ();
+		if (k >= 0) {
+			char why[96];
+
+			snprintf(why, sizeof(why),
+				 "counter %s moved otherwise than one %s frame",
+				 xrx_stat_names[k],
+				 stat < XRX_STAT_MAX ? xrx_stat_names[stat] : "uncounted");
+			report(&batch[i], &p, why);
+			return;
+		}
+	}
+	print_message("# the batch's counters agree when its frames run one by one\n");
+}
+
+static void run_share(int kind)
+{
+	static struct frame batch[BATCH];
+	unsigned long n, i, classes[XRX_PARSE_TOO_LONG + 1] = { 0 };
+	unsigned long bad = 0;
+	struct xrx_parsed p;
+	enum xrx_stat stat;
+	__u32 nb = 0, c;
+	struct timespec t0, t1;
+
+	if (env.broken)
+		fail_msg("%s", env.broken);
+	if (env.skip)
+		skip();
+	if (kind == SHARE_MULTIBUF && !env.small_linear) {
+		print_message("# kernel refuses ctx_in.data_end < data_size_in: no multi-buffer frames\n");
+		skip();
+	}
+	n = env.frames / 1000 * shares[kind] +
+	    (kind == SHARE_MUTATED ? env.frames % 1000 : 0);
+	env.rng = ((__u64)env.seed << 32 | (__u32)kind) * 0x9e3779b97f4a7c15ull | 1;
+	stats_reset();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++) {
+		struct frame *f = &batch[nb];
+
+		gen(f, kind);
+		f->index = i;
+		if (diff_one(f, &p, &stat)) {
+			if (++bad >= MAX_REPORTS)
+				break;
+			/* Counters of a frame already reported: start over. */
+			stats_reset();
+			nb = 0;
+			continue;
+		}
+		nb++;
+		classes[p.result <= XRX_PARSE_TOO_LONG ? p.result : XRX_PARSE_MALFORMED]++;
+		count_want(stat, f->len);
+		if (nb == BATCH || i + 1 == n) {
+			if (stats_differ() >= 0) {
+				pinpoint(batch, nb);
+				bad++;
+				break;
+			}
+			nb = 0;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	print_message("# %lu frames in %.1f s:", i,
+		      (double)(t1.tv_sec - t0.tv_sec) +
+		      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	for (c = 0; c <= XRX_PARSE_TOO_LONG; c++)
+		print_message(" %s %lu", xrx_stat_names[stat_of(c)], classes[c]);
+	print_message("\n");
+	if (bad)
+		fail_msg("xrx_rx and xrx_parse() disagree (seed %#x; XRX_DIFF_SEED "
+			 "and XRX_DIFF_FRAMES reproduce the run)", env.seed);
+	/* A generator that stopped reaching a class would make this pass
+	 * for nothing. */
+	if (n >= 10000)
+		for (c = 0; c <= XRX_PARSE_TOO_LONG; c++)
+			if (!classes[c] && !(c == XRX_PARSE_TOO_LONG &&
+					     kind == SHARE_RANDOM))
+				fail_msg("no frame of class %s among %lu",
+					 xrx_stat_names[stat_of(c)], n);
+}
+
+static void test_random(void **state)
+{
+	run_share(SHARE_RANDOM);
+}
+
+static void test_mutated(void **state)
+{
+	run_share(SHARE_MUTATED);
+}
+
+static void test_multibuf(void **state)
+{
+	run_share(SHARE_MULTIBUF);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int probe_small_linear(void)
+{
+	static struct frame f;
+	static struct bpf_run r;
+	struct frame_spec s;
+	int len;
+
+	frame_spec_tcp4(&s);
+	len = frame_build(&s, f.buf, sizeof(f.buf));
+	f.len = len > 0 ? (__u32)len : 0;
+	f.linear = FRAME_ETH_HLEN;
+	run_prog(&f, &r);
+	return r.err == 0;
+}
+
+static unsigned long env_ulong(const char *name, unsigned long def)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return def;
+	n = strtoul(v, &end, 0);
+	if (*end) {
+		fprintf(stderr, "%s=%s is not a number; using %lu\n", name, v, def);
+		return def;
+	}
+	return n;
+}
+
+static int setup(void **state)
+{
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL };
+	struct bpf_map *m;
+	__u32 zero = 0;
+	int err;
+
+	env.frames = env_ulong("XRX_DIFF_FRAMES", DEFAULT_FRAMES);
+	env.seed = (__u32)env_ulong("XRX_DIFF_SEED", DEFAULT_SEED);
+	libbpf_set_print(libbpf_quiet);
+	env.nr_cpus = libbpf_num_possible_cpus();
+	env.skel = xrx_rx__open();
+	if (!env.skel) {
+		env.skip = "cannot open the xrx_rx skeleton";
+		return 0;
+	}
+	bpf_object__for_each_map(m, env.skel->obj)
+		bpf_map__set_pin_path(m, NULL);
+	err = xrx_rx__load(env.skel);
+	if (err) {
+		fprintf(stderr, "loading xrx_rx: %s (run as root)\n",
+			strerror(-err));
+		if (geteuid() == 0)
+			env.broken = "xrx_rx does not load: the verifier refused it (see the log above)";
+		else
+			env.skip = "xrx_rx does not load here (needs root and BPF)";
+		return 0;
+	}
+	env.prog_fd = bpf_program__fd(env.skel->progs.xrx_rx);
+	env.stats_fd = bpf_map__fd(env.skel->maps.xrx_stats);
+	env.cfg_fd = bpf_map__fd(env.skel->maps.xrx_cfg);
+	env.xsks_fd = bpf_map__fd(env.skel->maps.xrx_xsks);
+	/* Accelerate every TCP/UDP frame, so each L4 frame gets xrx_meta. */
+	if (bpf_map_update_elem(env.cfg_fd, &zero, &cfg, 0)) {
+		env.broken = "cannot set xrx_cfg";
+		return 0;
+	}
+	env.xsk_fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (env.xsk_fd >= 0 &&
+	    bpf_map_update_elem(env.xsks_fd, &zero, &env.xsk_fd, 0)) {
+		close(env.xsk_fd);
+		env.xsk_fd = -1;
+	}
+	env.small_linear = probe_small_linear();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	if (env.xsk_fd >= 0)
+		close(env.xsk_fd);
+	xrx_rx__destroy(env.skel);
+	return 0;
+}
+
+int main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_mutated),
+		cmocka_unit_test(test_multibuf),
+	};
+
+	return cmocka_run_group_tests_name("parse_diff", tests, setup, teardown);
+}
