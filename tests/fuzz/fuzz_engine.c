@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Fuzz target: the GRO engine (include/xrx/xrx.h) fed a sequence of
+ * frames and calls the input chooses.
+ *
+ * Input: 6 option bytes, then operations until the input ends:
+ *
+ *   byte 0   bits 0-1 copy mode (3 = header), bit 2 csum trust, bit 3 UDP
+ *            GRO, bit 4 hold delivered packets until the next batch,
+ *            bit 5 hand frames xrx_meta (as xrx_rx writes it), bit 6
+ *            corrupt that metadata from the input, bit 7 flush timeout
+ *   byte 1   flows - 1 (low 6 bits), byte 2 max_aggregate (table below),
+ *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default),
+ *   byte 5   timeout / 10 us (only with bit 7 of byte 0)
+ *
+ *   op 0x00-0x3e  raw frame: 2 length bytes, then that many bytes
+ *   op 0x3f       a frame outside the region (must be dropped, released)
+ *   op 0x40-0x9f  a frame of one of 4 flows x 8 kinds built with
+ *                 tests/common/frames.h, next in sequence unless the
+ *                 parameter bytes say otherwise (gap, retransmit, flags,
+ *                 bad checksum, one byte changed)
+ *   op 0xa0-0xbf  end of batch: xrx_engine__rx() on the frames so far,
+ *                 the clock moving on by (op & 31) * 50 us
+ *   op 0xc0-0xdf  xrx_engine__flush_all()
+ *   op 0xe0-0xef  xrx_engine__flush_oldest(op & 15)
+ *   op 0xf0-0xff  xrx_engine__flush(now), held packets released
+ *
+ * Well-formed flows let the fuzzer reach the merge paths quickly; raw
+ * frames and single-byte changes reach the rest. Invariants (see the
+ * ownership rules in xrx.h): every frame released exactly once, never
+ * while a delivered packet still references it; a packet's bytes are its
+ * head plus fragments that lie inside their frames; a single frame comes
+ * out byte-identical; an aggregate keeps the size and segment limits;
+ * per flow, no more bytes come out than went in; the counters agree.
+ */
+#include "fuzz.h"
+
+#include <xrx/parse.h>
+#include <xrx/xrx.h>
+
+#include "common/frames.h"
+
+#define SLOT 2048		/* region bytes per frame */
+#define MAX_FRAMES 256
+#define REGION (SLOT * MAX_FRAMES)
+#define NR_FLOWS 4
+#define NR_KINDS 8
+#define HASHES 64		/* per-flow byte accounting, open addressing */
+
+static const __u32 max_aggs[] = { 0, 1024, 1500, 3000, 9000, 65536,
+				  65537, 131072, 524280 };
+
+struct flow_state {
+	__u32 seq;
+	__u16 ip_id;
+};
+
+struct hash_bytes {
+	__u32 hash;
+	int used;
+	__u64 in, out;
+};
+
+static struct fuzz {
+	__u8 region[REGION];
+	struct xrx_frame frames[MAX_FRAMES];
+	struct xrx_meta metas[MAX_FRAMES];
+	int submitted[MAX_FRAMES];	/* given to the engine */
+	int released[MAX_FRAMES];
+	__u32 nr;			/* frames laid out */
+	__u32 batch_start;		/* first frame not yet submitted */
+	struct xrx_engine *e;
+	struct xrx_engine_opts o;
+	__u32 max_segs;			/* effective, as xrx.h documents */
+	bool hold, lying_meta;
+	struct xrx_pkt *held[MAX_FRAMES * 2];
+	__u32 nr_held;
+	__u64 now;
+	__u64 pkts, bytes;
+	struct flow_state flows[NR_FLOWS][NR_KINDS];
+	struct hash_bytes hb[HASHES];
+} F;
+
+static struct hash_bytes *hb_get(__u32 hash)
+{
+	__u32 i, k;
+
+	for (i = 0; i < HASHES; i++) {
+		k = (hash + i) % HASHES;
+		if (!F.hb[k].used) {
+			F.hb[k].used = 1;
+			F.hb[k].hash = hash;
+			return &F.hb[k];
+		}
+		if (F.hb[k].hash == hash)
+			return &F.hb[k];
+	}
+	return NULL;	/* table full: that flow goes unaccounted */
+}
+
+/* Frame index of a region address; -1 if none was laid out there. */
+static int frame_of(__u64 addr)
+{
+	__u64 i = addr / SLOT;
+
+	if (addr % SLOT || i >= F.nr)
+		return -1;
+	return (int)i;
+}
+
+static void check_frags_live(const struct xrx_pkt *pkt, const char *when)
+{
+	__u32 i;
+
+	for (i = 0; i < pkt->nr_frags; i++) {
+		const struct xrx_frag *f = &pkt->frags[i];
+		int k = frame_of(f->addr);
+		const __u8 *base;
+
+		FZ_CHECK(k >= 0 && F.submitted[k], "%s: frag %u addr %llu",
+			 when, i, (unsigned long long)f->addr);
+		FZ_CHECK(!F.released[k], "%s: frag %u references frame %d, "
+			 "already released", when, i, k);
+		base = F.region + F.frames[k].addr;
+		FZ_CHECK(f->data >= base &&
+			 f->data + f->len <= base + F.frames[k].len,
+			 "%s: frag %u (%u bytes at +%td) outside frame %d (%u bytes)",
+			 when, i, f->len, f->data - base, k, F.frames[k].len);
+	}
+}
+
+static void on_release(void *ctx, __u64 addr)
+{
+	int k;
+
+	if (addr >= REGION) {	/* the out-of-region frames of op 0x3f */
+		k = (int)((addr - REGION) / SLOT);
+		FZ_CHECK(k >= 0 && (__u32)k < F.nr && F.frames[k].addr == addr,
+			 "released unknown addr %llu", (unsigned long long)addr);
+	} else {
+		k = frame_of(addr);
+		FZ_CHECK(k >= 0, "released unknown addr %llu",
+			 (unsigned long long)addr);
+	}
+	FZ_CHECK(F.submitted[k], "frame %d released before it was given", k);
+	FZ_CHECK(!F.released[k], "frame %d released twice", k);
+	F.released[k] = 1;
+}
+
+static void on_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	static __u8 flat[SLOT];
+	__u32 i, len = pkt->head_len;
+	struct hash_bytes *h;
+
+	FZ_CHECK(pkt->head_len <= pkt->len, "head_len %u > len %u",
+		 pkt->head_len, pkt->len);
+	if (F.o.copy != XRX_COPY_FULL)
+		FZ_CHECK(pkt->head_len <= XRX_HEAD_SIZE, "head_len %u",
+			 pkt->head_len);
+	for (i = 0; i < pkt->nr_frags; i++)
+		len += pkt->frags[i].len;
+	FZ_CHECK(len == pkt->len, "head %u + frags = %u, len %u",
+		 pkt->head_len, len, pkt->len);
+	check_frags_live(pkt, "deliver");
+	FZ_CHECK(pkt->gso_segs >= 1, "gso_segs 0");
+	FZ_CHECK(pkt->gso_type <= XRX_GSO_UDP_L4, "gso_type %u", pkt->gso_type);
+	FZ_CHECK(pkt->reason < XRX_ENGINE_STAT_MAX, "reason %u", pkt->reason);
+
+	if (pkt->gso_type == XRX_GSO_NONE) {
+		FZ_CHECK(pkt->gso_segs == 1, "single with %u segs",
+			 pkt->gso_segs);
+		/* Held alone or never held: byte-identical to its frame. */
+		if (pkt->nr_frags) {
+			int k = frame_of(pkt->frags[0].addr);
+			__u32 off = pkt->head_len;
+
+			memcpy(flat, pkt->head, pkt->head_len);
+			for (i = 0; i < pkt->nr_frags; i++) {
+				memcpy(flat + off, pkt->frags[i].data,
+				       pkt->frags[i].len);
+				off += pkt->frags[i].len;
+			}
+			FZ_CHECK(pkt->len == F.frames[k].len &&
+				 !memcmp(flat, F.region + F.frames[k].addr,
+					 pkt->len),
+				 "single from frame %d (%u bytes) differs from it",
+				 k, F.frames[k].len);
+		}
+	} else {
+		FZ_CHECK(pkt->gso_segs >= 2 && pkt->gso_segs <=
+			 (pkt->gso_type == XRX_GSO_UDP_L4 ? XRX_UDP_SEGS_MAX :
+							    F.max_segs),
+			 "gso_segs %u (max_segs %u)", pkt->gso_segs, F.max_segs);
+		FZ_CHECK(pkt->len - pkt->l3_off <=
+			 (F.o.max_aggregate ?: XRX_AGGREGATE_DEFAULT),
+			 "aggregate of %u bytes from the network header, limit %u",
+			 pkt->len - pkt->l3_off, F.o.max_aggregate);
+		FZ_CHECK(pkt->gso_size > 0, "aggregate with gso_size 0");
+	}
+
+	F.pkts++;
+	F.bytes += pkt->len;
+	if (!F.lying_meta && (h = hb_get(pkt->hash)))
+		h->out += pkt->len;
+
+	if (F.hold && F.nr_held < sizeof(F.held) / sizeof(F.held[0]))
+		F.held[F.nr_held++] = pkt;
+	else
+		xrx_pkt__release(F.e, pkt);
+}
+
+static void release_held(void)
+{
+	__u32 i;
+
+	for (i = 0; i < F.nr_held; i++) {
+		check_frags_live(F.held[i], "release");
+		xrx_pkt__release(F.e, F.held[i]);
+	}
+	F.nr_held = 0;
+}
+
+static void submit(void)
+{
+	__u32 i, n = F.nr - F.batch_start;
+	int ret;
+
+	for (i = F.batch_start; i < F.nr; i++)
+		F.submitted[i] = 1;
+	ret = xrx_engine__rx(F.e, F.frames + F.batch_start, n, F.now);
+	FZ_CHECK(ret == (int)n, "xrx_engine__rx %d of %u", ret, n);
+	F.batch_start = F.nr;
+}
+
+/* Account the frame for its flow, and give it metadata if asked. */
+static void frame_done(struct fz *c, __u32 k, __u32 len, bool meta)
+{
+	struct xrx_parsed r;
+	struct hash_bytes *h;
+
+	F.frames[k].len = len;
+	xrx_headlen(F.region + F.frames[k].addr, len, &r);
+	if (!F.lying_meta && (h = hb_get(r.hash)))
+		h->in += len;
+	if (!meta)
+		return;
+	xrx_meta_fill(&F.metas[k], &r);
+	if (F.lying_meta && (fz_u8(c) & 1)) {
+		size_t got;
+		const __u8 *b = fz_bytes(c, sizeof(F.metas[k]), &got);
+
+		memcpy(&F.metas[k], b, got);
+	}
+	F.frames[k].meta = &F.metas[k];
+}
+
+static void op_raw(struct fz *c, __u32 k, bool meta)
+{
+	__u32 want = fz_u16(c) % SLOT;
+	size_t got;
+	const __u8 *b = fz_bytes(c, want, &got);
+	__u8 *dst = F.region + F.frames[k].addr;
+
+	memcpy(dst, b, got);
+	memset(dst + got, 0, want - got);
+	frame_done(c, k, want, meta);
+}
+
+static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
+{
+	__u32 fl = op & 3, kind = (op >> 2) & 7, p = fz_u8(c);
+	struct flow_state *st = &F.flows[fl][kind];
+	struct frame_spec s;
+	int len;
+
+	switch (kind) {
+	case 0:
+	case 4:
+	case 6:
+		frame_spec_tcp4(&s);
+		break;
+	case 1:
+	case 5:
+		frame_spec_tcp6(&s);
+		break;
+	case 2:
+	case 7:
+		frame_spec_udp4(&s);
+		break;
+	default:
+		frame_spec_udp6(&s);
+		break;
+	}
+	if (kind == 4) {
+		s.nr_vlans = 1;
+		s.vlan_tci[0] = 100;
+	} else if (kind == 7) {
+		s.nr_vlans = 2;
+		s.vlan_tpid[0] = 0x88a8;
+	} else if (kind == 5) {
+		s.ext[0].type = 60;
+		s.ext[0].len = 8;
+		s.nr_ext = 1;
+	} else if (kind == 6) {
+		s.tcp_opts = NULL;
+		s.tcp_opts_len = 0;
+	}
+	s.sport = 40000 + fl;
+	s.payload_len = (p & 0x80) ? fz_u16(c) % 1601 : 1448;
+	if (s.l4 == 17 && s.payload_len > 1472)
+		s.payload_len = 1472;
+	if (p & 0x01)
+		st->seq += fz_u8(c) + 1;		/* gap */
+	if (p & 0x02)
+		st->seq -= s.payload_len;		/* retransmit */
+	s.seq = st->seq;
+	s.ip_id = st->ip_id;
+	if (p & 0x04)
+		s.tcp_flags = fz_u8(c);			/* any flags */
+	if (p & 0x08) {					/* IP header fields */
+		__u32 v = fz_u8(c);
+
+		s.frag_off = v & 1 ? 0x4000 : 0;
+		s.ttl = v & 2 ? 1 : s.ttl;
+		s.tos = v & 4 ? 0x10 : s.tos;
+		s.ip_id = v & 8 ? s.ip_id : (__u16)(st->ip_id + v);
+		s.pad = v & 0x10 ? v >> 5 : 0;
+		s.window = v & 0x80 ? 17 : s.window;
+	}
+	if (p & 0x10)
+		s.bad_l4_csum = 1;
+	len = frame_build(&s, F.region + F.frames[k].addr, SLOT);
+	if (len < 0)
+		len = 0;
+	if (p & 0x20 && len) {				/* one byte changed */
+		__u32 at = fz_u8(c) % (__u32)len;
+
+		F.region[F.frames[k].addr + at] ^= fz_u8(c) | 1;
+	}
+	if (p & 0x40 && len)				/* cut short */
+		len -= fz_u8(c) % (__u32)len;
+	st->seq = s.seq + s.payload_len;
+	st->ip_id++;
+	frame_done(c, k, (__u32)len, meta);
+}
+
+static void reset(void)
+{
+	/* The region is rewritten frame by frame; only state is cleared. */
+	memset(F.frames, 0, sizeof(F.frames));
+	memset(F.submitted, 0, sizeof(F.submitted));
+	memset(F.released, 0, sizeof(F.released));
+	memset(F.flows, 0, sizeof(F.flows));
+	memset(F.hb, 0, sizeof(F.hb));
+	F.nr = F.batch_start = F.nr_held = 0;
+	F.now = 1000000000ull;
+	F.pkts = F.bytes = 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	__u64 st[XRX_ENGINE_STAT_MAX];
+	struct fz c;
+	__u32 b0, b, i;
+	bool meta;
+
+	reset();
+	fz_init(&c, data, size);
+	b0 = fz_u8(&c);
+	memset(&F.o, 0, sizeof(F.o));
+	F.o.sz = sizeof(F.o);
+	F.o.region = F.region;
+	F.o.region_size = REGION;
+	F.o.copy = (b0 & 3) == 3 ? XRX_COPY_HEADER : (enum xrx_copy_mode)(b0 & 3);
+	F.o.csum = b0 & 4 ? XRX_CSUM_TRUST : XRX_CSUM_VERIFY;
+	F.o.udp = b0 & 8;
+	F.hold = b0 & 16;
+	meta = b0 & 32;
+	F.lying_meta = meta && (b0 & 64);
+	F.o.flows = 1 + (fz_u8(&c) & 0x3f);
+	F.o.max_aggregate = max_aggs[fz_u8(&c) % (sizeof(max_aggs) / sizeof(max_aggs[0]))];
+	F.o.max_segs = fz_u8(&c);
+	b = fz_u8(&c);
+	F.o.pkts = b & 0x7f;
+	/* The default pool (flows + 1024 packets) costs more to set up
+	 * than a whole run: only byte 0x80 asks for it. */
+	if (b == 0)
+		F.o.pkts = 2 * F.o.flows + 8;
+	F.o.flush_timeout_us = b0 & 128 ? fz_u8(&c) * 10 : 0;
+	F.o.deliver = on_deliver;
+	F.o.release_frame = on_release;
+	F.max_segs = F.o.max_segs;
+	if (!F.max_segs) {
+		__u32 agg = F.o.max_aggregate ?: XRX_AGGREGATE_DEFAULT;
+
+		F.max_segs = agg / 1024 > XRX_SEGS_DEFAULT ? agg / 1024 :
+							     XRX_SEGS_DEFAULT;
+	}
+	F.e = xrx_engine__new(&F.o);
+	FZ_CHECK(F.e, "xrx_engine__new refused valid options: %s",
+		 strerror(errno));
+
+	while (fz_left(&c) && F.nr < MAX_FRAMES) {
+		__u32 op = fz_u8(&c), k = F.nr;
+
+		if (op < 0xa0) {
+			F.frames[k].addr = (__u64)k * SLOT;
+			F.frames[k].meta = NULL;
+			F.nr++;
+			if (op < 0x3f) {
+				op_raw(&c, k, meta);
+			} else if (op == 0x3f) {
+				F.frames[k].addr = REGION + (__u64)k * SLOT;
+				F.frames[k].len = 64;
+			} else {
+				op_template(&c, op, k, meta);
+			}
+			continue;
+		}
+		submit();
+		if (op < 0xc0) {
+			F.now += (op & 31) * 50000ull;
+			release_held();
+		} else if (op < 0xe0) {
+			xrx_engine__flush_all(F.e);
+		} else if (op < 0xf0) {
+			xrx_engine__flush_oldest(F.e, op & 15);
+		} else {
+			xrx_engine__flush(F.e, F.now);
+			release_held();
+		}
+	}
+	submit();
+	release_held();
+	xrx_engine__stats(F.e, st);
+	FZ_CHECK(st[XRX_ENGINE_STAT_PKTS_OUT] == F.pkts &&
+		 st[XRX_ENGINE_STAT_BYTES_OUT] == F.bytes,
+		 "pkts_out %llu bytes_out %llu, delivered %llu/%llu",
+		 (unsigned long long)st[XRX_ENGINE_STAT_PKTS_OUT],
+		 (unsigned long long)st[XRX_ENGINE_STAT_BYTES_OUT],
+		 (unsigned long long)F.pkts, (unsigned long long)F.bytes);
+	F.hold = false;
+	xrx_engine__free(F.e);
+	F.e = NULL;
+
+	for (i = 0; i < F.nr; i++)
+		FZ_CHECK(F.released[i], "frame %u (of %u) never released", i,
+			 F.nr);
+	FZ_CHECK(st[XRX_ENGINE_STAT_FRAMES_IN] == F.nr, "frames_in %llu of %u",
+		 (unsigned long long)st[XRX_ENGINE_STAT_FRAMES_IN], F.nr);
+	for (i = 0; i < HASHES; i++)
+		FZ_CHECK(F.hb[i].out <= F.hb[i].in,
+			 "flow %#x: %llu bytes out, %llu in", F.hb[i].hash,
+			 (unsigned long long)F.hb[i].out,
+			 (unsigned long long)F.hb[i].in);
+	return 0;
+}

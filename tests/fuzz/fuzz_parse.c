@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Fuzz target: the header parser (include/xrx/parse.h) through libxrx's
+ * xrx_headlen() and directly, on the input taken as one Ethernet frame.
+ *
+ * Beyond "no crash, no out-of-bounds read" (the input buffer is exactly
+ * the frame, so ASan sees any read past it) the result must keep the
+ * invariants xrx_rx and the engine rely on, and must not depend on bytes
+ * past the window: xrx_rx parses a per-CPU scratch buffer whose bytes
+ * beyond the window are whatever the previous frame left there.
+ */
+#include "fuzz.h"
+
+#include <xrx/parse.h>
+#include <xrx/xrx.h>
+
+#define SCRATCH_FILLS 2
+
+static void check_invariants(const struct xrx_parsed *r, __u32 len, __u32 wire)
+{
+	FZ_CHECK(r->result <= XRX_PARSE_TOO_LONG, "result %u", r->result);
+	FZ_CHECK(r->headlen <= wire, "headlen %u > frame %u", r->headlen, wire);
+	FZ_CHECK(r->nr_vlans <= 2, "nr_vlans %u", r->nr_vlans);
+	FZ_CHECK(!!(r->flags & XRX_META_F_VLAN) == (r->nr_vlans > 0),
+		 "flags %#x nr_vlans %u", r->flags, r->nr_vlans);
+	FZ_CHECK(!!(r->flags & XRX_META_F_QINQ) == (r->nr_vlans == 2),
+		 "flags %#x nr_vlans %u", r->flags, r->nr_vlans);
+	FZ_CHECK(!((r->flags & XRX_META_F_IPV4) && (r->flags & XRX_META_F_IPV6)),
+		 "flags %#x: both IPv4 and IPv6", r->flags);
+	FZ_CHECK(!((r->flags & XRX_META_F_TCP) && (r->flags & XRX_META_F_UDP)),
+		 "flags %#x: both TCP and UDP", r->flags);
+	FZ_CHECK(r->pad == 0, "pad %u", r->pad);
+	if (r->l3_off)
+		FZ_CHECK(r->l3_off == XRX_ETH_HLEN + 4 * r->nr_vlans,
+			 "l3_off %u with %u tags", r->l3_off, r->nr_vlans);
+	if (r->l4_off) {
+		__u32 min = r->flags & XRX_META_F_IPV6 ? 40 : 20;
+
+		FZ_CHECK(r->l3_off && r->l4_off >= r->l3_off + min,
+			 "l4_off %u, l3_off %u", r->l4_off, r->l3_off);
+		FZ_CHECK(r->l4_off <= len, "l4_off %u beyond the window %u",
+			 r->l4_off, len);
+	}
+	if (r->flags & XRX_META_F_TCP)
+		FZ_CHECK(r->l4_proto == 6, "TCP flag, l4_proto %u", r->l4_proto);
+	if (r->flags & XRX_META_F_UDP)
+		FZ_CHECK(r->l4_proto == 17, "UDP flag, l4_proto %u", r->l4_proto);
+
+	switch (r->result) {
+	case XRX_PARSE_L4:
+		/* What the engine and xrx_rx's rule lookup take as given. */
+		FZ_CHECK(r->flags & (XRX_META_F_TCP | XRX_META_F_UDP),
+			 "L4 without TCP/UDP, flags %#x", r->flags);
+		FZ_CHECK(!(r->flags & XRX_META_F_FRAG), "L4 and FRAG");
+		FZ_CHECK(r->l4_off && r->headlen >= r->l4_off + 8 &&
+			 r->headlen <= len,
+			 "L4: l4_off %u headlen %u window %u", r->l4_off,
+			 r->headlen, len);
+		FZ_CHECK(r->hash == xrx_flow_hash(r), "hash %#x", r->hash);
+		break;
+	case XRX_PARSE_FRAG:
+		FZ_CHECK(r->flags & XRX_META_F_FRAG, "FRAG, flags %#x", r->flags);
+		break;
+	case XRX_PARSE_TOO_LONG:
+		/* Only a window shorter than the frame can cut headers short
+		 * without the frame being malformed. */
+		FZ_CHECK(wire > XRX_PARSE_WINDOW, "TOO_LONG for a %u-byte frame",
+			 wire);
+		break;
+	default:
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static __u8 scratch[XRX_PARSE_SCRATCH];
+	struct xrx_parsed r, s;
+	__u32 wire, len, hl;
+	int i;
+
+	if (size > 65535)
+		return 0;
+	wire = size;
+	len = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
+
+	/* libxrx's entry point, on the frame itself. */
+	hl = xrx_headlen(data, wire, &r);
+	FZ_CHECK(hl <= wire, "xrx_headlen %u > frame %u", hl, wire);
+	FZ_CHECK(hl == (r.headlen < wire ? r.headlen : wire),
+		 "xrx_headlen %u, parsed headlen %u", hl, r.headlen);
+	check_invariants(&r, len, wire);
+
+	/* As xrx_rx does it: the window in a scratch buffer with stale
+	 * bytes behind it. The result must not see them. */
+	for (i = 0; i < SCRATCH_FILLS; i++) {
+		memset(scratch, i ? 0x00 : 0xff, sizeof(scratch));
+		memcpy(scratch, data, len);
+		xrx_parse(scratch, len, wire, &s);
+		FZ_CHECK(!memcmp(&r, &s, sizeof(r)),
+			 "result depends on bytes past the %u-byte window "
+			 "(result %u/%u headlen %u/%u)", len, r.result, s.result,
+			 r.headlen, s.headlen);
+	}
+	return 0;
+}
