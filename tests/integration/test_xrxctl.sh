@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# xrxctl against a running xrxd: status (program, mode, queues, copy mode,
+# offloads now vs original), stats in text, JSON lines with --watch rates,
+# and Prometheus text format checked by a strict parser, rules; and its
+# usage: exit 2 for bad usage, 1 with "no xrxd on IFACE: start it with
+# ..." when nothing runs, --help on one screen.
+. "$(dirname "$0")/../lib.sh"
+need_root
+
+for b in xrxd xrxctl; do
+	if [ ! -x "$BUILD/$b" ]; then
+		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
+		done_testing
+		exit 0
+	fi
+done
+if ! mountpoint -q /sys/fs/bpf; then
+	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
+	done_testing
+	exit 0
+fi
+
+WORK=$(mktemp -d /tmp/xrx-xrxctl.XXXXXX)
+at_exit rm -rf "$WORK"
+cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
+STATE=$WORK/state
+xrxctl() { in_dut "$WORK/xrxctl" --state-dir "$STATE" "$@"; }
+
+# --- usage, no daemon needed ------------------------------------------------
+"$WORK/xrxctl" --help >"$WORK/help"
+check "xrxctl --help: exit 0, fits a screen (<= 24 lines)" \
+	$([ $? = 0 ] && [ "$(wc -l <"$WORK/help")" -le 24 ] &&
+	  [ "$(awk '{ if (length > m) m = length } END { print m }' "$WORK/help")" -le 80 ]; echo $?)
+"$WORK/xrxd" --help >"$WORK/help"
+check "xrxd --help: exit 0, fits a screen" \
+	$([ $? = 0 ] && [ "$(wc -l <"$WORK/help")" -le 24 ]; echo $?)
+for bad in "stats --bogus" "stats a b" "status a b" "stats --watch 0" "stats --count 3" \
+	   "rules --bogus" "stats bad/name" "frobnicate"; do
+	"$WORK/xrxctl" --pin-root "$WORK/none" $bad >/dev/null 2>&1
+	check "xrxctl $bad: exit 2" $([ $? = 2 ]; echo $?)
+done
+"$WORK/xrxctl" --pin-root "$WORK/none" stats nosuch0 2>"$WORK/err"
+rc=$?
+check "xrxctl stats IFACE without xrxd: exit 1, 'no xrxd on IFACE: start it with systemctl start xrxd@IFACE'" \
+	$([ $rc = 1 ] && grep -q "no xrxd on nosuch0.*: start it with systemctl start xrxd@nosuch0" "$WORK/err"; echo $?)
+"$WORK/xrxctl" --pin-root "$WORK/none" status 2>"$WORK/err"
+rc=$?
+check "xrxctl status with no xrxd at all: exit 1, says how to start one" \
+	$([ $rc = 1 ] && grep -q "no xrxd running.*start one with systemctl start xrxd@IFACE" "$WORK/err"; echo $?)
+
+# --- a running xrxd -----------------------------------------------------------
+testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok - testbed"; exit 1; }
+PIN=/sys/fs/bpf/xrx/$IF_DUT
+at_exit rm -rf "$PIN"
+MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
+in_src ethtool -K $IF_SRC tx off >/dev/null
+cat >"$WORK/xrx.conf" <<EOF
+interface = $IF_DUT
+accelerate = tcp/5201, udp/4789@198.18.0.0/15, tcp/any@2001:db8::/32
+default = pass
+flush_timeout_us = 5000
+[offload]
+gro = on
+channels = 1
+EOF
+nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+pid=$!
+at_exit kill -KILL $pid
+wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+
+xrxctl status $IF_DUT >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "status: exit 0; xrxd pid, program and mode, queues and copy mode" \
+	$([ $rc = 0 ] && grep -q "xrxd      running, pid $pid" "$WORK/out" &&
+	  grep -qE "program   id [0-9]+ attached in (native|skb) mode \(xrxd's xrx_rx\)" "$WORK/out" &&
+	  grep -q "queues    1 (0-0), copy mode" "$WORK/out"; echo $?)
+check "status: offloads, original vs now (rx-gro off -> on, channels 2 -> 1)" \
+	$(grep -qE "rx-gro +off +on" "$WORK/out" && grep -qE "channels_rx +2 +1" "$WORK/out"; echo $?)
+xrxctl status >"$WORK/all" 2>&1
+check "status without IFACE lists this interface" $(grep -q "^$IF_DUT:" "$WORK/all"; echo $?)
+
+xrxctl rules $IF_DUT >"$WORK/out"
+sed 's/^/# /' "$WORK/out"
+check "rules: default and the three rules in config order, as rule strings" \
+	$(grep -q "^$IF_DUT: default pass, 3 rules" "$WORK/out" &&
+	  grep -qE '^ +1 +accel +tcp/5201$' "$WORK/out" &&
+	  grep -qE '^ +2 +accel +udp/4789@198.18.0.0/15$' "$WORK/out" &&
+	  grep -qE '^ +3 +accel +tcp/any@2001:db8::/32$' "$WORK/out"; echo $?)
+check "rules --json parses" \
+	$(xrxctl rules $IF_DUT --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["default"] == "pass" and len(d["rules"]) == 3' ; echo $?)
+
+# Traffic during a --watch: three JSON lines, rates on the 2nd and 3rd.
+in_src "$PY" "$TOP/tests/tools/tcp_trains.py" $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 \
+	--flows 2 --segs 16 --trains 100 >/dev/null &
+tpid=$!
+at_exit kill $tpid
+xrxctl stats $IF_DUT --json --watch 0.5 --count 3 >"$WORK/watch"
+wait $tpid
+check "stats --watch 0.5 --count 3 --json: three lines, rates on the later ones" \
+	$("$PY" - "$WORK/watch" <<'PYEOF'; echo $?
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert len(lines) == 3, len(lines)
+assert "rates" not in lines[0]
+assert all("rates" in l and l["interval_s"] > 0.4 for l in lines[1:])
+assert any(l["rates"]["frames_in_ps"] > 0 for l in lines[1:])
+PYEOF
+)
+wait_for 5 test "$(xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2)" = 3200
+xrxctl stats $IF_DUT >"$WORK/out"
+check "stats text: kernel and userspace counters, derived values" \
+	$(grep -qE "^  redirect +3200 " "$WORK/out" && grep -qE "^  frames_in +3200$" "$WORK/out" &&
+	  grep -qE "^  segments_per_aggregate +[0-9.]+$" "$WORK/out" &&
+	  grep -qE "^  bytes_copied_per_frame +[0-9.]+$" "$WORK/out"; echo $?)
+
+# Prometheus text exposition, checked line by line.
+xrxctl stats --prom >"$WORK/prom"
+check "stats --prom: valid exposition format with the interface's samples" \
+	$("$PY" - "$WORK/prom" "$IF_DUT" <<'PYEOF'; echo $?
+import re, sys
+iface = sys.argv[2]
+typ, helped, seen, samples = {}, set(), [], {}
+sample = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\} (-?[0-9.eE+]+)$')
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line.startswith("# HELP "):
+        helped.add(line.split()[2])
+        continue
+    if line.startswith("# TYPE "):
+        _, _, name, t = line.split()
+        assert t in ("counter", "gauge") and name not in typ, line
+        typ[name] = t
+        seen.append(name)
+        continue
+    m = sample.match(line)
+    assert m, "bad line: " + line
+    name = m.group(1)
+    # A family's samples follow its TYPE line, before the next family.
+    assert name == seen[-1] and name in helped, line
+    assert (typ[name] == "counter") == name.endswith("_total"), line
+    samples[(name, m.group(2))] = float(m.group(3))
+lab = 'interface="%s"' % iface
+assert samples[("xrx_up", lab)] == 1
+assert samples[("xrx_engine_frames_in_total", lab)] == 3200
+assert samples[("xrx_prog_packets_total", lab + ',counter="redirect"')] == 3200
+assert samples[("xrx_segments_per_aggregate", lab)] > 1
+assert ("xrx_live_umem_free", lab) in samples
+PYEOF
+)
+
+kill -TERM $pid
+wait $pid
+check "xrxd stopped cleanly" $([ $? = 0 ] && [ ! -e "$PIN" ]; echo $?)
+
+done_testing
