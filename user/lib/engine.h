@@ -244,8 +244,31 @@ void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 /* head.c */
 void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 		    const struct xrx_seg *s);
-void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
-		     const struct xrx_seg *s);
+void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
+			    const struct xrx_seg *s);
+
+/*
+ * A merged segment's payload (see head.c). The common case is inline:
+ * header copy of a frame in one piece is exactly one fragment, as a
+ * merged segment always has payload. Copy modes and multi-buffer frames
+ * take xrx_head_append_pieces().
+ */
+static inline void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
+				   const struct xrx_seg *s)
+{
+	struct xrx_frag *f;
+
+	if (e->opts.copy != XRX_COPY_HEADER || s->nr_chunks) {
+		xrx_head_append_pieces(e, a, s);
+		return;
+	}
+	f = &a->frags[a->pkt.nr_frags++];
+	f->data = s->data + s->hdr_len;
+	f->len = s->payload_len;
+	f->pad = 0;
+	f->addr = s->addr;
+	a->pkt.len += s->payload_len;
+}
 
 /* gro.c */
 void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,

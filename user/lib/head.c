@@ -127,10 +127,12 @@ void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 /*
  * A merged segment: its payload (never its headers, never padding: a
  * padded frame is not merged) is appended, as skb_gro_receive() appends
- * the frags past skb_gro_offset().
+ * the frags past skb_gro_offset(). Header copy of a one-piece frame is
+ * inline in engine.h (xrx_head_append()); every mode and frame works
+ * here.
  */
-void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
-		     const struct xrx_seg *s)
+void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
+			    const struct xrx_seg *s)
 {
 	__u32 n;
 

@@ -89,8 +89,11 @@ void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt)
 	a = container_of_agg(pkt);
 	if (a->state != XRX_AGG_OUT)
 		return;		/* not delivered, or released twice */
-	for (i = 0; i < a->pkt.nr_frags; i++)
-		xrx_release_frame(e, a->frags[i].addr);
+	/* xrx_release_frame() for each, the counter added once */
+	e->stats[XRX_ENGINE_STAT_FRAMES_RELEASED] += a->pkt.nr_frags;
+	if (e->opts.release_frame)
+		for (i = 0; i < a->pkt.nr_frags; i++)
+			e->opts.release_frame(e->opts.ctx, a->frags[i].addr);
 	a->pkt.nr_frags = 0;
 	xrx_agg_free(e, a);
 }
