@@ -167,8 +167,9 @@ static inline void xrx_umem_put(struct xrx_umem *u, __u64 addr)
 	 * Forget the metadata: a copy-mode kernel that does not carry it
 	 * must not leave this frame's magic for the next packet to find.
 	 */
-	if (off >= sizeof(struct xrx_meta))
-		((struct xrx_meta *)((__u8 *)u->area + addr) - 1)->magic = 0;
+	if (off >= sizeof(struct xrx_meta))	/* magic: the last 2 bytes;
+						 * addr need not be aligned */
+		memset((__u8 *)u->area + addr - sizeof(__u16), 0, sizeof(__u16));
 	u->state[i] = XRX_FS_FREE;
 	u->nr_engine--;
 	u->from_engine++;
