@@ -7,7 +7,7 @@
 #   scripts/deps.sh --bench  also the benchmark baseline (DPDK)
 set -e
 
-PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
+PKGS="make gcc clang llvm libclang-rt-14-dev pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
 libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
 iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux
 man-db groff-base"

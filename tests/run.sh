@@ -11,16 +11,22 @@
 #   tests/run.sh                 everything
 #   tests/run.sh PATTERN...      only tests whose file name contains PATTERN
 #   BUILD=dir tests/run.sh       test binaries from another build folder
+#   SAN_BUILD=dir tests/run.sh   also the test binaries of a sanitizer build
+#                                (make san-build), reported as NAME-san
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 export BUILD
 export CMOCKA_MESSAGE_OUTPUT=TAP
+SAN_BUILD=${SAN_BUILD:-}
+# A sanitizer report with the stack that led to it.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 LOGDIR=$BUILD/test-logs
 mkdir -p "$LOGDIR"
 
 tests=()
-for t in "$BUILD"/tests/test_* tests/integration/test_*.sh; do
+for t in "$BUILD"/tests/test_* ${SAN_BUILD:+"$SAN_BUILD"/tests/test_*} \
+	 tests/integration/test_*.sh; do
 	[ -x "$t" ] || continue
 	if [ $# -gt 0 ]; then
 		keep=0
@@ -34,6 +40,7 @@ pass=0 fail=0 skip=0
 failed_names=()
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
+	[ -n "$SAN_BUILD" ] && [[ "$t" == "$SAN_BUILD"/* ]] && name=$name-san
 	log=$LOGDIR/$name.log
 	start=$(date +%s)
 	timeout --kill-after=10 900 "$t" >"$log" 2>&1 </dev/null
