@@ -3,6 +3,8 @@
 # make            build everything into build/
 # make test       install missing packages, mount bpffs, build, run all tests
 # make bench      benchmarks (not tests): tables and JSON in build/bench/
+# make fuzz       each fuzz target for FUZZ_SECONDS (300), then the 1M-frame
+#                 BPF-vs-userspace parser differential (scripts/fuzz.sh)
 # make V=1        show the commands
 #
 # Sources are discovered, not listed: user/lib/*.c is libxrx, user/tools/*.c
