@@ -107,6 +107,14 @@ def engine_seeds():
                                   + b"\xa3" + tmpl(3) * 3 + b"\xe1\xf0"
                                   + tmpl(0) * 3 + b"\xc0")
     seeds["big-tcp"] = hdr(b0=2, agg=8) + tmpl() * 60 + batch
+    # 0x3e: the next frame in pieces (first piece byte, chunk bytes);
+    # byte 1 bits 6-7 allow up to 18 pieces. 0x80 + 2 bytes: payload length.
+    chain = b"\x3e" + tmpl(p=0x80, extra=b"\x23\x28") + b"\x20\x40\x10"
+    seeds["multi-buffer"] = hdr(flows=0x80 | 16) + chain * 6 + batch
+    seeds["multi-buffer-udp"] = (hdr(b0=8, flows=0x40 | 16)
+                                 + (b"\x3e" + tmpl(kind=2, p=0x80,
+                                                   extra=b"\x0f\xa0")
+                                    + b"\x30\x30") * 4 + batch)
     raw = bytes(tcp4(seq=5000, n=100))
     seeds["raw-frames"] = (hdr() + b"\x00" + struct.pack(">H", len(raw)) + raw
                            + b"\x00" + struct.pack(">H", 20) + raw[:20]

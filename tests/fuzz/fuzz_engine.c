@@ -9,11 +9,14 @@
  *            GRO, bit 4 hold delivered packets until the next batch,
  *            bit 5 hand frames xrx_meta (as xrx_rx writes it), bit 6
  *            corrupt that metadata from the input, bit 7 flush timeout
- *   byte 1   flows - 1 (low 6 bits), byte 2 max_aggregate (table below),
+ *   byte 1   flows - 1 (bits 0-5), max_chunks (bits 6-7: 1, 4, 18, 18),
+ *   byte 2   max_aggregate (table below),
  *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default),
  *   byte 5   timeout / 10 us (only with bit 7 of byte 0)
  *
- *   op 0x00-0x3e  raw frame: 2 length bytes, then that many bytes
+ *   op 0x00-0x3d  raw frame: 2 length bytes, then that many bytes
+ *   op 0x3e       the next frame is multi-buffer (XRX_FRAME_F_CHAIN): a
+ *                 byte for its first piece, then one per further chunk
  *   op 0x3f       a frame outside the region (must be dropped, released)
  *   op 0x40-0x9f  a frame of one of 4 flows x 8 kinds built with
  *                 tests/common/frames.h, next in sequence unless the
@@ -27,10 +30,10 @@
  *
  * Well-formed flows let the fuzzer reach the merge paths quickly; raw
  * frames and single-byte changes reach the rest. Invariants (see the
- * ownership rules in xrx.h): every frame released exactly once, never
- * while a delivered packet still references it; a packet's bytes are its
- * head plus fragments that lie inside their frames; a single frame comes
- * out byte-identical; an aggregate keeps the size and segment limits;
+ * ownership rules in xrx.h): every piece of every frame released exactly
+ * once, never while a delivered packet still references it; a packet's
+ * bytes are its head plus fragments that lie inside their pieces; a
+ * single frame comes out byte-identical; an aggregate keeps the size and segment limits;
  * per flow, no more bytes come out than went in; the counters agree.
  */
 #include "fuzz.h"
@@ -40,15 +43,19 @@
 
 #include "common/frames.h"
 
-#define SLOT 2048		/* region bytes per frame */
+#define SLOT 2048		/* region bytes per frame piece */
+#define MAX_SLOTS 512
 #define MAX_FRAMES 256
-#define REGION (SLOT * MAX_FRAMES)
+#define REGION (SLOT * MAX_SLOTS)
+#define FRAME_MAX 9216		/* a jumbo frame, in pieces */
+#define CHUNKS_TRY (XRX_CHUNKS_MAX + 2)	/* a few more than allowed */
 #define NR_FLOWS 4
 #define NR_KINDS 8
 #define HASHES 64		/* per-flow byte accounting, open addressing */
 
 static const __u32 max_aggs[] = { 0, 1024, 1500, 3000, 9000, 65536,
 				  65537, 131072, 524280 };
+static const __u32 max_chunks[] = { 0, 4, XRX_CHUNKS_MAX, XRX_CHUNKS_MAX };
 
 struct flow_state {
 	__u32 seq;
@@ -64,11 +71,19 @@ struct hash_bytes {
 static struct fuzz {
 	__u8 region[REGION];
 	struct xrx_frame frames[MAX_FRAMES];
+	struct xrx_chunk chunks[MAX_FRAMES][CHUNKS_TRY];
 	struct xrx_meta metas[MAX_FRAMES];
-	int submitted[MAX_FRAMES];	/* given to the engine */
-	int released[MAX_FRAMES];
+	__u8 bytes[MAX_FRAMES][FRAME_MAX];	/* each frame whole */
+	__u32 frame_len[MAX_FRAMES];		/* all its pieces */
+	/* Per slot (one frame piece): its frame, length, ownership. */
+	int slot_frame[MAX_SLOTS];
+	__u32 slot_len[MAX_SLOTS];
+	int submitted[MAX_SLOTS];
+	int released[MAX_SLOTS];
 	__u32 nr;			/* frames laid out */
+	__u32 nr_slots;
 	__u32 batch_start;		/* first frame not yet submitted */
+	int chain_next;			/* op 0x3e: lay the next one in pieces */
 	struct xrx_engine *e;
 	struct xrx_engine_opts o;
 	__u32 max_segs;			/* effective, as xrx.h documents */
@@ -76,7 +91,7 @@ static struct fuzz {
 	struct xrx_pkt *held[MAX_FRAMES * 2];
 	__u32 nr_held;
 	__u64 now;
-	__u64 pkts, bytes;
+	__u64 pkts, bytes_out;
 	struct flow_state flows[NR_FLOWS][NR_KINDS];
 	struct hash_bytes hb[HASHES];
 } F;
@@ -98,12 +113,19 @@ static struct hash_bytes *hb_get(__u32 hash)
 	return NULL;	/* table full: that flow goes unaccounted */
 }
 
-/* Frame index of a region address; -1 if none was laid out there. */
-static int frame_of(__u64 addr)
+/*
+ * Slot of a released or referenced address: region slots, and the
+ * out-of-region addresses op 0x3f hands out (REGION + slot * SLOT).
+ * Return: -1 if no piece was laid out there.
+ */
+static int slot_of(__u64 addr)
 {
-	__u64 i = addr / SLOT;
+	__u64 i;
 
-	if (addr % SLOT || i >= F.nr)
+	if (addr >= REGION)
+		addr -= REGION;
+	i = addr / SLOT;
+	if (addr % SLOT || i >= F.nr_slots)
 		return -1;
 	return (int)i;
 }
@@ -114,42 +136,35 @@ static void check_frags_live(const struct xrx_pkt *pkt, const char *when)
 
 	for (i = 0; i < pkt->nr_frags; i++) {
 		const struct xrx_frag *f = &pkt->frags[i];
-		int k = frame_of(f->addr);
+		int k = slot_of(f->addr);
 		const __u8 *base;
 
-		FZ_CHECK(k >= 0 && F.submitted[k], "%s: frag %u addr %llu",
-			 when, i, (unsigned long long)f->addr);
-		FZ_CHECK(!F.released[k], "%s: frag %u references frame %d, "
+		FZ_CHECK(k >= 0 && f->addr < REGION && F.submitted[k],
+			 "%s: frag %u addr %llu", when, i,
+			 (unsigned long long)f->addr);
+		FZ_CHECK(!F.released[k], "%s: frag %u references piece %d, "
 			 "already released", when, i, k);
-		base = F.region + F.frames[k].addr;
-		FZ_CHECK(f->data >= base &&
-			 f->data + f->len <= base + F.frames[k].len,
-			 "%s: frag %u (%u bytes at +%td) outside frame %d (%u bytes)",
-			 when, i, f->len, f->data - base, k, F.frames[k].len);
+		base = F.region + (__u64)k * SLOT;
+		FZ_CHECK(f->data >= base && f->data + f->len <= base + F.slot_len[k],
+			 "%s: frag %u (%u bytes at +%td) outside piece %d (%u bytes)",
+			 when, i, f->len, f->data - base, k, F.slot_len[k]);
 	}
 }
 
 static void on_release(void *ctx, __u64 addr)
 {
-	int k;
+	int k = slot_of(addr);
 
-	if (addr >= REGION) {	/* the out-of-region frames of op 0x3f */
-		k = (int)((addr - REGION) / SLOT);
-		FZ_CHECK(k >= 0 && (__u32)k < F.nr && F.frames[k].addr == addr,
-			 "released unknown addr %llu", (unsigned long long)addr);
-	} else {
-		k = frame_of(addr);
-		FZ_CHECK(k >= 0, "released unknown addr %llu",
-			 (unsigned long long)addr);
-	}
-	FZ_CHECK(F.submitted[k], "frame %d released before it was given", k);
-	FZ_CHECK(!F.released[k], "frame %d released twice", k);
+	FZ_CHECK(k >= 0, "released unknown addr %llu", (unsigned long long)addr);
+	FZ_CHECK(F.submitted[k], "piece %d released before it was given", k);
+	FZ_CHECK(!F.released[k], "piece %d (frame %d) released twice", k,
+		 F.slot_frame[k]);
 	F.released[k] = 1;
 }
 
 static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
-	static __u8 flat[SLOT];
+	static __u8 flat[FRAME_MAX];
 	__u32 i, len = pkt->head_len;
 	struct hash_bytes *h;
 
@@ -171,8 +186,8 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 		FZ_CHECK(pkt->gso_segs == 1, "single with %u segs",
 			 pkt->gso_segs);
 		/* Held alone or never held: byte-identical to its frame. */
-		if (pkt->nr_frags) {
-			int k = frame_of(pkt->frags[0].addr);
+		if (pkt->nr_frags && pkt->len <= FRAME_MAX) {
+			int k = F.slot_frame[slot_of(pkt->frags[0].addr)];
 			__u32 off = pkt->head_len;
 
 			memcpy(flat, pkt->head, pkt->head_len);
@@ -181,11 +196,10 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 				       pkt->frags[i].len);
 				off += pkt->frags[i].len;
 			}
-			FZ_CHECK(pkt->len == F.frames[k].len &&
-				 !memcmp(flat, F.region + F.frames[k].addr,
-					 pkt->len),
-				 "single from frame %d (%u bytes) differs from it",
-				 k, F.frames[k].len);
+			FZ_CHECK(pkt->len == F.frame_len[k] &&
+				 !memcmp(flat, F.bytes[k], pkt->len),
+				 "single of %u bytes from frame %d (%u bytes) differs from it",
+				 pkt->len, k, F.frame_len[k]);
 		}
 	} else {
 		FZ_CHECK(pkt->gso_segs >= 2 && pkt->gso_segs <=
@@ -200,7 +214,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 	}
 
 	F.pkts++;
-	F.bytes += pkt->len;
+	F.bytes_out += pkt->len;
 	if (!F.lying_meta && (h = hb_get(pkt->hash)))
 		h->out += pkt->len;
 
@@ -221,26 +235,89 @@ static void release_held(void)
 	F.nr_held = 0;
 }
 
+static void mark_given(const struct xrx_frame *f)
+{
+	__u32 i;
+
+	F.submitted[slot_of(f->addr)] = 1;
+	if (f->flags & XRX_FRAME_F_CHAIN)
+		for (i = 0; i < f->nr_chunks; i++)
+			F.submitted[slot_of(f->chunks[i].addr)] = 1;
+}
+
 static void submit(void)
 {
-	__u32 i, n = F.nr - F.batch_start;
+	__u32 i, n = F.nr - F.batch_start, held;
 	int ret;
 
 	for (i = F.batch_start; i < F.nr; i++)
-		F.submitted[i] = 1;
+		mark_given(&F.frames[i]);
 	ret = xrx_engine__rx(F.e, F.frames + F.batch_start, n, F.now);
 	FZ_CHECK(ret == (int)n, "xrx_engine__rx %d of %u", ret, n);
 	F.batch_start = F.nr;
+	/* Without a timeout a batch's end flushes everything held. */
+	held = xrx_engine__held(F.e);
+	FZ_CHECK(held <= F.o.flows && (F.o.flush_timeout_us || !held),
+		 "%u aggregates held after a batch (flows %u, timeout %u us)",
+		 held, F.o.flows, F.o.flush_timeout_us);
+	FZ_CHECK(held || !xrx_engine__next_timeout(F.e),
+		 "a timeout with nothing held");
 }
 
-/* Account the frame for its flow, and give it metadata if asked. */
-static void frame_done(struct fz *c, __u32 k, __u32 len, bool meta)
+/* A new slot for one piece of frame @k, @len bytes from @src. */
+static __u64 slot_add(__u32 k, const __u8 *src, __u32 len)
 {
+	__u32 sl = F.nr_slots++;
+
+	F.slot_frame[sl] = (int)k;
+	F.slot_len[sl] = len;
+	memcpy(F.region + (__u64)sl * SLOT, src, len);
+	return (__u64)sl * SLOT;
+}
+
+/*
+ * Lay frame @k (F.bytes[k], F.frame_len[k] bytes) into the region: one
+ * slot, or after op 0x3e a first piece of at least min(len, 256) bytes
+ * and chunks of input-chosen sizes. Account it for its flow, and give it
+ * metadata if asked.
+ */
+static void frame_place(struct fz *c, __u32 k, bool meta)
+{
+	struct xrx_frame *f = &F.frames[k];
+	const __u8 *b = F.bytes[k];
+	__u32 len = F.frame_len[k], first, off, n;
 	struct xrx_parsed r;
 	struct hash_bytes *h;
 
-	F.frames[k].len = len;
-	xrx_headlen(F.region + F.frames[k].addr, len, &r);
+	memset(f, 0, sizeof(*f));
+	if (!F.chain_next || F.nr_slots + CHUNKS_TRY > MAX_SLOTS) {
+		if (len > SLOT)
+			len = F.frame_len[k] = SLOT;
+		f->addr = slot_add(k, b, len);
+		f->len = len;
+	} else {
+		first = len < XRX_HEAD_SIZE ? len : XRX_HEAD_SIZE;
+		first += (fz_u8(c) * 8) % (SLOT - first + 1);
+		if (first > len)
+			first = len;
+		f->addr = slot_add(k, b, first);
+		f->len = first;
+		f->flags = XRX_FRAME_F_CHAIN;
+		f->chunks = F.chunks[k];
+		for (off = first; off < len && f->nr_chunks < CHUNKS_TRY; off += n) {
+			n = 1 + (fz_u8(c) * 8) % SLOT;
+			if (n > len - off || f->nr_chunks + 1 == CHUNKS_TRY)
+				n = len - off < SLOT ? len - off : SLOT;
+			F.chunks[k][f->nr_chunks].addr = slot_add(k, b + off, n);
+			F.chunks[k][f->nr_chunks].len = n;
+			f->nr_chunks++;
+		}
+		F.frame_len[k] = len = off;
+	}
+	F.chain_next = 0;
+
+	/* What xrx_rx sees: the frame whole. */
+	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r);
 	if (!F.lying_meta && (h = hb_get(r.hash)))
 		h->in += len;
 	if (!meta)
@@ -248,23 +325,23 @@ static void frame_done(struct fz *c, __u32 k, __u32 len, bool meta)
 	xrx_meta_fill(&F.metas[k], &r);
 	if (F.lying_meta && (fz_u8(c) & 1)) {
 		size_t got;
-		const __u8 *b = fz_bytes(c, sizeof(F.metas[k]), &got);
+		const __u8 *m = fz_bytes(c, sizeof(F.metas[k]), &got);
 
-		memcpy(&F.metas[k], b, got);
+		memcpy(&F.metas[k], m, got);
 	}
-	F.frames[k].meta = &F.metas[k];
+	f->meta = &F.metas[k];
 }
 
 static void op_raw(struct fz *c, __u32 k, bool meta)
 {
-	__u32 want = fz_u16(c) % SLOT;
+	__u32 want = fz_u16(c) % (F.chain_next ? FRAME_MAX : SLOT);
 	size_t got;
 	const __u8 *b = fz_bytes(c, want, &got);
-	__u8 *dst = F.region + F.frames[k].addr;
 
-	memcpy(dst, b, got);
-	memset(dst + got, 0, want - got);
-	frame_done(c, k, want, meta);
+	memcpy(F.bytes[k], b, got);
+	memset(F.bytes[k] + got, 0, want - got);
+	F.frame_len[k] = want;
+	frame_place(c, k, meta);
 }
 
 static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
@@ -307,8 +384,9 @@ static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
 		s.tcp_opts_len = 0;
 	}
 	s.sport = 40000 + fl;
-	s.payload_len = (p & 0x80) ? fz_u16(c) % 1601 : 1448;
-	if (s.l4 == 17 && s.payload_len > 1472)
+	s.payload_len = (p & 0x80) ? fz_u16(c) % (F.chain_next ? 9001 : 1601) :
+				     1448;
+	if (s.l4 == 17 && s.payload_len > 1472 && !F.chain_next)
 		s.payload_len = 1472;
 	if (p & 0x01)
 		st->seq += fz_u8(c) + 1;		/* gap */
@@ -330,32 +408,33 @@ static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
 	}
 	if (p & 0x10)
 		s.bad_l4_csum = 1;
-	len = frame_build(&s, F.region + F.frames[k].addr, SLOT);
+	len = frame_build(&s, F.bytes[k], FRAME_MAX);
 	if (len < 0)
 		len = 0;
 	if (p & 0x20 && len) {				/* one byte changed */
 		__u32 at = fz_u8(c) % (__u32)len;
 
-		F.region[F.frames[k].addr + at] ^= fz_u8(c) | 1;
+		F.bytes[k][at] ^= fz_u8(c) | 1;
 	}
 	if (p & 0x40 && len)				/* cut short */
 		len -= fz_u8(c) % (__u32)len;
 	st->seq = s.seq + s.payload_len;
 	st->ip_id++;
-	frame_done(c, k, (__u32)len, meta);
+	F.frame_len[k] = (__u32)len;
+	frame_place(c, k, meta);
 }
 
 static void reset(void)
 {
-	/* The region is rewritten frame by frame; only state is cleared. */
-	memset(F.frames, 0, sizeof(F.frames));
+	/* The region is rewritten piece by piece; only state is cleared. */
 	memset(F.submitted, 0, sizeof(F.submitted));
 	memset(F.released, 0, sizeof(F.released));
 	memset(F.flows, 0, sizeof(F.flows));
 	memset(F.hb, 0, sizeof(F.hb));
-	F.nr = F.batch_start = F.nr_held = 0;
+	F.nr = F.nr_slots = F.batch_start = F.nr_held = 0;
+	F.chain_next = 0;
 	F.now = 1000000000ull;
-	F.pkts = F.bytes = 0;
+	F.pkts = F.bytes_out = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -378,7 +457,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.hold = b0 & 16;
 	meta = b0 & 32;
 	F.lying_meta = meta && (b0 & 64);
-	F.o.flows = 1 + (fz_u8(&c) & 0x3f);
+	b = fz_u8(&c);
+	F.o.flows = 1 + (b & 0x3f);
+	F.o.max_chunks = max_chunks[b >> 6];
 	F.o.max_aggregate = max_aggs[fz_u8(&c) % (sizeof(max_aggs) / sizeof(max_aggs[0]))];
 	F.o.max_segs = fz_u8(&c);
 	b = fz_u8(&c);
@@ -401,52 +482,57 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(F.e, "xrx_engine__new refused valid options: %s",
 		 strerror(errno));
 
-	while (fz_left(&c) && F.nr < MAX_FRAMES) {
+	while (fz_left(&c) && F.nr < MAX_FRAMES &&
+	       F.nr_slots + CHUNKS_TRY < MAX_SLOTS) {
 		__u32 op = fz_u8(&c), k = F.nr;
 
-		if (op < 0xa0) {
-			F.frames[k].addr = (__u64)k * SLOT;
-			F.frames[k].meta = NULL;
+		if (op == 0x3e) {
+			F.chain_next = 1;
+		} else if (op < 0xa0) {
 			F.nr++;
-			if (op < 0x3f) {
+			if (op < 0x3e) {
 				op_raw(&c, k, meta);
 			} else if (op == 0x3f) {
-				F.frames[k].addr = REGION + (__u64)k * SLOT;
+				memset(&F.frames[k], 0, sizeof(F.frames[k]));
+				F.frame_len[k] = 64;
+				F.slot_frame[F.nr_slots] = (int)k;
+				F.slot_len[F.nr_slots] = 64;
+				F.frames[k].addr = REGION + (__u64)F.nr_slots++ * SLOT;
 				F.frames[k].len = 64;
 			} else {
 				op_template(&c, op, k, meta);
 			}
-			continue;
-		}
-		submit();
-		if (op < 0xc0) {
-			F.now += (op & 31) * 50000ull;
-			release_held();
-		} else if (op < 0xe0) {
-			xrx_engine__flush_all(F.e);
-		} else if (op < 0xf0) {
-			xrx_engine__flush_oldest(F.e, op & 15);
 		} else {
-			xrx_engine__flush(F.e, F.now);
-			release_held();
+			submit();
+			if (op < 0xc0) {
+				F.now += (op & 31) * 50000ull;
+				release_held();
+			} else if (op < 0xe0) {
+				xrx_engine__flush_all(F.e);
+			} else if (op < 0xf0) {
+				xrx_engine__flush_oldest(F.e, op & 15);
+			} else {
+				xrx_engine__flush(F.e, F.now);
+				release_held();
+			}
 		}
 	}
 	submit();
 	release_held();
 	xrx_engine__stats(F.e, st);
 	FZ_CHECK(st[XRX_ENGINE_STAT_PKTS_OUT] == F.pkts &&
-		 st[XRX_ENGINE_STAT_BYTES_OUT] == F.bytes,
+		 st[XRX_ENGINE_STAT_BYTES_OUT] == F.bytes_out,
 		 "pkts_out %llu bytes_out %llu, delivered %llu/%llu",
 		 (unsigned long long)st[XRX_ENGINE_STAT_PKTS_OUT],
 		 (unsigned long long)st[XRX_ENGINE_STAT_BYTES_OUT],
-		 (unsigned long long)F.pkts, (unsigned long long)F.bytes);
+		 (unsigned long long)F.pkts, (unsigned long long)F.bytes_out);
 	F.hold = false;
 	xrx_engine__free(F.e);
 	F.e = NULL;
 
-	for (i = 0; i < F.nr; i++)
-		FZ_CHECK(F.released[i], "frame %u (of %u) never released", i,
-			 F.nr);
+	for (i = 0; i < F.nr_slots; i++)
+		FZ_CHECK(F.released[i], "piece %u of frame %d never released",
+			 i, F.slot_frame[i]);
 	FZ_CHECK(st[XRX_ENGINE_STAT_FRAMES_IN] == F.nr, "frames_in %llu of %u",
 		 (unsigned long long)st[XRX_ENGINE_STAT_FRAMES_IN], F.nr);
 	for (i = 0; i < HASHES; i++)
