@@ -31,8 +31,9 @@ static void xrx_copied(struct xrx_engine *e, __u32 n, __u32 hdr)
  * piece none of whose bytes is referenced is released now, as its page
  * would be freed by the kernel. A plain frame is one piece.
  */
-static void xrx_frag_range(struct xrx_engine *e, struct xrx_agg *a,
-			   const struct xrx_seg *s, __u32 off, __u32 len)
+static void xrx_frag_range_pieces(struct xrx_engine *e, struct xrx_agg *a,
+				  const struct xrx_seg *s, __u32 off,
+				  __u32 len)
 {
 	const __u8 *base = s->data;
 	__u64 addr = s->addr;
@@ -60,9 +61,29 @@ static void xrx_frag_range(struct xrx_engine *e, struct xrx_agg *a,
 	}
 }
 
+/* A frame in one piece, the common case, without the walk above. */
+static inline void xrx_frag_range(struct xrx_engine *e, struct xrx_agg *a,
+				  const struct xrx_seg *s, __u32 off,
+				  __u32 len)
+{
+	struct xrx_frag *f;
+
+	if (s->nr_chunks) {
+		xrx_frag_range_pieces(e, a, s, off, len);
+	} else if (len) {
+		f = &a->frags[a->pkt.nr_frags++];
+		f->data = s->data + off;
+		f->len = len;
+		f->pad = 0;
+		f->addr = s->addr;
+	} else {
+		xrx_release_frame(e, s->addr);
+	}
+}
+
 /* Copy bytes [off, off + len) of a frame, across its pieces. */
-static void xrx_seg_copy(__u8 *dst, const struct xrx_seg *s, __u32 off,
-			 __u32 len)
+static void xrx_seg_copy_pieces(__u8 *dst, const struct xrx_seg *s,
+				__u32 off, __u32 len)
 {
 	const __u8 *base = s->data;
 	__u32 pos = 0, plen = s->first_len, i = 0, lo, hi;
@@ -78,6 +99,15 @@ static void xrx_seg_copy(__u8 *dst, const struct xrx_seg *s, __u32 off,
 		base = s->region + s->chunks[i].addr;
 		plen = s->chunks[i++].len;
 	}
+}
+
+static inline void xrx_seg_copy(__u8 *dst, const struct xrx_seg *s,
+				__u32 off, __u32 len)
+{
+	if (s->nr_chunks)
+		xrx_seg_copy_pieces(dst, s, off, len);
+	else
+		memcpy(dst, s->data + off, len);
 }
 
 /* Header bytes of a frame: headlen, capped at the head and the frame. */
