@@ -84,8 +84,8 @@ void xrx_ipv4_csum_set(__u8 *iph)
 
 	iph[10] = 0;
 	iph[11] = 0;
-	check = ~xrx_ipv4_hdr_sum(iph);
-	memcpy(iph + 10, &check, sizeof(check));	/* host order, as summed */
+	check = ~xrx_ipv4_hdr_sum(iph);		/* host order, as summed */
+	memcpy(iph + 10, &check, sizeof(check));
 }
 
 /*

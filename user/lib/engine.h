@@ -221,8 +221,8 @@ void xrx_ipv4_csum_set(__u8 *iph);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
 
 /* First aggregate of the chain @hash falls in; walk it with ->hnext. */
-static inline struct xrx_agg *xrx_gro_table_bucket(const struct xrx_gro_table *t,
-						   __u32 hash)
+static inline struct xrx_agg *
+xrx_gro_table_bucket(const struct xrx_gro_table *t, __u32 hash)
 {
 	return t->buckets[hash & t->mask];
 }
