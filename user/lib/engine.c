@@ -356,10 +356,11 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 static __always_inline void xrx_frame_prefetch(const struct xrx_engine *e,
 					       const struct xrx_frame *f)
 {
-	const __u8 *p = e->region + f->addr;
+	const __u8 *p;
 
 	if (f->addr >= e->region_size)
-		return;
+		return;		/* not even a pointer to form */
+	p = e->region + f->addr;
 	if (f->meta)
 		__builtin_prefetch(f->meta);
 	__builtin_prefetch(p);
