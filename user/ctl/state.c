@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -239,7 +240,7 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 	if (parse_uint(val, &v))
 		goto bad;
 	if (!strcmp(key, "ifindex")) {
-		if (seen[1]++ || !v)
+		if (seen[1]++ || !v || v > INT_MAX)
 			goto bad;
 		st->ifindex = (int)v;
 		return 0;
@@ -247,6 +248,8 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 	if (!strcmp(key, "pid")) {
 		if (seen[2]++)
 			goto dup;
+		if (v > INT_MAX)	/* would come back negative */
+			goto bad;
 		st->pid = (pid_t)v;
 		return 0;
 	}
