@@ -248,4 +248,7 @@ int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
 }
 #endif
 
+/* After the definitions above, which it uses. */
+#include <xrx/prog.h>
+
 #endif /* XRX_LIVE_H */

@@ -326,6 +326,7 @@ __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);
 }
 #endif
 
-#include <xrx/live.h>	/* live receive: AF_XDP sockets, workers, sinks */
+#include <xrx/live.h>	/* live receive: AF_XDP sockets, workers, sinks;
+			 * xrx_rx: attach, pins, detach (prog.h) */
 
 #endif /* XRX_XRX_H */

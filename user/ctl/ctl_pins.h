@@ -13,10 +13,8 @@
 #include <stddef.h>
 
 #include <bpf/libbpf.h>
-#include <xrx/live.h>
+#include <xrx/live.h>	/* with prog.h: names, xrx_prog__unpin() */
 #include <xrx/stats.h>
-
-#define XRX_PROG_PIN "xrx_rx"
 
 /* PIN_ROOT/IFACE[/NAME] into buf; -ENAMETOOLONG if it does not fit. */
 int xrx_pin_path(const char *root, const char *ifname, const char *name,
@@ -42,10 +40,6 @@ int xrx_pin_open(const char *root, const char *ifname, const char *name);
 int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 		       __u32 *detached_id, __u32 *foreign_id, char *err,
 		       size_t errlen);
-/* XDP_FLAGS_{DRV,SKB,HW}_MODE that program @id is attached in, 0: not. */
-__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id);
-/* Unlink every name xrxd pins in PIN_ROOT/IFNAME (not the directory). */
-void xrx_pins_remove(const char *root, const char *ifname);
 
 /* xrx_stats' one per-CPU entry, summed over CPUs. */
 int xrx_pin_read_stats(int fd, struct xrx_counter out[XRX_STAT_MAX]);

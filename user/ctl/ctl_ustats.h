@@ -29,7 +29,7 @@
 
 #include <xrx/xrx.h>
 
-#define XRX_USTATS_NAME "xrx_ustats"
+#define XRX_USTATS_NAME XRX_PIN_USTATS	/* include/xrx/prog.h */
 
 /* X(enumerator suffix, name, description): daemon facts, not summed. */
 #define XRX_USTATS_HDR_TABLE(X)                                                \

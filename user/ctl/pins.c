@@ -18,36 +18,6 @@
 #include "ctl_pins.h"
 #include "ctl_ustats.h"
 
-/* Every name xrxd may leave in PIN_ROOT/IFACE. */
-static const char *const pin_names[] = {
-	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
-	XRX_USTATS_NAME, XRX_PROG_PIN,
-};
-
-void xrx_pins_remove(const char *root, const char *ifname)
-{
-	char path[PATH_MAX];
-	unsigned int i;
-
-	for (i = 0; i < sizeof(pin_names) / sizeof(pin_names[0]); i++)
-		if (!xrx_pin_path(root, ifname, pin_names[i], path, sizeof(path)))
-			unlink(path);
-}
-
-/* XDP_FLAGS_*_MODE of the mode @id is attached in, 0 if it is not. */
-__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id)
-{
-	if (!id)
-		return 0;
-	if (q->drv_prog_id == id)
-		return XDP_FLAGS_DRV_MODE;
-	if (q->skb_prog_id == id)
-		return XDP_FLAGS_SKB_MODE;
-	if (q->hw_prog_id == id)
-		return XDP_FLAGS_HW_MODE;
-	return 0;
-}
-
 int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 		       __u32 *detached_id, __u32 *foreign_id, char *err,
 		       size_t errlen)
@@ -65,7 +35,7 @@ int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 			 ifname, strerror(errno));
 		return ret;
 	}
-	fd = xrx_pin_open(root, ifname, XRX_PROG_PIN);
+	fd = xrx_pin_open(root, ifname, XRX_PIN_PROG);
 	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 		ours = info.id;
 	any = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
@@ -73,7 +43,7 @@ int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 	flags = xrx_xdp_attached_flags(&q, ours);
 	if (!any) {
 		ret = 0;
-		xrx_pins_remove(root, ifname);
+		xrx_prog__unpin(root, ifname);
 		goto out;
 	}
 	if (!flags) {
@@ -89,7 +59,7 @@ int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 		goto out;
 	}
 	*detached_id = ours;
-	xrx_pins_remove(root, ifname);
+	xrx_prog__unpin(root, ifname);
 out:
 	if (fd >= 0)
 		close(fd);

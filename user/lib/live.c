@@ -2,8 +2,8 @@
 /*
  * libxrx live receive, the public side (include/xrx/live.h): options,
  * open/close order, rules, counters and the ownership check. The work is
- * in prog.c (xrx_rx), xsk.c (sockets), umem.c (frames) and worker.c (the
- * receive loop).
+ * in prog.c (xrx_rx, include/xrx/prog.h), xsk.c (sockets), umem.c
+ * (frames) and worker.c (the receive loop).
  *
  * Open order: program first (the sockets go into its xrx_xsks), then per
  * queue UMEM + engine + sink, then the socket, then the fill ring. Close
@@ -23,19 +23,26 @@
 
 #include "live_priv.h"
 
+void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
+	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
+{
+	char buf[768];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (log)
+		log(ctx, lvl, buf);
+	else if (lvl <= XRX_LOG_INFO)
+		fprintf(stderr, "xrx: %s\n", buf);
+}
+
 void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
 	     const char *fmt, ...)
 {
-	char buf[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	xrx_vlog(l->o.log, l->o.log_ctx, lvl, fmt, ap);
 	va_end(ap);
-	if (l->o.log)
-		l->o.log(l->o.log_ctx, lvl, buf);
-	else if (lvl <= XRX_LOG_INFO)
-		fprintf(stderr, "xrx: %s\n", buf);
 }
 
 static bool xrx_pow2(__u32 v)
@@ -75,6 +82,24 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 	return 0;
 }
 
+/* xrx_rx: attached by this handle, or someone else's through its pins. */
+static int xrx_live_prog_open(struct xrx_live *l)
+{
+	struct xrx_prog_opts po = {
+		.sz = sizeof(po),
+		.attach = l->o.attach,
+		.pin_root = l->o.pin_root,
+		.log = l->o.log,
+		.log_ctx = l->o.log_ctx,
+	};
+
+	if (l->o.attach == XRX_LIVE_ATTACH_NONE)
+		l->prog = xrx_prog__open_pinned(l->ifname, &po);
+	else
+		l->prog = xrx_prog__attach(l->ifname, &po);
+	return l->prog ? 0 : -errno;
+}
+
 struct xrx_live *xrx_live__open(const char *ifname,
 				const struct xrx_live_opts *opts)
 {
@@ -111,7 +136,7 @@ struct xrx_live *xrx_live__open(const char *ifname,
 		err = -ENOMEM;
 		goto fail;
 	}
-	err = xrx_prog_open(l);
+	err = xrx_live_prog_open(l);
 	if (err)
 		goto fail;
 	for (i = 0; i < l->nr_q; i++) {
@@ -182,7 +207,7 @@ void xrx_live__close(struct xrx_live *l)
 		xrx_xsk_close(&l->q[i]);
 	for (i = 0; l->q && i < l->nr_q; i++)
 		xrx_rxq_fini(&l->q[i]);
-	xrx_prog_close(l);
+	xrx_prog__close(l->prog);
 	free(l->q);
 	free(l);
 }
@@ -223,8 +248,8 @@ int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
 
 	if (!l || act > XRX_ACT_ACCEL)
 		return -EINVAL;
-	return bpf_map_update_elem(l->prog.cfg_fd, &zero, &cfg, BPF_ANY) ?
-		       -errno : 0;
+	return bpf_map_update_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_CFG),
+				   &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 
 int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
@@ -232,15 +257,16 @@ int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
 {
 	if (!l || !key || !val || key->prefixlen > XRX_RULE_PREFIX_BASE + 128)
 		return -EINVAL;
-	return bpf_map_update_elem(l->prog.rules_fd, key, val, BPF_ANY) ?
-		       -errno : 0;
+	return bpf_map_update_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				   key, val, BPF_ANY) ? -errno : 0;
 }
 
 int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key)
 {
 	if (!l || !key)
 		return -EINVAL;
-	return bpf_map_delete_elem(l->prog.rules_fd, key) ? -errno : 0;
+	return bpf_map_delete_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				   key) ? -errno : 0;
 }
 
 int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port)
@@ -282,7 +308,7 @@ int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
 
 const char *xrx_live__attach_mode(const struct xrx_live *l)
 {
-	return l && l->prog.mode_name ? l->prog.mode_name : "none";
+	return xrx_prog__mode_name(l ? l->prog : NULL);
 }
 
 static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
@@ -320,7 +346,7 @@ int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)
 	for (i = 0; i < l->nr_q; i++)
 		if (qi < 0 || (__u32)qi == i)
 			xrx_rxq_stats(&l->q[i], st);
-	xrx_prog_stats(&l->prog, st->prog, st->prog_bytes);
+	xrx_prog__stats(l->prog, st->prog, st->prog_bytes);
 	return 0;
 }
 

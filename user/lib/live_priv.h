@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,8 +64,6 @@ struct xrx_xsk {
 	bool busy_poll;
 };
 
-struct xrx_prog;
-
 /* One RX queue: its UMEM, socket, engine, consumer and worker. */
 struct xrx_rxq {
 	struct xrx_live *l;
@@ -89,31 +88,21 @@ struct xrx_rxq {
 	atomic_bool stop;
 };
 
-struct xrx_prog {
-	struct xrx_rx *skel;		/* NULL with XRX_LIVE_ATTACH_NONE */
-	struct xdp_program *prog;
-	int ifindex;
-	int xdp_mode;			/* enum xdp_attach_mode */
-	bool attached;
-	bool made_dir;
-	bool made_root;
-	int xsks_fd, rules_fd, cfg_fd, stats_fd;
-	const char *mode_name;
-	char root[PATH_MAX / 2];
-	char dir[PATH_MAX];
-};
-
 struct xrx_live {
 	struct xrx_live_opts o;
 	char ifname[32];
 	int ifindex;
-	struct xrx_prog prog;
+	struct xrx_prog *prog;
 	__u32 nr_q;
 	struct xrx_rxq *q;
 	bool started;
 };
 
 /* live.c */
+/* A message to @log, or with none, warnings and info to stderr. */
+void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
+	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
 	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -188,11 +177,6 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
 void xrx_xsk_close(struct xrx_rxq *q);
 int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats);
 void xrx_xsk_kick(struct xrx_rxq *q);
-
-/* prog.c */
-int xrx_prog_open(struct xrx_live *l);
-void xrx_prog_close(struct xrx_live *l);
-int xrx_prog_stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes);
 
 /* worker.c */
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);

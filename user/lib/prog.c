@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrx_rx on the interface: attached by libxrx from the embedded skeleton
- * (the object is handed to libxdp unloaded, so libxdp can put it behind
- * its dispatcher where the kernel allows freplace, or attach it alone),
- * maps pinned in PIN_ROOT/IFACE; or, with XRX_LIVE_ATTACH_NONE, someone
- * else's xrx_rx reached through those pins. Rules and the default action
- * go to the maps either way.
+ * xrx_rx on the interface (include/xrx/prog.h): attached from the embedded
+ * skeleton through libxdp and pinned in PIN_ROOT/IFACE, or someone else's
+ * reached through those pins; detached by its own fd only.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +14,62 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/if_link.h>
 #include <xdp/libxdp.h>
+
+#include <xrx/prog.h>
 
 #include "live_priv.h"
 #include "xrx_rx.skel.h"
 
-static const char *const xrx_pinned_maps[] = {
-	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
+struct xrx_prog {
+	struct xrx_prog_opts o;
+	struct xrx_rx *skel;		/* NULL: opened from pins */
+	struct xdp_program *prog;
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	enum xrx_live_attach mode;	/* as attached; NONE: opened */
+	__u32 id;
+	bool attached;
+	int fds[XRX_PROG_MAP_MAX];	/* owned only when opened from pins */
+	char root[PATH_MAX / 2];
+	char dir[PATH_MAX];
 };
+
+/* The names of the maps, as pinned (LIBBPF_PIN_BY_NAME). */
+static const char *const xrx_prog_map_names[XRX_PROG_MAP_MAX] = {
+	[XRX_PROG_MAP_XSKS] = "xrx_xsks",
+	[XRX_PROG_MAP_STATS] = "xrx_stats",
+	[XRX_PROG_MAP_RULES] = "xrx_rules",
+	[XRX_PROG_MAP_CFG] = "xrx_cfg",
+};
+
+/* Every name xrx may leave in PIN_ROOT/IFACE. */
+static const char *const xrx_pin_names[] = {
+	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
+	XRX_PIN_USTATS, XRX_PIN_PROG,
+};
+
+static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
+			 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
+			 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xrx_vlog(p->o.log, p->o.log_ctx, lvl, fmt, ap);
+	va_end(ap);
+}
 
 /*
  * libbpf and libxdp print through process-wide hooks without a context;
- * while open() attaches, their messages (libxdp's dispatcher probe fails
- * with EPERM where freplace is refused, which is expected) go to the
- * live handle's log at debug level.
+ * while a handle attaches, their messages (libxdp's dispatcher probe fails
+ * with EPERM where freplace is refused, which is expected) go to its log
+ * at debug level.
  */
-static const struct xrx_live *xrx_prog_logger;
+static const struct xrx_prog *xrx_prog_logger;
 
 static int xrx_prog_vprint(const char *fmt, va_list ap)
 {
@@ -43,7 +81,7 @@ static int xrx_prog_vprint(const char *fmt, va_list ap)
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = 0;
 	if (xrx_prog_logger && n)
-		xrx_log(xrx_prog_logger, XRX_LOG_DEBUG, "%s", buf);
+		xrx_prog_log(xrx_prog_logger, XRX_LOG_DEBUG, "%s", buf);
 	return 0;
 }
 
@@ -59,14 +97,98 @@ static int xrx_prog_libxdp_print(enum libxdp_print_level level,
 	return xrx_prog_vprint(fmt, ap);
 }
 
-static int xrx_prog_pin_fd(struct xrx_prog *p, const char *name)
+__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id)
+{
+	if (!id)
+		return 0;
+	if (q->drv_prog_id == id)
+		return XDP_FLAGS_DRV_MODE;
+	if (q->skb_prog_id == id)
+		return XDP_FLAGS_SKB_MODE;
+	if (q->hw_prog_id == id)
+		return XDP_FLAGS_HW_MODE;
+	return 0;
+}
+
+void xrx_prog__unpin(const char *pin_root, const char *ifname)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < sizeof(xrx_pin_names) / sizeof(xrx_pin_names[0]); i++) {
+		n = snprintf(path, sizeof(path), "%s/%s/%s", pin_root, ifname,
+			     xrx_pin_names[i]);
+		if (n > 0 && (size_t)n < sizeof(path))
+			unlink(path);
+	}
+}
+
+static struct xrx_prog *xrx_prog_new(const char *ifname,
+				     const struct xrx_prog_opts *opts)
+{
+	struct xrx_prog *p;
+	unsigned int i;
+	int err = -EINVAL;
+
+	if (!ifname || strlen(ifname) >= IF_NAMESIZE ||
+	    (opts && (opts->sz < offsetof(struct xrx_prog_opts, log) ||
+		      opts->sz > sizeof(p->o))))
+		goto fail;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	if (opts)
+		memcpy(&p->o, opts, opts->sz);
+	p->o.sz = sizeof(p->o);
+	strcpy(p->ifname, ifname);
+	p->mode = XRX_LIVE_ATTACH_NONE;
+	for (i = 0; i < XRX_PROG_MAP_MAX; i++)
+		p->fds[i] = -1;
+	snprintf(p->root, sizeof(p->root), "%s",
+		 p->o.pin_root ? p->o.pin_root : XRX_PIN_ROOT_DEFAULT);
+	snprintf(p->dir, sizeof(p->dir), "%s/%s", p->root, ifname);
+	p->ifindex = (int)if_nametoindex(ifname);
+	if (!p->ifindex) {
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: no such interface in this network namespace",
+			     ifname);
+		free(p);
+		err = -ENODEV;
+		goto fail;
+	}
+	return p;
+fail:
+	errno = -err;
+	return NULL;
+}
+
+struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
+				       const struct xrx_prog_opts *opts)
 {
 	char path[PATH_MAX + 32];
-	int fd;
+	struct xrx_prog *p;
+	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
-	fd = bpf_obj_get(path);
-	return fd < 0 ? -errno : fd;
+	p = xrx_prog_new(ifname, opts);
+	if (!p)
+		return NULL;
+	for (i = 0; i < XRX_PROG_MAP_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%s", p->dir,
+			 xrx_prog_map_names[i]);
+		p->fds[i] = bpf_obj_get(path);
+		if (p->fds[i] < 0) {
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: no xrx_rx maps pinned in %s: attach xrx_rx first (xrxd, or xdp-loader load --pin-path %s), or open with attach mode auto",
+				     ifname, p->dir, p->dir);
+			xrx_prog__close(p);
+			errno = ENOENT;
+			return NULL;
+		}
+	}
+	return p;
 }
 
 /* The program attached to @ifindex now, 0 if none. */
@@ -80,44 +202,43 @@ static __u32 xrx_prog_attached_id(int ifindex)
 }
 
 /* Pins left by a process that died: no program on the interface. */
-static void xrx_prog_remove_stale(struct xrx_live *l)
+static void xrx_prog_remove_stale(struct xrx_prog *p)
 {
 	char path[PATH_MAX + 32];
 	unsigned int i;
 	bool any = false;
 
-	for (i = 0; i < sizeof(xrx_pinned_maps) / sizeof(xrx_pinned_maps[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", l->prog.dir,
-			 xrx_pinned_maps[i]);
+	for (i = 0; i < sizeof(xrx_pin_names) / sizeof(xrx_pin_names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", p->dir, xrx_pin_names[i]);
 		if (!unlink(path))
 			any = true;
 	}
 	if (any)
-		xrx_log(l, XRX_LOG_INFO,
-			"%s: removed stale pins in %s (no XDP program attached)",
-			l->ifname, l->prog.dir);
+		xrx_prog_log(p, XRX_LOG_INFO,
+			     "%s: removed stale pins in %s (no XDP program attached)",
+			     p->ifname, p->dir);
 }
 
-static int xrx_prog_use_pinned(struct xrx_live *l)
+/* PIN_ROOT and PIN_ROOT/IFACE, 0700: the pins are the program's controls. */
+static int xrx_prog_make_dirs(struct xrx_prog *p)
 {
-	struct xrx_prog *p = &l->prog;
+	int err;
 
-	p->xsks_fd = xrx_prog_pin_fd(p, "xrx_xsks");
-	p->rules_fd = xrx_prog_pin_fd(p, "xrx_rules");
-	p->cfg_fd = xrx_prog_pin_fd(p, "xrx_cfg");
-	p->stats_fd = xrx_prog_pin_fd(p, "xrx_stats");
-	if (p->xsks_fd < 0 || p->rules_fd < 0 || p->cfg_fd < 0 ||
-	    p->stats_fd < 0) {
-		xrx_log(l, XRX_LOG_WARN,
-			"%s: no xrx_rx maps pinned in %s: attach xrx_rx first (xrxd, or xdp-loader load --pin-path %s), or open with attach mode auto",
-			l->ifname, p->dir, p->dir);
-		return -ENOENT;
-	}
-	p->mode_name = "none";
+	if (mkdir(p->root, 0700) && errno != EEXIST)
+		goto fail;
+	if (mkdir(p->dir, 0700) && errno != EEXIST)
+		goto fail;
+	chmod(p->dir, 0700);
 	return 0;
+fail:
+	err = -errno;
+	xrx_prog_log(p, XRX_LOG_WARN,
+		     "%s: cannot create pin directory %s: %s (is bpffs mounted? mount -t bpf bpf /sys/fs/bpf)",
+		     p->ifname, p->dir, strerror(errno));
+	return err;
 }
 
-static int xrx_prog_attach(struct xrx_live *l)
+static int xrx_prog_load_attach(struct xrx_prog *p)
 {
 	static const struct {
 		enum xrx_live_attach want;
@@ -127,134 +248,210 @@ static int xrx_prog_attach(struct xrx_live *l)
 		{ XRX_LIVE_ATTACH_NATIVE, XDP_MODE_NATIVE, "native" },
 		{ XRX_LIVE_ATTACH_SKB, XDP_MODE_SKB, "skb" },
 	};
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = l->prog.dir);
-	struct xrx_prog *p = &l->prog;
-	__u32 id;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = p->dir);
+	char path[PATH_MAX + 32];
 	unsigned int i;
-	int err = -EINVAL;
+	int err;
 
-	id = xrx_prog_attached_id(p->ifindex);
-	if (id) {
-		xrx_log(l, XRX_LOG_WARN,
-			"%s: an XDP program (id %u) is attached already: detach it (xdp-loader unload -a %s) or open with attach mode none to use its pinned maps",
-			l->ifname, id, l->ifname);
-		return -EBUSY;
-	}
-	xrx_prog_remove_stale(l);
 	p->skel = xrx_rx__open_opts(&oo);
-	if (!p->skel)
-		return -errno;
+	if (!p->skel) {
+		err = -errno;
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: cannot open the embedded xrx_rx object: %s",
+			     p->ifname, strerror(-err));
+		return err;
+	}
 	p->prog = xdp_program__from_bpf_obj(p->skel->obj, "xdp.frags");
 	err = libxdp_get_error(p->prog);
 	if (err) {
 		p->prog = NULL;
+		xrx_prog_log(p, XRX_LOG_WARN, "%s: libxdp cannot take xrx_rx: %s",
+			     p->ifname, strerror(-err));
 		return err;
 	}
+	/* libxdp 1.3 does not see the xdp.frags section by itself. */
 	xdp_program__set_xdp_frags_support(p->prog, true);
+	err = -EINVAL;
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (l->o.attach != XRX_LIVE_ATTACH_AUTO &&
-		    l->o.attach != modes[i].want)
+		if (p->o.attach != XRX_LIVE_ATTACH_AUTO &&
+		    p->o.attach != modes[i].want)
 			continue;
 		err = xdp_program__attach(p->prog, p->ifindex, modes[i].mode, 0);
 		if (!err) {
-			p->xdp_mode = modes[i].mode;
-			p->mode_name = modes[i].name;
+			p->mode = modes[i].want;
 			break;
 		}
-		xrx_log(l, XRX_LOG_INFO, "%s: attach xrx_rx in %s mode: %s",
-			l->ifname, modes[i].name, strerror(-err));
+		xrx_prog_log(p, XRX_LOG_INFO, "%s: attach xrx_rx in %s mode: %s",
+			     p->ifname, modes[i].name, strerror(-err));
 	}
 	if (err) {
-		xrx_log(l, XRX_LOG_WARN,
-			"%s: cannot attach xrx_rx: %s (is the interface up? does the driver support XDP%s?)",
-			l->ifname, strerror(-err),
-			l->o.attach == XRX_LIVE_ATTACH_NATIVE ? " in native mode; try skb mode" : "");
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: cannot attach xrx_rx: %s (is the interface up? does the driver support XDP%s?)",
+			     p->ifname, strerror(-err),
+			     p->o.attach == XRX_LIVE_ATTACH_NATIVE ?
+				     " in native mode? try skb mode" : "");
 		return err;
 	}
 	p->attached = true;
-	p->xsks_fd = bpf_map__fd(p->skel->maps.xrx_xsks);
-	p->rules_fd = bpf_map__fd(p->skel->maps.xrx_rules);
-	p->cfg_fd = bpf_map__fd(p->skel->maps.xrx_cfg);
-	p->stats_fd = bpf_map__fd(p->skel->maps.xrx_stats);
-	xrx_log(l, XRX_LOG_INFO, "%s: xrx_rx attached in %s mode, maps in %s",
-		l->ifname, p->mode_name, p->dir);
+	p->id = xdp_program__id(p->prog);
+	p->fds[XRX_PROG_MAP_XSKS] = bpf_map__fd(p->skel->maps.xrx_xsks);
+	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->skel->maps.xrx_stats);
+	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->skel->maps.xrx_rules);
+	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->skel->maps.xrx_cfg);
+	/* The program pin is how xrxd recognises it after a crash. */
+	snprintf(path, sizeof(path), "%s/%s", p->dir, XRX_PIN_PROG);
+	if (bpf_obj_pin(xdp_program__fd(p->prog), path))
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: cannot pin xrx_rx at %s: %s; a restart after a crash will not recognise it",
+			     p->ifname, path, strerror(errno));
+	xrx_prog_log(p, XRX_LOG_INFO,
+		     "%s: xrx_rx (id %u) attached in %s mode, pins in %s",
+		     p->ifname, p->id, xrx_prog__mode_name(p), p->dir);
 	return 0;
 }
 
-int xrx_prog_open(struct xrx_live *l)
+struct xrx_prog *xrx_prog__attach(const char *ifname,
+				  const struct xrx_prog_opts *opts)
 {
-	struct xrx_prog *p = &l->prog;
 	libbpf_print_fn_t old_bpf;
 	libxdp_print_fn_t old_xdp;
+	struct xrx_prog *p;
+	__u32 id;
 	int err;
 
-	p->xsks_fd = p->rules_fd = p->cfg_fd = p->stats_fd = -1;
-	p->ifindex = l->ifindex;
-	snprintf(p->root, sizeof(p->root), "%s",
-		 l->o.pin_root ? l->o.pin_root : XRX_PIN_ROOT_DEFAULT);
-	snprintf(p->dir, sizeof(p->dir), "%s/%s", p->root, l->ifname);
-	if (l->o.attach == XRX_LIVE_ATTACH_NONE)
-		return xrx_prog_use_pinned(l);
+	if (opts && opts->attach > XRX_LIVE_ATTACH_SKB) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = xrx_prog_new(ifname, opts);
+	if (!p)
+		return NULL;
+	id = xrx_prog_attached_id(p->ifindex);
+	if (id) {
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: an XDP program (id %u) is attached already: detach it (xdp-loader unload -a %s) or open with attach mode none to use its pinned maps",
+			     ifname, id, ifname);
+		err = -EBUSY;
+		goto fail;
+	}
+	err = xrx_prog_make_dirs(p);
+	if (err)
+		goto fail;
+	xrx_prog_remove_stale(p);
 
-	if (mkdir(p->root, 0700) == 0)
-		p->made_root = true;
-	else if (errno != EEXIST)
-		goto no_dir;
-	if (mkdir(p->dir, 0700) == 0)
-		p->made_dir = true;
-	else if (errno != EEXIST)
-		goto no_dir;
-
-	xrx_prog_logger = l;
+	xrx_prog_logger = p;
 	old_bpf = libbpf_set_print(xrx_prog_libbpf_print);
 	old_xdp = libxdp_set_print(xrx_prog_libxdp_print);
-	err = xrx_prog_attach(l);
+	err = xrx_prog_load_attach(p);
 	libxdp_set_print(old_xdp);
 	libbpf_set_print(old_bpf);
 	xrx_prog_logger = NULL;
-	return err;
-no_dir:
-	err = -errno;
-	xrx_log(l, XRX_LOG_WARN,
-		"%s: cannot create pin directory %s: %s (is bpffs mounted? mount -t bpf bpf /sys/fs/bpf)",
-		l->ifname, p->dir, strerror(errno));
-	return err;
+	if (err)
+		goto fail;
+	return p;
+fail:
+	xrx_prog__close(p);
+	errno = -err;
+	return NULL;
 }
 
-void xrx_prog_close(struct xrx_live *l)
+/* Detach only our program; leave whatever else is attached now. */
+static void xrx_prog_detach(struct xrx_prog *p)
 {
-	struct xrx_prog *p = &l->prog;
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, ao);
+	__u32 flags;
 	int err;
 
+	/* An interface that was removed took its program with it: the
+	 * query then finds nothing attached. */
+	if (bpf_xdp_query(p->ifindex, 0, &q)) {
+		xrx_prog_log(p, XRX_LOG_WARN,
+			     "%s: cannot query its XDP program (%s); xrx_rx left as it is",
+			     p->ifname, strerror(errno));
+	} else if ((flags = xrx_xdp_attached_flags(&q, p->id))) {
+		ao.old_prog_fd = xdp_program__fd(p->prog);
+		err = bpf_xdp_detach(p->ifindex, flags, &ao);
+		if (err)
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: cannot detach xrx_rx (id %u): %s (ip link set dev %s xdp off)",
+				     p->ifname, p->id, strerror(-err), p->ifname);
+		else
+			xrx_prog_log(p, XRX_LOG_INFO, "%s: xrx_rx (id %u) detached",
+				     p->ifname, p->id);
+	} else if (q.attach_mode == XDP_ATTACHED_MULTI || q.prog_id) {
+		/* Behind a libxdp dispatcher, or replaced by someone. */
+		err = xdp_program__detach(p->prog, p->ifindex,
+					  p->mode == XRX_LIVE_ATTACH_NATIVE ?
+						  XDP_MODE_NATIVE : XDP_MODE_SKB,
+					  0);
+		if (err)
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: xrx_rx (id %u) is no longer what is attached (id %u is); left that alone",
+				     p->ifname, p->id, q.prog_id);
+	}
+	p->attached = false;
+}
+
+void xrx_prog__close(struct xrx_prog *p)
+{
+	unsigned int i;
+
+	if (!p)
+		return;
 	if (!p->skel) {
 		/* Someone else's program: only our descriptors go. */
-		if (p->xsks_fd >= 0)
-			close(p->xsks_fd);
-		if (p->rules_fd >= 0)
-			close(p->rules_fd);
-		if (p->cfg_fd >= 0)
-			close(p->cfg_fd);
-		if (p->stats_fd >= 0)
-			close(p->stats_fd);
+		for (i = 0; i < XRX_PROG_MAP_MAX; i++)
+			if (p->fds[i] >= 0)
+				close(p->fds[i]);
+		free(p);
 		return;
 	}
-	if (p->attached) {
-		err = xdp_program__detach(p->prog, p->ifindex, p->xdp_mode, 0);
-		if (err)
-			xrx_log(l, XRX_LOG_WARN,
-				"%s: cannot detach xrx_rx: %s (xdp-loader unload -a %s)",
-				l->ifname, strerror(-err), l->ifname);
-		p->attached = false;
-		bpf_object__unpin_maps(p->skel->obj, NULL);
-	}
+	if (p->attached)
+		xrx_prog_detach(p);
+	bpf_object__unpin_maps(p->skel->obj, NULL);
+	xrx_prog__unpin(p->root, p->ifname);
+	/* Ours even if an earlier run made it: nothing else goes there. */
+	if (rmdir(p->dir) && errno != ENOENT)
+		xrx_prog_log(p, XRX_LOG_WARN, "%s: cannot remove %s: %s",
+			     p->ifname, p->dir, strerror(errno));
 	xdp_program__close(p->prog);
 	xrx_rx__destroy(p->skel);
-	p->skel = NULL;
-	p->prog = NULL;
-	if (p->made_dir)
-		rmdir(p->dir);
-	if (p->made_root)
-		rmdir(p->root);
+	free(p);
+}
+
+int xrx_prog__map_fd(const struct xrx_prog *p, enum xrx_prog_map map)
+{
+	if (!p || (unsigned int)map >= XRX_PROG_MAP_MAX)
+		return -EINVAL;
+	return p->fds[map];
+}
+
+__u32 xrx_prog__id(const struct xrx_prog *p)
+{
+	return p ? p->id : 0;
+}
+
+enum xrx_live_attach xrx_prog__mode(const struct xrx_prog *p)
+{
+	return p ? p->mode : XRX_LIVE_ATTACH_NONE;
+}
+
+const char *xrx_prog__mode_name(const struct xrx_prog *p)
+{
+	switch (xrx_prog__mode(p)) {
+	case XRX_LIVE_ATTACH_NATIVE:
+		return "native";
+	case XRX_LIVE_ATTACH_SKB:
+		return "skb";
+	default:
+		return "none";
+	}
+}
+
+const char *xrx_prog__pin_dir(const struct xrx_prog *p)
+{
+	return p ? p->dir : "";
 }
 
 /*
@@ -262,20 +459,21 @@ void xrx_prog_close(struct xrx_live *l)
  * enum xrx_stat), summed over CPUs. The buffer is sized from the map
  * itself, so a program built from other headers cannot overrun it.
  */
-int xrx_prog_stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes)
+int xrx_prog__stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info), key = 0, stride, n, i;
 	const struct xrx_counter *c;
+	int cpu, fd;
 	__u8 *vals;
-	int cpu;
 
 	memset(pkts, 0, XRX_STAT_MAX * sizeof(*pkts));
 	memset(bytes, 0, XRX_STAT_MAX * sizeof(*bytes));
-	if (ncpu <= 0 || p->stats_fd < 0)
+	fd = xrx_prog__map_fd(p, XRX_PROG_MAP_STATS);
+	if (ncpu <= 0 || fd < 0)
 		return -EINVAL;
-	if (bpf_obj_get_info_by_fd(p->stats_fd, &info, &len))
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -errno;
 	stride = (info.value_size + 7) & ~7u;
 	n = info.value_size / sizeof(*c);
@@ -284,7 +482,7 @@ int xrx_prog_stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes)
 	vals = calloc(ncpu, stride);
 	if (!vals)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(p->stats_fd, &key, vals)) {
+	if (bpf_map_lookup_elem(fd, &key, vals)) {
 		free(vals);
 		return -errno;
 	}

@@ -128,7 +128,8 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	/* What the kernel really did, not what was asked for. */
 	if (!getsockopt(x->fd, SOL_XDP, XDP_OPTIONS, &xo, &olen))
 		x->zerocopy = xo.flags & XDP_OPTIONS_ZEROCOPY;
-	err = xsk_socket__update_xskmap(x->xsk, l->prog.xsks_fd);
+	err = xsk_socket__update_xskmap(
+		x->xsk, xrx_prog__map_fd(l->prog, XRX_PROG_MAP_XSKS));
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,
 			"%s queue %u: cannot insert the socket into xrx_xsks: %s",

@@ -15,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xdp/libxdp.h>
-
 #include "ctl_log.h"
 #include "xrxd.h"
 
@@ -181,11 +179,17 @@ void xrxd_stats_refresh(struct xrxd *x)
 		u->sink[i] = st.sink[i] + x->base.sink[i];
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
 	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
-	u->hdr[XRX_USTATS_PROG_ID] = x->prog.id;
-	u->hdr[XRX_USTATS_ATTACH_MODE] =
-		!x->prog.attached ? XRX_ATTACH_ID_NONE :
-		x->prog.xdp_mode == XDP_MODE_NATIVE ? XRX_ATTACH_ID_NATIVE :
-						       XRX_ATTACH_ID_SKB;
+	u->hdr[XRX_USTATS_PROG_ID] = xrx_prog__id(x->prog);
+	switch (xrx_prog__mode(x->prog)) {
+	case XRX_LIVE_ATTACH_NATIVE:
+		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NATIVE;
+		break;
+	case XRX_LIVE_ATTACH_SKB:
+		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_SKB;
+		break;
+	default:
+		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NONE;
+	}
 	u->hdr[XRX_USTATS_MTU] = x->mtu;
 	u->hdr[XRX_USTATS_RULES] = x->nrules;
 	if (!x->live)

@@ -643,8 +643,8 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	sd_notify(0, "READY=1");
 	notify_status(&x);
 	ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s",
-		   x.ifname, x.prog.id, x.us.hdr[XRX_USTATS_ATTACH_MODE] == XRX_ATTACH_ID_NATIVE ? "native" : "skb",
-		   x.nrules, x.nrules == 1 ? "" : "s", x.prog.dir);
+		   x.ifname, xrx_prog__id(x.prog), xrx_prog__mode_name(x.prog),
+		   x.nrules, x.nrules == 1 ? "" : "s", xrx_prog__pin_dir(x.prog));
 
 	ret = serve(&x, &set);
 	sd_notify(0, "STOPPING=1");

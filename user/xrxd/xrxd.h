@@ -18,9 +18,6 @@
 
 #define EXIT_USAGE 2
 
-struct xrx_rx;
-struct xdp_program;
-
 struct xrxd_opts {
 	const char *ifname;
 	const char *config;
@@ -28,18 +25,6 @@ struct xrxd_opts {
 	const char *pin_root;
 	int mode;		/* enum mode in xrxd.c */
 	int verbosity;
-};
-
-/* xrx_rx on the interface: attached, pinned, its maps. */
-struct xrxd_prog {
-	struct xrx_rx *skel;
-	struct xdp_program *prog;
-	int xdp_mode;		/* enum xdp_attach_mode */
-	__u32 id;
-	bool attached;
-	bool made_dir;
-	int rules_fd, cfg_fd;
-	char dir[PATH_MAX];	/* PIN_ROOT/IFACE */
 };
 
 struct xrxd {
@@ -52,7 +37,8 @@ struct xrxd {
 	bool link_up;
 	bool gone;		/* the interface was removed */
 
-	struct xrxd_prog prog;
+	struct xrx_prog *prog;	/* xrx_rx, attached and pinned */
+	bool attaching;		/* its warnings are errors meanwhile */
 	unsigned int nrules;
 
 	struct xrx_live *live;

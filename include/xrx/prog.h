@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libxrx's XDP program on an interface: xrx_rx from the object embedded in
+ * libxrx, attached through libxdp, its program and maps pinned in
+ * PIN_ROOT/IFACE. The live path (include/xrx/live.h) and xrxd both use it.
+ *
+ *   struct xrx_prog_opts o = { .sz = sizeof(o) };
+ *   struct xrx_prog *p = xrx_prog__attach("eth0", &o);
+ *   bpf_map_update_elem(xrx_prog__map_fd(p, XRX_PROG_MAP_RULES), ...);
+ *   ...
+ *   xrx_prog__close(p);		// detach, unpin
+ *
+ * Attach hands the object to libxdp unloaded, so libxdp can put it behind
+ * its dispatcher where the kernel allows freplace, or attach it alone,
+ * with xdp.frags support set (libxdp 1.3 does not see the section). The
+ * pin directory is made 0700; the program is pinned as xrx_rx next to its
+ * maps, which is how xrxd recognises one a killed process left attached.
+ *
+ * Close detaches only this program: bpf_xdp_detach() with
+ * XDP_FLAGS_REPLACE and the program's own fd, which dev_xdp_attach()
+ * refuses when what is attached is not that program, so a program someone
+ * attached since is left alone. That needs CAP_NET_ADMIN only; libxdp's
+ * xdp_program__detach() first looks the attached program up by id, which
+ * needs CAP_SYS_ADMIN, and is used only when a dispatcher is in front.
+ */
+#ifndef XRX_PROG_H
+#define XRX_PROG_H
+
+#include <stddef.h>
+#include <xrx/types.h>
+#include <xrx/live.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct xrx_prog;
+struct bpf_xdp_query_opts;
+
+/* Names in PIN_ROOT/IFACE besides the maps of xrx_rx. */
+#define XRX_PIN_PROG "xrx_rx"		/* the program */
+#define XRX_PIN_USTATS "xrx_ustats"	/* xrxd's userspace counters */
+
+struct xrx_prog_opts {
+	size_t sz;			/* sizeof(struct xrx_prog_opts) */
+	/* AUTO (native, else skb), NATIVE or SKB; NONE is refused. */
+	enum xrx_live_attach attach;
+	const char *pin_root;		/* NULL: XRX_PIN_ROOT_DEFAULT */
+	/* Messages; libbpf's and libxdp's go here at debug level while
+	 * attaching. NULL: warnings and info to stderr. */
+	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
+	void *log_ctx;
+};
+
+enum xrx_prog_map {
+	XRX_PROG_MAP_XSKS = 0,		/* XSKMAP: queue -> AF_XDP socket */
+	XRX_PROG_MAP_STATS,		/* include/xrx/stats.h */
+	XRX_PROG_MAP_RULES,		/* include/xrx/rules.h */
+	XRX_PROG_MAP_CFG,
+	XRX_PROG_MAP_MAX
+};
+
+/*
+ * Attach xrx_rx to @ifname, which must have no XDP program, and pin it and
+ * its maps in PIN_ROOT/@ifname. Pins left there by a process that died
+ * are removed first. Return: the handle, or NULL with errno set; the
+ * reason is logged, naming the object and the fix.
+ */
+struct xrx_prog *xrx_prog__attach(const char *ifname,
+				  const struct xrx_prog_opts *opts);
+/*
+ * Use an xrx_rx someone else attached (xrxd, xdp-loader --pin-path)
+ * through its maps pinned in PIN_ROOT/@ifname; close leaves it in place.
+ */
+struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
+				       const struct xrx_prog_opts *opts);
+/*
+ * An attached handle: detach the program if it is still the one attached,
+ * remove every pin of PIN_ROOT/IFACE (xrx_ustats and xrx_rx included) and
+ * the directory. An opened one: close its descriptors. NULL is a no-op.
+ */
+void xrx_prog__close(struct xrx_prog *p);
+
+/* A map's fd (owned by the handle), or -EINVAL. */
+int xrx_prog__map_fd(const struct xrx_prog *p, enum xrx_prog_map map);
+/* The program's id; 0 for an opened handle. */
+__u32 xrx_prog__id(const struct xrx_prog *p);
+/* XRX_LIVE_ATTACH_NATIVE or _SKB as attached; _NONE for an opened one. */
+enum xrx_live_attach xrx_prog__mode(const struct xrx_prog *p);
+/* "native", "skb" or "none". */
+const char *xrx_prog__mode_name(const struct xrx_prog *p);
+/* PIN_ROOT/IFACE. */
+const char *xrx_prog__pin_dir(const struct xrx_prog *p);
+
+/*
+ * xrx_rx's counters, summed over CPUs: pkts[] and bytes[] have
+ * XRX_STAT_MAX entries (enum xrx_stat). Return: 0 or a negative errno.
+ */
+int xrx_prog__stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes);
+
+/* Unlink every name xrx pins in PIN_ROOT/@ifname (not the directory). */
+void xrx_prog__unpin(const char *pin_root, const char *ifname);
+
+/*
+ * XDP_FLAGS_{DRV,SKB,HW}_MODE that program @id is attached in according
+ * to @q (bpf_xdp_query()), 0 if it is not attached.
+ */
+__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRX_PROG_H */
