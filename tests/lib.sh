@@ -7,6 +7,8 @@
 #   testbed_up            # namespaces $NS_SRC/$NS_DUT, veth $IF_SRC <-> $IF_DUT
 #   ok "name" CMD...      # run CMD, report ok/not ok
 #   skip "name" "why"     # report a skip with its reason
+#   skip_all "why"        # skip the whole test (also need_root,
+#                         # need_built FILE..., need_bpffs)
 #   done_testing          # print the plan, exit 1 on any failure
 #
 # Addresses: 198.18.0.1/24 + 2001:db8::1/64 on the source side,
@@ -108,10 +110,27 @@ wait_for() {
 	done
 }
 
-need_root() {
-	if [ "$(id -u)" != 0 ]; then
-		skip "$(basename "$0")" "needs root (netns, XDP)"
-		done_testing
-		exit 0
-	fi
+# skip_all WHY: report the whole test skipped, and exit.
+skip_all() {
+	skip "$(basename "$0")" "$1"
+	done_testing
+	exit 0
 }
+
+need_root() { [ "$(id -u)" = 0 ] || skip_all "needs root (netns, XDP)"; }
+
+# need_built FILE...: skip the whole test unless every FILE is built.
+need_built() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || skip_all "$f not built (run make)"
+	done
+}
+
+need_bpffs() {
+	mountpoint -q /sys/fs/bpf ||
+		skip_all "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)"
+}
+
+# The DUT interface's MAC address.
+dut_mac() { in_dut ip -br link show $IF_DUT | awk '{ print $3 }'; }

@@ -4,7 +4,7 @@
 # the live receiver (tests/helpers/live_rx.c) in the DUT namespace, send
 # with build/xrx-send from the source namespace, read the counters.
 #
-#   afxdp_need            skip the whole test unless root, binaries, tshark
+#   afxdp_need            skip the whole test unless root, binaries, bpffs
 #   rx_start ARGS...      live_rx -i $IF_DUT -P $PIN_ROOT ARGS, wait for "ready"
 #   rx_stop               SIGTERM, wait; the report is in $RX_OUT
 #   rxstat KIND NAME        a counter from the report (live/engine/sink/prog)
@@ -16,20 +16,9 @@ XRX_SEND=$BUILD/xrx-send
 XRXPCAP=$TOP/tests/tools/xrxpcap.py
 
 afxdp_need() {
-	local f
 	need_root
-	for f in "$LIVE_RX" "$XRX_SEND"; do
-		if [ ! -x "$f" ]; then
-			skip "$(basename "$0")" "$f missing; run make"
-			done_testing
-			exit 0
-		fi
-	done
-	if ! mountpoint -q /sys/fs/bpf; then
-		skip "$(basename "$0")" "bpffs not mounted (scripts/bpffs.sh mounts it)"
-		done_testing
-		exit 0
-	fi
+	need_built "$LIVE_RX" "$XRX_SEND"
+	need_bpffs
 	WORK=$(mktemp -d /tmp/xrx-afxdp.XXXXXX)
 	at_exit "rm -rf $WORK"
 	# A pin root of our own: nothing under /sys/fs/bpf/xrx is touched.
@@ -89,10 +78,6 @@ rx_stop() {
 
 rxstat() {
 	awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$RX_OUT"
-}
-
-dut_mac() {
-	in_dut ip -j link show dev $IF_DUT | $PY -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])'
 }
 
 send() {

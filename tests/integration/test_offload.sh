@@ -7,25 +7,11 @@
 # in Python for the IPv4 GRO/GSO limits this iproute2 does not print);
 # after every restore the snapshots must be byte-identical.
 . "$(dirname "$0")/../lib.sh"
-need_root
-
-for b in xrxd xrxctl; do
-	if [ ! -x "$BUILD/$b" ]; then
-		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
-		done_testing
-		exit 0
-	fi
-done
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need
 
 testbed_up numrxqueues 4 numtxqueues 4 || { echo "not ok 1 - testbed"; exit 1; }
-WORK=$(mktemp -d /tmp/xrx-offload.XXXXXX)
-at_exit rm -rf "$WORK"
-# Private copies: a rebuild during the run must not pull them away.
-cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
-XRXD=$WORK/xrxd
-XRXCTL=$WORK/xrxctl
-STATE=$WORK/state	# created by xrxd, must come out 0700
-SF=$STATE/$IF_DUT.state
+xrxd_work offload	# $STATE is made by xrxd and must come out 0700
 
 # IFLA_* sizes by raw rtnetlink: an oracle independent of xrx and iproute2.
 cat >"$WORK/linkattrs.py" <<'PYEOF'
@@ -52,21 +38,11 @@ for k in sorted(found):
     print(k, found[k])
 PYEOF
 
-snapshot() {
-	{
-		in_dut ethtool -k $IF_DUT
-		in_dut ethtool -l $IF_DUT
-		in_dut ethtool -g $IF_DUT 2>&1
-		in_dut ip -d link show $IF_DUT
-		in_dut $PY "$WORK/linkattrs.py" $IF_DUT
-	} >"$1" 2>&1
-}
-same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+snapshot_more() { in_dut $PY "$WORK/linkattrs.py" $IF_DUT; }
 attr() { in_dut $PY "$WORK/linkattrs.py" $IF_DUT | awk -v k="$1" '$1 == k { print $2 }'; }
 rx_channels() { in_dut ethtool -l $IF_DUT | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2 }'; }
 gro_state() { in_dut ethtool -k $IF_DUT | awk '/^generic-receive-offload:/ { print $2 }'; }
 xrxd() { in_dut "$XRXD" --state-dir "$STATE" "$@"; }
-xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 no_state() { [ ! -e "$SF" ]; }
 
 snapshot "$WORK/orig"
@@ -157,18 +133,7 @@ ok "required, unsupported: no state file" no_state
 # XDP program is attached (veth_set_channels()): a refusal that only comes
 # when the change is made, after other settings were already applied.
 # A map-less XDP_PASS program: nothing pinned, nothing shared.
-cat >"$WORK/pass.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-__attribute__((section("xdp"), used)) int xdp_pass(struct xdp_md *ctx)
-{
-	return XDP_PASS;
-}
-char _license[] __attribute__((section("license"), used)) = "GPL";
-EOF
-if clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
-	 -c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
-   in_dut ip link set dev $IF_DUT xdp obj "$WORK/pass.bpf.o" sec xdp 2>"$WORK/err"; then
-	at_exit in_dut ip link set dev $IF_DUT xdp off
+if xdp_pass_attach; then
 	snapshot "$WORK/xdp"
 	cat >"$WORK/req2.conf" <<EOF
 interface = $IF_DUT

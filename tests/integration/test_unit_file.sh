@@ -8,6 +8,7 @@
 # after the offloads are applied, WATCHDOG=1 at half WATCHDOG_USEC,
 # RELOADING=1/READY=1 on SIGHUP, STOPPING=1 on SIGTERM.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/xrxd_lib.sh"
 
 UNIT=$TOP/systemd/xrxd@.service
 WORK=$(mktemp -d /tmp/xrx-unit.XXXXXX)
@@ -69,27 +70,7 @@ cp "$BUILD/xrxd" "$WORK/xrxd"
 printf 'interface = lo\n' >"$WORK/lo.conf"
 
 # A bounded listener: every datagram as one line, for at most 30 s.
-"$PY" - "$WORK/notify.sock" "$WORK/notify.log" <<'PYEOF' &
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-s.settimeout(0.2)
-end = time.time() + 30
-with open(sys.argv[2], "w") as log:
-    while time.time() < end:
-        try:
-            msg = s.recv(4096).decode()
-        except socket.timeout:
-            continue
-        for line in msg.split("\n"):
-            log.write(line + "\n")
-        log.flush()
-        if "STOPPING=1" in msg:
-            break
-PYEOF
-lpid=$!
-at_exit kill $lpid
-wait_for 5 test -S "$WORK/notify.sock"
+notify_listen 30
 
 NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=400000 \
 	nsenter --net=/run/netns/$NS "$WORK/xrxd" --state-dir "$WORK/state" \

@@ -7,26 +7,10 @@
 # usage: exit 2 for bad usage, 1 with "no xrxd on IFACE: start it with
 # ..." when nothing runs, --help on one screen.
 . "$(dirname "$0")/../lib.sh"
-need_root
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need bpffs
 
-for b in xrxd xrxctl; do
-	if [ ! -x "$BUILD/$b" ]; then
-		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
-		done_testing
-		exit 0
-	fi
-done
-if ! mountpoint -q /sys/fs/bpf; then
-	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
-	done_testing
-	exit 0
-fi
-
-WORK=$(mktemp -d /tmp/xrx-xrxctl.XXXXXX)
-at_exit rm -rf "$WORK"
-cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
-STATE=$WORK/state
-xrxctl() { in_dut "$WORK/xrxctl" --state-dir "$STATE" "$@"; }
+xrxd_work xrxctl
 
 # --- usage, no daemon needed ------------------------------------------------
 "$WORK/xrxctl" --help >"$WORK/help"
@@ -52,9 +36,7 @@ check "xrxctl status with no xrxd at all: exit 1, says how to start one" \
 
 # --- a running xrxd -----------------------------------------------------------
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok - testbed"; exit 1; }
-PIN=/sys/fs/bpf/xrx/$IF_DUT
-at_exit rm -rf "$PIN"
-MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
+MAC=$(dut_mac)
 in_src ethtool -K $IF_SRC tx off >/dev/null
 cat >"$WORK/xrx.conf" <<EOF
 interface = $IF_DUT

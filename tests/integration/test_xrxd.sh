@@ -10,42 +10,13 @@
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
 # state file.
 . "$(dirname "$0")/../lib.sh"
-need_root
-
-for b in xrxd xrxctl; do
-	if [ ! -x "$BUILD/$b" ]; then
-		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
-		done_testing
-		exit 0
-	fi
-done
-if ! mountpoint -q /sys/fs/bpf; then
-	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
-	done_testing
-	exit 0
-fi
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need bpffs
 
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-WORK=$(mktemp -d /tmp/xrx-xrxd.XXXXXX)
-at_exit rm -rf "$WORK"
-cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
-STATE=$WORK/state
-SF=$STATE/$IF_DUT.state
-PIN=/sys/fs/bpf/xrx/$IF_DUT
-at_exit rm -rf "$PIN"
+xrxd_work xrxd
 TRAINS="$PY $TOP/tests/tools/tcp_trains.py"
-MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
-
-snapshot() {
-	{
-		in_dut ethtool -k $IF_DUT
-		in_dut ethtool -l $IF_DUT
-		in_dut ethtool -g $IF_DUT 2>&1
-		in_dut ip -d link show $IF_DUT
-	} >"$1" 2>&1
-}
-same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
-xrxctl() { in_dut "$WORK/xrxctl" --state-dir "$STATE" "$@"; }
+MAC=$(dut_mac)
 # A field of xrxctl stats --json: jq-like path, e.g. user.engine.frames_in.
 jget() {
 	xrxctl stats $IF_DUT --json | "$PY" -c '
@@ -56,7 +27,6 @@ for k in sys.argv[1].split("."):
 print(v)' "$1"
 }
 send() { in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT "$@" >/dev/null; }
-prog_id() { in_dut ip -d link show $IF_DUT | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1; }
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
 
 in_src ethtool -K $IF_SRC tx off >/dev/null
@@ -72,27 +42,7 @@ gro_max_size = 131072
 EOF
 
 # NOTIFY_SOCKET listener: every datagram line by line, bounded to 60 s.
-"$PY" - "$WORK/notify.sock" "$WORK/notify.log" <<'PYEOF' &
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-s.settimeout(0.2)
-end = time.time() + 60
-with open(sys.argv[2], "w") as log:
-    while time.time() < end:
-        try:
-            msg = s.recv(4096).decode()
-        except socket.timeout:
-            continue
-        for line in msg.split("\n"):
-            log.write(line + "\n")
-        log.flush()
-        if "STOPPING=1" in msg:
-            break
-PYEOF
-lpid=$!
-at_exit kill $lpid
-wait_for 5 test -S "$WORK/notify.sock"
+notify_listen 60
 
 # nsenter execs xrxd in place: $! is xrxd's pid.
 NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \

@@ -7,25 +7,9 @@
 # aggregates, and restores on SIGTERM. Without CAP_BPF or CAP_NET_ADMIN it
 # fails at once with a line naming the capability, NIC untouched.
 . "$(dirname "$0")/../lib.sh"
-need_root
-
-for b in xrxd xrxctl; do
-	if [ ! -x "$BUILD/$b" ]; then
-		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
-		done_testing
-		exit 0
-	fi
-done
-if ! command -v setpriv >/dev/null; then
-	skip "$(basename "$0")" "setpriv not installed (package util-linux)"
-	done_testing
-	exit 0
-fi
-if ! mountpoint -q /sys/fs/bpf; then
-	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
-	done_testing
-	exit 0
-fi
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need bpffs
+command -v setpriv >/dev/null || skip_all "setpriv not installed (package util-linux)"
 
 UNIT=$TOP/systemd/xrxd@.service
 UNIT_CAPS=$(sed -n 's/^AmbientCapabilities=//p' "$UNIT")
@@ -35,23 +19,9 @@ check "the unit grants CAP_BPF and CAP_NET_ADMIN" \
 	$(echo "$UNIT_CAPS" | grep -q CAP_BPF && echo "$UNIT_CAPS" | grep -q CAP_NET_ADMIN; echo $?)
 
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-WORK=$(mktemp -d /tmp/xrx-caps.XXXXXX)
-at_exit rm -rf "$WORK"
-cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
-STATE=$WORK/state
-PIN=/sys/fs/bpf/xrx/$IF_DUT
-at_exit rm -rf "$PIN"
-MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
+xrxd_work caps
+MAC=$(dut_mac)
 in_src ethtool -K $IF_SRC tx off >/dev/null
-
-snapshot() {
-	{
-		in_dut ethtool -k $IF_DUT
-		in_dut ethtool -l $IF_DUT
-		in_dut ip -d link show $IF_DUT
-	} >"$1" 2>&1
-}
-same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
 snapshot "$WORK/orig"
 
 cat >"$WORK/xrx.conf" <<EOF
@@ -80,7 +50,7 @@ with_caps "$caps" "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK
 pid=$!
 at_exit kill -KILL $pid
 jget() {
-	in_dut "$WORK/xrxctl" --state-dir "$STATE" stats $IF_DUT --json 2>/dev/null |
+	xrxctl stats $IF_DUT --json 2>/dev/null |
 		"$PY" -c 'import json,sys; v=json.loads(sys.stdin.readline()); print(v["user"]["engine"][sys.argv[1]])' "$1"
 }
 wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"

@@ -8,43 +8,13 @@
 # ExecStopPost), xrxctl restore refused while xrxd runs, and the interface
 # deleted under a running xrxd (clean exit with a log line saying why).
 . "$(dirname "$0")/../lib.sh"
-need_root
-
-for b in xrxd xrxctl; do
-	if [ ! -x "$BUILD/$b" ]; then
-		skip "$(basename "$0")" "$BUILD/$b not built (run make)"
-		done_testing
-		exit 0
-	fi
-done
-if ! mountpoint -q /sys/fs/bpf; then
-	skip "$(basename "$0")" "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh)"
-	done_testing
-	exit 0
-fi
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need bpffs
 
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-WORK=$(mktemp -d /tmp/xrx-crash.XXXXXX)
-at_exit rm -rf "$WORK"
-cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
-STATE=$WORK/state
-SF=$STATE/$IF_DUT.state
-PIN=/sys/fs/bpf/xrx/$IF_DUT
-at_exit rm -rf "$PIN"
+xrxd_work crash
 TRAINS="$PY $TOP/tests/tools/tcp_trains.py"
-MAC=$(in_dut ip -br link show $IF_DUT | awk '{ print $3 }')
-
-snapshot() {
-	{
-		in_dut ethtool -k $IF_DUT
-		in_dut ethtool -l $IF_DUT
-		in_dut ethtool -g $IF_DUT 2>&1
-		in_dut ip -d link show $IF_DUT
-	} >"$1" 2>&1
-}
-same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
-xrxctl() { in_dut "$WORK/xrxctl" --state-dir "$STATE" "$@"; }
-prog_id() { in_dut ip -d link show $IF_DUT | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1; }
+MAC=$(dut_mac)
 # Ready: xrx_ustats written by this very xrxd (a dead one's pins linger).
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 start() {
@@ -99,18 +69,7 @@ ok "config errors: NIC unchanged" same "$WORK/orig" "$WORK/now"
 check "config errors: no state file, no pins" $([ ! -e "$SF" ] && [ ! -e "$PIN" ]; echo $?)
 
 # --- someone else's XDP program ---------------------------------------------
-cat >"$WORK/pass.bpf.c" <<'EOF'
-#include <linux/bpf.h>
-__attribute__((section("xdp"), used)) int xdp_pass(struct xdp_md *ctx)
-{
-	return XDP_PASS;
-}
-char _license[] __attribute__((section("license"), used)) = "GPL";
-EOF
-if clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
-	 -c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
-   in_dut ip link set dev $IF_DUT xdp obj "$WORK/pass.bpf.o" sec xdp 2>"$WORK/err"; then
-	at_exit in_dut ip link set dev $IF_DUT xdp off
+if xdp_pass_attach; then
 	foreign=$(prog_id)
 	snapshot "$WORK/xdp"
 	in_dut "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/err"

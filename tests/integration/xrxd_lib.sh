@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Shared by the tests that run xrxd and xrxctl (after tests/lib.sh):
+#
+#   xrxd_need [bpffs]     skip the whole test unless root and both programs
+#                         are built (and, with "bpffs", bpffs is mounted)
+#   xrxd_work NAME        $WORK (/tmp/xrx-NAME.*) with private copies of the
+#                         programs, $XRXD and $XRXCTL (a rebuild during the
+#                         run must not pull them away); $STATE, $SF (the
+#                         state file), $PIN (the pins); all removed on exit
+#   xrxctl ARGS...        $XRXCTL --state-dir $STATE ARGS in the DUT
+#   snapshot FILE         the DUT's NIC settings: ethtool -k/-l/-g, ip -d
+#                         link, and what snapshot_more prints if the test
+#                         defines it
+#   same A B              A and B identical; the diff as TAP comments if not
+#   prog_id               the id of the DUT's XDP program, empty if none
+#   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
+#                         (someone else's program); why not in $WORK/err
+#   notify_listen SECS    collect sd_notify datagrams sent to
+#                         $WORK/notify.sock in $WORK/notify.log, one line
+#                         each, for at most SECS or until STOPPING=1
+
+xrxd_need() {
+	need_root
+	need_built "$BUILD/xrxd" "$BUILD/xrxctl"
+	[ "${1:-}" != bpffs ] || need_bpffs
+}
+
+xrxd_work() {
+	WORK=$(mktemp -d /tmp/xrx-$1.XXXXXX)
+	at_exit rm -rf "$WORK"
+	cp "$BUILD/xrxd" "$BUILD/xrxctl" "$WORK/"
+	XRXD=$WORK/xrxd
+	XRXCTL=$WORK/xrxctl
+	STATE=$WORK/state
+	SF=$STATE/$IF_DUT.state
+	PIN=/sys/fs/bpf/xrx/$IF_DUT
+	at_exit rm -rf "$PIN"
+}
+
+xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
+
+snapshot() {
+	{
+		in_dut ethtool -k $IF_DUT
+		in_dut ethtool -l $IF_DUT
+		in_dut ethtool -g $IF_DUT 2>&1
+		in_dut ip -d link show $IF_DUT
+		! declare -F snapshot_more >/dev/null || snapshot_more
+	} >"$1" 2>&1
+}
+
+same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+
+prog_id() {
+	in_dut ip -d link show $IF_DUT |
+		sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1
+}
+
+xdp_pass_attach() {
+	cat >"$WORK/pass.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+__attribute__((section("xdp"), used)) int xdp_pass(struct xdp_md *ctx)
+{
+	return XDP_PASS;
+}
+char _license[] __attribute__((section("license"), used)) = "GPL";
+EOF
+	clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
+		-c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
+	in_dut ip link set dev $IF_DUT xdp obj "$WORK/pass.bpf.o" sec xdp 2>"$WORK/err" ||
+		return 1
+	at_exit in_dut ip link set dev $IF_DUT xdp off
+}
+
+notify_listen() {
+	"$PY" - "$WORK/notify.sock" "$WORK/notify.log" "$1" <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(0.2)
+end = time.time() + float(sys.argv[3])
+with open(sys.argv[2], "w") as log:
+    while time.time() < end:
+        try:
+            msg = s.recv(4096).decode()
+        except socket.timeout:
+            continue
+        for line in msg.split("\n"):
+            log.write(line + "\n")
+        log.flush()
+        if "STOPPING=1" in msg:
+            break
+PYEOF
+	at_exit kill $!
+	wait_for 5 test -S "$WORK/notify.sock"
+}
