@@ -42,11 +42,7 @@
 #include <xrx/stats.h>
 
 #include "common/frames.h"
-#include "xrx_rx.skel.h"
-
-#ifndef AF_XDP
-#define AF_XDP 44
-#endif
+#include "bpf/xrx_rx_env.h"
 
 #define DEFAULT_FRAMES 1000000
 #define DEFAULT_SEED 0x58525844u	/* "XRXD" */
@@ -60,18 +56,13 @@ enum { SHARE_RANDOM, SHARE_MUTATED, SHARE_MULTIBUF, NR_SHARES };
 static const unsigned int shares[NR_SHARES] = { 100, 750, 150 };
 
 static struct env {
-	struct xrx_rx *skel;
-	int prog_fd, stats_fd, cfg_fd, xsks_fd;
-	int xsk_fd;
-	int nr_cpus;
-	int small_linear;
-	const char *skip, *broken;
+	struct xrx_rx_env rx;
 	unsigned long frames;
 	__u32 seed;
 	__u64 rng;
 	/* Cumulative expected and last read counters. */
 	__u64 want_pkts[XRX_STAT_MAX], want_bytes[XRX_STAT_MAX];
-} env = { .xsk_fd = -1 };
+} env = { .rx.xsk_fd = -1 };
 
 struct frame {
 	__u8 buf[FRAME_MAX];
@@ -369,22 +360,12 @@ struct bpf_run {
 
 static void run_prog(const struct frame *f, struct bpf_run *r)
 {
-	struct xdp_md ctx_in = { .data_end = f->linear }, ctx_out = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = f->buf,
-		    .data_size_in = f->len,
-		    .data_out = r->out,
-		    .data_size_out = sizeof(r->out),
-		    .ctx_in = &ctx_in,
-		    .ctx_size_in = sizeof(ctx_in),
-		    .ctx_out = &ctx_out,
-		    .ctx_size_out = sizeof(ctx_out),
-		    .repeat = 1);
+	struct xrx_rx_out o = { .out = r->out, .out_len = sizeof(r->out) };
 
-	r->err = bpf_prog_test_run_opts(env.prog_fd, &opts) ? -errno : 0;
-	r->retval = opts.retval;
-	r->out_len = opts.data_size_out;
-	r->meta_len = ctx_out.data;
+	r->err = xrx_rx_env_run(&env.rx, f->buf, f->len, f->linear, &o);
+	r->retval = o.retval;
+	r->out_len = o.out_len;
+	r->meta_len = o.meta_len;
 }
 
 /* The counter xrx_rx bumps for a frame userspace parses as @result. */
@@ -392,7 +373,7 @@ static enum xrx_stat stat_of(__u8 result)
 {
 	switch (result) {
 	case XRX_PARSE_L4:
-		return env.xsk_fd >= 0 ? XRX_STAT_REDIRECT :
+		return env.rx.xsk_fd >= 0 ? XRX_STAT_REDIRECT :
 					 XRX_STAT_PASS_NO_SOCKET;
 	case XRX_PARSE_NOT_IP:
 		return XRX_STAT_PASS_NOT_IP;
@@ -493,29 +474,9 @@ static int diff_one(const struct frame *f, struct xrx_parsed *p,
 	return 0;
 }
 
-static void stats_read(__u64 *pkts, __u64 *bytes)
-{
-	struct xrx_stats v[env.nr_cpus];
-	__u32 key = 0, k;
-	int c;
-
-	assert_int_equal(bpf_map_lookup_elem(env.stats_fd, &key, v), 0);
-	for (k = 0; k < XRX_STAT_MAX; k++) {
-		pkts[k] = bytes[k] = 0;
-		for (c = 0; c < env.nr_cpus; c++) {
-			pkts[k] += xrx_stats_at(&v[c], k)->packets;
-			bytes[k] += xrx_stats_at(&v[c], k)->bytes;
-		}
-	}
-}
-
 static void stats_reset(void)
 {
-	struct xrx_stats zero[env.nr_cpus];
-	__u32 key = 0;
-
-	memset(zero, 0, sizeof(zero));
-	assert_int_equal(bpf_map_update_elem(env.stats_fd, &key, zero, 0), 0);
+	assert_int_equal(xrx_rx_env_stats_reset(&env.rx), 0);
 	memset(env.want_pkts, 0, sizeof(env.want_pkts));
 	memset(env.want_bytes, 0, sizeof(env.want_bytes));
 }
@@ -533,12 +494,13 @@ static void count_want(enum xrx_stat stat, __u32 len)
 /* Return: the first counter that is not what the frames so far make it. */
 static int stats_differ(void)
 {
-	__u64 pkts[XRX_STAT_MAX], bytes[XRX_STAT_MAX];
+	struct xrx_counter got[XRX_STAT_MAX];
 	int k;
 
-	stats_read(pkts, bytes);
+	assert_int_equal(xrx_rx_env_stats_read(&env.rx, got), 0);
 	for (k = 0; k < XRX_STAT_MAX; k++)
-		if (pkts[k] != env.want_pkts[k] || bytes[k] != env.want_bytes[k])
+		if (got[k].packets != env.want_pkts[k] ||
+		    got[k].bytes != env.want_bytes[k])
 			return k;
 	return -1;
 }
@@ -585,11 +547,11 @@ static void run_share(int kind)
 	__u32 nb = 0, c;
 	struct timespec t0, t1;
 
-	if (env.broken)
-		fail_msg("%s", env.broken);
-	if (env.skip)
+	if (env.rx.broken)
+		fail_msg("%s", env.rx.broken);
+	if (env.rx.skip)
 		skip();
-	if (kind == SHARE_MULTIBUF && !env.small_linear) {
+	if (kind == SHARE_MULTIBUF && !env.rx.small_linear) {
 		print_message("# kernel refuses ctx_in.data_end < data_size_in: no multi-buffer frames\n");
 		skip();
 	}
@@ -660,27 +622,6 @@ static void test_multibuf(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
-}
-
-static int probe_small_linear(void)
-{
-	static struct frame f;
-	static struct bpf_run r;
-	struct frame_spec s;
-	int len;
-
-	frame_spec_tcp4(&s);
-	len = frame_build(&s, f.buf, sizeof(f.buf));
-	f.len = len > 0 ? (__u32)len : 0;
-	f.linear = FRAME_ETH_HLEN;
-	run_prog(&f, &r);
-	return r.err == 0;
-}
-
 static unsigned long env_ulong(const char *name, unsigned long def)
 {
 	const char *v = getenv(name);
@@ -700,55 +641,22 @@ static unsigned long env_ulong(const char *name, unsigned long def)
 static int setup(void **state)
 {
 	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL };
-	struct bpf_map *m;
 	__u32 zero = 0;
-	int err;
 
 	env.frames = env_ulong("XRX_DIFF_FRAMES", DEFAULT_FRAMES);
 	env.seed = (__u32)env_ulong("XRX_DIFF_SEED", DEFAULT_SEED);
-	libbpf_set_print(libbpf_quiet);
-	env.nr_cpus = libbpf_num_possible_cpus();
-	env.skel = xrx_rx__open();
-	if (!env.skel) {
-		env.skip = "cannot open the xrx_rx skeleton";
+	xrx_rx_env_open(&env.rx);
+	if (env.rx.skip || env.rx.broken)
 		return 0;
-	}
-	bpf_object__for_each_map(m, env.skel->obj)
-		bpf_map__set_pin_path(m, NULL);
-	err = xrx_rx__load(env.skel);
-	if (err) {
-		fprintf(stderr, "loading xrx_rx: %s (run as root)\n",
-			strerror(-err));
-		if (geteuid() == 0)
-			env.broken = "xrx_rx does not load: the verifier refused it (see the log above)";
-		else
-			env.skip = "xrx_rx does not load here (needs root and BPF)";
-		return 0;
-	}
-	env.prog_fd = bpf_program__fd(env.skel->progs.xrx_rx);
-	env.stats_fd = bpf_map__fd(env.skel->maps.xrx_stats);
-	env.cfg_fd = bpf_map__fd(env.skel->maps.xrx_cfg);
-	env.xsks_fd = bpf_map__fd(env.skel->maps.xrx_xsks);
 	/* Accelerate every TCP/UDP frame, so each L4 frame gets xrx_meta. */
-	if (bpf_map_update_elem(env.cfg_fd, &zero, &cfg, 0)) {
-		env.broken = "cannot set xrx_cfg";
-		return 0;
-	}
-	env.xsk_fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (env.xsk_fd >= 0 &&
-	    bpf_map_update_elem(env.xsks_fd, &zero, &env.xsk_fd, 0)) {
-		close(env.xsk_fd);
-		env.xsk_fd = -1;
-	}
-	env.small_linear = probe_small_linear();
+	if (bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0))
+		env.rx.broken = "cannot set xrx_cfg";
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	if (env.xsk_fd >= 0)
-		close(env.xsk_fd);
-	xrx_rx__destroy(env.skel);
+	xrx_rx_env_close(&env.rx);
 	return 0;
 }
 

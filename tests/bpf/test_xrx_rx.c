@@ -8,10 +8,8 @@
  * Expected values come from the frame builder (tests/common/frames.c) and
  * from the tables below, never from parse.h: offsets and header lengths
  * are what the builder laid out, as eth_get_headlen() would count them.
- *
- * An unbound AF_XDP socket in xrx_xsks[0] makes bpf_redirect_map() return
- * XDP_REDIRECT (test runs do not perform the redirect), so an accelerated
- * frame is seen as XDP_REDIRECT rather than the no-socket fallback.
+ * The program, its maps and the AF_XDP socket that makes accelerated
+ * frames XDP_REDIRECT come from xrx_rx_env.h.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -35,27 +33,16 @@
 #include <xrx/stats.h>
 
 #include "common/frames.h"
-#include "xrx_rx.skel.h"
-
-#ifndef AF_XDP
-#define AF_XDP 44
-#endif
+#include "bpf/xrx_rx_env.h"
 
 #define FRAME_CAP 16384
 #define OUT_CAP (FRAME_CAP + 256)
 
 static struct env {
-	struct xrx_rx *skel;
-	int prog_fd;
-	int stats_fd, rules_fd, cfg_fd, xsks_fd;
-	int xsk_fd;		/* -1: no AF_XDP socket, accel -> PASS_NO_SOCKET */
-	int nr_cpus;
-	int small_linear;	/* kernel takes ctx_in.data_end < data_size_in */
-	const char *skip;	/* why nothing can run */
-	const char *broken;	/* why everything fails */
+	struct xrx_rx_env rx;
 	struct xrx_rule_key keys[16];
 	int nr_keys;
-} env = { .xsk_fd = -1 };
+} env = { .rx.xsk_fd = -1 };
 
 /* ------------------------------------------------------------------ */
 /* Program, maps, counters                                            */
@@ -69,52 +56,17 @@ struct run {
 	struct xrx_counter stat[XRX_STAT_MAX];
 };
 
-static void stats_reset(void)
-{
-	struct xrx_stats zero[env.nr_cpus];
-	__u32 key = 0;
-
-	memset(zero, 0, sizeof(zero));
-	assert_int_equal(bpf_map_update_elem(env.stats_fd, &key, zero, 0), 0);
-}
-
-static void stats_read(struct xrx_counter *sum)
-{
-	struct xrx_stats v[env.nr_cpus];
-	__u32 k, key = 0;
-	int c;
-
-	assert_int_equal(bpf_map_lookup_elem(env.stats_fd, &key, v), 0);
-	for (k = 0; k < XRX_STAT_MAX; k++) {
-		sum[k].packets = sum[k].bytes = 0;
-		for (c = 0; c < env.nr_cpus; c++) {
-			sum[k].packets += xrx_stats_at(&v[c], k)->packets;
-			sum[k].bytes += xrx_stats_at(&v[c], k)->bytes;
-		}
-	}
-}
-
 /* Run the program once on @frame with @linear bytes in the linear area. */
 static void run_prog(const __u8 *frame, __u32 len, __u32 linear, struct run *r)
 {
-	struct xdp_md ctx_in = { .data_end = linear }, ctx_out = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .data_in = frame,
-		    .data_size_in = len,
-		    .data_out = r->out,
-		    .data_size_out = sizeof(r->out),
-		    .ctx_in = &ctx_in,
-		    .ctx_size_in = sizeof(ctx_in),
-		    .ctx_out = &ctx_out,
-		    .ctx_size_out = sizeof(ctx_out),
-		    .repeat = 1);
+	struct xrx_rx_out o = { .out = r->out, .out_len = sizeof(r->out) };
 
-	stats_reset();
-	r->err = bpf_prog_test_run_opts(env.prog_fd, &opts) ? -errno : 0;
-	r->retval = opts.retval;
-	r->out_len = opts.data_size_out;
-	r->meta_len = ctx_out.data;
-	stats_read(r->stat);
+	assert_int_equal(xrx_rx_env_stats_reset(&env.rx), 0);
+	r->err = xrx_rx_env_run(&env.rx, frame, len, linear, &o);
+	r->retval = o.retval;
+	r->out_len = o.out_len;
+	r->meta_len = o.meta_len;
+	assert_int_equal(xrx_rx_env_stats_read(&env.rx, r->stat), 0);
 }
 
 static void rules_clear(void)
@@ -124,9 +76,9 @@ static void rules_clear(void)
 	int i;
 
 	for (i = 0; i < env.nr_keys; i++)
-		bpf_map_delete_elem(env.rules_fd, &env.keys[i]);
+		bpf_map_delete_elem(env.rx.rules_fd, &env.keys[i]);
 	env.nr_keys = 0;
-	assert_int_equal(bpf_map_update_elem(env.cfg_fd, &zero, &cfg, 0), 0);
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
 }
 
 static void set_default(__u32 action)
@@ -134,7 +86,7 @@ static void set_default(__u32 action)
 	struct xrx_cfg cfg = { .default_action = action };
 	__u32 zero = 0;
 
-	assert_int_equal(bpf_map_update_elem(env.cfg_fd, &zero, &cfg, 0), 0);
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
 }
 
 /*
@@ -157,7 +109,7 @@ static void rule_add(__u8 proto, __u16 port, const char *addr, int plen,
 		key.prefixlen += 96 + plen;
 	}
 	assert_true(env.nr_keys < (int)(sizeof(env.keys) / sizeof(env.keys[0])));
-	assert_int_equal(bpf_map_update_elem(env.rules_fd, &key, &val, 0), 0);
+	assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key, &val, 0), 0);
 	env.keys[env.nr_keys++] = key;
 }
 
@@ -627,7 +579,7 @@ static const char *stat_name(int s)
 /* The verdict counter the program should bump for @want. */
 static enum xrx_stat verdict_stat(enum xrx_stat want)
 {
-	if (want == ACCEL && env.xsk_fd < 0)
+	if (want == ACCEL && env.rx.xsk_fd < 0)
 		return XRX_STAT_PASS_NO_SOCKET;
 	return want;
 }
@@ -718,9 +670,9 @@ static void check_parse(const __u8 *frame, __u32 len, const struct row *row,
  */
 static void need_env(void)
 {
-	if (env.broken)
-		fail_msg("%s", env.broken);
-	if (env.skip)
+	if (env.rx.broken)
+		fail_msg("%s", env.rx.broken);
+	if (env.rx.skip)
 		skip();
 }
 
@@ -1005,7 +957,7 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 	/* Linear as much as the test-run page holds (all of it if it fits). */
 	run_prog(frame, len, len, &ref);
 	check_verdict(&ref, frame, len, want);
-	if (!env.small_linear)
+	if (!env.rx.small_linear)
 		return;
 	for (i = 0; i < sizeof(linears) / sizeof(linears[0]); i++) {
 		if (linears[i] >= (__u32)len)
@@ -1049,7 +1001,7 @@ static void test_mb_icmp4_jumbo(void **state)
 static void test_mb_small_linear_supported(void **state)
 {
 	need_env();
-	if (!env.small_linear) {
+	if (!env.rx.small_linear) {
 		print_message("# kernel refuses ctx_in.data_end < data_size_in "
 			      "(needs Linux 6.18+); only page-overflow frags tested\n");
 		skip();
@@ -1058,74 +1010,14 @@ static void test_mb_small_linear_supported(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static int probe_small_linear(void)
-{
-	static __u8 frame[FRAME_CAP];
-	static struct run r;
-	struct frame_spec s;
-	int len;
-
-	frame_spec_tcp4(&s);
-	len = frame_build(&s, frame, sizeof(frame));
-	run_prog(frame, len, FRAME_ETH_HLEN, &r);
-	return r.err == 0;
-}
-
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
-}
-
 static int setup(void **state)
 {
-	struct bpf_map *m;
-	__u32 zero = 0;
-	int err;
-
-	libbpf_set_print(libbpf_quiet);
-	env.nr_cpus = libbpf_num_possible_cpus();
-	env.skel = xrx_rx__open();
-	if (!env.skel) {
-		env.skip = "cannot open the xrx_rx skeleton";
-		return 0;
-	}
-	/* No pins: the test's maps are its own and vanish with it. */
-	bpf_object__for_each_map(m, env.skel->obj)
-		bpf_map__set_pin_path(m, NULL);
-	err = xrx_rx__load(env.skel);
-	if (err) {
-		fprintf(stderr, "loading xrx_rx: %s (run as root)\n",
-			strerror(-err));
-		if (geteuid() == 0)
-			env.broken = "xrx_rx does not load: the verifier refused it (see the log above)";
-		else
-			env.skip = "xrx_rx does not load here (needs root and BPF)";
-		return 0;
-	}
-	env.prog_fd = bpf_program__fd(env.skel->progs.xrx_rx);
-	env.stats_fd = bpf_map__fd(env.skel->maps.xrx_stats);
-	env.rules_fd = bpf_map__fd(env.skel->maps.xrx_rules);
-	env.cfg_fd = bpf_map__fd(env.skel->maps.xrx_cfg);
-	env.xsks_fd = bpf_map__fd(env.skel->maps.xrx_xsks);
-
-	env.xsk_fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (env.xsk_fd >= 0 &&
-	    bpf_map_update_elem(env.xsks_fd, &zero, &env.xsk_fd, 0)) {
-		close(env.xsk_fd);
-		env.xsk_fd = -1;
-	}
-	if (env.xsk_fd < 0)
-		fprintf(stderr, "# no AF_XDP socket in xrx_xsks: accelerated frames show as pass_no_socket\n");
-	env.small_linear = probe_small_linear();
-	return 0;
+	return xrx_rx_env_open(&env.rx);
 }
 
 static int teardown(void **state)
 {
-	if (env.xsk_fd >= 0)
-		close(env.xsk_fd);
-	xrx_rx__destroy(env.skel);
+	xrx_rx_env_close(&env.rx);
 	return 0;
 }
 
