@@ -158,7 +158,8 @@ def state_seeds():
 def pcap_bytes(frames, ng=False):
     with tempfile.NamedTemporaryFile(suffix=".pcap") as tmp:
         w = PcapNgWriter(tmp.name) if ng else PcapWriter(tmp.name, linktype=1)
-        for fr in frames:
+        for i, fr in enumerate(frames):
+            fr.time = 1700000000 + i / 1000   # fixed: the seeds do not change
             w.write(fr)
         w.close()
         with open(tmp.name, "rb") as f:
