@@ -113,7 +113,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(HDRS) $(CTL_HDRS) $(TE
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT) $(wildcard tests/bpf/*.h)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
@@ -151,8 +151,8 @@ $(LIBXRXCTL): $(CTL_OBJS) | $(BUILD)
 $(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX) $(HDRS) $(CTL_HDRS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
-$(BUILD)/xrxd: $(wildcard user/xrxd/*.c)
-$(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c)
+$(BUILD)/xrxd: $(wildcard user/xrxd/*.c user/xrxd/*.h)
+$(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c user/xrxctl/*.h)
 
 # Tests linked with DPDK (tests/dpdk/test_*.c): librte_gro as a second
 # opinion on GRO. Built when pkg-config finds libdpdk (scripts/deps.sh
