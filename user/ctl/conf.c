@@ -154,8 +154,7 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 	conf->offload[XRX_OFF_LRO].value = 0;
 }
 
-/* Digits only; -ERANGE above max. */
-static int parse_u32(const char *s, unsigned int max, unsigned int *out)
+int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out)
 {
 	unsigned long long v = 0;
 
@@ -214,7 +213,7 @@ static int parse_number(struct parser *p, const char *key, const char *val,
 			unsigned int min, unsigned int max, const char *unit,
 			unsigned int *out)
 {
-	int ret = parse_u32(val, max, out);
+	int ret = xrx_parse_uint(val, max, out);
 
 	if (ret == -EINVAL)
 		return perr(p, "%s = %s is not a number; write %s from %u to %u (decimal digits only)",
@@ -335,7 +334,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 		o->value = (unsigned int)w;
 		break;
 	case XRX_OFFK_SIZE:
-		if (parse_u32(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
 			return perr(p, "%s = %s is not valid; write keep or a byte count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
@@ -345,7 +344,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 			o->value = XRX_CONF_VAL_MAX;
 			break;
 		}
-		if (parse_u32(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
 			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;

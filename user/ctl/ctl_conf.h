@@ -144,4 +144,10 @@ int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len);
 /* Interface name as the kernel accepts it (dev_valid_name()). */
 bool xrx_ifname_valid(const char *name);
 
+/*
+ * Decimal digits only (no sign, blanks or base prefix, unlike strtoul),
+ * value <= @max. Return: 0, -EINVAL, or -ERANGE above @max.
+ */
+int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out);
+
 #endif /* XRX_CTL_CONF_H */

@@ -16,24 +16,6 @@
 
 static const __u8 v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
-/* Digits only, no sign or blanks, value <= max. */
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	unsigned long v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	*out = v;
-	return 0;
-}
-
 /* True when bits beyond plen of addr (len bytes) are all zero. */
 static int host_bits_zero(const __u8 *addr, unsigned int len, unsigned int plen)
 {
@@ -59,7 +41,7 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 		   size_t errlen)
 {
 	char buf[128], *slash, *at, *port, *addr = NULL, *plen_s = NULL;
-	unsigned long port_v = 0, plen;
+	unsigned int port_v = 0, plen;
 	struct in6_addr a6;
 	struct in_addr a4;
 	int is_v4;
@@ -98,7 +80,7 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 	}
 
 	if (strcmp(port, "any") &&
-	    (parse_uint(port, 65535, &port_v) || port_v == 0)) {
+	    (xrx_parse_uint(port, 65535, &port_v) || port_v == 0)) {
 		snprintf(err, errlen,
 			 "rule '%s' has port '%s'; write a port from 1 to 65535 or 'any'",
 			 text, port);
@@ -121,7 +103,7 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 		return -EINVAL;
 	}
 	plen = is_v4 ? 32 : 128;
-	if (plen_s && parse_uint(plen_s, plen, &plen)) {
+	if (plen_s && xrx_parse_uint(plen_s, plen, &plen)) {
 		snprintf(err, errlen,
 			 "rule '%s' has prefix length '%s'; write 0 to %s",
 			 text, plen_s, is_v4 ? "32" : "128");
@@ -130,21 +112,21 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 	if (is_v4) {
 		memcpy(key->addr, v4mapped, sizeof(v4mapped));
 		memcpy(key->addr + 12, &a4, 4);
-		if (!host_bits_zero(key->addr + 12, 4, (unsigned int)plen))
+		if (!host_bits_zero(key->addr + 12, 4, plen))
 			goto host_bits;
-		key->prefixlen = XRX_RULE_PREFIX_V4 + (__u32)plen;
+		key->prefixlen = XRX_RULE_PREFIX_V4 + plen;
 	} else {
 		memcpy(key->addr, &a6, 16);
-		if (!host_bits_zero(key->addr, 16, (unsigned int)plen))
+		if (!host_bits_zero(key->addr, 16, plen))
 			goto host_bits;
-		key->prefixlen = XRX_RULE_PREFIX_BASE + (__u32)plen;
+		key->prefixlen = XRX_RULE_PREFIX_BASE + plen;
 	}
 	return 0;
 
 host_bits:
 	/* An LPM key ignores them; a rule that names them is a typo. */
 	snprintf(err, errlen,
-		 "rule '%s' has address bits set beyond /%lu; write the network address of the prefix",
+		 "rule '%s' has address bits set beyond /%u; write the network address of the prefix",
 		 text, plen);
 	return -EINVAL;
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctl_conf.h"
 #include "ctl_state.h"
 
 #define STATE_VERSION 1
@@ -142,23 +143,6 @@ static int serr(char *err, size_t errlen, const char *name, const char *ifname,
 	return -EINVAL;
 }
 
-static int parse_uint(const char *s, unsigned int *out)
-{
-	unsigned long long v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = v * 10 + (unsigned int)(*s - '0');
-		if (v > 0xffffffffull)
-			return -ERANGE;
-	}
-	*out = (unsigned int)v;
-	return 0;
-}
-
 static bool feature_name_ok(const char *s)
 {
 	size_t n = strlen(s);
@@ -237,7 +221,7 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 		return serr(err, errlen, name, ifname,
 			    "line %d: unknown key '%.30s' (corrupted, or written by a newer xrx)",
 			    lineno, key);
-	if (parse_uint(val, &v))
+	if (xrx_parse_uint(val, UINT_MAX, &v))
 		goto bad;
 	if (!strcmp(key, "ifindex")) {
 		if (seen[1]++ || !v || v > INT_MAX)
