@@ -5,7 +5,8 @@
 # with build/xrx-send from the source namespace, read the counters.
 #
 #   afxdp_need            skip the whole test unless root, binaries, bpffs
-#   rx_start ARGS...      live_rx -i $IF_DUT -P $PIN_ROOT ARGS, wait for "ready"
+#   rx_start ARGS...      live_rx -i $IF_DUT -P $PIN_ROOT ARGS, wait for "ready";
+#                         run through "${RX_WRAP[@]}" if set (e.g. setpriv)
 #   rx_stop               SIGTERM, wait; the report is in $RX_OUT
 #   rxstat KIND NAME        a counter from the report (live/engine/sink/prog)
 #   send ARGS...          xrx-send -i $IF_SRC --dmac <DUT MAC> ARGS
@@ -32,9 +33,10 @@ afxdp_need() {
 rx_start() {
 	: >"$RX_OUT"
 	# nsenter itself, not the in_dut function: $! must be live_rx
-	# (nsenter execs it), not a subshell that would not pass signals on.
-	nsenter --net=/run/netns/$NS_DUT "$LIVE_RX" -i $IF_DUT -P $PIN_ROOT "$@" \
-		>"$RX_OUT" 2>"$RX_ERR" &
+	# (nsenter, and RX_WRAP, exec it), not a subshell that would not
+	# pass signals on.
+	nsenter --net=/run/netns/$NS_DUT ${RX_WRAP[@]+"${RX_WRAP[@]}"} \
+		"$LIVE_RX" -i $IF_DUT -P $PIN_ROOT "$@" >"$RX_OUT" 2>"$RX_ERR" &
 	RX_PID=$!
 	at_exit "kill $RX_PID"
 	if ! wait_for 10 grep -q '^ready' "$RX_OUT"; then
@@ -71,7 +73,7 @@ rx_stop() {
 	local rc=$?
 	RX_PID=
 	local msg
-	msg=$(grep -v '^live_rx: .*\(attached\|AF_XDP\)' "$RX_ERR" | head -5)
+	msg=$(grep -v '^live_rx: .*\(attached\|detached\|AF_XDP\)' "$RX_ERR" | head -5)
 	[ -n "$msg" ] && diag "$msg"
 	return $rc
 }

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/afxdp_lib.sh"
 afxdp_need
 FC=$BUILD/examples/flowcount
-if [ ! -x "$FC" ]; then
-	skip "flowcount" "$FC missing; run make"
-	done_testing
-	exit 0
-fi
+need_built "$FC"
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
 
 nsenter --net=/run/netns/$NS_DUT "$FC" -i $IF_DUT -p 5001 -t 4 >$WORK/fc.out 2>$WORK/fc.err &
