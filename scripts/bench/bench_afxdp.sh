@@ -1,0 +1,238 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# AF_XDP receive rate over one veth pair, three receivers against the same
+# traffic in one run (tests/helpers/afxdp_bench.c):
+#   plain  xrx_rx in front, an AF_XDP receive-and-drop loop behind it (no
+#          header copy, no aggregation): the baseline. The same XDP
+#          program in every case, so the ratios measure the userspace side.
+#   null   libxrx's live API, default options, the null sink
+#   pcap   the same with the pcap sink writing to /dev/null
+# Traffic: build/xrx-send on the source side replaying TCP segment trains
+# (16 flows, 16-segment trains, 1448-byte payload; generated once, then
+# replayed from a pcap, which costs the sender far less than generating
+# every frame) as fast as it goes, pinned to CPU 0; the receiver's worker
+# on CPU 1. Each case runs BENCH_ROUNDS times (default 2), interleaved,
+# so a neighbour's load on the machine hits every case alike.
+#
+# Besides the rates it records what limits them: frames xrx_rx saw
+# (offered), frames the veth dropped before XDP (its ring was full: the
+# kernel side of the receive path is the limit), drops at the socket
+# (rx ring full, fill ring empty: the receiver is the limit), the
+# receiving process's CPU per frame, and each CPU's load. Memory: VmRSS
+# of the receiver and the bytes libxrx allocates per queue (UMEM + engine
+# pools + flow table) with default options.
+#
+# Prints a table and writes $BENCH_OUT/afxdp.json.
+#   BENCH_SECS=N     measured seconds per case (default 5)
+#   BENCH_ROUNDS=N   rounds (default 2)
+#   BENCH_SENDERS=N  sender processes (default 1; the 2nd shares the
+#                    receiver's CPU on a 2-core machine)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
+SECS=${BENCH_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-2}
+SENDERS=${BENCH_SENDERS:-1}
+WARM=1
+PORT=5001
+RX=$BUILD/tests/afxdp_bench
+SEND=$BUILD/xrx-send
+NCPU=$(nproc)
+SEND_CPU=0
+RX_CPU=$((NCPU > 1 ? 1 : 0))
+mkdir -p "$BENCH_OUT"
+if [ "$(id -u)" != 0 ] || [ ! -x "$RX" ] || [ ! -x "$SEND" ]; then
+	echo "bench_afxdp: needs root, $RX and $SEND (make)" >&2
+	exit 1
+fi
+if ! mountpoint -q /sys/fs/bpf; then
+	echo "bench_afxdp: bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)" >&2
+	exit 1
+fi
+OUT=$(mktemp -d)
+at_exit rm -rf "$OUT"
+testbed_up || exit 1
+MAC=$(dut_mac)
+
+# The traffic, built once: 16 trains of 16 flows x 16 segments (4096
+# frames, 6 MB). Sent into the DUT before any receiver is attached,
+# which answers with resets; harmless.
+in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
+	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
+
+# cpu_snap FILE: the per-CPU lines of /proc/stat.
+cpu_snap() { grep '^cpu[0-9]' /proc/stat >"$1"; }
+
+# cpu_load A B: "cpuN busy% (user% sys% softirq%)" between two snapshots.
+cpu_load() {
+	paste "$1" "$2" | awk '{
+		n = NF / 2
+		u = $(n+2) - $2 + $(n+3) - $3; s = $(n+4) - $4; id = $(n+5) - $5
+		io = $(n+6) - $6; irq = $(n+7) - $7; si = $(n+8) - $8
+		t = u + s + id + io + irq + si; if (t == 0) t = 1
+		printf "%s %.0f %.0f %.0f %.0f\n", $1, 100 * (t - id - io) / t,
+			100 * u / t, 100 * s / t, 100 * (si + irq) / t }'
+}
+
+# veth_tx_dropped: frames the source veth dropped (the peer's XDP ring
+# was full: veth_xmit() cannot hand them to the DUT's NAPI).
+veth_tx_dropped() {
+	in_src ip -s -j link show $IF_SRC |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
+}
+
+# run CASE MODE ROUND: one receiver, one sender burst; CASE.ROUND.kv
+run() {
+	local name=$1 mode=$2 r=$3 kv=$OUT/$1.$3.kv rp sp pids=() d0 d1 i
+	nsenter --net=/run/netns/$NS_DUT "$RX" -i $IF_DUT -m "$mode" -p $PORT \
+		-t $SECS -W $WARM -c $RX_CPU -T 10 >"$kv" 2>"$OUT/$name.$r.err" &
+	rp=$!
+	at_exit kill $rp
+	if ! wait_for 10 grep -q '^ready' "$kv"; then
+		cat "$OUT/$name.$r.err" >&2
+		return 1
+	fi
+	d0=$(veth_tx_dropped)
+	for ((i = 0; i < SENDERS; i++)); do
+		in_src timeout -s INT $((WARM + SECS + 3)) \
+			taskset -c $(((SEND_CPU + i) % NCPU)) "$SEND" -i $IF_SRC \
+			--pcap "$OUT/trains.pcap" --repeat 100000000 -b 256 -v \
+			2>"$OUT/$name.$r.send$i" &
+		sp=$!
+		pids+=($sp)
+		at_exit kill $sp
+	done
+	# CPU load inside the receiver's window (it starts at the first
+	# frame, after WARM seconds).
+	sleep $((WARM + 1))
+	cpu_snap "$OUT/c0"
+	sleep $((SECS - 2 > 1 ? SECS - 2 : 1))
+	cpu_snap "$OUT/c1"
+	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
+	for sp in "${pids[@]}"; do kill -INT $sp 2>/dev/null; wait $sp; done
+	d1=$(veth_tx_dropped)
+	echo "veth_dropped_total $((d1 - d0))" >>"$kv"
+	cat "$OUT/$name.$r.send"* | awk '/sent/ { n += $4 } END { print "sent_total", n + 0 }' >>"$kv"
+	cpu_load "$OUT/c0" "$OUT/c1" | awk '{ print "load_" $1, $2, $3, $4, $5 }' >>"$kv"
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	run plain plain $r || exit 1
+	run null null $r || exit 1
+	run pcap pcap:/dev/null $r || exit 1
+done
+
+# Table and JSON from the CASE.ROUND.kv files.
+$PY - "$OUT" "$BENCH_OUT/afxdp.json" "$ROUNDS" "$SECS" "$SENDERS" "$SEND_CPU" "$RX_CPU" <<'PY'
+import json, sys
+out, jpath, rounds, secs, senders, scpu, rcpu = sys.argv[1:8]
+rounds = int(rounds)
+MiB = 1 << 20
+
+def kv(path):
+    d = {}
+    for line in open(path):
+        p = line.split()
+        if len(p) < 2:
+            continue
+        try:
+            d[p[0]] = [float(x) for x in p[1:]] if len(p) > 2 else float(p[1])
+        except ValueError:
+            d[p[0]] = " ".join(p[1:])
+    return d
+
+cases = {}
+for c in ("plain", "null", "pcap"):
+    runs = [kv("%s/%s.%d.kv" % (out, c, r)) for r in range(1, rounds + 1)]
+    mean = lambda k: sum(x.get(k, 0) for x in runs) / len(runs)
+    cases[c] = {
+        "mpps": mean("mpps"), "gbps": mean("gbps"),
+        "mpps_rounds": [x["mpps"] for x in runs],
+        "offered_mpps": mean("prog_rx") / mean("secs") / 1e6,
+        "xsk_rx_dropped": int(sum(x["xsk_rx_dropped"] for x in runs)),
+        "xsk_rx_ring_full": int(sum(x["xsk_ring_full"] for x in runs)),
+        "xsk_rx_fill_empty": int(sum(x["xsk_fill_empty"] for x in runs)),
+        "veth_dropped": int(sum(x["veth_dropped_total"] for x in runs)),
+        "sent": int(sum(x["sent_total"] for x in runs)),
+        "rx_cpu_ns_per_frame": mean("cpu_ns_per_frame"),
+        "rx_capacity_mpps": mean("capacity_mpps"),
+        "segs_per_pkt": (mean("frames") / mean("pkts_out")) if mean("pkts_out") else None,
+        "rss_mib": max(x["rss_kib"] for x in runs) / 1024,
+        "umem_mib": runs[0]["umem_bytes"] / MiB,
+        "pools_mib": runs[0]["pools_bytes"] / MiB,
+        "attach": runs[0].get("attach"), "bind": runs[0].get("bind"),
+    }
+    # Per-CPU load: the mean of each column.
+    for k in ("load_cpu%s" % scpu, "load_cpu%s" % rcpu):
+        if all(isinstance(x.get(k), list) for x in runs):
+            cols = [sum(x[k][i] for x in runs) / len(runs) for i in range(4)]
+            cases[c][k[5:] + "_busy_user_sys_softirq_pct"] = [round(v) for v in cols]
+    cases[c]["send_cpu_busy_pct"] = cases[c].get("cpu%s_busy_user_sys_softirq_pct" % scpu, [None])[0]
+    cases[c]["rx_cpu_busy_pct"] = cases[c].get("cpu%s_busy_user_sys_softirq_pct" % rcpu, [None])[0]
+
+base = cases["plain"]["mpps"]
+for c in cases.values():
+    c["ratio"] = c["mpps"] / base if base else 0
+    c["capacity_ratio"] = (c["rx_capacity_mpps"] / cases["plain"]["rx_capacity_mpps"]
+                           if cases["plain"]["rx_capacity_mpps"] else 0)
+    c["mem_per_queue_mib"] = c["umem_mib"] + c["pools_mib"]
+
+# What limits: drops at the veth (before XDP) mean the kernel side could
+# not take more; socket drops mean the receiver could not.
+lim = {}
+for n, c in cases.items():
+    if c["xsk_rx_dropped"] > 0.01 * c["mpps"] * 1e6 * float(secs) * rounds:
+        lim[n] = "receiver (socket drops)"
+    elif (c.get("rx_cpu_busy_pct") or 0) >= 95 and (c.get("send_cpu_busy_pct") or 0) >= 95:
+        lim[n] = "every CPU busy (sender, kernel path and receiver share them)"
+    elif c["veth_dropped"] > 0:
+        lim[n] = "kernel receive path on the sender's CPU (veth ring full)"
+    else:
+        # veth runs the DUT's NAPI (xrx_rx, the copy into the UMEM) in
+        # softirq on the CPU that sent the frame.
+        lim[n] = "sender CPU (send + veth NAPI + XDP + UMEM copy)"
+    c["limit"] = lim[n]
+
+xrx_mem = cases["null"]["mem_per_queue_mib"]
+res = {
+    "bench": "afxdp", "secs": float(secs), "rounds": rounds,
+    "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
+    "traffic": "TCPv4, 16 flows x 16-segment trains, 1448-byte payload, 1514-byte frames, pcap replay",
+    "xdp_program": "xrx_rx in every case",
+    "cases": cases,
+    "null_ratio": cases["null"]["ratio"], "pcap_ratio": cases["pcap"]["ratio"],
+    "null_capacity_ratio": cases["null"]["capacity_ratio"],
+    "pcap_capacity_ratio": cases["pcap"]["capacity_ratio"],
+    "target_ratio": 0.9, "target_ratio_met": cases["null"]["ratio"] >= 0.9,
+    "mem_per_queue_mib": xrx_mem, "target_mem_mib": 64,
+    "target_mem_met": xrx_mem <= 64,
+}
+json.dump(res, open(jpath, "w"), indent=1)
+
+print("%-6s %7s %7s %6s %8s %9s %9s %8s %9s %7s  %s" % (
+    "case", "Mpps", "Gbit/s", "ratio", "offered", "xsk_drop", "veth_drop",
+    "ns/frame", "rx_cap", "RSS", "limit"))
+for n, c in cases.items():
+    print("%-6s %7.4f %7.3f %5.0f%% %8.4f %9d %9d %8.0f %9.3f %6.1fM  %s" % (
+        n, c["mpps"], c["gbps"], 100 * c["ratio"], c["offered_mpps"],
+        c["xsk_rx_dropped"], c["veth_dropped"], c["rx_cpu_ns_per_frame"],
+        c["rx_capacity_mpps"], c["rss_mib"], c["limit"]))
+for n, c in cases.items():
+    s = c.get("cpu%s_busy_user_sys_softirq_pct" % scpu)
+    r = c.get("cpu%s_busy_user_sys_softirq_pct" % rcpu)
+    print("%-6s sender cpu%s busy %s%% (user/sys/softirq %s)   receiver cpu%s busy %s%% (%s)%s" % (
+        n, scpu, s[0] if s else "?", "/".join(map(str, s[1:])) if s else "?",
+        rcpu, r[0] if r else "?", "/".join(map(str, r[1:])) if r else "?",
+        ("   %.1f segments per delivered packet" % c["segs_per_pkt"]) if c["segs_per_pkt"] else ""))
+print("Mpps per round: " + "; ".join("%s %s" % (n, " ".join("%.4f" % v for v in c["mpps_rounds"])) for n, c in cases.items()))
+print("ns/frame: receiving process CPU (user+sys) per frame; rx_cap: frames per receiver CPU-second (Mpps)")
+print("xrx/plain: rate %.0f%% (null), %.0f%% (pcap); receiver capacity %.0f%% (null), %.0f%% (pcap); target >= 90%%" % (
+    100 * res["null_ratio"], 100 * res["pcap_ratio"],
+    100 * res["null_capacity_ratio"], 100 * res["pcap_capacity_ratio"]))
+print("memory per queue, default options: UMEM %.1f MiB + engine pools and flow table %.1f MiB = %.1f MiB allocated (target <= 64 MiB: %s); VmRSS %.1f MiB (plain loop %.1f MiB)" % (
+    cases["null"]["umem_mib"], cases["null"]["pools_mib"], xrx_mem,
+    "met" if res["target_mem_met"] else "MISSED", cases["null"]["rss_mib"],
+    cases["plain"]["rss_mib"]))
+PY

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * afxdp_bench: one receiver of the AF_XDP benchmark; scripts/bench/
+ * bench_afxdp.sh runs it three times on the same veth, against the same
+ * traffic.
+ *
+ *   afxdp_bench -i IFACE -m plain|null|pcap:PATH [-p PORT] [-t SECS]
+ *               [-W WARMUP] [-c CPU] [-T WAIT]
+ *
+ * plain  the baseline: xrx_rx in front (attached with xrx_prog__attach(),
+ *        the same program and rule as the other modes, so only the
+ *        userspace side differs), one AF_XDP socket bound like libxrx
+ *        binds it (copy mode on veth, multi-buffer, need_wakeup), UMEM,
+ *        rings and batch of libxrx's defaults, and a loop that reads the
+ *        RX ring and puts every frame straight back on the fill ring: no
+ *        header copy, no aggregation, the frame's bytes never touched
+ *        (the rxdrop of the kernel's xdpsock sample).
+ * null, pcap:PATH
+ *        libxrx's live API with default options and that sink: header
+ *        copy, GRO, flush at the end of every batch, one worker thread.
+ *
+ * It prints "ready" once the socket is bound, waits (up to WAIT seconds)
+ * for the first frame, lets WARMUP seconds pass, then measures SECS
+ * seconds and prints "key value" lines: frames and bytes received, what
+ * xrx_rx saw and redirected, the socket's drops, the receiving process's
+ * CPU time, and its memory (VmRSS, VmHWM, and the sizes libxrx allocates
+ * per queue with these options). Exit 0 when it measured, 1 on failure
+ * (including no traffic), 2 on bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include <bpf/bpf.h>
+#include <xdp/xsk.h>
+
+#include <xrx/xrx.h>
+#include <xrx/compat.h>
+#include <xrx/rules.h>
+
+/* libxrx's private sizes, for the memory figures (Makefile: -Iuser/lib). */
+#include "engine.h"
+#include "live_priv.h"
+
+#ifndef SOL_XDP
+#define SOL_XDP 283
+#endif
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* Counters read by the main thread while the receiver runs. */
+struct sample {
+	__u64 frames, bytes;		/* reached userspace */
+	__u64 prog_rx, prog_redirect;	/* xrx_rx */
+	__u64 xsk_dropped, xsk_fill_empty, xsk_ring_full;
+	__u64 pkts_out, aggs_out, segs_merged;	/* live modes */
+	double cpu_s;			/* this process, user + system */
+	double t;			/* CLOCK_MONOTONIC seconds */
+};
+
+/* The baseline's socket and its loop. */
+struct plain {
+	struct xrx_prog *prog;
+	struct xsk_umem *umem;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fq;
+	struct xsk_ring_cons cq, rx;
+	void *area;
+	size_t area_size;
+	__u32 nr_frames, frame_size, fill_size, batch;
+	bool sg;
+	int fd, cpu;
+	pthread_t thread;
+	bool running;
+	atomic_bool stop;
+	_Atomic __u64 frames, bytes;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* A "Vm...:" line of /proc/self/status, in KiB; 0 if absent. */
+static unsigned long long vm_kib(const char *key)
+{
+	unsigned long long v = 0;
+	size_t klen = strlen(key);
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			sscanf(line + klen + 1, "%llu", &v);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		fprintf(stderr, "afxdp_bench: cannot pin to CPU %d; running unpinned\n",
+			cpu);
+}
+
+/* The same rule the live modes get from xrx_live__rule_add_port(). */
+static int accel_port(int rules_fd, __u8 proto, __u16 port)
+{
+	struct xrx_rule_key key = {
+		.prefixlen = XRX_RULE_PREFIX_BASE,
+		.proto = proto,
+		.port = htons(port),
+	};
+	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = port };
+
+	return bpf_map_update_elem(rules_fd, &key, &val, BPF_ANY) ? -errno : 0;
+}
+
+static void plain_refill(struct plain *p, const __u64 *addrs, __u32 n)
+{
+	__u32 idx, i;
+
+	/* The fill ring holds every frame the RX ring can hand back. */
+	while (xsk_ring_prod__reserve(&p->fq, n, &idx) != n)
+		sched_yield();
+	for (i = 0; i < n; i++)
+		*xsk_ring_prod__fill_addr(&p->fq, idx + i) = addrs[i];
+	xsk_ring_prod__submit(&p->fq, n);
+}
+
+static void *plain_main(void *arg)
+{
+	struct plain *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	__u64 addrs[XRX_BATCH_MAX + XRX_CHUNKS_MAX];
+	const struct xdp_desc *d;
+	__u64 bytes;
+	__u32 n, idx, i;
+
+	pin_cpu(p->cpu);
+	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+		n = xsk_ring_cons__peek(&p->rx, p->batch, &idx);
+		if (!n) {
+			/* As xrx_rxq_refill()/xrx_rxq_wait(): kick if asked, else
+			 * sleep in poll() until the ring has frames. */
+			if (xsk_ring_prod__needs_wakeup(&p->fq))
+				recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+			poll(&pfd, 1, 100);
+			continue;
+		}
+		bytes = 0;
+		for (i = 0; i < n; i++) {
+			d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+			addrs[i] = xsk_umem__extract_addr(d->addr);
+			bytes += d->len;
+		}
+		xsk_ring_cons__release(&p->rx, n);
+		plain_refill(p, addrs, n);
+		if (xsk_ring_prod__needs_wakeup(&p->fq))
+			recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		/* Counted once per batch: a single writer, relaxed. */
+		atomic_store_explicit(&p->frames, p->frames + n,
+				      memory_order_relaxed);
+		atomic_store_explicit(&p->bytes, p->bytes + bytes,
+				      memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static void plain_close(struct plain *p)
+{
+	if (p->running) {
+		atomic_store(&p->stop, true);
+		pthread_join(p->thread, NULL);
+	}
+	if (p->xsk)
+		xsk_socket__delete(p->xsk);
+	if (p->umem)
+		xsk_umem__delete(p->umem);
+	if (p->area)
+		munmap(p->area, p->area_size);
+	xrx_prog__close(p->prog);
+}
+
+/* Bind copy mode with multi-buffer as libxrx does on veth, else without. */
+static int plain_bind(struct plain *p, const char *ifname)
+{
+	static const __u16 tries[] = { XDP_COPY | XDP_USE_SG, XDP_COPY };
+	struct xsk_umem_config uc = {
+		.fill_size = p->fill_size,
+		.comp_size = XRX_COMP_SIZE,
+		.frame_size = p->frame_size,
+	};
+	struct xsk_socket_config sc = {
+		.rx_size = XRX_RING_DEFAULT,
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+	};
+	unsigned int i;
+	int err = -EINVAL;
+
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		/* libxdp cannot bind again over a UMEM whose bind failed. */
+		err = xsk_umem__create(&p->umem, p->area, p->area_size, &p->fq,
+				       &p->cq, &uc);
+		if (err)
+			return err;
+		sc.bind_flags = tries[i] | XDP_USE_NEED_WAKEUP;
+		err = xsk_socket__create(&p->xsk, ifname, 0, p->umem, &p->rx,
+					 NULL, &sc);
+		if (!err) {
+			p->sg = tries[i] & XDP_USE_SG;
+			return 0;
+		}
+		p->xsk = NULL;
+		xsk_umem__delete(p->umem);
+		p->umem = NULL;
+	}
+	return err;
+}
+
+static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
+{
+	struct xrx_prog_opts po = { .sz = sizeof(po) };
+	__u64 addrs[256];
+	__u32 i, k;
+	int err;
+
+	p->fd = -1;
+	p->cpu = cpu;
+	p->frame_size = XRX_FRAME_SIZE_DEFAULT;
+	p->fill_size = XRX_RING_DEFAULT;
+	p->nr_frames = 2 * p->fill_size;
+	p->batch = XRX_BATCH_DEFAULT;
+	p->area_size = (size_t)p->nr_frames * p->frame_size;
+	p->prog = xrx_prog__attach(ifname, &po);
+	if (!p->prog)
+		return -errno;
+	err = accel_port(xrx_prog__map_fd(p->prog, XRX_PROG_MAP_RULES),
+			 IPPROTO_TCP, port);
+	if (err) {
+		fprintf(stderr, "afxdp_bench: rule for tcp/%u: %s\n", port,
+			strerror(-err));
+		return err;
+	}
+	p->area = mmap(NULL, p->area_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p->area == MAP_FAILED) {
+		p->area = NULL;
+		return -errno;
+	}
+	err = plain_bind(p, ifname);
+	if (err) {
+		fprintf(stderr, "afxdp_bench: %s queue 0: cannot bind an AF_XDP socket in copy mode: %s\n",
+			ifname, strerror(-err));
+		return err;
+	}
+	p->fd = xsk_socket__fd(p->xsk);
+	err = xsk_socket__update_xskmap(p->xsk,
+					xrx_prog__map_fd(p->prog, XRX_PROG_MAP_XSKS));
+	if (err) {
+		fprintf(stderr, "afxdp_bench: %s: cannot insert the socket into xrx_xsks: %s\n",
+			ifname, strerror(-err));
+		return err;
+	}
+	/* The fill ring's worth of frames to the kernel, the rest unused
+	 * (libxrx keeps them for held aggregates). */
+	for (i = 0; i < p->fill_size; i += k) {
+		for (k = 0; k < 256 && i + k < p->fill_size; k++)
+			addrs[k] = (__u64)(i + k) * p->frame_size;
+		plain_refill(p, addrs, k);
+	}
+	atomic_init(&p->stop, false);
+	err = pthread_create(&p->thread, NULL, plain_main, p);
+	if (err)
+		return -err;
+	p->running = true;
+	return 0;
+}
+
+static void xsk_stats(int fd, struct sample *s)
+{
+	struct xdp_statistics xs;
+	socklen_t len = sizeof(xs);
+
+	if (fd < 0 || getsockopt(fd, SOL_XDP, XDP_STATISTICS, &xs, &len))
+		return;
+	s->xsk_dropped = xs.rx_dropped;
+	s->xsk_fill_empty = xs.rx_fill_ring_empty_descs;
+	s->xsk_ring_full = xs.rx_ring_full;
+}
+
+static void sample_plain(struct plain *p, struct sample *s)
+{
+	__u64 pk[XRX_STAT_MAX] = { 0 }, by[XRX_STAT_MAX] = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	s->t = now_s();
+	s->cpu_s = cpu_s();
+	s->frames = atomic_load_explicit(&p->frames, memory_order_relaxed);
+	s->bytes = atomic_load_explicit(&p->bytes, memory_order_relaxed);
+	xrx_prog__stats(p->prog, pk, by);
+	s->prog_rx = pk[XRX_STAT_RX];
+	s->prog_redirect = pk[XRX_STAT_REDIRECT];
+	xsk_stats(p->fd, s);
+}
+
+static void sample_live(struct xrx_live *l, struct sample *s)
+{
+	struct xrx_live_stats st;
+
+	memset(s, 0, sizeof(*s));
+	s->t = now_s();
+	s->cpu_s = cpu_s();
+	if (xrx_live__stats(l, -1, &st))
+		return;
+	s->frames = st.live[XRX_LIVE_STAT_RX_FRAMES];
+	s->bytes = st.engine[XRX_ENGINE_STAT_BYTES_IN];
+	s->prog_rx = st.prog[XRX_STAT_RX];
+	s->prog_redirect = st.prog[XRX_STAT_REDIRECT];
+	s->xsk_dropped = st.live[XRX_LIVE_STAT_XSK_RX_DROPPED];
+	s->xsk_fill_empty = st.live[XRX_LIVE_STAT_XSK_FILL_EMPTY];
+	s->xsk_ring_full = st.live[XRX_LIVE_STAT_XSK_RX_RING_FULL];
+	s->pkts_out = st.engine[XRX_ENGINE_STAT_PKTS_OUT];
+	s->aggs_out = st.engine[XRX_ENGINE_STAT_AGGS_OUT];
+	s->segs_merged = st.engine[XRX_ENGINE_STAT_SEGS_MERGED];
+}
+
+/*
+ * What libxrx allocates for one queue with default options: the UMEM
+ * (xrx_umem_init(), populated), its free stack and state bytes, and the
+ * engine's pools (xrx_engine_pools(): a head buffer, an xrx_agg and
+ * max_frags fragment slots per packet buffer; the flow table's buckets,
+ * xrx_gro_table_init()). @max_chunks: pieces per frame (multi-buffer).
+ */
+static void lib_sizes(__u32 nr_frames, __u32 frame_size, __u32 max_chunks,
+		      unsigned long long *umem, unsigned long long *pools)
+{
+	__u32 flows = XRX_FLOWS_DEFAULT, pkts = flows + 1024, buckets = 1;
+	__u32 max_segs = XRX_AGGREGATE_DEFAULT / 1024;
+	__u64 max_frags;
+
+	if (max_segs < XRX_SEGS_DEFAULT)
+		max_segs = XRX_SEGS_DEFAULT;
+	max_frags = (__u64)(max_segs + 1) * max_chunks;
+	while (buckets < flows * 2)
+		buckets <<= 1;
+	*umem = (unsigned long long)nr_frames * frame_size;
+	*pools = (unsigned long long)nr_frames * (sizeof(__u32) + 1) +
+		 (unsigned long long)pkts *
+			 (XRX_HEAD_SIZE + sizeof(struct xrx_agg) +
+			  max_frags * sizeof(struct xrx_frag)) +
+		 (unsigned long long)buckets * sizeof(struct xrx_agg *);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH [-p PORT] [-t SECS]\n"
+		"                   [-W WARMUP] [-c CPU] [-T WAIT]\n"
+		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct xrx_live_queue_info qi = { 0 };
+	struct sample a, b;
+	struct plain p = { .fd = -1 };
+	const char *ifname = NULL, *mode = NULL;
+	double secs = 5, warm = 1, wait = 20, t0, dt, cpu;
+	unsigned long long umem, pools;
+	struct xrx_live *l = NULL;
+	__u32 max_chunks, frames;
+	int cpus[XRX_LIVE_QUEUES_MAX];
+	int opt, cpu_nr = -1, rc = 1, err;
+	__u16 port = 5001;
+	bool plain;
+
+	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:h")) != -1) {
+		switch (opt) {
+		case 'i': ifname = optarg; break;
+		case 'm': mode = optarg; break;
+		case 'p': port = (__u16)atoi(optarg); break;
+		case 't': secs = atof(optarg); break;
+		case 'W': warm = atof(optarg); break;
+		case 'c': cpu_nr = atoi(optarg); break;
+		case 'T': wait = atof(optarg); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port) {
+		usage(stderr);
+		return 2;
+	}
+	plain = !strcmp(mode, "plain");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	if (plain) {
+		err = plain_open(&p, ifname, port, cpu_nr);
+		if (err) {
+			fprintf(stderr, "afxdp_bench: %s: %s\n", ifname, strerror(-err));
+			goto out;
+		}
+		max_chunks = p.sg ? (XRX_JUMBO_MAX + p.frame_size - 256 - 1) /
+					    (p.frame_size - 256) : 1;
+		frames = p.nr_frames;
+		printf("attach %s\nbind copy%s\n", xrx_prog__mode_name(p.prog),
+		       p.sg ? " multi-buffer" : "");
+	} else {
+		for (int i = 0; i < XRX_LIVE_QUEUES_MAX; i++)
+			cpus[i] = cpu_nr;
+		o.cpus = cpus;
+		o.sink = mode;
+		o.bind = XRX_LIVE_BIND_AUTO;
+		l = xrx_live__open(ifname, &o);
+		if (!l) {
+			fprintf(stderr, "afxdp_bench: open %s with sink %s: %s\n",
+				ifname, mode, strerror(errno));
+			goto out;
+		}
+		err = xrx_live__rule_add_port(l, IPPROTO_TCP, port);
+		if (!err)
+			err = xrx_live__start(l);
+		if (err) {
+			fprintf(stderr, "afxdp_bench: %s: rule or start: %s\n",
+				ifname, strerror(-err));
+			goto out;
+		}
+		xrx_live__queue_info(l, 0, &qi);
+		/* worker.c's rule: pieces for a 9216-byte frame. */
+		max_chunks = qi.multi_buffer ?
+			(XRX_JUMBO_MAX + qi.frame_size - 256 - 1) / (qi.frame_size - 256) : 1;
+		if (max_chunks > XRX_CHUNKS_MAX)
+			max_chunks = XRX_CHUNKS_MAX;
+		frames = qi.nr_frames;
+		printf("attach %s\nbind %s%s\n", xrx_live__attach_mode(l),
+		       qi.zerocopy ? "zero-copy" : "copy",
+		       qi.multi_buffer ? " multi-buffer" : "");
+	}
+	printf("ready\n");
+	fflush(stdout);
+
+	/* Traffic first, then a warm-up, then the measured window. */
+	t0 = now_s();
+	do {
+		if (plain)
+			sample_plain(&p, &a);
+		else
+			sample_live(l, &a);
+		if (a.frames)
+			break;
+		usleep(10000);
+	} while (!stop && now_s() - t0 < wait);
+	if (!a.frames) {
+		fprintf(stderr, "afxdp_bench: %s: no frame within %.0f s (is the sender running, to tcp/%u?)\n",
+			ifname, wait, port);
+		goto out;
+	}
+	usleep((useconds_t)(warm * 1e6));
+	if (plain)
+		sample_plain(&p, &a);
+	else
+		sample_live(l, &a);
+	usleep((useconds_t)(secs * 1e6));
+	if (plain)
+		sample_plain(&p, &b);
+	else
+		sample_live(l, &b);
+	if (stop) {
+		fprintf(stderr, "afxdp_bench: interrupted\n");
+		goto out;
+	}
+	dt = b.t - a.t;
+	cpu = b.cpu_s - a.cpu_s;
+	lib_sizes(frames, plain ? p.frame_size : qi.frame_size, max_chunks,
+		  &umem, &pools);
+	printf("mode %s\n", mode);
+	printf("secs %.3f\n", dt);
+	printf("frames %llu\n", (unsigned long long)(b.frames - a.frames));
+	printf("bytes %llu\n", (unsigned long long)(b.bytes - a.bytes));
+	printf("mpps %.4f\n", (b.frames - a.frames) / dt / 1e6);
+	printf("gbps %.4f\n", (b.bytes - a.bytes) * 8 / dt / 1e9);
+	printf("prog_rx %llu\n", (unsigned long long)(b.prog_rx - a.prog_rx));
+	printf("prog_redirect %llu\n",
+	       (unsigned long long)(b.prog_redirect - a.prog_redirect));
+	printf("xsk_rx_dropped %llu\n",
+	       (unsigned long long)(b.xsk_dropped - a.xsk_dropped));
+	printf("xsk_fill_empty %llu\n",
+	       (unsigned long long)(b.xsk_fill_empty - a.xsk_fill_empty));
+	printf("xsk_ring_full %llu\n",
+	       (unsigned long long)(b.xsk_ring_full - a.xsk_ring_full));
+	printf("pkts_out %llu\n", (unsigned long long)(b.pkts_out - a.pkts_out));
+	printf("aggs_out %llu\n", (unsigned long long)(b.aggs_out - a.aggs_out));
+	printf("segs_merged %llu\n",
+	       (unsigned long long)(b.segs_merged - a.segs_merged));
+	printf("cpu_secs %.4f\n", cpu);
+	/* Receiver CPU per frame, and the rate one core would sustain. */
+	printf("cpu_ns_per_frame %.1f\n",
+	       b.frames > a.frames ? cpu * 1e9 / (b.frames - a.frames) : 0);
+	printf("capacity_mpps %.4f\n",
+	       cpu > 0 ? (b.frames - a.frames) / cpu / 1e6 : 0);
+	printf("rss_kib %llu\n", vm_kib("VmRSS"));
+	printf("hwm_kib %llu\n", vm_kib("VmHWM"));
+	printf("umem_bytes %llu\n", umem);
+	printf("pools_bytes %llu\n", plain ? 0ull : pools);
+	printf("max_chunks %u\n", max_chunks);
+	fflush(stdout);
+	rc = 0;
+out:
+	if (plain)
+		plain_close(&p);
+	else
+		xrx_live__close(l);
+	return rc;
+}
