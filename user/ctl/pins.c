@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <linux/if_link.h>
+#include <linux/magic.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -63,6 +65,77 @@ int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 out:
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+/*
+ * @path, if it exists, must be a real directory (not a symlink) owned by
+ * us and writable by nobody else: whoever can write there can swap a pin
+ * for a map of their own, which xrxd would then fill with rules and read
+ * counters from.
+ */
+static int pin_dir_trusted(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    !(st.st_mode & 022))
+		return 0;
+	snprintf(err, errlen,
+		 "%s: refused as a pin directory: it is %s, uid %u, mode %04o, but must be a directory owned by uid %u and writable only by it, or a pin could be swapped; remove it (xrxd creates it 0700)",
+		 path, S_ISLNK(st.st_mode) ? "a symlink" :
+		 S_ISDIR(st.st_mode) ? "a directory" : "not a directory",
+		 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777),
+		 (unsigned int)geteuid());
+	return -EPERM;
+}
+
+int xrx_pin_root_check(const char *root, const char *ifname, char *err,
+		       size_t errlen)
+{
+	char path[PATH_MAX], parent[PATH_MAX], *slash;
+	const char *fs = root;
+	struct statfs sfs;
+	int ret;
+
+	ret = xrx_pin_path(root, ifname, NULL, path, sizeof(path));
+	if (ret) {
+		snprintf(err, errlen, "%s: pin root path too long", root);
+		return ret;
+	}
+	/* The first start creates PIN_ROOT: then its parent must be bpffs. */
+	if (access(root, F_OK)) {
+		snprintf(parent, sizeof(parent), "%s", root);
+		slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		else
+			snprintf(parent, sizeof(parent), ".");
+		fs = parent;
+	}
+	if (statfs(fs, &sfs) < 0) {
+		ret = -errno;
+		snprintf(err, errlen,
+			 "%s: cannot use it as the pin root (%s: %s); mount bpffs (mount -t bpf bpf /sys/fs/bpf) or name a directory on it with --pin-root",
+			 root, fs, strerror(errno));
+		return ret;
+	}
+	if ((unsigned long)sfs.f_type != (unsigned long)BPF_FS_MAGIC) {
+		snprintf(err, errlen,
+			 "%s: not on a bpffs (the kernel cannot pin there); mount bpffs (mount -t bpf bpf /sys/fs/bpf) or name a directory on it with --pin-root",
+			 fs);
+		return -ENOTSUP;
+	}
+	ret = pin_dir_trusted(root, err, errlen);
+	if (!ret)
+		ret = pin_dir_trusted(path, err, errlen);
+	if (ret == -EPERM || !ret)
+		return ret;
+	snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	return ret;
 }
 

@@ -46,6 +46,7 @@
 #include "ctl_lock.h"
 #include "ctl_log.h"
 #include "ctl_offload.h"
+#include "ctl_pins.h"
 #include "ctl_state.h"
 #include "xrxd.h"
 
@@ -155,6 +156,45 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 }
 
 /* The config, or an exit status: one "FILE:LINE: ..." line on error. */
+/*
+ * The config decides which traffic leaves the kernel stack and which NIC
+ * settings change: it is trusted only if nobody but its owner (root, or
+ * xrxd's own uid) can have written it. A symlink is refused outright
+ * (lstat), as is a file or directory that others may write (a directory
+ * with the sticky bit, like /tmp, protects the file from renames by
+ * others, so its mode is not held against it).
+ */
+static int conf_file_trusted(const char *file, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (lstat(file, &st) < 0)
+		return 0;	/* the parser names a missing file */
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: is a symlink; xrxd reads only a regular config file: name the file itself (or replace the link with a copy)",
+			 file);
+		return -EPERM;
+	}
+	if ((st.st_mode & 022) || (st.st_uid && st.st_uid != geteuid())) {
+		snprintf(err, errlen,
+			 "%s: refused: writable by others or not owned by root (uid %u, mode %04o), so anyone could have written it; chown root and chmod go-w it",
+			 file, (unsigned int)st.st_uid,
+			 (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	snprintf(dir, sizeof(dir), "%s", file);
+	if (stat(dirname(dir), &st) == 0 && (st.st_mode & 002) &&
+	    !(st.st_mode & S_ISVTX)) {
+		snprintf(err, errlen,
+			 "%s: the config file's directory is writable by everyone, so anyone could have replaced the file; refused: chmod o-w it",
+			 dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 {
 	char err[PATH_MAX + XRX_CONF_ERR_MAX], path[PATH_MAX];
@@ -164,7 +204,8 @@ static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 		snprintf(path, sizeof(path), XRX_CONF_DIR "/%s.conf", o->ifname);
 		file = path;
 	}
-	if (xrx_conf_parse_file(file, conf, err, sizeof(err))) {
+	if (conf_file_trusted(file, err, sizeof(err)) ||
+	    xrx_conf_parse_file(file, conf, err, sizeof(err))) {
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
@@ -567,6 +608,12 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 
 	if (check_caps(o->mode == MODE_RUN))
 		return 1;
+	/* Before anything is touched: the pins need a bpffs we trust. */
+	if (o->mode == MODE_RUN &&
+	    xrx_pin_root_check(o->pin_root, x.ifname, err, sizeof(err))) {
+		ctl_err("%s", err);
+		return 1;
+	}
 	lock_fd = xrx_lock_take(o->statedir, x.ifname, &owner, err, sizeof(err));
 	if (lock_fd < 0) {
 		ctl_err("%s", err);
