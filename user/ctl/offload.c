@@ -9,6 +9,7 @@
  * reaches the operator in the driver's own words.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/if_link.h>
@@ -695,7 +696,8 @@ int xrx_offload_restore(struct xrx_nl *nl, const struct xrx_state *st,
 	const unsigned int ring_bits = XRX_HAVE_RX_RING |
 				       XRX_HAVE_TCP_DATA_SPLIT;
 	const unsigned int size_bits = XRX_HAVE_SIZE(XRX_SIZE_MAX) - 1;
-	char why[XRX_NL_MSG_MAX + 64];
+	char why[XRX_NL_MSG_MAX + 64], now[IF_NAMESIZE];
+	const char *name = st->ifname;
 	struct xrx_nic *nic;
 	unsigned int i, failed = 0;
 	int ret;
@@ -703,7 +705,21 @@ int xrx_offload_restore(struct xrx_nl *nl, const struct xrx_state *st,
 	nic = malloc(sizeof(*nic));
 	if (!nic)
 		return -ENOMEM;
-	ret = xrx_nic_read(nl, st->ifname, nic, err, errlen);
+	ret = xrx_nic_read(nl, name, nic, err, errlen);
+	/*
+	 * Renamed while xrxd ran (dev_change_name() keeps the ifindex):
+	 * the state file and pins keep the old name, the settings belong
+	 * to the device, which the recorded ifindex still names in this
+	 * namespace (ifindexes are allocated cyclically, dev_index_reserve(),
+	 * so a new device does not take a freed one soon).
+	 */
+	if (ret == -ENODEV && st->ifindex > 0 &&
+	    if_indextoname((unsigned int)st->ifindex, now)) {
+		ctl_notice("%s: renamed to %s (ifindex %d, as recorded); restoring %s",
+			   st->ifname, now, st->ifindex, now);
+		name = now;
+		ret = xrx_nic_read(nl, name, nic, err, errlen);
+	}
 	if (ret)
 		goto out;
 	if (st->ifindex && nic->ifindex != st->ifindex)
@@ -749,7 +765,7 @@ int xrx_offload_restore(struct xrx_nl *nl, const struct xrx_state *st,
 	}
 
 	/* Read everything back: only what the kernel reports counts. */
-	ret = xrx_nic_read(nl, st->ifname, nic, err, errlen);
+	ret = xrx_nic_read(nl, name, nic, err, errlen);
 	if (ret)
 		goto out;
 	for (i = 0; i < st->nfeatures; i++) {

@@ -43,6 +43,27 @@ static int one_iface(const char *cmd, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The ifindex a state file recorded, if a device still has it: the
+ * interface was renamed after xrxd started (pins and state keep the old
+ * name). 0 if none.
+ */
+static unsigned int renamed_ifindex(const struct ctx *ctx, const char *ifname)
+{
+	char err[1024], now[IF_NAMESIZE];
+	struct xrx_state *st;
+	unsigned int ifindex = 0;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return 0;
+	if (!xrx_state_read(ctx->statedir, ifname, st, err, sizeof(err)) &&
+	    st->ifindex > 0 && if_indextoname((unsigned int)st->ifindex, now))
+		ifindex = (unsigned int)st->ifindex;
+	free(st);
+	return ifindex;
+}
+
 static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 {
 	struct xrx_nl *nl;
@@ -65,6 +86,8 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 	/* A killed xrxd's program goes before its offloads: veth, for one,
 	 * refuses channel changes under XDP (veth_set_channels()). */
 	ifindex = if_nametoindex(argv[0]);
+	if (!ifindex)
+		ifindex = renamed_ifindex(ctx, argv[0]);
 	if (ifindex) {
 		ret = xrx_leftover_clear(ctx->pin_root, argv[0], (int)ifindex,
 					 &detached, &foreign, err, sizeof(err));
