@@ -103,9 +103,13 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {
 		err = -errno;
-		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, sink %s): %s",
+		/* xdp_umem_reg() charges the UMEM to RLIMIT_MEMLOCK unless
+		 * CAP_IPC_LOCK (xdp_umem_account_pages()): ENOBUFS. */
+		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, sink %s): %s%s",
 			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
-			spec, strerror(errno));
+			spec, strerror(-err),
+			err == -ENOBUFS || err == -ENOMEM ?
+			"; the UMEMs do not fit the locked-memory limit: give xrxd CAP_IPC_LOCK or LimitMEMLOCK=infinity (ulimit -l)" : "");
 		return err;
 	}
 	err = xrx_live__start(x->live);
