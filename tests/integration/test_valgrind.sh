@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# xrxd under valgrind (memcheck, --leak-check=full): start, a few seconds
+# of TCP trains through two AF_XDP workers into a pcap sink, a SIGHUP that
+# restarts the workers, SIGTERM. No memory error and no leak of any kind;
+# the only suppressions (xrxd.supp) are libbpf's reads of buffers the
+# kernel filled through bpf(2) commands valgrind does not model.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/xrxd_lib.sh"
+xrxd_need bpffs
+need_built "$BUILD/xrx-send"
+command -v valgrind >/dev/null || skip_all "valgrind not installed (scripts/deps.sh installs it)"
+
+testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
+xrxd_work valgrind
+MAC=$(dut_mac)
+in_src ethtool -K $IF_SRC tx off >/dev/null
+snapshot "$WORK/orig"
+# A field of xrxctl stats --json, e.g. user.engine.frames_in.
+jget() {
+	xrxctl stats $IF_DUT --json | "$PY" -c '
+import json, sys
+v = json.loads(sys.stdin.readline())
+for k in sys.argv[1].split("."):
+    v = v[k]
+print(v)' "$1"
+}
+
+cat >"$WORK/xrx.conf" <<EOF
+interface = $IF_DUT
+accelerate = tcp/5201
+sink = pcap:$WORK/rx.pcap
+flush_timeout_us = 2000
+[offload]
+gro = on
+EOF
+
+nsenter --net=/run/netns/$NS_DUT valgrind --error-exitcode=99 \
+	--leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+	--suppressions="$TOP/tests/integration/xrxd.supp" \
+	--log-file="$WORK/vg.log" \
+	"$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+pid=$!
+at_exit kill -KILL $pid
+# Under valgrind the start takes seconds, not milliseconds.
+wait_for 60 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"queues\":2"'
+check "xrxd started under valgrind" $(kill -0 $pid; echo $?)
+
+in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
+	--segs 16 --trains 1000 -r 20000 >/dev/null 2>&1
+sed 's/sink = .*/sink = null/' -i "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 30 grep -q "reloaded" "$WORK/xrxd.err"
+in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
+	--segs 16 --trains 500 -r 20000 >/dev/null 2>&1
+sleep 1.5
+fin=$(jget user.engine.frames_in)
+diag "engine frames_in $fin, worker restarts $(jget user.worker_restarts)"
+check "traffic went through the workers, before and after the reload" \
+	$([ "$fin" -ge 90000 ] && [ "$(jget user.worker_restarts)" -ge 1 ]; echo $?)
+
+kill -TERM $pid
+timeout 60 tail --pid=$pid -f /dev/null
+wait $pid
+rc=$?
+grep -E "ERROR SUMMARY|definitely|indirectly|possibly|still reachable|All heap" "$WORK/vg.log" |
+	sed 's/^==[0-9]*== */# /'
+check "valgrind: exit 0 (no memory error, no leak)" $([ $rc = 0 ]; echo $?)
+check "valgrind: ERROR SUMMARY 0 errors, every heap block freed" \
+	$(grep -q "ERROR SUMMARY: 0 errors" "$WORK/vg.log" &&
+	  grep -q "All heap blocks were freed -- no leaks are possible" "$WORK/vg.log"; echo $?)
+if [ $rc != 0 ]; then
+	grep -A14 -E "^==[0-9]*== (Invalid|Conditional|Use of|Syscall|Mismatched|[0-9,]+ bytes)" \
+		"$WORK/vg.log" | head -60 | sed 's/^/# /'
+fi
+snapshot "$WORK/now"
+ok "NIC identical to before, no pins, no state file" \
+	eval 'same "$WORK/orig" "$WORK/now" && [ ! -e "$PIN" ] && [ ! -e "$SF" ]'
+
+done_testing
