@@ -229,7 +229,8 @@ wait $XRXD
 xrxd_rc=$?
 
 # --- summary ----------------------------------------------------------------
-D() { awk -F= -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' "$WORK/delta"; }
+# %.0f: mawk prints integers above 2^31 as 2.4e+09 with a plain print.
+D() { awk -F= -v k="$1" '$1 == k { v = $2 } END { printf "%.0f\n", v + 0 }' "$WORK/delta"; }
 rx=$(D prog.rx.packets)
 acc=$(D prog.redirect.packets)
 fin=$(D engine.frames_in)
