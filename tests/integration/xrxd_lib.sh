@@ -66,10 +66,17 @@ __attribute__((section("xdp"), used)) int xdp_pass(struct xdp_md *ctx)
 }
 char _license[] __attribute__((section("license"), used)) = "GPL";
 EOF
+	# bpftool, not "ip link set xdp obj": iproute2 would leave its
+	# /sys/fs/bpf/{ip,tc,xdp} directories behind. The pin only bridges
+	# load and attach; the attachment keeps the program alive.
+	local pin=/sys/fs/bpf/xrx-test-pass-$$ rc
 	clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
 		-c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
-	in_dut ip link set dev $IF_DUT xdp obj "$WORK/pass.bpf.o" sec xdp 2>"$WORK/err" ||
-		return 1
+	bpftool prog load "$WORK/pass.bpf.o" $pin type xdp 2>"$WORK/err" &&
+	in_dut bpftool net attach xdp pinned $pin dev $IF_DUT 2>"$WORK/err"
+	rc=$?
+	rm -f $pin
+	[ $rc = 0 ] || return 1
 	at_exit in_dut ip link set dev $IF_DUT xdp off
 }
 
