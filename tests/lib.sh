@@ -133,6 +133,11 @@ need_built() {
 	done
 }
 
+# True when the programs under test were built with SANITIZE=1 (ASan).
+built_with_asan() {
+	ldd "$BUILD/xrxd" 2>/dev/null | grep -q libasan
+}
+
 need_bpffs() {
 	mountpoint -q /sys/fs/bpf ||
 		skip_all "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)"

@@ -122,8 +122,11 @@ int main(int argc, char **argv)
 }
 EOF
 export PKG_CONFIG_SYSROOT_DIR=$D PKG_CONFIG_PATH=$D$P/lib/pkgconfig
-# shellcheck disable=SC2046
-gcc -std=c11 -Wall -Wextra -Werror "$WORK/uselib.c" -o "$WORK/uselib" \
+# A sanitized libxrx (SANITIZE=1) needs its runtime in the program too.
+san=
+built_with_asan && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2046,SC2086
+gcc -std=c11 -Wall -Wextra -Werror $san "$WORK/uselib.c" -o "$WORK/uselib" \
 	$(pkg-config --cflags --libs xrx) >"$WORK/cc.log" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/cc.log"

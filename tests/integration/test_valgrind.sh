@@ -11,6 +11,7 @@
 xrxd_need bpffs
 need_built "$BUILD/xrx-send"
 command -v valgrind >/dev/null || skip_all "valgrind not installed (scripts/deps.sh installs it)"
+built_with_asan && skip_all "this build uses ASan (SANITIZE=1), which valgrind cannot run; make test runs it on the plain build"
 
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work valgrind
