@@ -388,14 +388,16 @@ static int run_trains(struct sender *s)
 				s->dups++;
 			}
 			bad = 0;
-			if (o->malformed && RNG_PCT(rng(&r)) < o->malformed) {
+			if (o->malformed && RNG_PCT(rng(&r)) < o->malformed)
 				bad = 1 + (int)(rng(&r) % 3);
-				s->malformed++;
-			}
 			len = build(o, f, g->flow, g->seq, g->off, g->len, g->psh,
 				    ipid[g->flow]++, bad);
-			while (copies-- && !rc)
+			/* Count what was queued: the frame that meets --count is not. */
+			while (copies-- && !rc) {
 				rc = queue_frame(s, f, len);
+				if (bad && rc == 0)
+					s->malformed++;
+			}
 		}
 		if (!rc && o->gap_us && t + 1 < o->trains) {
 			rc = flush_batch(s);
