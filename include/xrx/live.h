@@ -83,6 +83,8 @@ struct xrx_live_queue_info {
 	int fd;				/* the AF_XDP socket */
 	__u32 nr_frames;		/* UMEM frames of the queue */
 	__u32 frame_size;
+	__u64 umem_bytes;		/* the UMEM and its frame bookkeeping */
+	__u64 engine_bytes;		/* xrx_engine__memory() of the queue */
 };
 
 /*

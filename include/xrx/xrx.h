@@ -300,6 +300,12 @@ void xrx_engine__flush(struct xrx_engine *e, __u64 now_ns);
 void xrx_engine__flush_all(struct xrx_engine *e);
 /* Pressure (e.g. fill ring low): deliver the @n oldest. Return: delivered. */
 __u32 xrx_engine__flush_oldest(struct xrx_engine *e, __u32 n);
+/*
+ * Bytes the engine allocated at creation: head buffers, packet buffers,
+ * fragment slots and the flow table (full-copy buffers are a reserved
+ * mapping whose untouched pages cost nothing). Nothing is allocated later.
+ */
+__u64 xrx_engine__memory(const struct xrx_engine *e);
 /* Aggregates held now. */
 __u32 xrx_engine__held(const struct xrx_engine *e);
 /* When the oldest held aggregate times out (ns, same clock), or 0. */

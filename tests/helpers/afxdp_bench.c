@@ -52,7 +52,6 @@
 #include <xrx/rules.h>
 
 /* libxrx's private sizes, for the memory figures (Makefile: -Iuser/lib). */
-#include "engine.h"
 #include "live_priv.h"
 
 #ifndef SOL_XDP
@@ -366,33 +365,6 @@ static void sample_live(struct xrx_live *l, struct sample *s)
 	s->segs_merged = st.engine[XRX_ENGINE_STAT_SEGS_MERGED];
 }
 
-/*
- * What libxrx allocates for one queue with default options: the UMEM
- * (xrx_umem_init(), populated), its free stack and state bytes, and the
- * engine's pools (xrx_engine_pools(): a head buffer, an xrx_agg and
- * max_frags fragment slots per packet buffer; the flow table's buckets,
- * xrx_gro_table_init()). @max_chunks: pieces per frame (multi-buffer).
- */
-static void lib_sizes(__u32 nr_frames, __u32 frame_size, __u32 max_chunks,
-		      unsigned long long *umem, unsigned long long *pools)
-{
-	__u32 flows = XRX_FLOWS_DEFAULT, pkts = flows + 1024, buckets = 1;
-	__u32 max_segs = XRX_AGGREGATE_DEFAULT / 1024;
-	__u64 max_frags;
-
-	if (max_segs < XRX_SEGS_DEFAULT)
-		max_segs = XRX_SEGS_DEFAULT;
-	max_frags = (__u64)(max_segs + 1) * max_chunks;
-	while (buckets < flows * 2)
-		buckets <<= 1;
-	*umem = (unsigned long long)nr_frames * frame_size;
-	*pools = (unsigned long long)nr_frames * (sizeof(__u32) + 1) +
-		 (unsigned long long)pkts *
-			 (XRX_HEAD_SIZE + sizeof(struct xrx_agg) +
-			  max_frags * sizeof(struct xrx_frag)) +
-		 (unsigned long long)buckets * sizeof(struct xrx_agg *);
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -409,9 +381,8 @@ int main(int argc, char **argv)
 	struct plain p = { .fd = -1 };
 	const char *ifname = NULL, *mode = NULL;
 	double secs = 5, warm = 1, wait = 20, t0, dt, cpu;
-	unsigned long long umem, pools;
+	unsigned long long umem = 0, pools = 0;
 	struct xrx_live *l = NULL;
-	__u32 max_chunks, frames;
 	int cpus[XRX_LIVE_QUEUES_MAX];
 	int opt, cpu_nr = -1, rc = 1, err;
 	__u16 port = 5001;
@@ -444,9 +415,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "afxdp_bench: %s: %s\n", ifname, strerror(-err));
 			goto out;
 		}
-		max_chunks = p.sg ? (XRX_JUMBO_MAX + p.frame_size - 256 - 1) /
-					    (p.frame_size - 256) : 1;
-		frames = p.nr_frames;
+		umem = (unsigned long long)p.nr_frames * p.frame_size;
+		pools = 0;
 		printf("attach %s\nbind copy%s\n", xrx_prog__mode_name(p.prog),
 		       p.sg ? " multi-buffer" : "");
 	} else {
@@ -470,12 +440,9 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		xrx_live__queue_info(l, 0, &qi);
-		/* worker.c's rule: pieces for a 9216-byte frame. */
-		max_chunks = qi.multi_buffer ?
-			(XRX_JUMBO_MAX + qi.frame_size - 256 - 1) / (qi.frame_size - 256) : 1;
-		if (max_chunks > XRX_CHUNKS_MAX)
-			max_chunks = XRX_CHUNKS_MAX;
-		frames = qi.nr_frames;
+		/* What libxrx itself says it allocated for the queue. */
+		umem = qi.umem_bytes;
+		pools = qi.engine_bytes;
 		printf("attach %s\nbind %s%s\n", xrx_live__attach_mode(l),
 		       qi.zerocopy ? "zero-copy" : "copy",
 		       qi.multi_buffer ? " multi-buffer" : "");
@@ -515,8 +482,6 @@ int main(int argc, char **argv)
 	}
 	dt = b.t - a.t;
 	cpu = b.cpu_s - a.cpu_s;
-	lib_sizes(frames, plain ? p.frame_size : qi.frame_size, max_chunks,
-		  &umem, &pools);
 	printf("mode %s\n", mode);
 	printf("secs %.3f\n", dt);
 	printf("frames %llu\n", (unsigned long long)(b.frames - a.frames));
@@ -545,8 +510,7 @@ int main(int argc, char **argv)
 	printf("rss_kib %llu\n", vm_kib("VmRSS"));
 	printf("hwm_kib %llu\n", vm_kib("VmHWM"));
 	printf("umem_bytes %llu\n", umem);
-	printf("pools_bytes %llu\n", plain ? 0ull : pools);
-	printf("max_chunks %u\n", max_chunks);
+	printf("pools_bytes %llu\n", pools);
 	fflush(stdout);
 	rc = 0;
 out:

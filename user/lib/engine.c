@@ -99,6 +99,9 @@ static int xrx_engine_pools(struct xrx_engine *e)
 			       sizeof(*e->frag_store));
 	if (!e->aggs || !e->frag_store)
 		return -ENOMEM;
+	e->mem_bytes = e->heads_size + (size_t)o->pkts * sizeof(*e->aggs) +
+		       (size_t)o->pkts * max_frags * sizeof(*e->frag_store) +
+		       ((size_t)e->table.mask + 1) * sizeof(*e->table.buckets);
 	for (i = o->pkts; i-- > 0;) {
 		struct xrx_agg *a = &e->aggs[i];
 
@@ -158,6 +161,11 @@ fail:
 	xrx_engine_destroy(e);
 	errno = -err;
 	return NULL;
+}
+
+__u64 xrx_engine__memory(const struct xrx_engine *e)
+{
+	return e ? e->mem_bytes : 0;
 }
 
 void xrx_engine__free(struct xrx_engine *e)

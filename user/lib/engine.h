@@ -114,6 +114,7 @@ struct xrx_engine {
 	struct xrx_agg *free_list;	/* through agg->newer */
 	__u8 *heads;			/* head buffers, head_size each */
 	size_t heads_size;
+	size_t mem_bytes;		/* allocated at creation, for xrx_engine__memory() */
 	struct xrx_frag *frag_store;
 	__u32 max_segs;			/* per aggregate, TCP */
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */

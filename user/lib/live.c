@@ -303,6 +303,9 @@ int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
 	info->fd = q->xsk.fd;
 	info->nr_frames = q->umem.nr_frames;
 	info->frame_size = q->umem.frame_size;
+	info->umem_bytes = q->umem.size +
+			   (__u64)q->umem.nr_frames * (sizeof(*q->umem.free) + 1);
+	info->engine_bytes = xrx_engine__memory(q->e);
 	return 0;
 }
 
