@@ -7,7 +7,8 @@
 #                 BPF-vs-userspace parser differential (scripts/fuzz.sh)
 # make V=1        show the commands
 #
-# Sources are discovered, not listed: user/lib/*.c is libxrx, user/tools/*.c
+# Sources are discovered, not listed: user/lib/{gro,sink,afxdp}/*.c is
+# libxrx (three layers, see docs/architecture.md), user/tools/*.c
 # are programs, tests/unit/test_*.c and tests/bpf/test_*.c are test
 # binaries, tests/integration/test_*.sh are integration tests,
 # tests/helpers/*.c are programs the integration tests drive.
@@ -36,7 +37,14 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS   ?= -O2 -g
 XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
-	    -D_GNU_SOURCE -Iinclude -I$(BUILD) -Iuser/lib
+	    -D_GNU_SOURCE -Iinclude -I$(BUILD)
+# Every object and program records the headers it included (NAME.d next to
+# it), so a header change rebuilds exactly what uses it.
+DEPFLAGS  = -MMD -MP -MF $@.d
+# The library's own headers ("gro/engine_priv.h", "afxdp/live_priv.h") are
+# visible to the library and to the tests that test its parts, not to the
+# tools and examples, which use include/xrx/ only.
+LIB_INC  := -Iuser/lib
 ifeq ($(SANITIZE),1)
 XCFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined -DXRX_DEBUG=1
@@ -53,11 +61,23 @@ BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-HDRS       := $(wildcard include/xrx/*.h user/lib/*.h tests/common/*.h tests/unit/*.h)
+# BPF objects are not built with $(DEPFLAGS) (clang -target bpf): they
+# depend on every shared header.
+HDRS       := $(wildcard include/xrx/*.h)
 
-LIB_SRCS   := $(wildcard user/lib/*.c)
-LIB_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(LIB_SRCS))
+# libxrx in three layers, each using only the ones above it:
+#   gro/    header-only copy and the GRO engine; needs libc only
+#   sink/   null, pcap, tun; uses the engine's packets and checksums
+#   afxdp/  xrx_rx attach, UMEM, AF_XDP sockets, workers; uses both
+# libxrx-gro.a is the engine alone: the DPDK test and the GRO benchmark
+# link it without libbpf, libxdp or libpcap, which keeps the direction
+# honest. libxrx.a is all three.
+GRO_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/gro/*.c))
+SINK_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/sink/*.c))
+AFXDP_OBJS := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/afxdp/*.c))
+LIB_OBJS   := $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
 LIBXRX     := $(BUILD)/libxrx.a
+LIBXRXGRO  := $(BUILD)/libxrx-gro.a
 
 TOOL_SRCS  := $(wildcard user/tools/*.c)
 TOOLS      := $(patsubst user/tools/%.c,$(BUILD)/%,$(TOOL_SRCS))
@@ -84,7 +104,10 @@ HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard scripts/bench/*.c))
 BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(TOOLS) $(TEST_BINS) $(HELPERS)
+all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS)
+
+# The dependency files of everything built so far.
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
@@ -94,34 +117,43 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$(basename $(basename $(notdir $<)))) > $@
 
-$(BUILD)/obj/lib/%.o: user/lib/%.c $(HDRS) $(BPF_SKELS)
+# The skeleton is generated: attach.c must not compile before it exists.
+$(BUILD)/obj/lib/%.o: user/lib/%.c | $(BPF_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(LIB_INC) $(DEPFLAGS) $(PKG_CFLAGS) -fPIC -c $< -o $@
+
+# The engine compiles without libbpf's, libxdp's or libpcap's headers.
+$(GRO_OBJS): PKG_CFLAGS =
 
 $(LIBXRX): $(LIB_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/%: user/tools/%.c $(LIBXRX) $(HDRS)
+$(LIBXRXGRO): $(GRO_OBJS) | $(BUILD)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/%: user/tools/%.c $(LIBXRX)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(HDRS) $(CTL_HDRS) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS) $(TEST_SUPPORT) $(wildcard tests/bpf/*.h)
+$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(BPF_SKELS) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-$(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
+$(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(BPF_SKELS)
 	$(call msg,HELPER,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
 # Helpers that build their traffic with the tests' frame builder.
 $(BUILD)/tests/tun_inject: $(TEST_SUPPORT)
@@ -131,26 +163,26 @@ $(BUILD)/tests/tun_inject: HELPER_LIBS += $(TEST_SUPPORT)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(EXAMPLES)
 
-$(BUILD)/examples/%: examples/%.c $(LIBXRX) $(HDRS)
+$(BUILD)/examples/%: examples/%.c $(LIBXRX)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
 all: $(LIBXRXCTL) $(CTL_PROGS)
 
-$(BUILD)/obj/ctl/%.o: user/ctl/%.c $(HDRS) $(CTL_HDRS)
+$(BUILD)/obj/ctl/%.o: user/ctl/%.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(CTL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(CTL_CFLAGS) -c $< -o $@
 
 $(LIBXRXCTL): $(CTL_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX) $(HDRS) $(CTL_HDRS)
+$(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
 $(BUILD)/xrxd: $(wildcard user/xrxd/*.c user/xrxd/*.h)
 $(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c user/xrxctl/*.h)
 
@@ -164,10 +196,11 @@ DPDK_TESTS  := $(patsubst tests/dpdk/%.c,$(BUILD)/tests/%,$(wildcard tests/dpdk/
 all: $(DPDK_TESTS)
 endif
 
-$(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRX) $(HDRS) $(TEST_SUPPORT) $(wildcard tests/dpdk/*.h tests/common/*.h)
+# Linked with the engine alone (libxrx-gro.a): no libbpf, libxdp, libpcap.
+$(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(DPDK_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(DPDK_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXGRO) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
 # The GRO benchmark builds its trains with the tests' frame builder.
 $(BUILD)/bench/gro_bench: $(TEST_SUPPORT) $(wildcard scripts/bench/gro*.h tests/common/*.h)
@@ -187,10 +220,10 @@ $(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(TEST_SUPPORT)
 $(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -Itests -I$(BUILD)/bench
 $(BUILD)/bench/xdp_bench: BENCH_LIBS += $(TEST_SUPPORT)
 
-$(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(HDRS) $(BPF_SKELS)
+$(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(BPF_SKELS)
 	$(call msg,BENCH,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(PKG_CFLAGS) $(BENCH_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) $(BENCH_LIBS) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(BENCH_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) $(BENCH_LIBS) -lpthread -lm
 
 # Hardening variants, each in a build folder of its own so that build/
 # is never clobbered:
@@ -220,10 +253,10 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer
 
 # xrx-replay's pcap reader is fuzzed in place: fuzz_replay.c includes it.
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBXRX) $(LIBXRXCTL) $(HDRS) $(CTL_HDRS) $(TEST_SUPPORT) $(wildcard tests/fuzz/*.h) tests/fuzz/coverage-ignore.txt $(TOOL_SRCS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT) tests/fuzz/coverage-ignore.txt $(TOOL_SRCS)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) -Itests $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread -lm
 
 fuzz-bins: $(FUZZ_BINS)
 san-bins: $(TEST_BINS)

@@ -44,9 +44,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <xrx/types.h>
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/sink.h>
 #include <xrx/stats.h>
+#include <xrx/prog.h>	/* enum xrx_live_attach, the pin names */
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,16 +57,7 @@ struct xrx_live;
 struct xrx_rule_key;	/* include/xrx/rules.h */
 struct xrx_rule_val;
 
-#define XRX_PIN_ROOT_DEFAULT "/sys/fs/bpf/xrx"
 #define XRX_LIVE_QUEUES_MAX 64
-
-enum xrx_live_attach {
-	XRX_LIVE_ATTACH_AUTO = 0,	/* native mode, else skb mode */
-	XRX_LIVE_ATTACH_NATIVE,		/* driver mode or fail */
-	XRX_LIVE_ATTACH_SKB,		/* generic (skb) mode */
-	XRX_LIVE_ATTACH_NONE,		/* use the pinned maps of an attached
-					 * xrx_rx; attach nothing */
-};
 
 enum xrx_live_bind {
 	XRX_LIVE_BIND_AUTO = 0,		/* zero-copy, else copy */
@@ -93,12 +85,6 @@ struct xrx_live_queue_info {
  */
 typedef void (*xrx_live_cb)(void *ctx, struct xrx_live *l, __u32 queue,
 			    struct xrx_pkt *pkt);
-
-enum xrx_log_level {
-	XRX_LOG_WARN = 0,
-	XRX_LOG_INFO,
-	XRX_LOG_DEBUG,
-};
 
 struct xrx_live_opts {
 	size_t sz;			/* sizeof(struct xrx_live_opts) */
@@ -249,8 +235,5 @@ int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
 #ifdef __cplusplus
 }
 #endif
-
-/* After the definitions above, which it uses. */
-#include <xrx/prog.h>
 
 #endif /* XRX_LIVE_H */

@@ -25,6 +25,8 @@
 
 #include <xrx/types.h>
 #include <xrx/meta.h>
+#include <xrx/bytes.h>
+#include <xrx/hdr.h>
 
 #define XRX_PARSE_WINDOW 256	/* = the head buffer size of libxrx */
 #define XRX_PARSE_MASK 511	/* what a read offset is masked with */
@@ -41,12 +43,6 @@
 #else
 #define XRX_UNROLL
 #endif
-
-#define XRX_ETH_HLEN 14
-#define XRX_ETH_P_IP 0x0800
-#define XRX_ETH_P_IPV6 0x86dd
-#define XRX_ETH_P_8021Q 0x8100
-#define XRX_ETH_P_8021AD 0x88a8
 
 enum xrx_parse_result {
 	XRX_PARSE_L4 = 0,	/* TCP or UDP, headers complete: may be accelerated */
@@ -73,61 +69,30 @@ struct xrx_parsed {
 	__u8 pad;
 };
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define xrx_be16(x) __builtin_bswap16(x)
-#define xrx_be32(x) __builtin_bswap32(x)
-#else
-#define xrx_be16(x) (x)
-#define xrx_be32(x) (x)
-#endif
-
 /*
- * Reads are one load each, not one per byte: byte-wise reads made the
- * program three times the instructions. BPF: an unaligned load from a
- * map value is allowed where the architecture handles it (the verifier's
- * check_ptr_alignment() only insists under strict alignment), and clang
- * turns a memcpy() of unknown alignment into byte loads, hence the
- * plain dereference. Userspace: memcpy(), which is one load on x86/arm64.
+ * Reads at an offset into the parse window. The mask keeps every offset
+ * provably inside the window's scratch buffer for the BPF verifier; the
+ * loads themselves are include/xrx/bytes.h's.
  */
 static __always_inline __u32 xrx_rd8(const __u8 *p, __u32 off)
 {
 	return p[off & XRX_PARSE_MASK];
 }
 
-/* Two bytes at @off as they are (network order). */
-static __always_inline __u16 xrx_raw16(const __u8 *p, __u32 off)
-{
-#ifdef __bpf__
-	return *(const __u16 *)(p + (off & XRX_PARSE_MASK));
-#else
-	__u16 v;
-
-	__builtin_memcpy(&v, p + (off & XRX_PARSE_MASK), sizeof(v));
-	return v;
-#endif
-}
-
-/* Four bytes at @off as they are (network order). */
-static __always_inline __u32 xrx_raw32(const __u8 *p, __u32 off)
-{
-#ifdef __bpf__
-	return *(const __u32 *)(p + (off & XRX_PARSE_MASK));
-#else
-	__u32 v;
-
-	__builtin_memcpy(&v, p + (off & XRX_PARSE_MASK), sizeof(v));
-	return v;
-#endif
-}
-
 static __always_inline __u32 xrx_rd16(const __u8 *p, __u32 off)
 {
-	return xrx_be16(xrx_raw16(p, off));
+	return xrx_get16(p + (off & XRX_PARSE_MASK));
 }
 
 static __always_inline __u32 xrx_rd32(const __u8 *p, __u32 off)
 {
-	return xrx_be32(xrx_raw32(p, off));
+	return xrx_get32(p + (off & XRX_PARSE_MASK));
+}
+
+/* Four bytes at @off as they are (network order): for hashing. */
+static __always_inline __u32 xrx_rdraw32(const __u8 *p, __u32 off)
+{
+	return xrx_raw32(p + (off & XRX_PARSE_MASK));
 }
 
 static __always_inline __u32 xrx_rotl32(__u32 x, int r)
@@ -149,17 +114,14 @@ static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
 /* Big-endian word @i of an address; @a is 4-byte aligned in xrx_parsed. */
 static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
 {
-	__u32 w;
-
-	__builtin_memcpy(&w, a + i, sizeof(w));
-	return xrx_be32(w);
+	return xrx_get32(a + i);
 }
 
 /* Copy an address word from the window into xrx_parsed, unchanged. */
 static __always_inline void xrx_addr_copy(__u8 *dst, const __u8 *p,
 					  __u32 off)
 {
-	__u32 w = xrx_raw32(p, off);
+	__u32 w = xrx_rdraw32(p, off);
 
 	__builtin_memcpy(dst, &w, sizeof(w));
 }

@@ -28,7 +28,6 @@
 
 #include <stddef.h>
 #include <xrx/types.h>
-#include <xrx/live.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +35,23 @@ extern "C" {
 
 struct xrx_prog;
 struct bpf_xdp_query_opts;
+
+#define XRX_PIN_ROOT_DEFAULT "/sys/fs/bpf/xrx"
+
+enum xrx_live_attach {
+	XRX_LIVE_ATTACH_AUTO = 0,	/* native mode, else skb mode */
+	XRX_LIVE_ATTACH_NATIVE,		/* driver mode or fail */
+	XRX_LIVE_ATTACH_SKB,		/* generic (skb) mode */
+	XRX_LIVE_ATTACH_NONE,		/* use the pinned maps of an attached
+					 * xrx_rx; attach nothing */
+};
+
+/* Levels of the log callbacks of libxrx (here and in live.h). */
+enum xrx_log_level {
+	XRX_LOG_WARN = 0,
+	XRX_LOG_INFO,
+	XRX_LOG_DEBUG,
+};
 
 /* Names in PIN_ROOT/IFACE besides the maps of xrx_rx. */
 #define XRX_PIN_PROG "xrx_rx"		/* the program */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Sinks: where delivered packets (struct xrx_pkt, include/xrx/xrx.h) go.
+ * Sinks: where delivered packets (struct xrx_pkt, include/xrx/engine.h) go.
  *
  *   "null"          count and release (benchmarks)
  *   "pcap:PATH"     write every packet to a pcap file or FIFO (writev of

@@ -41,7 +41,7 @@
 #include <rte_mempool.h>
 
 #include <xrx/parse.h>
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 
 #include "common/frames.h"
 #include "dpdk/dpdk_env.h"

@@ -42,7 +42,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 
 #include "common/frames.h"
 #include "dpdk/dpdk_env.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Fuzz target: the GRO engine (include/xrx/xrx.h) fed a sequence of
+ * Fuzz target: the GRO engine (include/xrx/engine.h) fed a sequence of
  * frames and calls the input chooses.
  *
  * Input: 6 option bytes, then operations until the input ends:
@@ -39,7 +39,7 @@
 #include "fuzz.h"
 
 #include <xrx/parse.h>
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 
 #include "common/frames.h"
 

@@ -12,7 +12,7 @@
 #include "fuzz.h"
 
 #include <xrx/parse.h>
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 
 #define SCRATCH_FILLS 2
 

@@ -52,7 +52,7 @@
 #include <xrx/rules.h>
 
 /* libxrx's private sizes, for the memory figures (Makefile: -Iuser/lib). */
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283

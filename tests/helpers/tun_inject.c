@@ -39,7 +39,7 @@
 
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
-#include "sink_tun.h"
+#include "sink/tun.h"
 #include "common/frames.h"
 
 #define SLOT 2048

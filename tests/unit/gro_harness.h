@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include "common/frames.h"
 
 #define H_SLOT 2048

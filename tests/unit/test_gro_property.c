@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include "common/frames.h"
 
 #define FRAME_ALIGN 64

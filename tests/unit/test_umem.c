@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The UMEM frame book (user/lib/umem.c): frames move free -> kernel ->
+ * The UMEM frame book (user/lib/afxdp/umem.c): frames move free -> kernel ->
  * engine -> free, each in exactly one place; double releases, unknown
  * addresses and an engine that disagrees are caught by the check that
  * every live test runs at its end. Registration creates a real AF_XDP
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 
 #define NFRAMES 64
 #define FSIZE 4096

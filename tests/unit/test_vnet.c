@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * user/lib/vnet.c: the virtio_net_hdr the TUN sink writes for engine
+ * user/lib/sink/vnet.c: the virtio_net_hdr the TUN sink writes for engine
  * packets, and aggregates cut back into pieces. Packets come from the
  * real engine fed with tests/common/frames.h trains; the expectations are
  * virtio_net_hdr_from_skb()'s for the skb the kernel's GRO would build,
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include "common/frames.h"
-#include "vnet.h"
+#include "sink/vnet.h"
 
 #define SLOT 2048
 #define MAXF 64

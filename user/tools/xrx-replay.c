@@ -323,7 +323,7 @@ static void on_sink_release(void *ctx, struct xrx_pkt *pkt)
 /*
  * The engine no longer references the frame at @addr. Frames are laid
  * out in address order, so the index is found by binary search; each
- * must come back exactly once (include/xrx/xrx.h, Ownership).
+ * must come back exactly once (include/xrx/engine.h, Ownership).
  */
 static void on_release_frame(void *ctx, __u64 addr)
 {

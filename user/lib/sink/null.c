@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/sink.h>
 
 static int null_open(struct xrx_sink *s, const char *arg,

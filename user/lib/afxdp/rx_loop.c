@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 
 static __u64 xrx_now_ns(void)
 {

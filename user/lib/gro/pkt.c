@@ -4,7 +4,7 @@
  * packet), delivery to the consumer and release of the frames a packet
  * references.
  */
-#include "engine.h"
+#include "gro/engine_priv.h"
 
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 {

@@ -14,7 +14,6 @@
 #include <stdio.h>
 
 #include <xdp/xsk.h>
-#include <xrx/xrx.h>
 #include <xrx/live.h>
 #include <xrx/compat.h>
 

@@ -21,7 +21,7 @@
 
 #include <xrx/rules.h>
 
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 
 void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
 	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)

@@ -16,7 +16,7 @@
 
 #include <xdp/libxdp.h>
 
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46

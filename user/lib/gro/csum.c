@@ -9,7 +9,7 @@
  * Sums are kept as host integers of the big-endian 16-bit words, in a
  * 32-bit accumulator folded before it can overflow.
  */
-#include "engine.h"
+#include "gro/engine_priv.h"
 
 /* Two 64-bit lanes (SSE2 on x86-64, NEON on arm64, scalar pairs elsewhere) */
 typedef __u64 xrx_u64x2 __attribute__((vector_size(16)));

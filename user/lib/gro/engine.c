@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "engine.h"
+#include "gro/engine_priv.h"
 
 static const char *const xrx_engine_stat_names[XRX_ENGINE_STAT_MAX] = {
 #define XRX_X_NAME(e, n, d) [XRX_ENGINE_STAT_##e] = n,

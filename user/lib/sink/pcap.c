@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/sink.h>
 
 #define PCAP_MAGIC_US 0xa1b2c3d4

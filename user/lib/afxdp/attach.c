@@ -19,7 +19,7 @@
 
 #include <xrx/prog.h>
 
-#include "live_priv.h"
+#include "afxdp/live_priv.h"
 #include "xrx_rx.skel.h"
 
 struct xrx_prog {

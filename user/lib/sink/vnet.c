@@ -14,8 +14,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine.h"
-#include "vnet.h"
+#include <xrx/bytes.h>
+#include <xrx/hdr.h>
+
+#include "gro/csum.h"
+#include "sink/vnet.h"
 
 static bool vnet_ipv6(const struct xrx_pkt *pkt)
 {

@@ -4,31 +4,20 @@
  * packet (struct xrx_agg), a parsed segment (struct xrx_seg), the flow
  * table and the engine itself. Not installed; not API.
  */
-#ifndef XRX_LIB_ENGINE_H
-#define XRX_LIB_ENGINE_H
+#ifndef XRX_LIB_GRO_ENGINE_PRIV_H
+#define XRX_LIB_GRO_ENGINE_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/parse.h>
+#include <xrx/bytes.h>
+#include <xrx/hdr.h>
 
-#define XRX_IPPROTO_TCP 6
-#define XRX_IPPROTO_UDP 17
+#include "gro/csum.h"
 
-/* TCP flag bits in byte 13 of the header */
-#define XRX_TH_FIN 0x01
-#define XRX_TH_SYN 0x02
-#define XRX_TH_RST 0x04
-#define XRX_TH_PSH 0x08
-#define XRX_TH_ACK 0x10
-#define XRX_TH_URG 0x20
-#define XRX_TH_ECE 0x40
-#define XRX_TH_CWR 0x80
-
-/* The IP length above which IPv4 tot_len / IPv6 payload_len read 0. */
-#define XRX_IP_MAX_LEN 65535
 /* skb_gro_receive(): beyond this only TCP grows (GRO_LEGACY_MAX_SIZE). */
 #define XRX_GRO_LEGACY_MAX 65536
 
@@ -126,99 +115,9 @@ static inline void xrx_count(struct xrx_engine *e, enum xrx_engine_stat s)
 	e->stats[s]++;
 }
 
-static inline __u16 xrx_get16(const __u8 *p)
-{
-	return (__u16)(p[0] << 8 | p[1]);
-}
-
-static inline __u32 xrx_get32(const __u8 *p)
-{
-	return (__u32)p[0] << 24 | (__u32)p[1] << 16 | (__u32)p[2] << 8 | p[3];
-}
-
-static inline void xrx_put16(__u8 *p, __u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-/* Unaligned loads in host order, for comparing bytes: one mov each. */
-static inline __u64 xrx_load64(const __u8 *p)
-{
-	__u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline __u32 xrx_load32(const __u8 *p)
-{
-	__u32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/*
- * Nonzero if the @len bytes at @a and @b differ. Header fields are a few
- * bytes long, so word XORs beat a memcmp() call, as compare_ether_header()
- * and tcp_gro_receive()'s option loop do it: 8-byte words, the last one
- * overlapping its predecessor when @len is not a multiple of 8.
- */
-static inline __u64 xrx_bytes_differ(const __u8 *a, const __u8 *b, __u32 len)
-{
-	__u64 diff = 0;
-	__u32 i;
-
-	if (len < 8) {
-		for (i = 0; i < len; i++)
-			diff |= a[i] ^ b[i];
-		return diff;
-	}
-	/* An Ethernet header, TCP timestamps: two words, no loop */
-	for (i = 0; i + 16 < len; i += 8)
-		diff |= xrx_load64(a + i) ^ xrx_load64(b + i);
-	return diff | (xrx_load64(a + i) ^ xrx_load64(b + i)) |
-	       (xrx_load64(a + len - 8) ^ xrx_load64(b + len - 8));
-}
-
-/* Fold a 32-bit ones' complement sum to 16 bits, not complemented. */
-static inline __u16 xrx_csum_fold(__u32 sum)
-{
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)sum;
-}
-
-/*
- * The IPv4 header sum inet_gro_receive() checks with ip_fast_csum(): the
- * five 32-bit words of a 20-byte header (options never reach GRO) added
- * in 64 bits and folded, as the kernel's unrolled version does. Loaded in
- * host order: the sum comes out in host order too (RFC 1071 2(B)), so it
- * is compared with 0xffff or stored back as loaded.
- */
-static inline __u16 xrx_ipv4_hdr_sum(const __u8 *iph)
-{
-	__u64 sum = (__u64)xrx_load32(iph) + xrx_load32(iph + 4) +
-		    xrx_load32(iph + 8) + xrx_load32(iph + 12) +
-		    xrx_load32(iph + 16);
-
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	return xrx_csum_fold((__u32)sum);
-}
-
-static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
-{
-	return xrx_ipv4_hdr_sum(iph) == 0xffff;
-}
-
-/* csum.c */
-__u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
+/* csum.c: what needs a segment; the rest is in csum.h */
 __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 		       __u32 sum);
-__u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
-void xrx_ipv4_csum_set(__u8 *iph);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
 
 /* First aggregate of the chain @hash falls in; walk it with ->hnext. */
@@ -277,4 +176,4 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_gro_complete(struct xrx_agg *a);
 
-#endif /* XRX_LIB_ENGINE_H */
+#endif /* XRX_LIB_GRO_ENGINE_PRIV_H */

@@ -17,7 +17,7 @@
  * Linux 6.18 does it (measured): it flushes the aggregate, and a CWR
  * segment never starts one either; it is delivered alone.
  */
-#include "engine.h"
+#include "gro/engine_priv.h"
 
 #define XRX_TCP_FLAG_WORD_CWR 0x00800000	/* TCP_FLAG_CWR */
 #define XRX_TCP_FLAG_WORD_FIN 0x00010000
@@ -55,10 +55,10 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 		    xrx_bytes_differ(h + l3 + 40, d + l3 + 40, l4 - l3 - 40))
 			return false;
 	} else if (h[l3 + 9] != d[l3 + 9] ||
-		   xrx_load64(h + l3 + 12) != xrx_load64(d + l3 + 12)) {
+		   xrx_raw64(h + l3 + 12) != xrx_raw64(d + l3 + 12)) {
 		return false;
 	}
-	return xrx_load32(h + l4) == xrx_load32(d + l4);
+	return xrx_raw32(h + l4) == xrx_raw32(d + l4);
 }
 
 static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,

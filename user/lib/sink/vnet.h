@@ -21,7 +21,7 @@
 #include <sys/uio.h>
 #include <linux/virtio_net.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 
 /* Debian 12's linux-libc-dev (6.1) predates USO (Linux 6.2). */
 #ifndef VIRTIO_NET_HDR_GSO_UDP_L4

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/sink.h>
 
 #define XRX_SINK_KINDS_MAX 16

@@ -54,10 +54,10 @@
 #include <sys/utsname.h>
 #include <linux/if_tun.h>
 
-#include <xrx/xrx.h>
+#include <xrx/engine.h>
 #include <xrx/sink.h>
-#include "sink_tun.h"
-#include "vnet.h"
+#include "sink/tun.h"
+#include "sink/vnet.h"
 
 #define TUN_DEV "/dev/net/tun"
 #define TUN_IOVS 1024			/* UIO_MAXIOV */

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libxrx, the GRO engine: header-only copy and aggregation that follows the
+ * Linux kernel's GRO rules (net/core/gro.c, tcp_gro_receive(),
+ * udp_gro_receive_segment(), inet_gro_receive(), ipv6_gro_receive()).
+ *
+ * The engine works on frames in a memory region the caller owns (an
+ * AF_XDP UMEM, or a plain buffer). Per frame it copies the header bytes
+ * into a 256-byte head buffer and references the payload in place; frames
+ * of one flow are aggregated into one packet whose payload is a list of
+ * fragments pointing into the region.
+ *
+ *   struct xrx_engine_opts o = { .sz = sizeof(o), .region = umem,
+ *				    .region_size = size, .deliver = cb,
+ *				    .release_frame = rel, .ctx = me };
+ *   struct xrx_engine *e = xrx_engine__new(&o);
+ *   for (;;) {
+ *	n = receive(frames);
+ *	xrx_engine__rx(e, frames, n, now_ns);	// calls cb() per packet
+ *   }
+ *   xrx_engine__free(e);			// delivers what is held
+ *
+ * Ownership. A frame given to xrx_engine__rx() belongs to the engine until
+ * release_frame(ctx, addr) is called for it, exactly once: at once when no
+ * byte of it is referenced (everything was copied, or it was not
+ * delivered), otherwise when the packet that references it is released. A
+ * delivered packet belongs to the consumer until xrx_pkt__release(), which
+ * may be called from inside deliver() or later from the same thread.
+ *
+ * Threading: an engine is used by one thread; engines share nothing.
+ */
+#ifndef XRX_ENGINE_H
+#define XRX_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <xrx/types.h>
+#include <xrx/meta.h>
+
+struct xrx_parsed;	/* include/xrx/parse.h */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XRX_HEAD_SIZE 256		/* head buffer, as mlx5e MLX5E_RX_MAX_HEAD */
+
+#define XRX_FLOWS_DEFAULT 4096		/* aggregates held at once */
+#define XRX_AGGREGATE_MIN 1024		/* bounds of max_aggregate */
+#define XRX_AGGREGATE_DEFAULT 65536	/* GRO_LEGACY_MAX_SIZE */
+#define XRX_AGGREGATE_MAX 524280	/* BIG TCP: 8 * 65535 */
+#define XRX_SEGS_DEFAULT 64		/* see max_segs */
+#define XRX_SEGS_MAX 65535		/* gso_segs is 16 bits */
+#define XRX_UDP_SEGS_MAX 64		/* UDP_GRO_CNT_MAX */
+
+enum xrx_copy_mode {
+	XRX_COPY_HEADER = 0,	/* headlen bytes (eth_get_headlen()) */
+	XRX_COPY_MAX_HEAD,	/* min(256, frame length) of every frame */
+	XRX_COPY_FULL,		/* whole frames into one contiguous buffer */
+};
+
+enum xrx_csum_mode {
+	XRX_CSUM_VERIFY = 0,	/* software check of IPv4 header + L4 sum */
+	XRX_CSUM_TRUST,		/* as CHECKSUM_UNNECESSARY (IPv4 header
+				 * checksum is still checked, as the kernel
+				 * always does in inet_gro_receive()) */
+};
+
+enum xrx_gso_type {
+	XRX_GSO_NONE = 0,	/* a single frame, delivered as received */
+	XRX_GSO_TCPV4,
+	XRX_GSO_TCPV6,
+	XRX_GSO_UDP_L4,
+};
+
+enum xrx_gso_flags {
+	XRX_GSO_F_FIXEDID = 1 << 0,	/* IPv4 ID constant (SKB_GSO_TCP_FIXEDID) */
+};
+
+/*
+ * What the L4 checksum field of a delivered packet holds:
+ *   NONE         as received; not verified (csum trust mode)
+ *   UNNECESSARY  as received, and verified (csum verify mode)
+ *   PARTIAL      an aggregate: the field holds the pseudo-header checksum
+ *                (not inverted) over the aggregate's L4 length, as
+ *                tcp4_gro_complete()/tcp6_gro_complete() and
+ *                udp4/6_gro_complete() leave it for CHECKSUM_PARTIAL; the
+ *                full checksum is the ones' complement sum from csum_start
+ *                to the end, stored at csum_start + csum_offset. This is
+ *                what virtio_net_hdr VIRTIO_NET_HDR_F_NEEDS_CSUM expects.
+ */
+enum xrx_pkt_csum {
+	XRX_PKT_CSUM_NONE = 0,
+	XRX_PKT_CSUM_UNNECESSARY,
+	XRX_PKT_CSUM_PARTIAL,
+};
+
+/*
+ * A further piece of a multi-buffer frame (AF_XDP with XDP_USE_SG: one
+ * descriptor per chunk, XDP_PKT_CONTD on all but the last): bytes
+ * [addr, addr + len) of the region.
+ */
+struct xrx_chunk {
+	__u64 addr;
+	__u32 len;
+	__u32 pad;
+};
+
+#define XRX_FRAME_F_CHAIN (1u << 0)	/* chunks[] continue the frame */
+#define XRX_CHUNKS_MAX 18		/* pieces of one frame, first included:
+					 * MAX_SKB_FRAGS + 1, the most an
+					 * AF_XDP multi-buffer frame spans */
+
+/*
+ * One received frame: bytes [addr, addr + len) of the region, followed,
+ * with XRX_FRAME_F_CHAIN, by chunks[0 .. nr_chunks). The headers must lie
+ * in the first piece, and the first piece must hold at least
+ * min(frame length, XRX_HEAD_SIZE) bytes. release_frame() is called once
+ * for the first piece's addr and once for every chunk's.
+ */
+struct xrx_frame {
+	__u64 addr;			/* offset of the frame in the region */
+	__u32 len;			/* bytes at addr (the first piece) */
+	__u32 flags;			/* XRX_FRAME_F_* */
+	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse */
+	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
+	__u32 nr_chunks;
+	__u32 pad;
+};
+
+/* Payload by reference: bytes the consumer reads in place. */
+struct xrx_frag {
+	const __u8 *data;		/* in the region (or a copy buffer) */
+	__u32 len;
+	__u32 pad;
+	__u64 addr;			/* the frame it belongs to */
+};
+
+/*
+ * A delivered packet: an aggregate or a single frame. Its bytes are
+ * head[0, head_len) followed by every frag in order; len is their sum.
+ *
+ * An aggregate's headers are its first segment's, fixed up as
+ * napi_gro_complete() -> inet_gro_complete()/ipv6_gro_complete() do:
+ * IPv4 tot_len and header checksum recomputed, IPv6 payload_len set,
+ * TCP FIN and PSH OR-ed from every segment, L4 checksum as described at
+ * enum xrx_pkt_csum. Above 65535 bytes of IP length (BIG TCP) IPv4 tot_len
+ * is 0 and IPv6 payload_len is 0 with NO hop-by-hop jumbo option inserted
+ * (as mainline Linux 7.0 delivers it; the length is len - l3_off). A
+ * packet that was held alone (one segment) is delivered byte-identical to
+ * the frame, gso_type NONE, as napi_gro_complete() does for count == 1.
+ *
+ * Re-segmenting an aggregate at gso_size gives back exactly the payloads
+ * of its segments, in order.
+ */
+struct xrx_pkt {
+	__u8 *head;			/* header bytes (fixed up) */
+	const struct xrx_frag *frags;	/* payload, in order */
+	__u32 head_len;
+	__u32 nr_frags;
+	__u32 len;			/* head_len + all frag lengths */
+	__u32 hash;			/* flow hash, xrx_flow_hash() */
+	__u16 l3_off;			/* network header offset in head */
+	__u16 l4_off;			/* transport header offset, 0 if none */
+	__u16 gso_size;			/* mss: payload of the first segment */
+	__u16 gso_segs;			/* segments, 1 for a single frame */
+	__u8 gso_type;			/* enum xrx_gso_type */
+	__u8 gso_flags;			/* enum xrx_gso_flags */
+	__u8 l4_proto;			/* IPPROTO_TCP, IPPROTO_UDP, ... */
+	__u8 csum;			/* enum xrx_pkt_csum */
+	__u16 csum_start;		/* = l4_off when csum is PARTIAL */
+	__u16 csum_offset;		/* 16 (TCP) or 6 (UDP) from csum_start */
+	__u16 reason;			/* enum xrx_engine_stat: why delivered */
+	__u16 nr_vlans;
+};
+
+/*
+ * Engine counters, one table for the library, CLI and JSON.
+ * X(enumerator suffix, name, description)
+ *
+ * Every delivered packet is counted in pkts_out and in exactly one reason
+ * counter: flush_* (a held aggregate delivered before the frame that made
+ * it end, or by the table, time or caller), complete_* (delivered right
+ * after merging its last segment), single_* and csum_bad (a frame that
+ * was never held). drop_* frames are not delivered (but released).
+ */
+#define XRX_ENGINE_STATS_TABLE(X)                                              \
+	X(FRAMES_IN, "frames_in", "frames given to the engine")                \
+	X(BYTES_IN, "bytes_in", "bytes of those frames")                       \
+	X(PKTS_OUT, "pkts_out", "packets delivered (aggregates and singles)")  \
+	X(AGGS_OUT, "aggs_out", "delivered packets of two or more segments")   \
+	X(SEGS_MERGED, "segs_merged", "segments appended to an aggregate")     \
+	X(BYTES_OUT, "bytes_out", "bytes of delivered packets")                \
+	X(BYTES_COPIED, "bytes_copied", "bytes copied: headers and payload")   \
+	X(PAYLOAD_BYTES_COPIED, "payload_bytes_copied",                        \
+	  "payload bytes among bytes_copied")                                  \
+	X(FRAMES_RELEASED, "frames_released", "frames handed back")           \
+	X(FLUSH_CWR, "flush_cwr", "tcp_gro_receive: CWR set")                 \
+	X(FLUSH_FLAGS, "flush_flags", "tcp_gro_receive: flags or doff differ") \
+	X(FLUSH_WINDOW, "flush_window", "tcp_gro_receive: window differs")     \
+	X(FLUSH_ACK, "flush_ack", "tcp_gro_receive: ack_seq differs")          \
+	X(FLUSH_OPTS, "flush_opts", "tcp_gro_receive: TCP options differ")    \
+	X(FLUSH_TTL, "flush_ttl", "inet/ipv6_gro_flush: TTL/hop limit differ") \
+	X(FLUSH_TOS, "flush_tos", "inet/ipv6_gro_flush: TOS/class differ")    \
+	X(FLUSH_DF, "flush_df", "inet_gro_flush: DF differs")                 \
+	X(FLUSH_IPID, "flush_ipid", "inet_gro_flush: IP ID neither +1 nor fixed") \
+	X(FLUSH_IP_HDR, "flush_ip_hdr",                                        \
+	  "inet/ipv6_gro_receive: same flow, bad length or reserved bit")     \
+	X(FLUSH_SEQ, "flush_seq", "tcp_gro_receive: not the next sequence")    \
+	X(FLUSH_MSS, "flush_mss", "tcp_gro_receive: payload bigger than mss")  \
+	X(FLUSH_NO_PAYLOAD, "flush_no_payload",                                \
+	  "tcp_gro_receive: segment without payload (pure ACK)")               \
+	X(FLUSH_UDP_LEN, "flush_udp_len",                                      \
+	  "udp_gro_receive_segment: datagram bigger than gso_size")            \
+	X(FLUSH_SIZE, "flush_size", "skb_gro_receive: size limit reached")    \
+	X(FLUSH_TABLE_FULL, "flush_table_full", "oldest delivered: table full") \
+	X(FLUSH_TIMEOUT, "flush_timeout", "older than flush_timeout_us")       \
+	X(FLUSH_BATCH_END, "flush_batch_end", "end of a receive batch")        \
+	X(FLUSH_EXPLICIT, "flush_explicit", "xrx_engine__flush_all()")         \
+	X(FLUSH_PRESSURE, "flush_pressure", "xrx_engine__flush_oldest()")      \
+	X(COMPLETE_SHORT, "complete_short", "last segment shorter than mss")   \
+	X(COMPLETE_FLAGS, "complete_flags", "last segment had PSH or FIN")     \
+	X(COMPLETE_SEGS, "complete_segs", "max_segs (UDP: 64) reached")        \
+	X(SINGLE_NOT_TCP_UDP, "single_not_tcp_udp", "not TCP/UDP over IP")     \
+	X(SINGLE_MALFORMED, "single_malformed", "truncated/bad headers")       \
+	X(SINGLE_IP_OPTS, "single_ip_opts", "IPv4 with options")               \
+	X(SINGLE_FRAG, "single_frag", "IP fragment or IPv6 fragment header")   \
+	X(SINGLE_LEN, "single_len", "IP length differs from the frame (padding)") \
+	X(SINGLE_IP_FLAGS, "single_ip_flags", "IPv4 reserved fragment bit set") \
+	X(SINGLE_PURE_ACK, "single_pure_ack", "TCP without payload")           \
+	X(SINGLE_TCP_FLAGS, "single_tcp_flags",                                \
+	  "SYN, RST, URG, PSH, FIN or CWR in a new aggregate")                      \
+	X(SINGLE_UDP_OFF, "single_udp_off", "UDP while UDP GRO is off")        \
+	X(SINGLE_UDP_NO_CSUM, "single_udp_no_csum", "UDP checksum zero")       \
+	X(SINGLE_UDP_LEN, "single_udp_len", "UDP length <= 8 or != bytes")     \
+	X(CSUM_BAD, "csum_bad", "bad IPv4 header or L4 checksum")              \
+	X(DROP_NO_BUFFER, "drop_no_buffer",                                    \
+	  "no free packet buffer: consumer holds too many")                    \
+	X(DROP_BAD_FRAME, "drop_bad_frame",                                    \
+	  "frame outside the region (or too long to copy in full mode)")
+
+enum xrx_engine_stat {
+#define XRX_X_ENUM(e, n, d) XRX_ENGINE_STAT_##e,
+	XRX_ENGINE_STATS_TABLE(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_ENGINE_STAT_MAX
+};
+
+struct xrx_engine_opts {
+	size_t sz;			/* sizeof(struct xrx_engine_opts) */
+	void *region;			/* frames live at region + addr */
+	__u64 region_size;
+	__u32 flows;			/* aggregates held; 0: 4096 */
+	__u32 max_aggregate;		/* IP length limit (gro_max_size);
+					 * 0: 65536; 1024..524280; above
+					 * 65536 TCP only (BIG TCP) */
+	__u32 max_segs;			/* segments per aggregate; 0: 64,
+					 * or max_aggregate / 1024 if more.
+					 * The kernel has no such bound
+					 * (it chains skbs beyond
+					 * MAX_SKB_FRAGS): set it high for
+					 * kernel-identical small-segment
+					 * trains */
+	__u32 pkts;			/* packet buffers (held + delivered
+					 * and not yet released); 0: flows
+					 * + 1024 */
+	__u32 flush_timeout_us;		/* 0: flush at every batch end */
+	enum xrx_csum_mode csum;
+	enum xrx_copy_mode copy;
+	bool udp;			/* UDP GRO (udp_gro_receive_segment) */
+	/* Called for every delivered packet; the consumer owns pkt until
+	 * xrx_pkt__release(). */
+	void (*deliver)(void *ctx, struct xrx_pkt *pkt);
+	/* The engine no longer references the frame at addr. */
+	void (*release_frame)(void *ctx, __u64 addr);
+	void *ctx;
+	__u32 max_chunks;		/* pieces a frame may have (first
+					 * included, XRX_FRAME_F_CHAIN); 0:
+					 * 1; at most XRX_CHUNKS_MAX. Sizes
+					 * the fragment arrays */
+	__u32 pad;
+};
+
+/* Return: a new engine, or NULL with errno set (EINVAL: bad option). */
+struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts);
+/* Delivers everything held (flush_explicit), then frees. NULL is a no-op. */
+void xrx_engine__free(struct xrx_engine *e);
+
+/*
+ * One receive batch, in arrival order. Flushes every held aggregate at
+ * the end (flush_batch_end), or with flush_timeout_us set only those
+ * older than the timeout. @now_ns: any monotonic clock.
+ * Return: frames consumed (n), or a negative errno.
+ */
+int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
+		   __u32 n, __u64 now_ns);
+/* Deliver aggregates started at least flush_timeout_us before now_ns. */
+void xrx_engine__flush(struct xrx_engine *e, __u64 now_ns);
+/* Deliver every held aggregate, oldest first. */
+void xrx_engine__flush_all(struct xrx_engine *e);
+/* Pressure (e.g. fill ring low): deliver the @n oldest. Return: delivered. */
+__u32 xrx_engine__flush_oldest(struct xrx_engine *e, __u32 n);
+/*
+ * Bytes the engine allocated at creation: head buffers, packet buffers,
+ * fragment slots and the flow table (full-copy buffers are a reserved
+ * mapping whose untouched pages cost nothing). Nothing is allocated later.
+ */
+__u64 xrx_engine__memory(const struct xrx_engine *e);
+/* Aggregates held now. */
+__u32 xrx_engine__held(const struct xrx_engine *e);
+/* When the oldest held aggregate times out (ns, same clock), or 0. */
+__u64 xrx_engine__next_timeout(const struct xrx_engine *e);
+
+/* Give back a delivered packet: its frames are released. */
+void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt);
+
+/* Copy the counters: vals[] has XRX_ENGINE_STAT_MAX entries. */
+void xrx_engine__stats(const struct xrx_engine *e,
+		       __u64 vals[XRX_ENGINE_STAT_MAX]);
+/* Name ("flush_ack") / description of a counter; NULL if out of range. */
+const char *xrx_engine_stat__name(int stat);
+const char *xrx_engine_stat__desc(int stat);
+
+/*
+ * Header length of a frame as eth_get_headlen() counts it, with the one
+ * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL.
+ * Return: the header length (always <= len).
+ */
+__u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRX_ENGINE_H */

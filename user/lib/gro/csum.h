@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internet checksums (RFC 1071) over plain bytes: what the engine's GRO
+ * checks and fix-ups need, and what the sinks need to finish a packet
+ * (vnet headers, segmenting into the TUN device). Sums are host integers
+ * of the big-endian 16-bit words. The sums over a segment's pieces, which
+ * need the engine's types, are in engine_priv.h.
+ */
+#ifndef XRX_LIB_GRO_CSUM_H
+#define XRX_LIB_GRO_CSUM_H
+
+#include <stdbool.h>
+#include <xrx/types.h>
+#include <xrx/bytes.h>
+
+/* Fold a 32-bit ones' complement sum to 16 bits, not complemented. */
+static inline __u16 xrx_csum_fold(__u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)sum;
+}
+
+/*
+ * The IPv4 header sum inet_gro_receive() checks with ip_fast_csum(): the
+ * five 32-bit words of a 20-byte header (options never reach GRO) added
+ * in 64 bits and folded, as the kernel's unrolled version does. Loaded in
+ * host order: the sum comes out in host order too (RFC 1071 2(B)), so it
+ * is compared with 0xffff or stored back as loaded.
+ */
+static inline __u16 xrx_ipv4_hdr_sum(const __u8 *iph)
+{
+	__u64 sum = (__u64)xrx_raw32(iph) + xrx_raw32(iph + 4) +
+		    xrx_raw32(iph + 8) + xrx_raw32(iph + 12) +
+		    xrx_raw32(iph + 16);
+
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	return xrx_csum_fold((__u32)sum);
+}
+
+static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
+{
+	return xrx_ipv4_hdr_sum(iph) == 0xffff;
+}
+
+/* csum.c */
+__u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
+__u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
+void xrx_ipv4_csum_set(__u8 *iph);
+
+#endif /* XRX_LIB_GRO_CSUM_H */
