@@ -66,17 +66,11 @@ static __always_inline struct xrx_counter *xrx_stats_at(struct xrx_stats *s,
 }
 
 #ifndef __bpf__
-/* Userspace: names and descriptions indexed by enum xrx_stat. */
-static const char *const xrx_stat_names[XRX_STAT_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_STAT_##e] = #n,
-	XRX_STATS_TABLE(XRX_X_NAME)
-#undef XRX_X_NAME
-};
-static const char *const xrx_stat_descs[XRX_STAT_MAX] = {
-#define XRX_X_DESC(e, n, d) [XRX_STAT_##e] = d,
-	XRX_STATS_TABLE(XRX_X_DESC)
-#undef XRX_X_DESC
-};
+#include <xrx/counters.h>
+
+/* Userspace: xrx_stat_names[], xrx_stat__name(), ... by enum xrx_stat. */
+XRX_COUNTERS_DEFINE(static inline, xrx_stat, XRX_STATS_TABLE, XRX_STAT_MAX,
+		    XRX_COUNTER_NAME_ID)
 #endif
 
 #endif /* XRX_STATS_H */

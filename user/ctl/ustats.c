@@ -8,6 +8,7 @@
  * integer types and four structs.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,19 +17,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <xrx/counters.h>
 #include "ctl_ustats.h"
 
-static const char *const hdr_names[XRX_USTATS_HDR_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_USTATS_##e] = n,
-	XRX_USTATS_HDR_TABLE(XRX_X_NAME)
-#undef XRX_X_NAME
-};
-
-static const char *const hdr_descs[XRX_USTATS_HDR_MAX] = {
-#define XRX_X_DESC(e, n, d) [XRX_USTATS_##e] = d,
-	XRX_USTATS_HDR_TABLE(XRX_X_DESC)
-#undef XRX_X_DESC
-};
+XRX_COUNTERS_DEFINE(static inline, hdr, XRX_USTATS_HDR_TABLE, XRX_USTATS_HDR_MAX,
+		    XRX_COUNTER_NAME)
 
 static const char *const group_names[XRX_USTATS_G_MAX] = {
 	[XRX_USTATS_G_HDR] = "",
@@ -58,40 +51,37 @@ unsigned int xrx_ustats_group_len(enum xrx_ustats_group g)
 	}
 }
 
-const char *xrx_ustats_name(enum xrx_ustats_group g, unsigned int i)
+/* Name (or, with @desc, description) of counter @i of group @g. */
+static const char *ustats_text(enum xrx_ustats_group g, unsigned int i,
+			       bool desc)
 {
 	if (i >= xrx_ustats_group_len(g))
 		return NULL;
 	switch (g) {
 	case XRX_USTATS_G_HDR:
-		return hdr_names[i];
+		return desc ? hdr__desc((int)i) : hdr__name((int)i);
 	case XRX_USTATS_G_LIVE:
-		return xrx_live_stat__name((int)i);
+		return desc ? xrx_live_stat__desc((int)i) :
+			      xrx_live_stat__name((int)i);
 	case XRX_USTATS_G_ENGINE:
-		return xrx_engine_stat__name((int)i);
+		return desc ? xrx_engine_stat__desc((int)i) :
+			      xrx_engine_stat__name((int)i);
 	case XRX_USTATS_G_SINK:
-		return xrx_sink_stat__name((int)i);
+		return desc ? xrx_sink_stat__desc((int)i) :
+			      xrx_sink_stat__name((int)i);
 	default:
 		return NULL;
 	}
 }
 
+const char *xrx_ustats_name(enum xrx_ustats_group g, unsigned int i)
+{
+	return ustats_text(g, i, false);
+}
+
 const char *xrx_ustats_desc(enum xrx_ustats_group g, unsigned int i)
 {
-	if (i >= xrx_ustats_group_len(g))
-		return NULL;
-	switch (g) {
-	case XRX_USTATS_G_HDR:
-		return hdr_descs[i];
-	case XRX_USTATS_G_LIVE:
-		return xrx_live_stat__desc((int)i);
-	case XRX_USTATS_G_ENGINE:
-		return xrx_engine_stat__desc((int)i);
-	case XRX_USTATS_G_SINK:
-		return xrx_sink_stat__desc((int)i);
-	default:
-		return NULL;
-	}
+	return ustats_text(g, i, true);
 }
 
 __u64 *xrx_ustats_at(struct xrx_ustats *u, enum xrx_ustats_group g,

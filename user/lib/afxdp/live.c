@@ -21,6 +21,7 @@
 
 #include <xrx/rules.h>
 
+#include <xrx/counters.h>
 #include "afxdp/live_priv.h"
 
 void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
@@ -353,29 +354,8 @@ int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)
 	return 0;
 }
 
-static const char *const xrx_live_stat_names[XRX_LIVE_STAT_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_LIVE_STAT_##e] = n,
-	XRX_LIVE_STATS_TABLE(XRX_X_NAME)
-#undef XRX_X_NAME
-};
-
-static const char *const xrx_live_stat_descs[XRX_LIVE_STAT_MAX] = {
-#define XRX_X_DESC(e, n, d) [XRX_LIVE_STAT_##e] = d,
-	XRX_LIVE_STATS_TABLE(XRX_X_DESC)
-#undef XRX_X_DESC
-};
-
-const char *xrx_live_stat__name(int stat)
-{
-	return stat >= 0 && stat < XRX_LIVE_STAT_MAX ?
-		       xrx_live_stat_names[stat] : NULL;
-}
-
-const char *xrx_live_stat__desc(int stat)
-{
-	return stat >= 0 && stat < XRX_LIVE_STAT_MAX ?
-		       xrx_live_stat_descs[stat] : NULL;
-}
+XRX_COUNTERS_DEFINE(, xrx_live_stat, XRX_LIVE_STATS_TABLE, XRX_LIVE_STAT_MAX,
+		    XRX_COUNTER_NAME)
 
 int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
 			   size_t why_len)

@@ -11,33 +11,12 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include <xrx/counters.h>
 #include "gro/engine_priv.h"
 
-static const char *const xrx_engine_stat_names[XRX_ENGINE_STAT_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_ENGINE_STAT_##e] = n,
-	XRX_ENGINE_STATS_TABLE(XRX_X_NAME)
-#undef XRX_X_NAME
-};
-
-static const char *const xrx_engine_stat_descs[XRX_ENGINE_STAT_MAX] = {
-#define XRX_X_DESC(e, n, d) [XRX_ENGINE_STAT_##e] = d,
-	XRX_ENGINE_STATS_TABLE(XRX_X_DESC)
-#undef XRX_X_DESC
-};
-
-const char *xrx_engine_stat__name(int stat)
-{
-	if (stat < 0 || stat >= XRX_ENGINE_STAT_MAX)
-		return NULL;
-	return xrx_engine_stat_names[stat];
-}
-
-const char *xrx_engine_stat__desc(int stat)
-{
-	if (stat < 0 || stat >= XRX_ENGINE_STAT_MAX)
-		return NULL;
-	return xrx_engine_stat_descs[stat];
-}
+/* Positional: the table is in enum order (XRX_ENGINE_STATS_TABLE). */
+XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
+		    XRX_ENGINE_STAT_MAX, XRX_COUNTER_NAME)
 
 /* Options with defaults filled in. Return: 0 or -EINVAL. */
 static int xrx_engine_opts_check(struct xrx_engine_opts *o)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <xrx/engine.h>
+#include <xrx/counters.h>
 #include <xrx/sink.h>
 
 #define XRX_SINK_KINDS_MAX 16
@@ -151,29 +152,8 @@ void xrx_sink__stats(const struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX])
 	memcpy(vals, s->stats, sizeof(s->stats));
 }
 
-static const char *const xrx_sink_stat_names[XRX_SINK_STAT_MAX] = {
-#define XRX_X_NAME(e, n, d) [XRX_SINK_STAT_##e] = n,
-	XRX_SINK_STATS_TABLE(XRX_X_NAME)
-#undef XRX_X_NAME
-};
-
-static const char *const xrx_sink_stat_descs[XRX_SINK_STAT_MAX] = {
-#define XRX_X_DESC(e, n, d) [XRX_SINK_STAT_##e] = d,
-	XRX_SINK_STATS_TABLE(XRX_X_DESC)
-#undef XRX_X_DESC
-};
-
-const char *xrx_sink_stat__name(int stat)
-{
-	return stat >= 0 && stat < XRX_SINK_STAT_MAX ?
-		       xrx_sink_stat_names[stat] : NULL;
-}
-
-const char *xrx_sink_stat__desc(int stat)
-{
-	return stat >= 0 && stat < XRX_SINK_STAT_MAX ?
-		       xrx_sink_stat_descs[stat] : NULL;
-}
+XRX_COUNTERS_DEFINE(, xrx_sink_stat, XRX_SINK_STATS_TABLE, XRX_SINK_STAT_MAX,
+		    XRX_COUNTER_NAME)
 
 const char *xrx_sink__name(const struct xrx_sink *s)
 {

@@ -114,11 +114,17 @@ int xrx_vnet_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
 	return 0;
 }
 
-int xrx_vnet_iov(const struct xrx_pkt *pkt, __u32 off, __u32 len,
-		 struct iovec *iov, int max)
+/*
+ * Call @fn on each piece of packet bytes [off, off + len): part of the
+ * head, then of each frag in order, with the piece's offset from @off.
+ * Stops at the first non-zero return of @fn and returns it.
+ */
+static __always_inline int
+vnet_walk(const struct xrx_pkt *pkt, __u32 off, __u32 len,
+	  int (*fn)(void *ctx, const __u8 *p, __u32 n, __u32 at), void *ctx)
 {
-	__u32 end = off + len, pos = 0, i, from, to;
-	int n = 0;
+	__u32 start = off, end = off + len, pos = 0, i, from, to;
+	int err;
 
 	if (end < off || end > pkt->len)
 		return -EINVAL;
@@ -130,57 +136,67 @@ int xrx_vnet_iov(const struct xrx_pkt *pkt, __u32 off, __u32 len,
 		if (off < pos + piece) {
 			from = off - pos;
 			to = end < pos + piece ? end - pos : piece;
-			if (n == max)
-				return -E2BIG;
-			iov[n].iov_base = (void *)(p + from);
-			iov[n++].iov_len = to - from;
+			err = fn(ctx, p + from, to - from, off - start);
+			if (err)
+				return err;
 			off = pos + to;
 		}
 		pos += piece;
 	}
-	return off == end ? n : -EINVAL;
+	return off == end ? 0 : -EINVAL;
 }
 
-/*
- * Ones' complement sum of packet bytes [off, off + len), read in place.
- * A piece that starts at an odd position of the sum contributes its sum
- * byte-swapped (RFC 1071 2(B)), as csum_block_add() does.
- */
-static int vnet_sum(const struct xrx_pkt *pkt, __u32 off, __u32 len,
-		    __u32 *sum)
+struct vnet_iov_ctx {
+	struct iovec *iov;
+	int n, max;
+};
+
+static int vnet_iov_piece(void *ctx, const __u8 *p, __u32 n, __u32 at)
 {
-	__u32 end = off + len, pos = 0, done = 0, i, from, to, s = 0;
-	__u16 part;
+	struct vnet_iov_ctx *c = ctx;
 
-	if (end < off || end > pkt->len)
-		return -EINVAL;
-	for (i = 0; i <= pkt->nr_frags && off < end; i++) {
-		const __u8 *p = i ? pkt->frags[i - 1].data : pkt->head;
-		__u32 piece = i ? pkt->frags[i - 1].len : pkt->head_len;
-
-		if (off < pos + piece) {
-			from = off - pos;
-			to = end < pos + piece ? end - pos : piece;
-			part = xrx_csum_fold(xrx_csum_add(p + from, to - from,
-							  0));
-			if (done & 1)
-				part = (__u16)(part << 8 | part >> 8);
-			s += part;
-			done += to - from;
-			off = pos + to;
-		}
-		pos += piece;
-	}
-	*sum += xrx_csum_fold(s);
+	if (c->n == c->max)
+		return -E2BIG;
+	c->iov[c->n].iov_base = (void *)p;
+	c->iov[c->n++].iov_len = n;
 	return 0;
 }
 
-static void vnet_put32(__u8 *p, __u32 v)
+int xrx_vnet_iov(const struct xrx_pkt *pkt, __u32 off, __u32 len,
+		 struct iovec *iov, int max)
 {
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
+	struct vnet_iov_ctx c = { .iov = iov, .max = max };
+	int err = vnet_walk(pkt, off, len, vnet_iov_piece, &c);
+
+	return err ? err : c.n;
+}
+
+/*
+ * A piece that starts at an odd position of the sum contributes its sum
+ * byte-swapped (RFC 1071 2(B)), as csum_block_add() does.
+ */
+static int vnet_sum_piece(void *ctx, const __u8 *p, __u32 n, __u32 at)
+{
+	__u32 *s = ctx;
+	__u16 part = xrx_csum_fold(xrx_csum_add(p, n, 0));
+
+	if (at & 1)
+		part = (__u16)(part << 8 | part >> 8);
+	*s += part;
+	return 0;
+}
+
+/* Ones' complement sum of packet bytes [off, off + len), read in place. */
+static int vnet_sum(const struct xrx_pkt *pkt, __u32 off, __u32 len,
+		    __u32 *sum)
+{
+	__u32 s = 0;
+	int err = vnet_walk(pkt, off, len, vnet_sum_piece, &s);
+
+	if (err)
+		return err;
+	*sum += xrx_csum_fold(s);
+	return 0;
 }
 
 int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
@@ -229,7 +245,7 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 	/* tcp_gso_segment(): seq per segment, FIN/PSH on the last only,
 	 * CWR on the first only. __udp_gso_segment(): UDP length. */
 	if (tcp) {
-		vnet_put32(l4 + 4, xrx_get32(l4 + 4) + off);
+		xrx_put32(l4 + 4, xrx_get32(l4 + 4) + off);
 		flags = l4[13];
 		if (seg + n < nsegs)
 			flags &= ~(XRX_TH_FIN | XRX_TH_PSH);
