@@ -138,7 +138,7 @@ $(LIBXRXGRO): $(GRO_OBJS) | $(BUILD)
 
 $(BUILD)/%: user/tools/%.c $(LIBXRX)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(TOOL_CFLAGS) $(PKG_CFLAGS) $< $(TOOL_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
@@ -154,6 +154,12 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(BPF_SKELS)
 	$(call msg,HELPER,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+
+# xrx-send builds its trains with the same frame builder as the tests, so
+# what it sends is what the tests' oracles expect.
+$(BUILD)/xrx-send: $(TEST_SUPPORT)
+$(BUILD)/xrx-send: TOOL_CFLAGS += -Itests
+$(BUILD)/xrx-send: TOOL_LIBS += $(TEST_SUPPORT)
 
 # Helpers that build their traffic with the tests' frame builder.
 $(BUILD)/tests/tun_inject: $(TEST_SUPPORT)

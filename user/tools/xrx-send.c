@@ -33,6 +33,8 @@
 
 #include <pcap/pcap.h>
 
+#include "common/frames.h"
+
 #define FRAME_MAX 9216
 #define BATCH_MAX 256
 #define RNG_PCT(r) ((r) % 100)
@@ -99,37 +101,6 @@ static __u8 payload_byte(__u32 flow, __u32 off)
 	return (__u8)h;
 }
 
-static __u32 csum_add(const void *p, __u32 len, __u32 sum)
-{
-	const __u8 *b = p;
-	__u32 i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (__u32)b[i] << 8 | b[i + 1];
-	if (len & 1)
-		sum += (__u32)b[len - 1] << 8;
-	return sum;
-}
-
-static __u16 csum_fold(__u32 sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)~sum;
-}
-
-static void put16(__u8 *p, __u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = (__u8)v;
-}
-
-static void put32(__u8 *p, __u32 v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, (__u16)v);
-}
-
 /*
  * One segment of flow @flow: @plen payload bytes from stream offset @off.
  * @bad: 0 good, 1 bad L4 checksum, 2 bad IPv4 header checksum (IPv6: L4),
@@ -138,60 +109,42 @@ static void put32(__u8 *p, __u32 v)
 static __u32 build(const struct opts *o, __u8 *f, __u32 flow, __u32 seq,
 		   __u32 off, __u32 plen, bool psh, __u16 ipid, int bad)
 {
-	__u32 l3 = 14, l4, hl = o->proto == IPPROTO_TCP ? 20 : 8, len, sum, i;
-	__u8 *ip = f + l3, *th;
+	static __u8 payload[FRAME_MAX];
+	struct frame_spec s;
+	bool tcp = o->proto == IPPROTO_TCP;
+	__u32 i;
+	int len;
 
-	memcpy(f, o->dmac, 6);
-	memcpy(f + 6, o->smac, 6);
-	put16(f + 12, o->family == 4 ? ETH_P_IP : ETH_P_IPV6);
-	if (o->family == 4) {
-		l4 = l3 + 20;
-		memset(ip, 0, 20);
-		ip[0] = 0x45;
-		put16(ip + 2, (__u16)(20 + hl + plen + (bad == 3 ? 100 : 0)));
-		put16(ip + 4, ipid);
-		put16(ip + 6, 0x4000);	/* DF */
-		ip[8] = 64;
-		ip[9] = o->proto;
-		memcpy(ip + 12, o->saddr + 12, 4);
-		memcpy(ip + 16, o->daddr + 12, 4);
-		put16(ip + 10, csum_fold(csum_add(ip, 20, 0)) ^ (bad == 2 ? 0x5a5a : 0));
-	} else {
-		l4 = l3 + 40;
-		memset(ip, 0, 40);
-		ip[0] = 0x60;
-		put16(ip + 4, (__u16)(hl + plen + (bad == 3 ? 100 : 0)));
-		ip[6] = o->proto;
-		ip[7] = 64;
-		memcpy(ip + 8, o->saddr, 16);
-		memcpy(ip + 24, o->daddr, 16);
-	}
-	th = f + l4;
-	memset(th, 0, hl);
-	put16(th, (__u16)(o->sport + flow));
-	put16(th + 2, o->dport);
-	if (o->proto == IPPROTO_TCP) {
-		put32(th + 4, seq);
-		put32(th + 8, 1);
-		th[12] = 5 << 4;
-		th[13] = 0x10 | (psh ? 0x08 : 0);	/* ACK, PSH */
-		put16(th + 14, 65535);
-	} else {
-		put16(th + 4, (__u16)(8 + plen));
-	}
-	for (i = 0; i < plen; i++)
-		th[hl + i] = payload_byte(flow, off + i);
-	len = l4 + hl + plen;
-	/* Pseudo-header, then the transport header and payload. */
 	if (o->family == 4)
-		sum = csum_add(ip + 12, 8, 0);
+		tcp ? frame_spec_tcp4(&s) : frame_spec_udp4(&s);
 	else
-		sum = csum_add(ip + 8, 32, 0);
-	sum += o->proto + hl + plen;
-	sum = csum_add(th, hl + plen, sum);
-	put16(th + (o->proto == IPPROTO_TCP ? 16 : 6),
-	      csum_fold(sum) ^ ((bad == 1 || (bad == 2 && o->family == 6)) ? 0x5a5a : 0));
-	return len;
+		tcp ? frame_spec_tcp6(&s) : frame_spec_udp6(&s);
+	memcpy(s.dmac, o->dmac, sizeof(s.dmac));
+	memcpy(s.smac, o->smac, sizeof(s.smac));
+	memcpy(s.saddr, o->saddr, sizeof(s.saddr));
+	memcpy(s.daddr, o->daddr, sizeof(s.daddr));
+	s.sport = (__u16)(o->sport + flow);
+	s.dport = o->dport;
+	s.ip_id = ipid;
+	if (tcp) {
+		s.seq = seq;
+		s.ack = 1;
+		s.tcp_flags = 0x10 | (psh ? 0x08 : 0);	/* ACK, PSH */
+		s.window = 65535;
+		s.tcp_opts = NULL;
+		s.tcp_opts_len = 0;
+	}
+	if (plen > sizeof(payload))
+		return 0;
+	for (i = 0; i < plen; i++)
+		payload[i] = payload_byte(flow, off + i);
+	s.payload = payload;
+	s.payload_len = plen;
+	s.bad_l4_csum = bad == 1 || (bad == 2 && o->family == 6);
+	s.bad_ip_csum = bad == 2 && o->family == 4;
+	s.tot_len_delta = bad == 3 ? 100 : 0;
+	len = frame_build(&s, f, FRAME_MAX);
+	return len > 0 ? (__u32)len : 0;
 }
 
 static int flush_batch(struct sender *s)
