@@ -143,7 +143,7 @@ $(BUILD)/%: user/tools/%.c $(LIBXRX)
 $(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lz -lpthread -lm $(LDSAN)
 
 $(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(BPF_SKELS) $(TEST_SUPPORT)
 	$(call msg,TEST,$@)
@@ -262,7 +262,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT) tests/fuzz/coverage-ignore.txt $(TOOL_SRCS)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lz -lpthread -lm
 
 fuzz-bins: $(FUZZ_BINS)
 san-bins: $(TEST_BINS)

@@ -19,31 +19,17 @@
 
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "ctl_state.h"
 
 #define TEXT_MAX 65536
 #define IFNAME "xd0"
 
-/* CRC-32 as zlib's crc32(), table-driven (state.c's is bitwise). */
+/* The reference CRC-32: zlib's, independent of state.c's own. */
 static unsigned int crc32_ieee(const char *buf, size_t len)
 {
-	static unsigned int table[256];
-	unsigned int crc = 0xffffffffu, c;
-	size_t i;
-	int k;
-
-	if (!table[1]) {
-		for (i = 0; i < 256; i++) {
-			c = (unsigned int)i;
-			for (k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
-	for (i = 0; i < len; i++)
-		crc = table[(crc ^ (unsigned char)buf[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
+	return (unsigned int)crc32(0, (const Bytef *)buf, (uInt)len);
 }
 
 /*
