@@ -237,7 +237,9 @@ struct xrx_pkt {
 	X(DROP_NO_BUFFER, "drop_no_buffer",                                    \
 	  "no free packet buffer: consumer holds too many")                    \
 	X(DROP_BAD_FRAME, "drop_bad_frame",                                    \
-	  "frame outside the region (or too long to copy in full mode)")
+	  "frame outside the region (or too long to copy in full mode)")      \
+	X(BAD_RELEASE, "bad_release",                                          \
+	  "xrx_pkt__release() of a packet not delivered or already released")
 
 enum xrx_engine_stat {
 #define XRX_X_ENUM(e, n, d) XRX_ENGINE_STAT_##e,

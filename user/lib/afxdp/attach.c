@@ -20,6 +20,7 @@
 #include <xrx/prog.h>
 
 #include "afxdp/live_priv.h"
+#include "opts.h"
 #include "xrx_rx.skel.h"
 
 struct xrx_prog {
@@ -131,18 +132,19 @@ static struct xrx_prog *xrx_prog_new(const char *ifname,
 	unsigned int i;
 	int err = -EINVAL;
 
-	if (!ifname || strlen(ifname) >= IF_NAMESIZE ||
-	    (opts && (opts->sz < offsetof(struct xrx_prog_opts, log) ||
-		      opts->sz > sizeof(p->o))))
+	if (!ifname || strlen(ifname) >= IF_NAMESIZE)
 		goto fail;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		err = -ENOMEM;
 		goto fail;
 	}
-	if (opts)
-		memcpy(&p->o, opts, opts->sz);
-	p->o.sz = sizeof(p->o);
+	err = xrx_opts_copy(&p->o, sizeof(p->o), opts,
+			    offsetof(struct xrx_prog_opts, log));
+	if (err) {
+		free(p);
+		goto fail;
+	}
 	strcpy(p->ifname, ifname);
 	p->mode = XRX_LIVE_ATTACH_NONE;
 	for (i = 0; i < XRX_PROG_MAP_MAX; i++)

@@ -23,6 +23,7 @@
 
 #include <xrx/counters.h>
 #include "afxdp/live_priv.h"
+#include "opts.h"
 
 void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
 	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
@@ -55,14 +56,9 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 {
 	struct xrx_live_opts *o = &l->o;
 
-	memset(o, 0, sizeof(*o));
-	if (opts) {
-		if (opts->sz < offsetof(struct xrx_live_opts, engine) ||
-		    opts->sz > sizeof(*o))
-			return -EINVAL;
-		memcpy(o, opts, opts->sz);
-	}
-	o->sz = sizeof(*o);
+	if (xrx_opts_copy(o, sizeof(*o), opts,
+			  offsetof(struct xrx_live_opts, engine)))
+		return -EINVAL;
 	if (!o->nr_queues)
 		o->nr_queues = 1;
 	if (!o->frame_size)

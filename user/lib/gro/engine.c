@@ -13,6 +13,7 @@
 
 #include <xrx/counters.h>
 #include "gro/engine_priv.h"
+#include "opts.h"
 
 /* Positional: the table is in enum order (XRX_ENGINE_STATS_TABLE). */
 XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
@@ -109,7 +110,7 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 	struct xrx_engine *e;
 	int err;
 
-	if (!opts || opts->sz < offsetof(struct xrx_engine_opts, ctx)) {
+	if (!opts) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -118,10 +119,10 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
-	memcpy(&e->opts, opts,
-	       opts->sz < sizeof(e->opts) ? opts->sz : sizeof(e->opts));
-	e->opts.sz = sizeof(e->opts);
-	err = xrx_engine_opts_check(&e->opts);
+	err = xrx_opts_copy(&e->opts, sizeof(e->opts), opts,
+			    offsetof(struct xrx_engine_opts, ctx));
+	if (!err)
+		err = xrx_engine_opts_check(&e->opts);
 	if (err)
 		goto fail;
 	e->region = e->opts.region;

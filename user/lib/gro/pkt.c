@@ -4,6 +4,8 @@
  * packet), delivery to the consumer and release of the frames a packet
  * references.
  */
+#include <stdio.h>
+
 #include "gro/engine_priv.h"
 
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
@@ -87,8 +89,17 @@ void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt)
 	if (!e || !pkt)
 		return;
 	a = container_of_agg(pkt);
-	if (a->state != XRX_AGG_OUT)
-		return;		/* not delivered, or released twice */
+	if (a->state != XRX_AGG_OUT) {
+		/* Not delivered, or released twice: the consumer's bug, which
+		 * would hand the same frames to the fill ring twice. */
+#ifdef XRX_DEBUG
+		fprintf(stderr, "xrx: packet %p released but not delivered\n",
+			(void *)pkt);
+		__builtin_trap();
+#endif
+		xrx_count(e, XRX_ENGINE_STAT_BAD_RELEASE);
+		return;
+	}
 	/* xrx_release_frame() for each, the counter added once */
 	e->stats[XRX_ENGINE_STAT_FRAMES_RELEASED] += a->pkt.nr_frags;
 	if (e->opts.release_frame)

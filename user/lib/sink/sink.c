@@ -12,6 +12,7 @@
 #include <xrx/engine.h>
 #include <xrx/counters.h>
 #include <xrx/sink.h>
+#include "opts.h"
 
 #define XRX_SINK_KINDS_MAX 16
 
@@ -80,13 +81,10 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts) {
-		if (opts->sz < offsetof(struct xrx_sink_opts, snaplen) ||
-		    opts->sz > sizeof(o)) {
-			errno = EINVAL;
-			return NULL;
-		}
-		memcpy(&o, opts, opts->sz);
+	if (xrx_opts_copy(&o, sizeof(o), opts,
+			  offsetof(struct xrx_sink_opts, snaplen))) {
+		errno = EINVAL;
+		return NULL;
 	}
 	if (!o.nr_queues)
 		o.nr_queues = 1;
