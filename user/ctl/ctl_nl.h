@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Inside the control plane's netlink code, shared by its four parts:
+ *   nl.c        the transport: two libmnl sockets, requests with extended
+ *               ACKs, the ethtool family's id
+ *   nic.c       reading an interface's settings, and the setters
+ *   offload.c   planning and applying a config's offload settings
+ *   restore.c   putting recorded settings back
+ * Not used outside user/ctl.
+ */
+#ifndef XRX_CTL_NL_H
+#define XRX_CTL_NL_H
+
+#include <stddef.h>
+#include <linux/netlink.h>
+
+#include <libmnl/libmnl.h>
+
+#include "ctl_offload.h"
+
+/* rtnetlink attributes newer than Debian 12's uapi headers (6.1). */
+#define XRX_IFLA_GSO_IPV4_MAX_SIZE 63
+#define XRX_IFLA_GRO_IPV4_MAX_SIZE 64
+
+#define NL_RECV_BUF (64 * 1024)
+#define NL_SEND_BUF 8192
+
+struct xrx_nl {
+	struct mnl_socket *rtnl;
+	struct mnl_socket *genl;
+	unsigned int rtnl_portid;
+	unsigned int genl_portid;
+	unsigned int seq;
+	__u16 ethtool_family;
+	char msg[XRX_NL_MSG_MAX];	/* extack of the last request */
+	/* Netlink messages are read in place as struct nlmsghdr. */
+	char sbuf[NL_SEND_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char rbuf[NL_RECV_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
+};
+
+extern const __u16 ctl_size_attrs[XRX_SIZE_MAX];	/* IFLA_* of each size */
+extern const char *const ctl_size_names[XRX_SIZE_MAX];
+
+/* nl.c */
+int ctl_nl_talk(struct xrx_nl *nl, struct mnl_socket *sk, unsigned int portid,
+		struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+struct nlmsghdr *ctl_ethtool_msg(struct xrx_nl *nl, __u8 cmd, __u16 hdr_attr,
+				 int ifindex, __u32 flags);
+int ctl_genl_talk(struct xrx_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		  void *data);
+/* The kernel's extack message for @err, or strerror(). */
+const char *ctl_nl_reason(const struct xrx_nl *nl, int err, char *buf,
+			  size_t len);
+
+/* nic.c: setters; each is one request, acknowledged. */
+int ctl_set_features(struct xrx_nl *nl, int ifindex,
+		     const struct xrx_state_feature *feat, unsigned int n);
+int ctl_set_sizes(struct xrx_nl *nl, int ifindex, const unsigned int *size,
+		  unsigned int mask);
+int ctl_set_rings(struct xrx_nl *nl, int ifindex, unsigned int have,
+		  unsigned int rx, unsigned int split);
+int ctl_set_channels(struct xrx_nl *nl, int ifindex, unsigned int have,
+		     unsigned int rx, unsigned int tx, unsigned int other,
+		     unsigned int combined);
+const char *ctl_split_name(unsigned int v);	/* tcp-data-split value */
+
+#endif /* XRX_CTL_NL_H */
