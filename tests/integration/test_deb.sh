@@ -48,8 +48,13 @@ build_print() {
 }
 
 # --- the build --------------------------------------------------------------
+# What dpkg-buildpackage writes when it runs in the tree itself.
+next_to_tree() {
+	find "$TOP/.." -maxdepth 1 \( -name '*.deb' -o -name '*.changes' -o \
+		-name '*.buildinfo' \) | sort
+}
 before=$(build_print)
-parent_before=$(ls "$TOP/.." | grep -E '\.(deb|changes|buildinfo)$')
+parent_before=$(next_to_tree)
 start=$(date +%s)
 make -C "$TOP" --no-print-directory -s deb DEBDIR="$OUT" >"$WORK/build.log" 2>&1
 rc=$?
@@ -66,7 +71,7 @@ fi
 check "the tree's $(basename "$BUILD")/ is neither used nor touched" \
 	$([ "$(build_print)" = "$before" ]; echo $?)
 check "nothing written next to the tree" \
-	$([ "$(ls "$TOP/.." | grep -E '\.(deb|changes|buildinfo)$')" = "$parent_before" ]; echo $?)
+	$([ "$(next_to_tree)" = "$parent_before" ]; echo $?)
 # dh skips a step whose override is empty: no dh_auto_test, no make test.
 ok "the package build does not run the test suite" \
 	eval "grep -q 'debian/rules override_dh_auto_build' '$WORK/build.log' &&
@@ -102,7 +107,7 @@ check "xrx depends on exactly the packages of the libraries its programs link" \
 mkdir "$WORK/d"
 dpkg-deb -x "$DEV_DEB" "$WORK/d"
 pc=$WORK/d/usr/lib/$MA/pkgconfig/xrx.pc
-required=$(sed -n 's/^Requires: *//p' "$pc" | tr ', ' '\n\n' | sed '/^$/d' | while read -r m; do
+required=$(sed -n 's/^Requires: *//p' "$pc" | tr -s ', ' '\n' | sed '/^$/d' | while read -r m; do
 	owner "$(pkg-config --variable=pcfiledir "$m")/$m.pc"
 done | sort -u)
 dev_depends=$(field "$DEV_DEB" Depends)
@@ -148,7 +153,7 @@ UP=$OVL/upper
 mkdir "$OVL"
 mount -t tmpfs -o mode=0755 xrx-deb "$OVL" &&
 	mkdir "$R" "$UP" "$OVL/work" &&
-	mount -t overlay -o lowerdir=/,upperdir="$UP",workdir="$OVL/work" xrx-deb "$R" 2>"$WORK/mount.err"
+	mount -t overlay -o "lowerdir=/,upperdir=$UP,workdir=$OVL/work" xrx-deb "$R" 2>"$WORK/mount.err"
 rc=$?
 at_exit umount -R "$OVL"
 if [ $rc != 0 ]; then
