@@ -173,6 +173,12 @@ mknod -m 666 "$R/dev/zero" c 1 5
 mknod -m 666 "$R/dev/urandom" c 1 9
 mount -t proc proc "$R/proc"
 
+# A host with xrx installed from source (make install) has an unowned
+# /etc/xrx, and dpkg would ask about the conffile; start from none.
+if [ -e "$R/etc/xrx" ]; then
+	diag "the host has /etc/xrx; the throwaway root starts without it"
+	rm -rf "$R/etc/xrx"
+fi
 mkdir -m 0700 "$R/tmp/xrx-deb-check"
 T=/tmp/xrx-deb-check
 in_root() { chroot "$R" "$@"; }
