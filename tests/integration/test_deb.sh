@@ -236,6 +236,11 @@ check "xrxd --check-config with a minimal config: exit 0, the config with its de
 	  grep -qE '^max_aggregate *=' "$WORK/check"; echo $?)
 ok "xrxd --check-config accepts the shipped /etc/xrx/example.conf" \
 	eval "in_root /usr/sbin/xrxd -c /etc/xrx/example.conf --check-config >/dev/null 2>&1"
+# debian/changelog and the version the programs print must not drift.
+pv=$(dpkg-deb -f "$XRX_DEB" Version)
+rv=$(in_root /usr/bin/xrx-replay --version 2>&1)
+check "the package version ($pv) is the one the programs print ($rv)" \
+	$([ "$rv" = "xrx-replay ${pv%%-*}" ]; echo $?)
 out=$(in_root /usr/sbin/xrxctl --help 2>&1)
 check "xrxctl --help: exit 0 with a usage line" \
 	$([ $? = 0 ] && echo "$out" | grep -q '^Usage: xrxctl'; echo $?)
