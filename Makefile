@@ -5,6 +5,8 @@
 # make bench      benchmarks (not tests): tables and JSON in build/bench/
 # make fuzz       each fuzz target for FUZZ_SECONDS (300), then the 1M-frame
 #                 BPF-vs-userspace parser differential (scripts/fuzz.sh)
+# make install    PREFIX=/usr/local, DESTDIR honoured (scripts/install.sh)
+# make deb        Debian packages xrx and libxrx-dev (debian/) in build/deb/
 # make V=1        show the commands
 #
 # Sources are discovered, not listed: user/lib/{gro,sink,afxdp}/*.c is
@@ -328,15 +330,27 @@ format:
 #   make demo        ~10 s of iperf3 through xrxd between two namespaces
 #   make install     PREFIX (/usr/local), DESTDIR honoured; see
 #   make uninstall   scripts/install.sh for every directory variable
+#   make deb         Debian packages xrx and libxrx-dev in build/deb/
+#                    (apt install ./build/deb/xrx_*.deb)
 PREFIX  ?= /usr/local
 INSTALL_VARS = PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" BUILD="$(BUILD)" \
 	$(foreach v,BINDIR SBINDIR LIBDIR INCLUDEDIR MANDIR DOCDIR BPFDIR UNITDIR PKGCONFIGDIR SYSCONFDIR,$(if $($(v)),$(v)="$($(v))"))
 
-install: $(TOOLS) $(CTL_PROGS) $(BPF_OBJS) $(LIBXRX)
+# What make install installs, and no more: the Debian package build
+# compiles this target, not the tests.
+programs: $(TOOLS) $(CTL_PROGS) $(BPF_OBJS) $(LIBXRX)
+
+install: programs
 	$(Q)$(INSTALL_VARS) scripts/install.sh install
 
 uninstall:
 	$(Q)$(INSTALL_VARS) scripts/install.sh uninstall
+
+# The Debian packages xrx and libxrx-dev (debian/), built by
+# dpkg-buildpackage from scratch in a copy of the tree, into DEBDIR.
+DEBDIR ?= $(BUILD)/deb
+deb:
+	$(Q)scripts/deb.sh "$(DEBDIR)"
 
 # The SVG carries the hash of its source, so a test can tell a stale
 # picture without graphviz.
@@ -360,4 +374,4 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
-.PHONY: install uninstall docs bench-plot demo
+.PHONY: programs install uninstall deb docs bench-plot demo

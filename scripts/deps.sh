@@ -3,14 +3,16 @@
 #
 # Install the Debian packages xrx needs, when missing. Idempotent and quiet
 # when everything is there.
-#   scripts/deps.sh          build + test dependencies
+#   scripts/deps.sh          build + test dependencies (and the Debian
+#                            package build: make deb)
 #   scripts/deps.sh --bench  also the benchmark baseline (DPDK)
 set -e
 
 PKGS="make gcc clang llvm libclang-rt-14-dev pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
 libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
 iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux valgrind bc
-man-db groff-base systemd gnuplot-nox"
+man-db groff-base systemd gnuplot-nox
+debhelper dpkg-dev fakeroot lintian"
 [ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev"
 
 missing=""
