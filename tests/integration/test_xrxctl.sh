@@ -133,6 +133,22 @@ assert ("xrx_live_umem_free", lab) in samples
 PYEOF
 )
 
+# An xrxd starting or stopping elsewhere: its pin directory is listed but
+# holds nothing yet. The all-interfaces view leaves it out instead of
+# failing (a Prometheus collector runs it at any moment); asked for by
+# name, it is an error.
+STRAY=/sys/fs/bpf/xrx/xz$$
+mkdir "$STRAY" && at_exit rmdir "$STRAY"
+xrxctl stats --prom >"$WORK/prom2" 2>"$WORK/err2"
+rc=$?
+check "stats --prom over every interface skips one whose pins are not there" \
+	$([ $rc = 0 ] && grep -q "^xrx_up{interface=\"$IF_DUT\"} 1$" "$WORK/prom2" &&
+	  ! grep -q "xz$$" "$WORK/prom2"; echo $?)
+xrxctl stats "xz$$" >/dev/null 2>"$WORK/err3"
+rc=$?
+check "stats of that interface by name: an error naming it" \
+	$([ $rc != 0 ] && grep -q "no xrxd on xz$$" "$WORK/err3"; echo $?)
+
 kill -TERM $pid
 wait $pid
 check "xrxd stopped cleanly" $([ $? = 0 ] && [ ! -e "$PIN" ]; echo $?)

@@ -29,6 +29,7 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
 struct snap {
 	char ifname[IF_NAMESIZE];
 	bool have_k, have_u, alive;
+	bool gone;	/* listed, but its pins went away (or are not there yet) */
 	struct xrx_counter k[XRX_STAT_MAX];
 	struct xrx_ustats u;
 	double at;		/* CLOCK_MONOTONIC seconds */
@@ -46,7 +47,14 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
+/*
+ * One interface's counters. @named: the user asked for this interface, so
+ * nothing readable is an error; otherwise it was listed from the pin root
+ * and an xrxd starting or stopping right now may have taken its pins away
+ * in between: it is left out of this round (s->gone), not a failure.
+ */
+static int take(const struct ctx *ctx, const char *ifname, struct snap *s,
+		bool named)
 {
 	char err[512];
 	int fd;
@@ -71,6 +79,10 @@ static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
 		s->alive = s->u.hdr[XRX_USTATS_PID] &&
 			   (kill((pid_t)s->u.hdr[XRX_USTATS_PID], 0) == 0 ||
 			    errno == EPERM);
+	if (!s->have_k && !s->have_u && !named) {
+		s->gone = true;
+		return 0;
+	}
 	if (!s->have_k && !s->have_u) {
 		ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start xrxd@%s",
 			ifname, ctx->pin_root, ifname, ifname);
@@ -316,7 +328,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	enum fmt fmt = FMT_TEXT;
 	const char *arg = NULL;
 	char *end;
-	int c, n, j, ret = 1;
+	int c, n, j, shown, ret = 1;
 
 	/* argv[-1] is the command name: getopt's argv[0]. optind 0 makes
 	 * glibc start afresh after main()'s own getopt run. */
@@ -386,16 +398,25 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 				break;
 		}
 		for (j = 0; j < n; j++)
-			if (take(ctx, names[j], &cur[j]))
+			if (take(ctx, names[j], &cur[j], arg != NULL))
 				goto out;
 		if (fmt == FMT_PROM) {
-			print_prom(cur, n);
+			/* prev is not used here: the shown ones move down. */
+			for (j = 0, shown = 0; j < n; j++)
+				if (!cur[j].gone)
+					cur[shown++] = cur[j];
+			print_prom(cur, shown);
 		} else {
 			for (j = 0; j < n; j++) {
+				const struct snap *p = round && !prev[j].gone ?
+						       &prev[j] : NULL;
+
+				if (cur[j].gone)
+					continue;
 				if (fmt == FMT_JSON)
-					print_json(&cur[j], round ? &prev[j] : NULL);
+					print_json(&cur[j], p);
 				else
-					print_text(&cur[j], round ? &prev[j] : NULL);
+					print_text(&cur[j], p);
 			}
 		}
 		fflush(stdout);
