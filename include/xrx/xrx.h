@@ -195,6 +195,8 @@ struct xrx_pkt {
 	X(PAYLOAD_BYTES_COPIED, "payload_bytes_copied",                        \
 	  "payload bytes among bytes_copied")                                  \
 	X(FRAMES_RELEASED, "frames_released", "frames handed back")           \
+	X(FRAMES_NO_META, "frames_no_meta",                                    \
+	  "frames without usable xrx_meta: parsed in userspace")              \
 	X(FLUSH_CWR, "flush_cwr", "tcp_gro_receive: CWR set")                 \
 	X(FLUSH_FLAGS, "flush_flags", "tcp_gro_receive: flags or doff differ") \
 	X(FLUSH_WINDOW, "flush_window", "tcp_gro_receive: window differs")     \
