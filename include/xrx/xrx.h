@@ -227,7 +227,7 @@ struct xrx_pkt {
 	X(SINGLE_MALFORMED, "single_malformed", "truncated/bad headers")       \
 	X(SINGLE_IP_OPTS, "single_ip_opts", "IPv4 with options")               \
 	X(SINGLE_FRAG, "single_frag", "IP fragment or IPv6 fragment header")   \
-	X(SINGLE_LEN, "single_len", "IP length differs from the frame (padding)") \
+	X(SINGLE_LEN, "single_len", "IP length differs from the frame (padding, cut short)") \
 	X(SINGLE_IP_FLAGS, "single_ip_flags", "IPv4 reserved fragment bit set") \
 	X(SINGLE_PURE_ACK, "single_pure_ack", "TCP without payload")           \
 	X(SINGLE_TCP_FLAGS, "single_tcp_flags",                                \

@@ -78,6 +78,7 @@ TWEAK(t_mf_1, i == 1, s->frag_off |= 0x2000)
 TWEAK(t_frag6_1, i == 1, s->ext[0].type = 44; s->nr_ext = 1)
 TWEAK(t_pad_1, i == 1, s->pad = 6)
 TWEAK(t_pad_ack_1, i == 1, s->pad = 6; s->payload_len = 0)
+TWEAK(t_long_1, i == 1, s->tot_len_delta = 100)
 TWEAK(t_evil_1, i == 1, s->frag_off |= 0x8000)
 TWEAK(t_bad_ip_1, i == 1, s->bad_ip_csum = 1)
 TWEAK(t_bad_l4_1, i == 1, s->bad_l4_csum = 1)
@@ -219,6 +220,12 @@ static const struct gro_case cases[] = {
 	{ "ipv6 padding flushes and goes alone (ipv6_gro_receive)",
 	  frame_spec_tcp6, 3, t_pad_1, 0, "0 1 2", S(FLUSH_IP_HDR),
 	  S(SINGLE_LEN) },
+	{ "ip length past the frame flushes, alone (skb_gro_receive)",
+	  frame_spec_tcp4, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN) },
+	{ "ipv6 length past the frame flushes, alone (skb_gro_receive)",
+	  frame_spec_tcp6, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN) },
 	{ "padded pure ack flushes and goes alone (inet_gro_receive)",
 	  frame_spec_tcp4, 3, t_pad_ack_1, 0, "0 1 2", S(SINGLE_PURE_ACK) },
 	{ "reserved frag bit flushes, alone (inet_gro_receive ~IP_DF)",
@@ -251,6 +258,9 @@ static const struct gro_case cases[] = {
 	{ "udp padding alone, held kept (udp_gro_receive_segment ulen)",
 	  frame_spec_udp4, 3, t_pad_1, 2, "1 0,2", S(SINGLE_UDP_LEN),
 	  .udp = true },
+	{ "udp ip length past the frame flushes, alone (udp_gro_receive_segment)",
+	  frame_spec_udp4, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN), .udp = true },
 	{ "udp bad csum alone, held kept (udp4_gro_receive)",
 	  frame_spec_udp4, 3, t_bad_l4_1, 2, "1 0,2", S(CSUM_BAD),
 	  .udp = true },

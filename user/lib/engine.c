@@ -204,11 +204,45 @@ static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 	return true;
 }
 
+/*
+ * The parser calls a frame whose IP length runs past its end malformed
+ * (xrx_rx passes it to the kernel). GRO sees it otherwise: with the
+ * network and transport headers present, inet_gro_receive() and
+ * ipv6_gro_receive() only set flush, tcp_gro_receive() still finds the
+ * flow, and skb_gro_receive() refuses the segment, which flushes the
+ * held aggregate before the segment goes up alone. Parse again as if
+ * the frame were as long as its IP header says; the headers must still
+ * lie within the bytes present.
+ * Return: true with @r filled in if the frame is such a segment.
+ */
+static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
+{
+	const __u8 *l3 = s->data + r->l3_off;
+	__u32 claim, window;
+
+	if (!(r->flags & (XRX_META_F_IPV4 | XRX_META_F_IPV6)) ||
+	    r->l3_off + 40u > s->first_len)
+		return false;
+	claim = r->l3_off + ((r->flags & XRX_META_F_IPV6) ?
+				     40 + xrx_get16(l3 + 4) :
+				     xrx_get16(l3 + 2));
+	if (claim <= s->len)
+		return false;
+	window = s->first_len < XRX_PARSE_WINDOW ? s->first_len :
+						   XRX_PARSE_WINDOW;
+	if (xrx_parse(s->data, window, claim, r) != XRX_PARSE_L4 ||
+	    r->headlen > s->len)
+		return false;
+	return true;
+}
+
 static void xrx_seg_parse(struct xrx_seg *s)
 {
 	struct xrx_parsed r;
 
 	xrx_headlen(s->data, s->len, &r);
+	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r))
+		s->ip_short = true;
 	s->hash = r.hash;
 	s->headlen = r.headlen;
 	s->l3_off = r.l3_off;
@@ -243,11 +277,15 @@ static bool xrx_seg_lengths(struct xrx_seg *s)
 		return false;
 	s->ipv6 = s->flags & XRX_META_F_IPV6;
 	ip_len = s->ipv6 ? 40 + xrx_get16(l3 + 4) : xrx_get16(l3 + 2);
-	if (s->l3_off + ip_len > s->len)
-		return false;
+	if (s->l3_off + ip_len > s->len) {
+		if (!s->ip_short)
+			return false;
+		/* skb_gro_len(): the bytes present, whatever the header says */
+		ip_len = s->len - s->l3_off;
+	}
 	s->payload_len = s->l3_off + ip_len > s->hdr_len ?
 				 s->l3_off + ip_len - s->hdr_len : 0;
-	s->ip_flush = s->l3_off + ip_len != s->len;
+	s->ip_flush = s->ip_short || s->l3_off + ip_len != s->len;
 	if (!s->ipv6 && (l3[6] & 0x80))
 		s->ip_flush = true;
 	return true;

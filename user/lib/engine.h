@@ -90,6 +90,7 @@ struct xrx_seg {
 	bool ipv6;
 	bool ip_flush;			/* inet/ipv6_gro_receive's own flush:
 					 * length mismatch, reserved bit */
+	bool ip_short;			/* IP length runs past the frame */
 	bool csum_ok;			/* L4 checksum verified good */
 };
 

@@ -291,7 +291,7 @@ static int xrx_own_flush(const struct xrx_seg *s)
 			return XRX_ENGINE_STAT_SINGLE_TCP_FLAGS;
 	}
 	if (s->ip_flush)
-		return (s->flags & XRX_META_F_LEN_PAD) ?
+		return (s->flags & XRX_META_F_LEN_PAD) || s->ip_short ?
 			       XRX_ENGINE_STAT_SINGLE_LEN :
 			       XRX_ENGINE_STAT_SINGLE_IP_FLAGS;
 	return 0;
