@@ -60,6 +60,7 @@ enum conf_key {
 	K_COPY,
 	K_CSUM,
 	K_UDP_GRO,
+	K_CSUM_TRUST_ACK,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -78,6 +79,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_COPY] = "copy",
 	[K_CSUM] = "csum",
 	[K_UDP_GRO] = "udp_gro",
+	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -496,6 +498,10 @@ static int set_key(struct parser *p, const char *key, char *val)
 		ret = parse_word(p, key, val, onoff_words, &w);
 		c->udp_gro = w == 1;
 		return ret;
+	case K_CSUM_TRUST_ACK:
+		ret = parse_word(p, key, val, onoff_words, &w);
+		c->csum_trust_ack = w == 1;
+		return ret;
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
 			    key);
@@ -580,6 +586,19 @@ static int check_conf(struct parser *p)
 		p->line = p->seen[K_QUEUES];
 		return perr(p, "queues = %u is more than offload.channels = %u (line %d); write queues = %u or raise offload.channels",
 			    c->queues, ch->value, ch->line, ch->value);
+	}
+	/*
+	 * A TUN sink hands aggregates to the stack as CHECKSUM_PARTIAL, which
+	 * it never verifies again, and AF_XDP carries no per-frame checksum
+	 * verdict from the NIC that could justify trusting the segments: a
+	 * corrupt one would reach applications. Only an explicit key that
+	 * names the risk allows it.
+	 */
+	if (c->csum == XRX_CONF_CSUM_TRUST && c->sink == XRX_CONF_SINK_TUN &&
+	    !c->csum_trust_ack) {
+		p->line = p->seen[K_CSUM];
+		return perr(p, "csum = trust with sink = tun:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+			    c->sink_arg, p->seen[K_SINK]);
 	}
 	return 0;
 }
@@ -718,6 +737,8 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	fprintf(f, "copy = %s\n", copy_words[c->copy]);
 	fprintf(f, "csum = %s\n", csum_words[c->csum]);
 	fprintf(f, "udp_gro = %s\n", c->udp_gro ? "on" : "off");
+	if (c->csum_trust_ack)
+		fprintf(f, "csum_trust_may_deliver_corrupt_data = on\n");
 	fprintf(f, "\n[offload]\n");
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,

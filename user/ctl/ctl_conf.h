@@ -111,6 +111,8 @@ struct xrx_conf {
 	unsigned int flows;
 	enum xrx_conf_copy copy;
 	enum xrx_conf_csum csum;
+	bool csum_trust_ack;	/* csum_trust_may_deliver_corrupt_data: trust
+				 * allowed with a TUN sink */
 	bool udp_gro;
 	struct xrx_conf_offload offload[XRX_OFF_MAX];
 };
