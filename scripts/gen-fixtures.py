@@ -305,6 +305,10 @@ def trains():
         tcp_train(12, vlans=[(0x8100, 100)]))
     add("tcp4_qinq", "QinQ tagged segments merge",
         tcp_train(12, vlans=[(0x88a8, 100), (0x8100, 200)]))
+    # p->len counts in-band tags: 14 + 4 + 52 + 40 * 1637 = 65536 bytes
+    # from the MAC header, so the 40th segment no longer fits.
+    add("tcp4_vlan_limit64k", "64 KiB limit counts the VLAN tag (p->len)",
+        tcp_train(41, plens=[1637] * 41, vlans=[(0x8100, 100)]))
     add("tcp4_vlan_change", "a different VLAN is a different flow",
         tcp_train(8, {i: dict(vlans=[(0x8100, 101)]) for i in range(4, 6)},
                   vlans=[(0x8100, 100)]))

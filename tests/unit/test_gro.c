@@ -85,6 +85,9 @@ TWEAK(t_bad_l4_1, i == 1, s->bad_l4_csum = 1)
 TWEAK(t_vlan1, 1, s->nr_vlans = 1; s->vlan_tci[0] = 100)
 TWEAK(t_vlan2, 1, s->nr_vlans = 2; s->vlan_tci[0] = 100;
       s->vlan_tpid[0] = 0x88a8; s->vlan_tci[1] = 200)
+TWEAK(t_mss1637, 1, s->payload_len = 1637)
+TWEAK(t_vlan1_mss1637, 1, s->nr_vlans = 1; s->vlan_tci[0] = 100;
+      s->payload_len = 1637)
 TWEAK(t_vlan_other_1, 1, s->nr_vlans = 1; s->vlan_tci[0] = i == 1 ? 200 : 100)
 TWEAK(t_mac_1, i == 1, s->smac[0] = 0x02; s->smac[5] = 0x09)
 TWEAK(t_port_1, i == 1, s->sport = 40001)
@@ -203,6 +206,13 @@ static const struct gro_case cases[] = {
 	{ "BIG TCP ipv6 524280: 362 segments (skb_gro_receive)",
 	  frame_spec_tcp6, 363, t_noopts, 0, "0-361 362", S(FLUSH_SIZE),
 	  .max_aggregate = 524280 },
+	/* 52 + 40 * 1637 = 65532: the 40th segment fits, unless a VLAN
+	 * tag's 4 bytes count too, as they do in p->len. */
+	{ "64 KiB edge: 40 x 1637 fit (skb_gro_receive p->len)",
+	  frame_spec_tcp4, 41, t_mss1637, 0, "0-39 40", S(FLUSH_SIZE) },
+	{ "64 KiB edge: a VLAN tag counts in p->len (skb_gro_receive)",
+	  frame_spec_tcp4, 41, t_vlan1_mss1637, 0, "0-38 39-40",
+	  S(FLUSH_SIZE) },
 	{ "udp stays below 64 KiB under BIG TCP (skb_gro_receive)",
 	  frame_spec_udp4, 50, t_udp1472, 0, "0-43 44-49", S(FLUSH_SIZE),
 	  .udp = true, .max_aggregate = 524280 },

@@ -57,7 +57,7 @@ struct xrx_agg {
 	__u16 count;			/* segments, NAPI_GRO_CB(p)->count */
 	__u16 hdr_len;			/* l4_off + L4 header length */
 	__u16 first_id;			/* IPv4 ID of the first segment */
-	__u32 held_len;			/* from the network header: p->len */
+	__u32 held_len;			/* p->len: after the Ethernet header */
 	__u32 payload;			/* payload bytes so far */
 	__u32 mss;			/* first segment's payload */
 	__u64 born_ns;			/* when the first segment arrived */

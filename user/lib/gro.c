@@ -106,8 +106,9 @@ static inline int xrx_network_flush(struct xrx_agg *a,
 }
 
 /*
- * skb_gro_receive()'s refusal: the aggregate, counted from its network
- * header, plus the new payload reaches the limit. Beyond 64 KiB only TCP
+ * skb_gro_receive()'s refusal: the aggregate, counted as p->len (from the
+ * end of the Ethernet header, in-band VLAN tags included), plus the new
+ * payload reaches the limit. Beyond 64 KiB only TCP
  * grows (BIG TCP), and skb_gro_receive() refuses a segment the network
  * layer flagged (length mismatch, reserved bit).
  */
@@ -244,7 +245,10 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	a->hdr_len = s->hdr_len;
 	a->mss = s->payload_len;
 	a->payload = s->payload_len;
-	a->held_len = s->len - s->l3_off;
+	/* skb->len after eth_type_trans(): in-band VLAN tags count (GRO
+	 * runs before skb_vlan_untag()); out-of-band tags are not in the
+	 * frame at all. */
+	a->held_len = s->len - XRX_ETH_HLEN;
 	a->first_id = s->ipv6 ? 0 : xrx_get16(s->data + s->l3_off + 4);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
