@@ -51,8 +51,10 @@ BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
 	      -I/usr/include/$(MULTIARCH)
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
-BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
-BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+# xrx_rx is built a second time with XRX_RX_HW_META: the device-bound
+# variant that reads the NIC's VLAN tag and hash (bpf/xrx_rx.bpf.c says why).
+BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.bpf.o
+BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.skel.h
 HDRS       := $(wildcard include/xrx/*.h user/lib/*.h tests/common/*.h tests/unit/*.h)
 
 LIB_SRCS   := $(wildcard user/lib/*.c)
@@ -89,6 +91,10 @@ all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(TOOLS) $(TEST_BINS) $(HELPERS)
 $(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/xrx_rx_hw.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_HW_META -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)

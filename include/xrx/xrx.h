@@ -122,7 +122,10 @@ struct xrx_frame {
 	__u64 addr;			/* offset of the frame in the region */
 	__u32 len;			/* bytes at addr (the first piece) */
 	__u32 flags;			/* XRX_FRAME_F_* */
-	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse */
+	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse.
+					 * Its out-of-band VLAN tag is flow
+					 * identity; an L3-only hash is
+					 * recomputed */
 	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
 	__u32 nr_chunks;
 	__u32 pad;
@@ -171,7 +174,13 @@ struct xrx_pkt {
 	__u16 csum_start;		/* = l4_off when csum is PARTIAL */
 	__u16 csum_offset;		/* 16 (TCP) or 6 (UDP) from csum_start */
 	__u16 reason;			/* enum xrx_engine_stat: why delivered */
-	__u16 nr_vlans;
+	__u16 nr_vlans;			/* in-band tags, in head */
+	/* A tag the NIC took out of the frame (xrx_meta's), 0 and 0 if
+	 * none: the packet's bytes do not hold it. A consumer that passes
+	 * the frame on puts it back in front of the EtherType at 12, as the
+	 * pcap sink does (the kernel's skb->vlan_proto and vlan_tci). */
+	__u16 vlan_proto;		/* TPID, host order (0x8100, 0x88a8) */
+	__u16 vlan_tci;
 };
 
 /*

@@ -183,10 +183,20 @@ void xrx_engine__free(struct xrx_engine *e)
 	xrx_engine_destroy(e);
 }
 
-/* xrx_meta from xrx_rx, if present and consistent with the frame. */
+/*
+ * xrx_meta from xrx_rx, if present and consistent with the frame. The
+ * out-of-band VLAN tag is taken even when the rest is parsed again: the
+ * frame no longer holds it. A hash the NIC computed over addresses only
+ * would put every flow between two hosts in one bucket; such a frame is
+ * parsed, which computes xrx_flow_hash().
+ */
 static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 {
 	if (!m || m->magic != XRX_META_MAGIC || m->version != XRX_META_VERSION)
+		return false;
+	if (m->flags & XRX_META_F_HW_VLAN)
+		s->vlan_all = (__u32)m->vlan_proto << 16 | m->vlan_tci;
+	if (m->hash_type != XRX_HASH_SW && m->hash_type != XRX_HASH_HW_L4)
 		return false;
 	if (!(m->flags & (XRX_META_F_TCP | XRX_META_F_UDP)) ||
 	    (m->flags & XRX_META_F_FRAG) || !m->l4_off ||

@@ -43,7 +43,8 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 	__u32 l3 = s->l3_off, l4 = s->l4_off;
 
 	if (a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
-	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6)
+	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6 ||
+	    a->vlan_all != s->vlan_all)	/* gro_list_prepare(): vlan_all */
 		return false;
 	if (xrx_bytes_differ(h, d, l3))
 		return false;
