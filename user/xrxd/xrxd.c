@@ -590,6 +590,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	struct xrxd x = { .o = o, .conf = conf, .ustats_fd = -1 };
 	char err[PATH_MAX + 256];
 	struct xrx_nic *nic = NULL;
+	struct xrx_conf *aconf = NULL;
 	bool applied = false;
 	int lock_fd, ret;
 	pid_t owner;
@@ -655,7 +656,23 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 		if (ret)
 			goto out;
 	}
-	ret = xrx_offload_apply(x.nl, conf, o->statedir, err, sizeof(err));
+	if (o->mode == MODE_RUN) {
+		struct xrx_conf_offload rx_vlan;
+
+		if (xrxd_vlan_policy(&x, conf, nic, &rx_vlan)) {
+			/* Applied from a copy: the configuration stays what
+			 * the file says, for reloads to compare against. */
+			aconf = malloc(sizeof(*aconf));
+			if (!aconf) {
+				ret = 1;
+				goto out;
+			}
+			*aconf = *conf;
+			aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+		}
+	}
+	ret = xrx_offload_apply(x.nl, aconf ? aconf : conf, o->statedir, err,
+				sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
 		ret = 1;
@@ -701,6 +718,7 @@ undo:
 	if (applied && restore_now(&x))
 		ret = 1;
 out:
+	free(aconf);
 	free(nic);
 	xrx_nl_close(x.nl);
 out_lock:
