@@ -159,14 +159,15 @@ vlan_check "$WORK/replay.pcap" 10,20 $SEGS $NTRAINS
 check "xrx-replay: one aggregate of $SEGS per VLAN and train, never across VLANs" $?
 
 # --- 3. live through xrxd, tags from the driver ------------------------------
-# xrxd_run NAME CONF-LINES...: start xrxd on the DUT with a pcap sink;
-# its pid in $XPID, its log in $WORK/NAME.err.
+# xrxd_run NAME CONF-LINES...: start xrxd on the DUT, by default with a
+# pcap sink $WORK/NAME.pcap; its pid in $XPID, its log in $WORK/NAME.err.
 xrxd_run() {
-	local name=$1
+	local name=$1 sink
 	shift
-	printf '%s\n' "interface = $IF_DUT" "accelerate = tcp/5201" \
-		"sink = pcap:$WORK/$name.pcap" "flush_timeout_us = 20000" "$@" \
-		>"$WORK/$name.conf"
+	sink="sink = pcap:$WORK/$name.pcap"
+	case "$*" in *"sink = "*) sink= ;; esac
+	printf '%s\n' "interface = $IF_DUT" "accelerate = tcp/5201" ${sink:+"$sink"} \
+		"flush_timeout_us = 20000" "$@" >"$WORK/$name.conf"
 	nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
 		-c "$WORK/$name.conf" 2>"$WORK/$name.err" &
 	XPID=$!
@@ -239,6 +240,21 @@ check "live, plain program: in-band tags keep the two flows apart" $?
 snapshot "$WORK/now"
 same "$WORK/orig" "$WORK/now"
 check "rx-vlan-hw-parse restored: ethtool -k/-l/-g and ip -d link as before" $?
+
+# --- 5. L2 into the stack: the TAP sink keeps MACs and tags ------------------
+TAP=xt$$
+xrxd_run tap "sink = tap:$TAP"
+check "xrxd started with sink = tap:$TAP" $?
+tcpdump_start $NS_DUT $TAP "$WORK/tap.pcap" -Q in; td_tap=$TD
+live tap --oob
+sleep 0.3
+tcpdump_stop $td_tap
+xrxd_stop
+check "xrxd stopped cleanly" $?
+vlan_check "$WORK/tap.pcap" 10,20 2
+check "tap sink: each VLAN's aggregates reach the stack on the TAP with their tag put back" $?
+in_dut ip link show $TAP >/dev/null 2>&1
+check "the TAP xrxd created is gone with it" $([ $? != 0 ]; echo $?)
 
 # An explicit keep is the user's call, with a warning that names the risk.
 xrxd_run keep "attach = skb" "[offload]" "rx_vlan = keep"

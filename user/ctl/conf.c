@@ -297,7 +297,15 @@ static int parse_sink(struct parser *p, const char *val)
 		strcpy(c->sink_arg, val + 4);
 		return 0;
 	}
-	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH or tun:NAME",
+	if (!strncmp(val, "tap:", 4)) {
+		if (!xrx_ifname_valid(val + 4))
+			return perr(p, "sink = %s is not a valid TAP name; write tap:NAME with 1 to 15 characters, no '/', ':' or blanks",
+				    val);
+		c->sink = XRX_CONF_SINK_TAP;
+		strcpy(c->sink_arg, val + 4);
+		return 0;
+	}
+	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH, tun:NAME or tap:NAME",
 		    val);
 }
 
@@ -594,10 +602,11 @@ static int check_conf(struct parser *p)
 	 * corrupt one would reach applications. Only an explicit key that
 	 * names the risk allows it.
 	 */
-	if (c->csum == XRX_CONF_CSUM_TRUST && c->sink == XRX_CONF_SINK_TUN &&
-	    !c->csum_trust_ack) {
+	if (c->csum == XRX_CONF_CSUM_TRUST && !c->csum_trust_ack &&
+	    (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP)) {
 		p->line = p->seen[K_CSUM];
-		return perr(p, "csum = trust with sink = tun:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+		return perr(p, "csum = trust with sink = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
 			    c->sink_arg, p->seen[K_SINK]);
 	}
 	return 0;
@@ -718,6 +727,8 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 		fprintf(f, "sink = pcap:%s\n", c->sink_arg);
 	else if (c->sink == XRX_CONF_SINK_TUN)
 		fprintf(f, "sink = tun:%s\n", c->sink_arg);
+	else if (c->sink == XRX_CONF_SINK_TAP)
+		fprintf(f, "sink = tap:%s\n", c->sink_arg);
 	else
 		fprintf(f, "sink = null\n");
 	fprintf(f, "accelerate = ");

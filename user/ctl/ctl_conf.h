@@ -30,6 +30,7 @@ enum xrx_conf_sink {
 	XRX_CONF_SINK_NULL,
 	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
 	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
+	XRX_CONF_SINK_TAP,	/* sink_arg: TAP interface name (L2) */
 };
 
 enum xrx_conf_copy {
