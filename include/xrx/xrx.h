@@ -162,7 +162,8 @@ struct xrx_pkt {
 	__u32 head_len;
 	__u32 nr_frags;
 	__u32 len;			/* head_len + all frag lengths */
-	__u32 hash;			/* flow hash, xrx_flow_hash() */
+	__u32 hash;			/* flow hash: xrx_flow_hash(), or the
+					 * NIC's L4 RX hash (xrx_meta) */
 	__u16 l3_off;			/* network header offset in head */
 	__u16 l4_off;			/* transport header offset, 0 if none */
 	__u16 gso_size;			/* mss: payload of the first segment */
