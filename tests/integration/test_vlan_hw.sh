@@ -278,4 +278,22 @@ in_dut ethtool -k $IF_DUT | grep -q '^rx-vlan-offload: on'
 check "offload.rx_vlan = keep: rx-vlan-hw-parse left on" $?
 xrxd_stop
 
+# Started with nothing to accelerate, the offload stays; a reload that
+# starts accelerating says that only a restart keeps the tags safe.
+printf '%s\n' "interface = $IF_DUT" "accelerate = none" "attach = skb" \
+	>"$WORK/reload.conf"
+nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
+	-c "$WORK/reload.conf" 2>"$WORK/reload.err" &
+XPID=$!
+at_exit kill -KILL $XPID
+wait_for 15 grep -q "ready:" "$WORK/reload.err"
+in_dut ethtool -k $IF_DUT | grep -q '^rx-vlan-offload: on'
+check "nothing accelerated: rx-vlan-hw-parse left on" $?
+sed -i 's|^accelerate = none|accelerate = tcp/5201|' "$WORK/reload.conf"
+kill -HUP $XPID
+wait_for 10 grep -q "reloaded" "$WORK/reload.err"
+grep -q "reload: traffic is accelerated now, but rx-vlan-hw-parse is on .*restart xrxd" "$WORK/reload.err"
+check "reload that starts accelerating: a warning says a restart keeps the tags" $?
+xrxd_stop
+
 done_testing
