@@ -135,7 +135,8 @@ in_dut ethtool -K $IF_DUT gro on >/dev/null 2>&1
 # Threaded NAPI on CPU 0 with the sender (tests/integration/test_gro_oracle.sh
 # says why), so a train is queued before a poll.
 ip netns exec $NS_DUT sh -c "echo 1 > /sys/class/net/$IF_DUT/threaded"
-for p in $(ps -eo pid=,comm= | awk -v p="napi/$IF_DUT-" 'index($2, p) == 1 { print $1 }'); do
+napi=$(ps -eo pid=,comm= | awk -v p="napi/$IF_DUT-" 'index($2, p) == 1 { print $1 }')
+for p in $napi; do
 	taskset -p -c 0 $p >/dev/null
 	chrt -f -p 40 $p
 done
@@ -152,8 +153,12 @@ tcpdump_stop $td_dut
 tcpdump_stop $td_src
 vlan_check "$WORK/wire.pcap" 10,20 1 $PER_VLAN
 check "the sender's capture holds both flows with their tags, segment by segment" $?
-vlan_check "$WORK/kernel.pcap" 10,20 2
-check "kernel GRO: the two VLANs are two flows, each aggregated and whole" $?
+if [ -n "$napi" ]; then
+	vlan_check "$WORK/kernel.pcap" 10,20 2
+	check "kernel GRO: the two VLANs are two flows, each aggregated and whole" $?
+else
+	skip "kernel GRO keeps the VLANs apart" "no threaded NAPI kthread for $IF_DUT, so a train is not polled at once"
+fi
 
 # --- 2. xrx-replay on the capture that holds the tags -----------------------
 # Only the trains (the sender's own IPv6 neighbour traffic would shift
