@@ -61,8 +61,10 @@ BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
 	      -I/usr/include/$(MULTIARCH)
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
-BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
-BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+# xrx_rx is built a second time with XRX_RX_HW_META: the device-bound
+# variant that reads the NIC's VLAN tag and hash (bpf/xrx_rx.bpf.c says why).
+BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.bpf.o
+BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.skel.h
 # BPF objects are not built with $(DEPFLAGS) (clang -target bpf): they
 # depend on every shared header.
 HDRS       := $(wildcard include/xrx/*.h)
@@ -114,6 +116,10 @@ all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HEL
 $(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/xrx_rx_hw.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_HW_META -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)

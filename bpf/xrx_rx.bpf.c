@@ -16,6 +16,14 @@
  *   accelerated                      -> xrx_meta in front of the data,
  *                                       bpf_redirect_map(xrx_xsks, queue),
  *                                       XDP_PASS if no socket is bound
+ *
+ * Built twice from this source. build/xrx_rx.bpf.o is the plain program
+ * that xdp-loader and libxdp's dispatcher load. build/xrx_rx_hw.bpf.o
+ * (XRX_RX_HW_META) also asks the driver, through the XDP metadata kfuncs,
+ * for the VLAN tag it took out of the frame and for its RX hash; the
+ * kernel loads kfunc callers only device-bound (prog_ifindex,
+ * BPF_F_XDP_DEV_BOUND_ONLY), which the stock loaders do not do, so libxrx
+ * loads that build itself and attaches it in native mode.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -126,6 +134,49 @@ static __always_inline __u32 rule_action(const struct xrx_parsed *r,
 	return cfg ? cfg->default_action : XRX_ACT_PASS;
 }
 
+#ifdef XRX_RX_HW_META
+/* The kernel's enum; only its kind and size matter for the kfunc match. */
+enum xdp_rss_hash_type {
+	XRX_RSS_L4 = 1 << 3,	/* XDP_RSS_L4: the hash covers the ports */
+};
+
+extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
+				    enum xdp_rss_hash_type *rss_type) __ksym;
+extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx,
+					__be16 *vlan_proto,
+					__u16 *vlan_tci) __ksym;
+
+/*
+ * What the driver knows and the frame no longer shows. A stripped tag is
+ * flow identity (gro_list_prepare() compares vlan_all), so it goes into
+ * xrx_meta. -ENODATA: no tag on this frame, which is an answer too
+ * (XRX_META_F_HW_META); -EOPNOTSUPP: the driver has no such op. The NIC's
+ * hash replaces ours only when it covers the ports (enum xrx_hash_type).
+ */
+static __always_inline void read_hw_meta(struct xdp_md *ctx,
+					 struct xrx_meta *m)
+{
+	enum xdp_rss_hash_type type = 0;
+	__u16 tci = 0;
+	__be16 proto = 0;
+	__u32 hash = 0;
+	int err;
+
+	err = bpf_xdp_metadata_rx_vlan_tag(ctx, &proto, &tci);
+	if (!err) {
+		m->vlan_tci = tci;
+		m->vlan_proto = bpf_ntohs(proto);
+		m->flags |= XRX_META_F_HW_VLAN;
+	}
+	if (!err || err == -61 /* ENODATA */)
+		m->flags |= XRX_META_F_HW_META;
+	if (!bpf_xdp_metadata_rx_hash(ctx, &hash, &type) && (type & XRX_RSS_L4)) {
+		m->hash = hash;
+		m->hash_type = XRX_HASH_HW_L4;
+	}
+}
+#endif
+
 /* Return: 0 with xrx_meta written in front of the data, -1 if no room. */
 static __always_inline int write_meta(struct xdp_md *ctx,
 				      const struct xrx_parsed *r)
@@ -140,6 +191,9 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 	if ((void *)(m + 1) > data)
 		return -1;
 	xrx_meta_fill(m, r);
+#ifdef XRX_RX_HW_META
+	read_hw_meta(ctx, m);
+#endif
 	return 0;
 }
 

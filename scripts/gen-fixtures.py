@@ -27,6 +27,7 @@ exactly the bytes of the segments it was built from.
 Frames go to a unicast MAC that is not the receiver's own, so a receiving
 kernel runs GRO on them and then drops them instead of answering.
 """
+import copy
 import json
 import os
 import random
@@ -93,6 +94,7 @@ class Seg:
         self.bad_l4csum = False
         self.zero_l4csum = False
         self.pad = 0             # bytes after the IP datagram
+        self.cut = 0             # bytes cut off the end (IP length kept)
         self.data = None         # payload override
         self.__dict__.update(kw)
 
@@ -132,6 +134,8 @@ class Seg:
         if self.frag is not None:
             raw = self._fragment(raw, l3off)
             return raw
+        if self.cut:
+            return [bytes(raw[:-self.cut])]
         return [bytes(raw) + b"\0" * self.pad]
 
     def _fragment(self, raw, l3off):
@@ -189,6 +193,16 @@ def udp_train(n, plen=1400, mods=None, plens=None, v=4, **common):
 
 def reorder(segs, order):
     return [segs[i - 1] for i in order]
+
+
+def cut_copy(segs, after, of, cut=100):
+    """Insert after segment @after a copy of segment @of (1-based) whose
+    last @cut bytes are missing while its IP length still counts them.
+    The stream itself stays contiguous, so only a flush the cut copy
+    causes can split it."""
+    c = copy.copy(segs[of - 1])
+    c.cut = cut
+    return segs[:after] + [c] + segs[after:]
 
 
 TS = [("NOP", None), ("NOP", None), ("Timestamp", (1000, 2000))]
@@ -284,11 +298,17 @@ def trains():
         tcp_train(8, {4: dict(pad=6)}))
     add("tcp4_pad_small", "padded short tail segment",
         tcp_train(6, plens=[1448] * 5 + [2], mods={6: dict(pad=4)}))
+    add("tcp4_cut", "IP length past the frame flushes the held aggregate",
+        cut_copy(tcp_train(8), 3, 2))
     # Flow identity.
     add("tcp4_vlan", "802.1Q tagged segments merge",
         tcp_train(12, vlans=[(0x8100, 100)]))
     add("tcp4_qinq", "QinQ tagged segments merge",
         tcp_train(12, vlans=[(0x88a8, 100), (0x8100, 200)]))
+    # p->len counts in-band tags: 14 + 4 + 52 + 40 * 1637 = 65536 bytes
+    # from the MAC header, so the 40th segment no longer fits.
+    add("tcp4_vlan_limit64k", "64 KiB limit counts the VLAN tag (p->len)",
+        tcp_train(41, plens=[1637] * 41, vlans=[(0x8100, 100)]))
     add("tcp4_vlan_change", "a different VLAN is a different flow",
         tcp_train(8, {i: dict(vlans=[(0x8100, 101)]) for i in range(4, 6)},
                   vlans=[(0x8100, 100)]))
@@ -318,6 +338,8 @@ def trains():
         tcp_train(8, {4: dict(bad_l4csum=True)}, v=6))
     add("tcp6_pad", "IPv6 payload length mismatch is never merged",
         tcp_train(8, {4: dict(pad=6)}, v=6))
+    add("tcp6_cut", "IPv6 payload length past the frame flushes",
+        cut_copy(tcp_train(8, v=6), 3, 2))
     # UDP: udp_gro_receive_segment().
     add("udp4_equal", "equal-sized UDP datagrams merge", udp_train(20))
     add("udp4_short_tail", "a shorter UDP datagram merges and ends it",
@@ -334,6 +356,8 @@ def trains():
         udp_train(10, mods={5: dict(bad_l4csum=True)}))
     add("udp6_equal", "equal-sized UDP/IPv6 datagrams merge",
         udp_train(20, v=6))
+    add("udp4_cut", "UDP cut short (length mismatch): alone, held kept",
+        cut_copy(udp_train(10), 4, 2))
     add("udp4_ttl", "TTL change flushes UDP",
         udp_train(8, mods={i: dict(ttl=63) for i in range(4, 9)}))
     return t

@@ -122,7 +122,10 @@ struct xrx_frame {
 	__u64 addr;			/* offset of the frame in the region */
 	__u32 len;			/* bytes at addr (the first piece) */
 	__u32 flags;			/* XRX_FRAME_F_* */
-	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse */
+	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse.
+					 * Its out-of-band VLAN tag is flow
+					 * identity; an L3-only hash is
+					 * recomputed */
 	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
 	__u32 nr_chunks;
 	__u32 pad;
@@ -159,7 +162,8 @@ struct xrx_pkt {
 	__u32 head_len;
 	__u32 nr_frags;
 	__u32 len;			/* head_len + all frag lengths */
-	__u32 hash;			/* flow hash, xrx_flow_hash() */
+	__u32 hash;			/* flow hash: xrx_flow_hash(), or the
+					 * NIC's L4 RX hash (xrx_meta) */
 	__u16 l3_off;			/* network header offset in head */
 	__u16 l4_off;			/* transport header offset, 0 if none */
 	__u16 gso_size;			/* mss: payload of the first segment */
@@ -171,7 +175,13 @@ struct xrx_pkt {
 	__u16 csum_start;		/* = l4_off when csum is PARTIAL */
 	__u16 csum_offset;		/* 16 (TCP) or 6 (UDP) from csum_start */
 	__u16 reason;			/* enum xrx_engine_stat: why delivered */
-	__u16 nr_vlans;
+	__u16 nr_vlans;			/* in-band tags, in head */
+	/* A tag the NIC took out of the frame (xrx_meta's), 0 and 0 if
+	 * none: the packet's bytes do not hold it. A consumer that passes
+	 * the frame on puts it back in front of the EtherType at 12, as the
+	 * pcap sink does (the kernel's skb->vlan_proto and vlan_tci). */
+	__u16 vlan_proto;		/* TPID, host order (0x8100, 0x88a8) */
+	__u16 vlan_tci;
 };
 
 /*
@@ -195,6 +205,8 @@ struct xrx_pkt {
 	X(PAYLOAD_BYTES_COPIED, "payload_bytes_copied",                        \
 	  "payload bytes among bytes_copied")                                  \
 	X(FRAMES_RELEASED, "frames_released", "frames handed back")           \
+	X(FRAMES_NO_META, "frames_no_meta",                                    \
+	  "frames without usable xrx_meta: parsed in userspace")              \
 	X(FLUSH_CWR, "flush_cwr", "tcp_gro_receive: CWR set")                 \
 	X(FLUSH_FLAGS, "flush_flags", "tcp_gro_receive: flags or doff differ") \
 	X(FLUSH_WINDOW, "flush_window", "tcp_gro_receive: window differs")     \
@@ -225,7 +237,7 @@ struct xrx_pkt {
 	X(SINGLE_MALFORMED, "single_malformed", "truncated/bad headers")       \
 	X(SINGLE_IP_OPTS, "single_ip_opts", "IPv4 with options")               \
 	X(SINGLE_FRAG, "single_frag", "IP fragment or IPv6 fragment header")   \
-	X(SINGLE_LEN, "single_len", "IP length differs from the frame (padding)") \
+	X(SINGLE_LEN, "single_len", "IP length differs from the frame (padding, cut short)") \
 	X(SINGLE_IP_FLAGS, "single_ip_flags", "IPv4 reserved fragment bit set") \
 	X(SINGLE_PURE_ACK, "single_pure_ack", "TCP without payload")           \
 	X(SINGLE_TCP_FLAGS, "single_tcp_flags",                                \

@@ -121,6 +121,7 @@ struct xrx_live_opts {
 	 * info to stderr. */
 	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
 	void *log_ctx;
+	bool no_hw_meta;		/* plain xrx_rx only (prog.h) */
 };
 
 /*

@@ -14,7 +14,7 @@
 #include <xrx/types.h>
 
 #define XRX_META_MAGIC 0x5852	/* "XR" */
-#define XRX_META_VERSION 1
+#define XRX_META_VERSION 2
 
 enum xrx_meta_flags {
 	XRX_META_F_VLAN = 1 << 0,	/* one or more VLAN tags */
@@ -27,6 +27,23 @@ enum xrx_meta_flags {
 	XRX_META_F_UDP = 1 << 7,
 	XRX_META_F_IPV4_OPT = 1 << 8,	/* IPv4 header longer than 20 */
 	XRX_META_F_LEN_PAD = 1 << 9,	/* frame longer than IP length says */
+	XRX_META_F_HW_VLAN = 1 << 10,	/* the NIC took a tag out of the frame:
+					 * vlan_proto/vlan_tci */
+	XRX_META_F_HW_META = 1 << 11,	/* written by the device-bound build,
+					 * whose driver answered the VLAN
+					 * metadata kfunc (tag or no tag) */
+};
+
+/*
+ * What xrx_meta.hash is. The NIC's hash replaces xrx_flow_hash() only
+ * when it covers the ports: an L3-only hash puts every flow between two
+ * hosts in one bucket, so xrx_rx keeps its own hash then, and the engine
+ * recomputes any hash marked L3.
+ */
+enum xrx_hash_type {
+	XRX_HASH_SW = 0,	/* xrx_flow_hash() over addresses, ports, proto */
+	XRX_HASH_HW_L4,		/* bpf_xdp_metadata_rx_hash(), L4 type */
+	XRX_HASH_HW_L3,		/* the NIC's, addresses only: not for lookup */
 };
 
 struct xrx_meta {
@@ -36,14 +53,16 @@ struct xrx_meta {
 	__u16 l4_off;	/* transport header offset from the frame start */
 	__u16 flags;	/* enum xrx_meta_flags */
 	__u8 l4_proto;	/* IPPROTO_* of the transport header */
-	__u8 nr_vlans;	/* 0, 1 or 2 */
+	__u8 nr_vlans;	/* in-band tags: 0, 1 or 2 */
 	__u8 version;	/* XRX_META_VERSION */
-	__u8 pad;	/* zero */
-	__u16 pad2;	/* zero */
+	__u8 hash_type;	/* enum xrx_hash_type */
+	__u16 vlan_tci;	/* the tag the NIC stripped (XRX_META_F_HW_VLAN), */
+	__u16 vlan_proto; /* and its TPID, host order; else both 0 */
+	__u16 pad;	/* zero */
 	__u16 magic;	/* XRX_META_MAGIC; last, next to the packet */
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 20,
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 24,
 		  "xrx_meta layout is ABI between xrx_rx and libxrx");
 XRX_STATIC_ASSERT(sizeof(struct xrx_meta) % 4 == 0,
 		  "bpf_xdp_adjust_meta needs a multiple of 4");

@@ -408,8 +408,10 @@ static __always_inline void xrx_meta_fill(struct xrx_meta *m,
 	m->l4_proto = r->l4_proto;
 	m->nr_vlans = r->nr_vlans;
 	m->version = XRX_META_VERSION;
+	m->hash_type = XRX_HASH_SW;
+	m->vlan_tci = 0;
+	m->vlan_proto = 0;
 	m->pad = 0;
-	m->pad2 = 0;
 	m->magic = XRX_META_MAGIC;
 }
 

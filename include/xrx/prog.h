@@ -12,7 +12,12 @@
  *
  * Attach hands the object to libxdp unloaded, so libxdp can put it behind
  * its dispatcher where the kernel allows freplace, or attach it alone,
- * with xdp.frags support set (libxdp 1.3 does not see the section). The
+ * with xdp.frags support set (libxdp 1.3 does not see the section).
+ * In native mode it first tries the device-bound build (xrx_rx_hw.bpf.o),
+ * which also reads the NIC's stripped VLAN tag and RX hash through the
+ * XDP metadata kfuncs; the kernel attaches such a program only directly
+ * in native mode (not behind a dispatcher, not in skb mode), so where
+ * that fails the plain build is attached as above. The
  * pin directory is made 0700; the program is pinned as xrx_rx next to its
  * maps, which is how xrxd recognises one a killed process left attached.
  *
@@ -66,6 +71,7 @@ struct xrx_prog_opts {
 	 * attaching. NULL: warnings and info to stderr. */
 	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
 	void *log_ctx;
+	bool no_hw_meta;		/* attach the plain build only */
 };
 
 enum xrx_prog_map {
@@ -107,6 +113,12 @@ enum xrx_live_attach xrx_prog__mode(const struct xrx_prog *p);
 const char *xrx_prog__mode_name(const struct xrx_prog *p);
 /* PIN_ROOT/IFACE. */
 const char *xrx_prog__pin_dir(const struct xrx_prog *p);
+/*
+ * True if the device-bound build is attached: xrx_meta then carries what
+ * the driver answers to bpf_xdp_metadata_rx_vlan_tag()/_rx_hash() (a
+ * driver without the ops answers -EOPNOTSUPP: see xrx_meta's flags).
+ */
+bool xrx_prog__hw_meta(const struct xrx_prog *p);
 
 /*
  * xrx_rx's counters, summed over CPUs: pkts[] and bytes[] have

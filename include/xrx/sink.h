@@ -7,6 +7,8 @@
  *                   head + frags: no payload copy)
  *   "tun:NAME"      inject into the kernel stack through a TUN device with
  *                   a virtio_net_hdr carrying the GSO information
+ *   "tap:NAME"      the same at L2 through a TAP device: MAC addresses and
+ *                   VLAN tags kept (a stripped tag put back)
  *
  *   struct xrx_sink_opts so = { .sz = sizeof(so), .snaplen = 128 };
  *   struct xrx_sink *s = xrx_sink__open("pcap:/tmp/rx.pcap", &so);
@@ -180,6 +182,7 @@ int xrx_sink__register(const struct xrx_sink_ops *ops);
 extern const struct xrx_sink_ops xrx_sink_null_ops;
 extern const struct xrx_sink_ops xrx_sink_pcap_ops;
 extern const struct xrx_sink_ops xrx_sink_tun_ops;	/* sink_tun.c */
+extern const struct xrx_sink_ops xrx_sink_tap_ops;	/* sink_tun.c */
 
 #ifdef __cplusplus
 }

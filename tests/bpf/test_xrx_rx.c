@@ -631,7 +631,10 @@ static void check_meta(const struct xrx_meta *m, const struct row *row,
 	assert_int_equal(m->magic, XRX_META_MAGIC);
 	assert_int_equal(m->version, XRX_META_VERSION);
 	assert_int_equal(m->pad, 0);
-	assert_int_equal(m->pad2, 0);
+	/* The plain build: its own hash, no out-of-band tag. */
+	assert_int_equal(m->hash_type, XRX_HASH_SW);
+	assert_int_equal(m->vlan_tci, 0);
+	assert_int_equal(m->vlan_proto, 0);
 	assert_int_equal(m->headlen, headlen);
 	assert_int_equal(m->l3_off, fi->l3_off);
 	assert_int_equal(m->l4_off, fi->l4_off);

@@ -8,8 +8,10 @@
  *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
- *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-v]
+ *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-v]
  *
+ * -H: attach the plain xrx_rx only, not the device-bound build that reads
+ * the NIC's VLAN tag and hash (include/xrx/prog.h).
  * -m cb: a callback that sleeps -S microseconds per packet (a slow
  * consumer) and then releases it; it also records per-queue packet
  * counts, and with -R PORT counts packets from source ports >= PORT
@@ -82,7 +84,7 @@ static void usage(FILE *f)
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
-		"               [-R PORT] [-v]\n");
+		"               [-R PORT] [-H] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -148,7 +150,7 @@ int main(int argc, char **argv)
 	char *tok;
 
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:Hvh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -191,6 +193,7 @@ int main(int argc, char **argv)
 		case 'L': o.sink_opts.snaplen = atoi(optarg); break;
 		case 'B': o.sink_opts.rotate_bytes = strtoull(optarg, NULL, 0); break;
 		case 'R': cs.late_port = atoi(optarg); break;
+		case 'H': o.no_hw_meta = true; break;
 		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -11,8 +11,8 @@
  * or the timeout, one line:
  *   rx N tcp N udp N meta N nometa N bad N
  * meta: frames whose xrx_meta matches what xrx_parse() computes on the
- * received bytes; nometa: no magic in front (the kernel's copy path did
- * not carry the metadata); bad: magic present but the fields disagree.
+ * received bytes; nometa: no magic in front (xrx_rx wrote none, or the kernel did not
+ * copy it); bad: magic present but the fields disagree.
  * Exit 0 when it ran (the test judges the counts), 1 on a setup failure,
  * 2 on bad usage.
  */

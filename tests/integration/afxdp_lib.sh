@@ -9,6 +9,8 @@
 #                         run through "${RX_WRAP[@]}" if set (e.g. setpriv)
 #   rx_stop               SIGTERM, wait; the report is in $RX_OUT
 #   rxstat KIND NAME        a counter from the report (live/engine/sink/prog)
+#   rx_meta_check           TAP check: every frame the engine got carried
+#                           xrx_meta (frames_no_meta reported and 0)
 #   send ARGS...          xrx-send -i $IF_SRC --dmac <DUT MAC> ARGS
 #   dut_snmp PROTO FIELD  a /proc/net/snmp counter of the DUT namespace
 
@@ -80,6 +82,17 @@ rx_stop() {
 
 rxstat() {
 	awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1 } END { if (!f) print 0 }' "$RX_OUT"
+}
+
+# xrx_rx writes xrx_meta in front of every frame it redirects, and the
+# AF_XDP copy path carries it: a frame the engine had to parse itself
+# means write_meta or the UMEM offset is broken. The counter must be in
+# the report (rxstat's 0 for a missing line would hide a rename).
+rx_meta_check() {
+	local n
+	n=$(awk '$1 == "engine" && $2 == "frames_no_meta" { print $3 }' "$RX_OUT")
+	[ "$n" = 0 ] && [ "$(rxstat engine frames_in)" -gt 0 ]
+	check "every frame carried xrx_meta (frames_no_meta ${n:-missing} of $(rxstat engine frames_in))" $?
 }
 
 send() {

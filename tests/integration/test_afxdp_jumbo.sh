@@ -28,6 +28,7 @@ check "sent 28 IPv4 and 14 IPv6 jumbo segments" $?
 sleep 0.3
 rx_stop
 check "live_rx stopped cleanly" $?
+rx_meta_check
 grep -q '^check ok' "$RX_OUT"
 check "every chunk accounted for ($(grep '^check' "$RX_OUT"))" $?
 diag "rx_descs $(rxstat live rx_descs) rx_frames $(rxstat live rx_frames) rx_chains $(rxstat live rx_chains) chain_drops $(rxstat live rx_chain_drops) released $(rxstat engine frames_released)"

@@ -38,6 +38,7 @@ sleep 0.3
 
 rx_stop
 check "live_rx stopped cleanly" $?
+rx_meta_check
 grep -q '^check ok' "$RX_OUT"
 check "frame ownership invariant holds ($(grep '^check' "$RX_OUT"))" $?
 [ "$(rxstat live rx_frames)" = 300 ] && [ "$(rxstat prog redirect)" = 300 ]

@@ -33,6 +33,7 @@ check "sent 16 flows x 2 trains x 20 segments from CPUs 0 and 1" $?
 sleep 0.3
 rx_stop
 check "live_rx stopped cleanly" $?
+rx_meta_check
 grep -q '^check ok' "$RX_OUT"
 check "frame ownership invariant holds on both queues ($(grep '^check' "$RX_OUT"))" $?
 

@@ -25,6 +25,7 @@ sleep 1.5
 
 rx_stop
 check "live_rx stopped within 20 s: no deadlock" $?
+rx_meta_check
 grep -q '^check ok' "$RX_OUT"
 check "frame ownership invariant holds after overload ($(grep '^check' "$RX_OUT"))" $?
 

@@ -4,7 +4,8 @@
 # AF_XDP end to end on a veth: xrx_rx attached through libxdp, a copy-mode
 # socket on queue 0 (tests/helpers/xsk_smoke.c), TCP and UDP to port 5001
 # sent from the peer namespace must arrive in the socket with a correct
-# xrx_meta in front, while ARP and ICMP still reach the DUT's kernel.
+# xrx_meta in front (no_meta_room 0), while ARP and ICMP still reach the
+# DUT's kernel.
 . "$(dirname "$0")/../lib.sh"
 need_root
 
@@ -93,21 +94,21 @@ for mode in native skb; do
 	check "every TCP and UDP frame arrived in the socket ($mode)" $?
 	[ "$bad" = 0 ]
 	check "no frame with wrong metadata ($mode)" $?
-	if [ "$nometa" = "$rx" ] && [ "$rx" -gt 0 ]; then
-		skip "xrx_meta in front of each frame ($mode)" \
-			"this kernel's AF_XDP copy path does not carry XDP metadata into the UMEM"
-	else
-		[ "$meta" = "$rx" ] && [ "$rx" -gt 0 ]
-		check "xrx_meta in front of each frame, equal to xrx_parse() ($mode)" $?
-	fi
+	# The copy path carries the metadata too (__xsk_rcv() copies from
+	# data_meta), so a frame without it is a failure, never a skip.
+	[ "$meta" = "$rx" ] && [ "$rx" -gt 0 ] && [ "$nometa" = 0 ]
+	check "xrx_meta in front of each frame, equal to xrx_parse() (meta $meta nometa $nometa of $rx) ($mode)" $?
 	# The pinned counters outlive the helper: redirect saw every
-	# accelerated frame.
-	red=$(bpftool -j map dump pinned $PIN/xrx_stats 2>/dev/null | $PY -c '
+	# accelerated frame, and each had room for its metadata.
+	read -r red nmr < <(bpftool -j map dump pinned $PIN/xrx_stats 2>/dev/null | $PY -c '
 import json, sys
 e = json.load(sys.stdin)[0]["formatted"]
-print(sum(v["value"]["redirect"]["packets"] for v in e["values"]))')
+print(sum(v["value"]["redirect"]["packets"] for v in e["values"]),
+      sum(v["value"]["no_meta_room"]["packets"] for v in e["values"]))')
 	[ "${red:-0}" -ge $((NTCP + NUDP)) ]
 	check "xrx_stats counted $((NTCP + NUDP)) redirects (got ${red:-none}) ($mode)" $?
+	[ "${nmr:-x}" = 0 ]
+	check "xrx_stats no_meta_room is 0 (got ${nmr:-none}) ($mode)" $?
 	rm -rf "$PIN"/*
 done
 

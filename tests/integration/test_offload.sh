@@ -258,5 +258,18 @@ xrxd -i other0 -c "$WORK/good.conf" --check-config >/dev/null 2>"$WORK/err"
 rc=$?
 check "xrxd -i not matching the config's interface: exit 2, FILE:LINE" \
 	$([ $rc = 2 ] && grep -q "good.conf:1: interface = $IF_DUT, but xrxd was started for other0" "$WORK/err"; echo $?)
+# Trusted checksums into the kernel stack: refused unless acknowledged.
+printf 'interface = %s\nsink = tun:xt%s\ncsum = trust\n' $IF_DUT $$ >"$WORK/trust.conf"
+snapshot "$WORK/before-trust"
+xrxd -c "$WORK/trust.conf" 2>"$WORK/err"
+rc=$?
+snapshot "$WORK/after-trust"
+[ $rc = 2 ] && [ "$(wc -l <"$WORK/err")" = 1 ] &&
+	grep -q "trust.conf:3: csum = trust with sink = tun:xt$$ .*write csum = verify, or add csum_trust_may_deliver_corrupt_data = on" "$WORK/err" &&
+	same "$WORK/before-trust" "$WORK/after-trust"
+check "csum = trust with a TUN sink: exit 2, FILE:LINE, what to write; NIC untouched" $?
+echo 'csum_trust_may_deliver_corrupt_data = on' >>"$WORK/trust.conf"
+xrxd -c "$WORK/trust.conf" --check-config >/dev/null 2>"$WORK/err"
+check "the same, acknowledged: accepted by --check-config" $?
 
 done_testing

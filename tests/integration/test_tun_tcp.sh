@@ -16,8 +16,13 @@
 # equals the sender's (tests/helpers/tcp_hash.c), the engine built
 # aggregates of many segments, the sink wrote them all with no error, the
 # TUN counted no rx errors, and the frame-ownership check passes.
+#
+# XRX_TUN_KIND=tap (tests/integration/test_tap_tcp.sh) runs the same
+# through the L2 sink: a TAP carrying the DUT veth's MAC address, so the
+# stack takes the frames written to it, Ethernet header and all.
 . "$(dirname "$0")/../lib.sh"
 need_root
+KIND=${XRX_TUN_KIND:-tun}
 
 LIVE=$BUILD/tests/live_rx
 H=$BUILD/tests/tcp_hash
@@ -26,13 +31,13 @@ PORT=5201
 TUN=xt$$
 for b in "$LIVE" "$H"; do
 	if [ ! -x "$b" ]; then
-		skip "tcp through tun" "$b not built (make)"
+		skip "tcp through $KIND" "$b not built (make)"
 		done_testing
 		exit 0
 	fi
 done
 if [ ! -c /dev/net/tun ]; then
-	skip "tcp through tun" "no /dev/net/tun (modprobe tun)"
+	skip "tcp through $KIND" "no /dev/net/tun (modprobe tun)"
 	done_testing
 	exit 0
 fi
@@ -43,22 +48,23 @@ at_exit rm -rf "$OUT"
 # valid checksums on the wire: the engine verifies them
 in_src ethtool -K $IF_SRC tx off >/dev/null
 in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
+in_dut ip tuntap add dev $TUN mode $KIND vnet_hdr || exit 1
+[ $KIND = tap ] && in_dut ip link set dev $TUN address "$(dut_mac)"
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
 in_dut ip link set $TUN up
 
 # nsenter execs live_rx: $! is its pid, for the SIGINT that stops it
 nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT \
-	-s "tun:$TUN,gso" -t 150 >"$OUT/live" 2>&1 &
+	-s "$KIND:$TUN,gso" -t 150 >"$OUT/live" 2>&1 &
 LP=$!
 at_exit kill $LP
 if ! wait_for 10 grep -q '^ready' "$OUT/live"; then
 	sed 's/^/# /' "$OUT/live"
-	check "live path up with the tun sink" 1
+	check "live path up with the $KIND sink" 1
 	done_testing
 	exit 1
 fi
-check "live path up with the tun sink" 0
+check "live path up with the $KIND sink" 0
 
 hash_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "hash") print $(i + 1) }' "$1"; }
 bytes_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$1"; }
@@ -74,7 +80,7 @@ for dst in $IP4_DUT $IP6_DUT; do
 	wait $RP
 	dstrc=$?
 	sed 's/^/# /' "$OUT/send$v" "$OUT/recv$v"
-	check "TCPv$v: 1 GiB transfer completed through XDP -> AF_XDP -> GRO -> TUN" \
+	check "TCPv$v: 1 GiB transfer completed through XDP -> AF_XDP -> GRO -> $KIND" \
 		"$([ $src = 0 ] && [ $dstrc = 0 ] && [ "$(bytes_of "$OUT/recv$v" | tail -1)" = $BYTES ]; echo $?)"
 	check "TCPv$v: received stream hash equals the sent one" \
 		"$([ -n "$(hash_of "$OUT/send$v")" ] && [ "$(hash_of "$OUT/send$v")" = "$(hash_of "$OUT/recv$v" | tail -1)" ]; echo $?)"
@@ -93,6 +99,6 @@ check "aggregates of many segments (mean $(( (merged + aggs) / (aggs ? aggs : 1)
 check "sink: every packet injected, no errors or drops" \
 	"$([ "$(stat sink errors)" = 0 ] && [ "$(stat sink dropped)" = 0 ] && [ "$(stat sink pkts_out)" = "$(stat sink pkts_in)" ]; echo $?)"
 rxerr=$(in_dut ip -s -j link show $TUN | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["errors"])' 2>/dev/null)
-check "TUN: kernel refused no write (rx errors ${rxerr:-?})" "$([ "${rxerr:-1}" = 0 ]; echo $?)"
+check "$KIND: kernel refused no write (rx errors ${rxerr:-?})" "$([ "${rxerr:-1}" = 0 ]; echo $?)"
 check "frame ownership check after the run" "$(grep -q '^check ok' "$OUT/live"; echo $?)"
 done_testing

@@ -92,6 +92,9 @@ diag "frames_in $frames, aggs_out $aggs, segments per aggregate $spa"
 check "xrxctl stats --json: 640 frames in" $([ "$frames" = 640 ]; echo $?)
 check "xrxctl stats --json: kernel redirected 640" \
 	$([ "$(jget kernel.redirect.packets)" = 640 ]; echo $?)
+nometa=$(jget user.engine.frames_no_meta 2>/dev/null)
+check "every frame carried xrx_meta: engine parsed none itself (frames_no_meta ${nometa:-missing})" \
+	$([ "$nometa" = 0 ] && [ "$(jget kernel.no_meta_room.packets)" = 0 ]; echo $?)
 check "aggregated: segments per aggregate > 1" \
 	$(awk -v s="$spa" -v a="$aggs" 'BEGIN { exit !(a > 0 && s > 1) }'; echo $?)
 bpftool map dump pinned "$PIN/xrx_ustats" >"$WORK/dump" 2>&1

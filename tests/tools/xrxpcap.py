@@ -103,7 +103,7 @@ def parse(frame):
               ("ip.proto", proto), ("ip.csum", csum),
               ("ip.opts", frame[off + 20:off + ihl].hex()),
               ("ip.pad", len(frame) - end)]
-        key = (4, src.hex(), dst.hex(), proto)
+        key = (4, ",".join(vlans), src.hex(), dst.hex(), proto)
         if frag & 0x3fff:
             p["key"] = ("frag",) + key
             p["payload"] = frame[off + ihl:end]
@@ -129,7 +129,8 @@ def parse(frame):
             nh = frame[off]
             off += hl
         F.append(("ip6.ext", exts.hex()))
-        key = (6, src.hex(), dst.hex(), "%05x" % (w0 & 0xfffff), exts.hex(), nh)
+        key = (6, ",".join(vlans), src.hex(), dst.hex(),
+               "%05x" % (w0 & 0xfffff), exts.hex(), nh)
         l4 = nh
     else:
         p["key"] = ("nonip", etype)
@@ -184,7 +185,9 @@ def by_flow(pkts):
 
 def fmt_key(k):
     if k[0] in (4, 6):
-        return "%s %s" % ("IPv%d" % k[0], " ".join(str(x) for x in k[-3:]))
+        vlan = "vlan %s " % k[1] if k[1] else ""
+        return "%s %s%s" % ("IPv%d" % k[0], vlan,
+                            " ".join(str(x) for x in k[-3:]))
     return " ".join(str(x) for x in k)
 
 

@@ -198,7 +198,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nqueues = 4097\n", 2, "out of range" },
 	{ "interface = eth0\nqueues = two\n", 2, "not a number" },
 	{ "interface = eth0\nattach = nativ\n", 2, "write auto, native or skb" },
-	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH or tun:NAME" },
+	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH, tun:NAME or tap:NAME" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
 	{ "interface = eth0\naccelerate = sctp/1\n", 2, "write tcp or udp" },
@@ -222,6 +222,13 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
 	{ "interface = eth0\ncsum = none\n", 2, "write verify or trust" },
 	{ "interface = eth0\nudp_gro = yes\n", 2, "write off or on" },
+	{ "interface = eth0\nsink = tun:xrx0\ncsum = trust\n", 3,
+	  "with sink = tun:xrx0 (line 2) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on" },
+	{ "interface = eth0\ncsum = trust\nsink = tun:xrx0\ncsum_trust_may_deliver_corrupt_data = off\n", 2,
+	  "write csum = verify" },
+	{ "interface = eth0\ncsum_trust_may_deliver_corrupt_data = yes\n", 2, "write off or on" },
+	{ "interface = eth0\nsink = tap:\n", 2, "not a valid TAP name" },
+	{ "interface = eth0\nsink = tap:xt0\ncsum = trust\n", 3, "with sink = tap:xt0 (line 2)" },
 	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
 	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
 	{ "interface = eth0\noffload.gro_max_size = 100\n", 2, "from 1024 to 524280" },
@@ -238,6 +245,40 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nQueues = 2\n", 2, "lower case" },
 	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "unknown key 'offload.queues'" },
 };
+
+/*
+ * csum = trust into a TUN sink needs the key that names the risk; trust
+ * into other sinks, and verify into a TUN sink, need nothing.
+ */
+static void test_csum_trust_tun(void **state)
+{
+	static const char ack[] = "interface = eth0\nsink = tun:xrx0\n"
+				  "csum = trust\n"
+				  "csum_trust_may_deliver_corrupt_data = on\n";
+	struct xrx_conf *c = conf_new(), *d = conf_new();
+	char err[XRX_CONF_ERR_MAX], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(parse(c, ack, err), 0);
+	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
+	assert_true(c->csum_trust_ack);
+	/* Written back, the acknowledgement stays: a reload keeps working. */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(xrx_conf_write(f, c), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "csum_trust_may_deliver_corrupt_data = on\n"));
+	assert_int_equal(parse(d, text, err), 0);
+	assert_true(d->csum_trust_ack);
+	free(text);
+
+	assert_int_equal(parse(c, "interface = eth0\nsink = pcap:/x.pcap\ncsum = trust\n", err), 0);
+	assert_false(c->csum_trust_ack);
+	assert_int_equal(parse(c, "interface = eth0\nsink = tun:xrx0\ncsum = verify\n", err), 0);
+	free(c);
+	free(d);
+}
 
 static void test_bad_values(void **state)
 {
@@ -386,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_other_values),
 		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_csum_trust_tun),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),

@@ -78,12 +78,16 @@ TWEAK(t_mf_1, i == 1, s->frag_off |= 0x2000)
 TWEAK(t_frag6_1, i == 1, s->ext[0].type = 44; s->nr_ext = 1)
 TWEAK(t_pad_1, i == 1, s->pad = 6)
 TWEAK(t_pad_ack_1, i == 1, s->pad = 6; s->payload_len = 0)
+TWEAK(t_long_1, i == 1, s->tot_len_delta = 100)
 TWEAK(t_evil_1, i == 1, s->frag_off |= 0x8000)
 TWEAK(t_bad_ip_1, i == 1, s->bad_ip_csum = 1)
 TWEAK(t_bad_l4_1, i == 1, s->bad_l4_csum = 1)
 TWEAK(t_vlan1, 1, s->nr_vlans = 1; s->vlan_tci[0] = 100)
 TWEAK(t_vlan2, 1, s->nr_vlans = 2; s->vlan_tci[0] = 100;
       s->vlan_tpid[0] = 0x88a8; s->vlan_tci[1] = 200)
+TWEAK(t_mss1637, 1, s->payload_len = 1637)
+TWEAK(t_vlan1_mss1637, 1, s->nr_vlans = 1; s->vlan_tci[0] = 100;
+      s->payload_len = 1637)
 TWEAK(t_vlan_other_1, 1, s->nr_vlans = 1; s->vlan_tci[0] = i == 1 ? 200 : 100)
 TWEAK(t_mac_1, i == 1, s->smac[0] = 0x02; s->smac[5] = 0x09)
 TWEAK(t_port_1, i == 1, s->sport = 40001)
@@ -202,6 +206,13 @@ static const struct gro_case cases[] = {
 	{ "BIG TCP ipv6 524280: 362 segments (skb_gro_receive)",
 	  frame_spec_tcp6, 363, t_noopts, 0, "0-361 362", S(FLUSH_SIZE),
 	  .max_aggregate = 524280 },
+	/* 52 + 40 * 1637 = 65532: the 40th segment fits, unless a VLAN
+	 * tag's 4 bytes count too, as they do in p->len. */
+	{ "64 KiB edge: 40 x 1637 fit (skb_gro_receive p->len)",
+	  frame_spec_tcp4, 41, t_mss1637, 0, "0-39 40", S(FLUSH_SIZE) },
+	{ "64 KiB edge: a VLAN tag counts in p->len (skb_gro_receive)",
+	  frame_spec_tcp4, 41, t_vlan1_mss1637, 0, "0-38 39-40",
+	  S(FLUSH_SIZE) },
 	{ "udp stays below 64 KiB under BIG TCP (skb_gro_receive)",
 	  frame_spec_udp4, 50, t_udp1472, 0, "0-43 44-49", S(FLUSH_SIZE),
 	  .udp = true, .max_aggregate = 524280 },
@@ -218,6 +229,12 @@ static const struct gro_case cases[] = {
 	  S(SINGLE_LEN) },
 	{ "ipv6 padding flushes and goes alone (ipv6_gro_receive)",
 	  frame_spec_tcp6, 3, t_pad_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN) },
+	{ "ip length past the frame flushes, alone (skb_gro_receive)",
+	  frame_spec_tcp4, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN) },
+	{ "ipv6 length past the frame flushes, alone (skb_gro_receive)",
+	  frame_spec_tcp6, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
 	  S(SINGLE_LEN) },
 	{ "padded pure ack flushes and goes alone (inet_gro_receive)",
 	  frame_spec_tcp4, 3, t_pad_ack_1, 0, "0 1 2", S(SINGLE_PURE_ACK) },
@@ -251,6 +268,9 @@ static const struct gro_case cases[] = {
 	{ "udp padding alone, held kept (udp_gro_receive_segment ulen)",
 	  frame_spec_udp4, 3, t_pad_1, 2, "1 0,2", S(SINGLE_UDP_LEN),
 	  .udp = true },
+	{ "udp ip length past the frame flushes, alone (udp_gro_receive_segment)",
+	  frame_spec_udp4, 3, t_long_1, 0, "0 1 2", S(FLUSH_IP_HDR),
+	  S(SINGLE_LEN), .udp = true },
 	{ "udp bad csum alone, held kept (udp4_gro_receive)",
 	  frame_spec_udp4, 3, t_bad_l4_1, 2, "1 0,2", S(CSUM_BAD),
 	  .udp = true },

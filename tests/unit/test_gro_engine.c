@@ -191,6 +191,81 @@ static void test_meta(void **state)
 	(void)state;
 }
 
+/*
+ * A tag the NIC stripped (xrx_meta, XRX_META_F_HW_VLAN) is flow identity,
+ * as skb->vlan_all is in gro_list_prepare(): one 5-tuple on VLAN 10 and
+ * on VLAN 20, interleaved, gives two aggregates, each carrying its tag.
+ */
+static void test_meta_hw_vlan(void **state)
+{
+	struct xrx_engine_opts o = { 0 };
+	struct harness *h = h_new(&o);
+	struct xrx_meta meta[6];
+	int ten[] = { 0, 2, 4 }, twenty[] = { 1, 3, 5 }, i;
+
+	for (i = 0; i < 6; i++) {
+		struct xrx_parsed r;
+
+		build_seg(h, i, 0, i / 2);
+		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		xrx_meta_fill(&meta[i], &r);
+		meta[i].flags |= XRX_META_F_HW_VLAN | XRX_META_F_HW_META;
+		meta[i].vlan_proto = 0x8100;
+		meta[i].vlan_tci = i % 2 ? 20 : 10;
+		h->frames[i].meta = &meta[i];
+	}
+	h_rx(h, 0, 6, 1);
+	assert_int_equal(h->nr_out, 2);
+	h_assert_out(h, 0, ten, 3);
+	h_assert_out(h, 1, twenty, 3);
+	assert_int_equal(h->out[0].pkt.vlan_tci, 10);
+	assert_int_equal(h->out[1].pkt.vlan_tci, 20);
+	assert_int_equal(h->out[0].pkt.vlan_proto, 0x8100);
+	assert_int_equal(h_stat(h, S(FRAMES_NO_META)), 0);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
+/*
+ * The NIC's L4 hash is the flow hash; one over addresses only is not
+ * trusted for the lookup: the frame is parsed and hashed by xrx, so it
+ * still meets its flow's aggregate, which a bogus L3 hash would miss.
+ */
+static void test_meta_hw_hash(void **state)
+{
+	struct xrx_engine_opts o = { 0 };
+	struct harness *h = h_new(&o);
+	struct xrx_meta meta[5];
+	int l4[] = { 0, 1 }, l3[] = { 2, 3, 4 }, i;
+
+	for (i = 0; i < 5; i++) {
+		struct xrx_parsed r;
+
+		/* 0-1: flow 0; 2-4: flow 1 */
+		build_seg(h, i, i < 2 ? 0 : 1, i < 2 ? i : i - 2);
+		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		xrx_meta_fill(&meta[i], &r);
+		h->frames[i].meta = &meta[i];
+	}
+	for (i = 0; i < 2; i++) {
+		meta[i].hash = 0x12345678;
+		meta[i].hash_type = XRX_HASH_HW_L4;
+	}
+	meta[4].hash ^= 0xdead;		/* another bucket, if it were used */
+	meta[4].hash_type = XRX_HASH_HW_L3;
+	h_rx(h, 0, 5, 1);
+	assert_int_equal(h->nr_out, 2);
+	h_assert_out(h, 0, l4, 2);
+	assert_int_equal(h->out[0].pkt.hash, 0x12345678);
+	h_assert_out(h, 1, l3, 3);
+	assert_int_equal(h->out[1].pkt.hash, meta[2].hash);
+	assert_int_equal(h_stat(h, S(FRAMES_NO_META)), 1);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
 static void test_bad_frame(void **state)
 {
 	struct xrx_engine_opts o = { 0 };
@@ -277,6 +352,8 @@ int main(void)
 		cmocka_unit_test(test_flush_oldest),
 		cmocka_unit_test(test_ownership),
 		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_meta_hw_vlan),
+		cmocka_unit_test(test_meta_hw_hash),
 		cmocka_unit_test(test_bad_frame),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_stat_names),

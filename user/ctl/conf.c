@@ -60,6 +60,7 @@ enum conf_key {
 	K_COPY,
 	K_CSUM,
 	K_UDP_GRO,
+	K_CSUM_TRUST_ACK,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -78,6 +79,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_COPY] = "copy",
 	[K_CSUM] = "csum",
 	[K_UDP_GRO] = "udp_gro",
+	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -295,7 +297,15 @@ static int parse_sink(struct parser *p, const char *val)
 		strcpy(c->sink_arg, val + 4);
 		return 0;
 	}
-	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH or tun:NAME",
+	if (!strncmp(val, "tap:", 4)) {
+		if (!xrx_ifname_valid(val + 4))
+			return perr(p, "sink = %s is not a valid TAP name; write tap:NAME with 1 to 15 characters, no '/', ':' or blanks",
+				    val);
+		c->sink = XRX_CONF_SINK_TAP;
+		strcpy(c->sink_arg, val + 4);
+		return 0;
+	}
+	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH, tun:NAME or tap:NAME",
 		    val);
 }
 
@@ -496,6 +506,10 @@ static int set_key(struct parser *p, const char *key, char *val)
 		ret = parse_word(p, key, val, onoff_words, &w);
 		c->udp_gro = w == 1;
 		return ret;
+	case K_CSUM_TRUST_ACK:
+		ret = parse_word(p, key, val, onoff_words, &w);
+		c->csum_trust_ack = w == 1;
+		return ret;
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
 			    key);
@@ -580,6 +594,20 @@ static int check_conf(struct parser *p)
 		p->line = p->seen[K_QUEUES];
 		return perr(p, "queues = %u is more than offload.channels = %u (line %d); write queues = %u or raise offload.channels",
 			    c->queues, ch->value, ch->line, ch->value);
+	}
+	/*
+	 * A TUN sink hands aggregates to the stack as CHECKSUM_PARTIAL, which
+	 * it never verifies again, and AF_XDP carries no per-frame checksum
+	 * verdict from the NIC that could justify trusting the segments: a
+	 * corrupt one would reach applications. Only an explicit key that
+	 * names the risk allows it.
+	 */
+	if (c->csum == XRX_CONF_CSUM_TRUST && !c->csum_trust_ack &&
+	    (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP)) {
+		p->line = p->seen[K_CSUM];
+		return perr(p, "csum = trust with sink = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
+			    c->sink_arg, p->seen[K_SINK]);
 	}
 	return 0;
 }
@@ -699,6 +727,8 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 		fprintf(f, "sink = pcap:%s\n", c->sink_arg);
 	else if (c->sink == XRX_CONF_SINK_TUN)
 		fprintf(f, "sink = tun:%s\n", c->sink_arg);
+	else if (c->sink == XRX_CONF_SINK_TAP)
+		fprintf(f, "sink = tap:%s\n", c->sink_arg);
 	else
 		fprintf(f, "sink = null\n");
 	fprintf(f, "accelerate = ");
@@ -718,6 +748,8 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	fprintf(f, "copy = %s\n", copy_words[c->copy]);
 	fprintf(f, "csum = %s\n", csum_words[c->csum]);
 	fprintf(f, "udp_gro = %s\n", c->udp_gro ? "on" : "off");
+	if (c->csum_trust_ack)
+		fprintf(f, "csum_trust_may_deliver_corrupt_data = on\n");
 	fprintf(f, "\n[offload]\n");
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,

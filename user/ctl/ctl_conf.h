@@ -30,6 +30,7 @@ enum xrx_conf_sink {
 	XRX_CONF_SINK_NULL,
 	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
 	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
+	XRX_CONF_SINK_TAP,	/* sink_arg: TAP interface name (L2) */
 };
 
 enum xrx_conf_copy {
@@ -111,6 +112,8 @@ struct xrx_conf {
 	unsigned int flows;
 	enum xrx_conf_copy copy;
 	enum xrx_conf_csum csum;
+	bool csum_trust_ack;	/* csum_trust_may_deliver_corrupt_data: trust
+				 * allowed with a TUN sink */
 	bool udp_gro;
 	struct xrx_conf_offload offload[XRX_OFF_MAX];
 };

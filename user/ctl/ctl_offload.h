@@ -60,6 +60,18 @@ const struct xrx_nic_feature *xrx_nic_feature(const struct xrx_nic *nic,
 /* Human-readable dump of what xrx manages (xrxctl offloads). */
 void xrx_nic_print(FILE *f, const struct xrx_nic *nic);
 
+/* The netdev family's xdp-rx-metadata-features bits (Linux 6.3+). */
+#define XRX_XDP_RX_META_TIMESTAMP (1u << 0)
+#define XRX_XDP_RX_META_HASH (1u << 1)
+#define XRX_XDP_RX_META_VLAN_TAG (1u << 2)	/* Linux 6.8+ */
+
+/*
+ * Which XDP metadata kfuncs @ifindex's driver implements (the netdev
+ * generic netlink family). Return: 0 with *features set, or a negative
+ * errno (-ENOENT: a kernel without the family, which means none).
+ */
+int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features);
+
 /*
  * Apply conf's offload settings to conf->ifname. Settings the driver does
  * not support or refuses are warnings, or errors when marked required;

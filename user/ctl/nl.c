@@ -203,6 +203,54 @@ void xrx_nl_close(struct xrx_nl *nl)
 	free(nl);
 }
 
+/* The netdev family (include/uapi/linux/netdev.h, newer than Debian 12's). */
+#define XRX_NETDEV_FAMILY_NAME "netdev"
+#define XRX_NETDEV_CMD_DEV_GET 1
+#define XRX_NETDEV_A_DEV_IFINDEX 1
+#define XRX_NETDEV_A_DEV_XDP_RX_METADATA_FEATURES 5
+
+static int netdev_dev_cb(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_get_type(attr) == XRX_NETDEV_A_DEV_XDP_RX_METADATA_FEATURES &&
+	    mnl_attr_validate(attr, MNL_TYPE_U64) >= 0)
+		*(__u64 *)data = mnl_attr_get_u64(attr);
+	return MNL_CB_OK;
+}
+
+static int netdev_dev_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), netdev_dev_cb,
+			      data);
+}
+
+int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	__u16 family = 0;
+	int ret;
+
+	*features = 0;
+	nlh = mnl_nlmsg_put_header(nl->sbuf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, XRX_NETDEV_FAMILY_NAME);
+	ret = ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, family_msg_cb,
+		      &family);
+	if (ret || !family)
+		return ret ? ret : -ENOENT;
+	nlh = mnl_nlmsg_put_header(nl->sbuf);
+	nlh->nlmsg_type = family;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = XRX_NETDEV_CMD_DEV_GET;
+	g->version = 1;
+	mnl_attr_put_u32(nlh, XRX_NETDEV_A_DEV_IFINDEX, (__u32)ifindex);
+	return ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, netdev_dev_msg_cb,
+		       features);
+}
+
 /* An ethtool request with its header nest: device by index, flags. */
 struct nlmsghdr *ctl_ethtool_msg(struct xrx_nl *nl, __u8 cmd,
 				    __u16 hdr_attr, int ifindex, __u32 flags)

@@ -22,6 +22,7 @@
 #include <xrx/rules.h>
 
 #include "ctl_log.h"
+#include "ctl_offload.h"
 #include "ctl_pins.h"
 #include "xrxd.h"
 
@@ -67,6 +68,58 @@ int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign)
 	return 0;
 }
 
+/*
+ * A NIC with rx-vlan-hw-parse on takes the VLAN tag out of the frame
+ * before XDP runs. Linux still tells flows apart by it (vlan_all in
+ * gro_list_prepare()); xrx can only if xrx_rx reads it back through
+ * bpf_xdp_metadata_rx_vlan_tag(), which needs the device-bound build
+ * (native mode) and a driver that implements the op. Otherwise, while a
+ * rule accelerates, the tag must stay in the frame: rx-vlan-hw-parse off,
+ * recorded and restored like any offload. An explicit setting is the
+ * user's; a risky one is warned about.
+ * Return: true with *@rx_vlan filled in if xrxd turns the offload off.
+ */
+bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
+		      const struct xrx_nic *nic, struct xrx_conf_offload *rx_vlan)
+{
+	const struct xrx_conf_offload *o = &conf->offload[XRX_OFF_RX_VLAN];
+	const struct xrx_nic_feature *f;
+	bool accel, parse;
+	__u64 meta = 0;
+
+	accel = conf->nrules || conf->default_action == XRX_ACT_ACCEL;
+	if (conf->attach != XRX_CONF_ATTACH_SKB &&
+	    !xrx_nic_xdp_rx_metadata(x->nl, x->ifindex, &meta))
+		x->tags_readable = meta & XRX_XDP_RX_META_VLAN_TAG;
+	f = xrx_nic_feature(nic, "rx-vlan-hw-parse");
+	parse = f && f->active;
+	if (!accel || x->tags_readable || !parse)
+		return false;
+	if (o->set && o->value) {
+		ctl_warn("%s: offload.rx_vlan = on (%s:%d): the NIC strips VLAN tags that xrx_rx cannot read here (%s), so accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off",
+			 x->ifname, conf->file, o->line,
+			 conf->attach == XRX_CONF_ATTACH_SKB ?
+				 "attach = skb" : "no XDP VLAN metadata from the driver");
+		return false;
+	}
+	if (o->set)
+		return false;
+	if (o->line) {
+		ctl_warn("%s: offload.rx_vlan = keep (%s:%d): rx-vlan-hw-parse is on and xrx_rx cannot read the tags it strips (%s), so accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off, or remove the line",
+			 x->ifname, conf->file, o->line,
+			 conf->attach == XRX_CONF_ATTACH_SKB ?
+				 "attach = skb" : "no XDP VLAN metadata from the driver");
+		return false;
+	}
+	ctl_notice("%s: turning rx-vlan-hw-parse off while xrxd runs, so VLAN tags stay in the frame: xrx_rx cannot read the tags the NIC strips (%s); restored on stop",
+		   x->ifname, conf->attach == XRX_CONF_ATTACH_SKB ?
+				      "attach = skb" : "no XDP VLAN metadata from the driver");
+	memset(rx_vlan, 0, sizeof(*rx_vlan));
+	rx_vlan->set = true;
+	rx_vlan->value = 0;
+	return true;
+}
+
 int xrxd_prog_attach(struct xrxd *x)
 {
 	static const enum xrx_live_attach modes[] = {
@@ -85,7 +138,18 @@ int xrxd_prog_attach(struct xrxd *x)
 	x->attaching = true;
 	x->prog = xrx_prog__attach(x->ifname, &po);
 	x->attaching = false;
-	return x->prog ? 0 : -errno;
+	if (!x->prog)
+		return -errno;
+	if (x->tags_readable && !xrx_prog__hw_meta(x->prog)) {
+		/* Decided on before the offloads were applied. */
+		ctl_warn("%s: the device-bound xrx_rx could not be attached, so the VLAN tags the NIC strips are lost and accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off",
+			 x->ifname);
+		x->tags_readable = false;
+	} else if (x->tags_readable) {
+		ctl_info("%s: VLAN tags and RX hash read from the driver (XDP metadata kfuncs)",
+			 x->ifname);
+	}
+	return 0;
 }
 
 /* Detach only our program, leave whatever else is there; drop the pins. */

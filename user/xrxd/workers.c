@@ -54,6 +54,9 @@ static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
 	case XRX_CONF_SINK_TUN:
 		snprintf(buf, len, "tun:%s", c->sink_arg);
 		break;
+	case XRX_CONF_SINK_TAP:
+		snprintf(buf, len, "tap:%s", c->sink_arg);
+		break;
 	default:
 		snprintf(buf, len, "null");
 	}

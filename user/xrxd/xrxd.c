@@ -419,6 +419,30 @@ static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
  * SIGHUP: rules in place, workers only if their settings changed. A bad
  * config keeps the running one. Offload and attach changes need a restart.
  */
+/*
+ * Offloads were decided at start, when no rule accelerated: if the NIC
+ * strips VLAN tags that xrx_rx cannot read, only a restart can keep them
+ * in the frame (xrxd_vlan_policy()).
+ */
+static void reload_vlan_check(struct xrxd *x)
+{
+	const struct xrx_nic_feature *f;
+	struct xrx_nic *nic;
+
+	if (x->tags_readable)
+		return;
+	nic = malloc(sizeof(*nic));
+	if (!nic || read_nic(x, nic)) {
+		free(nic);
+		return;
+	}
+	f = xrx_nic_feature(nic, "rx-vlan-hw-parse");
+	if (f && f->active)
+		ctl_warn("%s: reload: traffic is accelerated now, but rx-vlan-hw-parse is on and xrx_rx cannot read the VLAN tags it strips, so flows that differ only by VLAN are merged; restart xrxd so it turns the feature off",
+			 x->ifname);
+	free(nic);
+}
+
 static int reload(struct xrxd *x)
 {
 	struct xrx_conf *fresh;
@@ -462,6 +486,9 @@ static int reload(struct xrxd *x)
 	if (off || fresh->attach != x->conf->attach)
 		ctl_notice("%s: %s changes take effect when xrxd restarts",
 			   x->ifname, off ? "offload" : "attach mode");
+	if (!x->conf->nrules && x->conf->default_action != XRX_ACT_ACCEL &&
+	    (fresh->nrules || fresh->default_action == XRX_ACT_ACCEL))
+		reload_vlan_check(x);
 	memcpy(x->conf, fresh, sizeof(*fresh));
 	x->us.hdr[XRX_USTATS_RELOADS]++;
 	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
@@ -590,6 +617,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	struct xrxd x = { .o = o, .conf = conf, .ustats_fd = -1 };
 	char err[PATH_MAX + 256];
 	struct xrx_nic *nic = NULL;
+	struct xrx_conf *aconf = NULL;
 	bool applied = false;
 	int lock_fd, ret;
 	pid_t owner;
@@ -655,7 +683,23 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 		if (ret)
 			goto out;
 	}
-	ret = xrx_offload_apply(x.nl, conf, o->statedir, err, sizeof(err));
+	if (o->mode == MODE_RUN) {
+		struct xrx_conf_offload rx_vlan;
+
+		if (xrxd_vlan_policy(&x, conf, nic, &rx_vlan)) {
+			/* Applied from a copy: the configuration stays what
+			 * the file says, for reloads to compare against. */
+			aconf = malloc(sizeof(*aconf));
+			if (!aconf) {
+				ret = 1;
+				goto out;
+			}
+			*aconf = *conf;
+			aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+		}
+	}
+	ret = xrx_offload_apply(x.nl, aconf ? aconf : conf, o->statedir, err,
+				sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
 		ret = 1;
@@ -701,6 +745,7 @@ undo:
 	if (applied && restore_now(&x))
 		ret = 1;
 out:
+	free(aconf);
 	free(nic);
 	xrx_nl_close(x.nl);
 out_lock:

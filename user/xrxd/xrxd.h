@@ -38,6 +38,8 @@ struct xrxd {
 	bool gone;		/* the interface was removed */
 
 	struct xrx_prog *prog;	/* xrx_rx, attached and pinned */
+	bool tags_readable;	/* the driver's stripped VLAN tags reach
+				 * xrx_meta (device-bound build, kfunc) */
 	bool attaching;		/* its warnings are errors meanwhile */
 	unsigned int nrules;
 
@@ -56,6 +58,8 @@ struct xrxd {
 /* prog.c */
 int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign);
 int xrxd_prog_attach(struct xrxd *x);
+bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
+		      const struct xrx_nic *nic, struct xrx_conf_offload *rx_vlan);
 void xrxd_prog_detach(struct xrxd *x);
 int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf);
 int xrxd_ustats_open(struct xrxd *x);

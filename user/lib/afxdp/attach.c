@@ -22,11 +22,19 @@
 #include "afxdp/live_priv.h"
 #include "opts.h"
 #include "xrx_rx.skel.h"
+#include "xrx_rx_hw.skel.h"
+
+/* Linux 6.3 UAPI; Debian 12's headers are older. */
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
 
 struct xrx_prog {
 	struct xrx_prog_opts o;
-	struct xrx_rx *skel;		/* NULL: opened from pins */
-	struct xdp_program *prog;
+	struct xrx_rx *skel;		/* plain build, through libxdp */
+	struct xrx_rx_hw *hw_skel;	/* or the device-bound build */
+	struct xdp_program *prog;	/* plain build only */
+	int prog_fd;			/* what is attached */
 	char ifname[IF_NAMESIZE];
 	int ifindex;
 	enum xrx_live_attach mode;	/* as attached; NONE: opened */
@@ -147,6 +155,7 @@ static struct xrx_prog *xrx_prog_new(const char *ifname,
 	}
 	strcpy(p->ifname, ifname);
 	p->mode = XRX_LIVE_ATTACH_NONE;
+	p->prog_fd = -1;
 	for (i = 0; i < XRX_PROG_MAP_MAX; i++)
 		p->fds[i] = -1;
 	snprintf(p->root, sizeof(p->root), "%s",
@@ -240,6 +249,57 @@ fail:
 	return err;
 }
 
+/*
+ * The device-bound build, attached directly in native mode. The kernel
+ * resolves the metadata kfuncs to the driver's ops at load time
+ * (bpf_dev_bound_resolve_kfunc()) and refuses such a program in skb mode
+ * and behind a dispatcher, so libxdp is not involved.
+ * Return: 0 attached, or a negative errno with nothing left behind.
+ */
+static int xrx_prog_attach_hw(struct xrx_prog *p)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = p->dir);
+	struct bpf_program *prog;
+	int err;
+
+	p->hw_skel = xrx_rx_hw__open_opts(&oo);
+	if (!p->hw_skel)
+		return -errno;
+	prog = p->hw_skel->progs.xrx_rx;
+	bpf_program__set_ifindex(prog, p->ifindex);
+	err = bpf_program__set_flags(prog, bpf_program__flags(prog) |
+					   BPF_F_XDP_DEV_BOUND_ONLY);
+	if (!err)
+		err = xrx_rx_hw__load(p->hw_skel);
+	if (!err)
+		err = bpf_xdp_attach(p->ifindex, bpf_program__fd(prog),
+				     XDP_FLAGS_DRV_MODE |
+					     XDP_FLAGS_UPDATE_IF_NOEXIST,
+				     NULL);
+	if (err) {
+		bpf_object__unpin_maps(p->hw_skel->obj, NULL);
+		xrx_rx_hw__destroy(p->hw_skel);
+		p->hw_skel = NULL;
+		return err;
+	}
+	p->prog_fd = bpf_program__fd(prog);
+	p->mode = XRX_LIVE_ATTACH_NATIVE;
+	p->fds[XRX_PROG_MAP_XSKS] = bpf_map__fd(p->hw_skel->maps.xrx_xsks);
+	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->hw_skel->maps.xrx_stats);
+	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->hw_skel->maps.xrx_rules);
+	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->hw_skel->maps.xrx_cfg);
+	return 0;
+}
+
+/* The program's id from its fd, 0 if it cannot be read. */
+static __u32 xrx_prog_fd_id(int fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
 static int xrx_prog_load_attach(struct xrx_prog *p)
 {
 	static const struct {
@@ -255,6 +315,15 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 	unsigned int i;
 	int err;
 
+	if (!p->o.no_hw_meta && (p->o.attach == XRX_LIVE_ATTACH_AUTO ||
+				 p->o.attach == XRX_LIVE_ATTACH_NATIVE)) {
+		err = xrx_prog_attach_hw(p);
+		if (!err)
+			goto attached;
+		xrx_prog_log(p, XRX_LOG_INFO,
+			     "%s: device-bound xrx_rx (NIC VLAN tag and hash) not attached: %s; using the plain build",
+			     p->ifname, strerror(-err));
+	}
 	p->skel = xrx_rx__open_opts(&oo);
 	if (!p->skel) {
 		err = -errno;
@@ -294,21 +363,24 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 				     " in native mode? try skb mode" : "");
 		return err;
 	}
-	p->attached = true;
-	p->id = xdp_program__id(p->prog);
+	p->prog_fd = xdp_program__fd(p->prog);
 	p->fds[XRX_PROG_MAP_XSKS] = bpf_map__fd(p->skel->maps.xrx_xsks);
 	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->skel->maps.xrx_stats);
 	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->skel->maps.xrx_rules);
 	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->skel->maps.xrx_cfg);
+attached:
+	p->attached = true;
+	p->id = xrx_prog_fd_id(p->prog_fd);
 	/* The program pin is how xrxd recognises it after a crash. */
 	snprintf(path, sizeof(path), "%s/%s", p->dir, XRX_PIN_PROG);
-	if (bpf_obj_pin(xdp_program__fd(p->prog), path))
+	if (bpf_obj_pin(p->prog_fd, path))
 		xrx_prog_log(p, XRX_LOG_WARN,
 			     "%s: cannot pin xrx_rx at %s: %s; a restart after a crash will not recognise it",
 			     p->ifname, path, strerror(errno));
 	xrx_prog_log(p, XRX_LOG_INFO,
-		     "%s: xrx_rx (id %u) attached in %s mode, pins in %s",
-		     p->ifname, p->id, xrx_prog__mode_name(p), p->dir);
+		     "%s: xrx_rx%s (id %u) attached in %s mode, pins in %s",
+		     p->ifname, p->hw_skel ? " (device-bound, NIC metadata)" : "",
+		     p->id, xrx_prog__mode_name(p), p->dir);
 	return 0;
 }
 
@@ -372,7 +444,7 @@ static void xrx_prog_detach(struct xrx_prog *p)
 			     "%s: cannot query its XDP program (%s); xrx_rx left as it is",
 			     p->ifname, strerror(errno));
 	} else if ((flags = xrx_xdp_attached_flags(&q, p->id))) {
-		ao.old_prog_fd = xdp_program__fd(p->prog);
+		ao.old_prog_fd = p->prog_fd;
 		err = bpf_xdp_detach(p->ifindex, flags, &ao);
 		if (err)
 			xrx_prog_log(p, XRX_LOG_WARN,
@@ -381,7 +453,8 @@ static void xrx_prog_detach(struct xrx_prog *p)
 		else
 			xrx_prog_log(p, XRX_LOG_INFO, "%s: xrx_rx (id %u) detached",
 				     p->ifname, p->id);
-	} else if (q.attach_mode == XDP_ATTACHED_MULTI || q.prog_id) {
+	} else if (p->prog &&
+		   (q.attach_mode == XDP_ATTACHED_MULTI || q.prog_id)) {
 		/* Behind a libxdp dispatcher, or replaced by someone. */
 		err = xdp_program__detach(p->prog, p->ifindex,
 					  p->mode == XRX_LIVE_ATTACH_NATIVE ?
@@ -401,7 +474,7 @@ void xrx_prog__close(struct xrx_prog *p)
 
 	if (!p)
 		return;
-	if (!p->skel) {
+	if (!p->skel && !p->hw_skel) {
 		/* Someone else's program: only our descriptors go. */
 		for (i = 0; i < XRX_PROG_MAP_MAX; i++)
 			if (p->fds[i] >= 0)
@@ -411,7 +484,7 @@ void xrx_prog__close(struct xrx_prog *p)
 	}
 	if (p->attached)
 		xrx_prog_detach(p);
-	bpf_object__unpin_maps(p->skel->obj, NULL);
+	bpf_object__unpin_maps(p->skel ? p->skel->obj : p->hw_skel->obj, NULL);
 	xrx_prog__unpin(p->root, p->ifname);
 	/* Ours even if an earlier run made it: nothing else goes there. */
 	if (rmdir(p->dir) && errno != ENOENT)
@@ -419,6 +492,7 @@ void xrx_prog__close(struct xrx_prog *p)
 			     p->ifname, p->dir, strerror(errno));
 	xdp_program__close(p->prog);
 	xrx_rx__destroy(p->skel);
+	xrx_rx_hw__destroy(p->hw_skel);
 	free(p);
 }
 
@@ -454,6 +528,11 @@ const char *xrx_prog__mode_name(const struct xrx_prog *p)
 const char *xrx_prog__pin_dir(const struct xrx_prog *p)
 {
 	return p ? p->dir : "";
+}
+
+bool xrx_prog__hw_meta(const struct xrx_prog *p)
+{
+	return p && p->hw_skel;
 }
 
 /*

@@ -88,6 +88,7 @@ static int xrx_live_prog_open(struct xrx_live *l)
 		.pin_root = l->o.pin_root,
 		.log = l->o.log,
 		.log_ctx = l->o.log_ctx,
+		.no_hw_meta = l->o.no_hw_meta,
 	};
 
 	if (l->o.attach == XRX_LIVE_ATTACH_NONE)

@@ -46,7 +46,8 @@ struct xrx_agg {
 	__u16 count;			/* segments, NAPI_GRO_CB(p)->count */
 	__u16 hdr_len;			/* l4_off + L4 header length */
 	__u16 first_id;			/* IPv4 ID of the first segment */
-	__u32 held_len;			/* from the network header: p->len */
+	__u32 held_len;			/* p->len: after the Ethernet header */
+	__u32 vlan_all;			/* out-of-band tag, as xrx_seg's */
 	__u32 payload;			/* payload bytes so far */
 	__u32 mss;			/* first segment's payload */
 	__u64 born_ns;			/* when the first segment arrived */
@@ -76,9 +77,12 @@ struct xrx_seg {
 	__u8 l4_proto;
 	__u8 nr_vlans;
 	__u8 result;			/* enum xrx_parse_result */
+	__u32 vlan_all;			/* out-of-band tag: proto << 16 | tci,
+					 * 0 if none (skb->vlan_all) */
 	bool ipv6;
 	bool ip_flush;			/* inet/ipv6_gro_receive's own flush:
 					 * length mismatch, reserved bit */
+	bool ip_short;			/* IP length runs past the frame */
 	bool csum_ok;			/* L4 checksum verified good */
 };
 

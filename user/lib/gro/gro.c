@@ -43,7 +43,8 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 	__u32 l3 = s->l3_off, l4 = s->l4_off;
 
 	if (a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
-	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6)
+	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6 ||
+	    a->vlan_all != s->vlan_all)	/* gro_list_prepare(): vlan_all */
 		return false;
 	if (xrx_bytes_differ(h, d, l3))
 		return false;
@@ -106,8 +107,9 @@ static inline int xrx_network_flush(struct xrx_agg *a,
 }
 
 /*
- * skb_gro_receive()'s refusal: the aggregate, counted from its network
- * header, plus the new payload reaches the limit. Beyond 64 KiB only TCP
+ * skb_gro_receive()'s refusal: the aggregate, counted as p->len (from the
+ * end of the Ethernet header, in-band VLAN tags included), plus the new
+ * payload reaches the limit. Beyond 64 KiB only TCP
  * grows (BIG TCP), and skb_gro_receive() refuses a segment the network
  * layer flagged (length mismatch, reserved bit).
  */
@@ -244,7 +246,10 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	a->hdr_len = s->hdr_len;
 	a->mss = s->payload_len;
 	a->payload = s->payload_len;
-	a->held_len = s->len - s->l3_off;
+	/* skb->len after eth_type_trans(): in-band VLAN tags count (GRO
+	 * runs before skb_vlan_untag()); out-of-band tags are not in the
+	 * frame at all. */
+	a->held_len = s->len - XRX_ETH_HLEN;
 	a->first_id = s->ipv6 ? 0 : xrx_get16(s->data + s->l3_off + 4);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
@@ -291,7 +296,7 @@ static int xrx_own_flush(const struct xrx_seg *s)
 			return XRX_ENGINE_STAT_SINGLE_TCP_FLAGS;
 	}
 	if (s->ip_flush)
-		return (s->flags & XRX_META_F_LEN_PAD) ?
+		return (s->flags & XRX_META_F_LEN_PAD) || s->ip_short ?
 			       XRX_ENGINE_STAT_SINGLE_LEN :
 			       XRX_ENGINE_STAT_SINGLE_IP_FLAGS;
 	return 0;

@@ -152,6 +152,9 @@ void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 	a->pkt.l4_off = s->l4_off;
 	a->pkt.l4_proto = s->l4_proto;
 	a->pkt.nr_vlans = s->nr_vlans;
+	a->pkt.vlan_proto = s->vlan_all >> 16;
+	a->pkt.vlan_tci = s->vlan_all & 0xffff;
+	a->vlan_all = s->vlan_all;
 }
 
 /*

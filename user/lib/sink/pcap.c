@@ -70,6 +70,7 @@ struct pcap_sink {
 	__u32 nr_iovs;
 	struct xrx_pkt *pkts[PCAP_QUEUE];
 	struct pcap_rec_hdr recs[PCAP_QUEUE];
+	__u8 tags[PCAP_QUEUE][4];	/* out-of-band VLAN tags, put back */
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
 };
@@ -180,7 +181,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	struct pcap_sink *p = s->priv;
 	struct pcap_rec_hdr *rec;
 	struct timespec ts;
-	__u32 left, take, i, rec_bytes, need;
+	__u32 left, take, i, rec_bytes, need, tag, wire, head;
 	int err = 0;
 
 	if (p->fd < 0) {
@@ -188,9 +189,14 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		xrx_sink__release(s, pkt);
 		return -EBADF;
 	}
-	left = pkt->len < p->snaplen ? pkt->len : p->snaplen;
+	/* A tag the NIC stripped goes back in front of the EtherType, as
+	 * a packet socket shows it (libpcap from PACKET_AUXDATA). */
+	tag = pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0;
+	wire = pkt->len + tag;
+	left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
-	need = 2 + pkt->nr_frags;	/* record header, head, frags */
+	need = 2 + pkt->nr_frags + (tag ? 2 : 0);	/* record header, head
+							 * (split at the tag), frags */
 	if (need > PCAP_IOVS) {
 		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
 		xrx_sink__release(s, pkt);
@@ -218,15 +224,35 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	rec->ts_sec = (__u32)ts.tv_sec;
 	rec->ts_frac = p->nsec ? (__u32)ts.tv_nsec : (__u32)(ts.tv_nsec / 1000);
 	rec->incl_len = left;
-	rec->orig_len = pkt->len;
-	p->pkts[p->nr_pkts++] = pkt;
+	rec->orig_len = wire;
 	p->queued_bytes += rec_bytes;
 
 	p->iov[p->nr_iovs].iov_base = rec;
 	p->iov[p->nr_iovs++].iov_len = sizeof(*rec);
-	take = pkt->head_len < left ? pkt->head_len : left;
-	if (take) {
+	head = 0;
+	if (tag) {
+		__u8 *t = p->tags[p->nr_pkts];
+
+		t[0] = pkt->vlan_proto >> 8;
+		t[1] = pkt->vlan_proto & 0xff;
+		t[2] = pkt->vlan_tci >> 8;
+		t[3] = pkt->vlan_tci & 0xff;
+		take = 12 < left ? 12 : left;
 		p->iov[p->nr_iovs].iov_base = pkt->head;
+		p->iov[p->nr_iovs++].iov_len = take;
+		left -= take;
+		take = 4 < left ? 4 : left;
+		if (take) {
+			p->iov[p->nr_iovs].iov_base = t;
+			p->iov[p->nr_iovs++].iov_len = take;
+			left -= take;
+		}
+		head = 12;
+	}
+	p->pkts[p->nr_pkts++] = pkt;
+	take = pkt->head_len - head < left ? pkt->head_len - head : left;
+	if (take) {
+		p->iov[p->nr_iovs].iov_base = pkt->head + head;
 		p->iov[p->nr_iovs++].iov_len = take;
 		left -= take;
 	}

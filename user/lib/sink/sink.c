@@ -28,12 +28,14 @@ static const struct xrx_sink_ops *xrx_sink_builtin(__u32 i)
 		return &xrx_sink_pcap_ops;
 	case 2:
 		return &xrx_sink_tun_ops;
+	case 3:
+		return &xrx_sink_tap_ops;
 	default:
 		return NULL;
 	}
 }
 
-#define XRX_SINK_BUILTINS 3
+#define XRX_SINK_BUILTINS 4
 
 static const struct xrx_sink_ops *xrx_sink_find(const char *name, size_t len)
 {

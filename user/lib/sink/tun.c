@@ -38,6 +38,14 @@
  * 6.3+; IPv6 ones, and IPv4 ones on older kernels, are written in GSO
  * pieces of at most 65535 bytes of IP length, cut at segment boundaries.
  *
+ * "tap:NAME[,gso|,nogso]" is the same at L2 (IFF_TAP): the packet is
+ * written from its Ethernet header, MAC addresses and VLAN tags kept, and
+ * a tag the NIC stripped (xrx_pkt.vlan_proto/vlan_tci) is put back in
+ * front of the EtherType; virtio_net_hdr offsets then count from the
+ * frame start, tag included. The stack takes the frames as arriving on
+ * the TAP: give it the receiving NIC's MAC (or make it promiscuous) and
+ * put VLAN devices on it for tagged traffic.
+ *
  * Cost. One writev() per packet (TUN has no batched write); no payload
  * copy in userspace: the iovecs point at the head buffer and the frags
  * in the UMEM. The kernel copies once into its skb, as for any write.
@@ -64,6 +72,7 @@
 
 struct tun_sink {
 	int fd;
+	bool tap;			/* IFF_TAP: from the Ethernet header */
 	bool gso;			/* write aggregates as GSO */
 	bool csum;			/* TUN_F_CSUM: partial sums taken */
 	bool warned;			/* the one fallback log line */
@@ -71,7 +80,8 @@ struct tun_sink {
 	__u32 offloads;			/* TUN_F_* accepted */
 	struct xrx_tun_info info;
 	struct virtio_net_hdr vh;
-	__u8 hdr[XRX_HEAD_SIZE];	/* headers of a piece */
+	__u8 tag[4];			/* tap: the stripped VLAN tag */
+	__u8 hdr[XRX_HEAD_SIZE + 4];	/* headers of a piece (+ tag) */
 	struct iovec iov[TUN_IOVS];
 };
 
@@ -102,21 +112,58 @@ static int tun_writev(struct tun_sink *t, int cnt)
 	return n < 0 ? -errno : 0;
 }
 
-/* The packet as it is, from its IP header. */
+/* Where a write starts: the IP header (tun) or the frame (tap). */
+static __u32 tun_base(const struct tun_sink *t, const struct xrx_pkt *pkt)
+{
+	return t->tap ? 0 : pkt->l3_off;
+}
+
+/*
+ * tap: a tag the NIC stripped goes back at byte 12, so the headers the
+ * virtio_net_hdr describes move 4 bytes on. Return: 4 if so, else 0.
+ */
+static __u32 tun_tag(struct tun_sink *t, const struct xrx_pkt *pkt,
+		     struct virtio_net_hdr *vh)
+{
+	if (!t->tap || !pkt->vlan_proto || pkt->head_len < 12)
+		return 0;
+	t->tag[0] = pkt->vlan_proto >> 8;
+	t->tag[1] = pkt->vlan_proto & 0xff;
+	t->tag[2] = pkt->vlan_tci >> 8;
+	t->tag[3] = pkt->vlan_tci & 0xff;
+	if (vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+		vh->csum_start += 4;
+	if (vh->hdr_len)
+		vh->hdr_len += 4;
+	return 4;
+}
+
+/* The packet as it is, from its IP header (tun) or frame start (tap). */
 static int tun_write_whole(struct tun_sink *t, const struct xrx_pkt *pkt)
 {
-	__u32 base = pkt->l3_off;
-	int n, err;
+	__u32 base = tun_base(t, pkt), tag, off;
+	int n, err, first = 1;
 
 	err = xrx_vnet_hdr_from_pkt(pkt, base, &t->vh);
 	if (err)
 		return err;
 	t->iov[0].iov_base = &t->vh;
 	t->iov[0].iov_len = sizeof(t->vh);
-	n = xrx_vnet_iov(pkt, base, pkt->len - base, t->iov + 1, TUN_IOVS - 1);
+	tag = tun_tag(t, pkt, &t->vh);
+	off = base;
+	if (tag) {
+		t->iov[1].iov_base = pkt->head;
+		t->iov[1].iov_len = 12;
+		t->iov[2].iov_base = t->tag;
+		t->iov[2].iov_len = 4;
+		first = 3;
+		off = 12;
+	}
+	n = xrx_vnet_iov(pkt, off, pkt->len - off, t->iov + first,
+			 TUN_IOVS - first);
 	if (n < 0)
 		return n;
-	err = tun_writev(t, n + 1);
+	err = tun_writev(t, n + first);
 	if (!err) {
 		if (pkt->gso_type != XRX_GSO_NONE)
 			t->info.gso_writes++;
@@ -134,15 +181,15 @@ static int tun_write_whole(struct tun_sink *t, const struct xrx_pkt *pkt)
 static int tun_write_pieces(struct tun_sink *t, const struct xrx_pkt *pkt,
 			    __u32 per)
 {
-	__u32 base = pkt->l3_off, nsegs = xrx_vnet_nr_segs(pkt), seg, n;
-	__u32 pay_off, pay_len;
+	__u32 base = tun_base(t, pkt), nsegs = xrx_vnet_nr_segs(pkt), seg, n;
+	__u32 pay_off, pay_len, tag;
 	int hlen, cnt, err;
 
 	for (seg = 0; seg < nsegs; seg += n) {
 		n = per < nsegs - seg ? per : nsegs - seg;
 		for (;;) {
 			hlen = xrx_vnet_piece(pkt, base, seg, n, !t->csum,
-					      t->hdr, sizeof(t->hdr), &t->vh,
+					      t->hdr, sizeof(t->hdr) - 4, &t->vh,
 					      &pay_off, &pay_len);
 			if (hlen < 0)
 				return hlen;
@@ -154,6 +201,12 @@ static int tun_write_pieces(struct tun_sink *t, const struct xrx_pkt *pkt,
 		}
 		if (cnt < 0)
 			return cnt;
+		tag = tun_tag(t, pkt, &t->vh);
+		if (tag) {
+			memmove(t->hdr + 16, t->hdr + 12, (size_t)hlen - 12);
+			memcpy(t->hdr + 12, t->tag, 4);
+			hlen += 4;
+		}
 		t->iov[0].iov_base = &t->vh;
 		t->iov[0].iov_len = sizeof(t->vh);
 		t->iov[1].iov_base = t->hdr;
@@ -194,7 +247,7 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
 	int err;
 
-	if (ver != 4 && ver != 6) {
+	if (ver != 4 && ver != 6 && !t->tap) {
 		/* IFF_TUN carries IP only; the rest was the kernel's to
 		 * keep (xrx_rx passes it) */
 		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
@@ -310,9 +363,10 @@ static int tun_parse(const char *arg, char *name, bool *gso)
 	return 0;
 }
 
-static int tun_open(struct xrx_sink *s, const char *arg,
-		    const struct xrx_sink_opts *opts)
+static int tun_open_kind(struct xrx_sink *s, const char *arg,
+			 const struct xrx_sink_opts *opts, bool tap)
 {
+	const char *kind = tap ? "tap" : "tun";
 	struct ifreq ifr = { 0 };
 	struct tun_sink *t;
 	unsigned int features = 0;
@@ -322,11 +376,12 @@ static int tun_open(struct xrx_sink *s, const char *arg,
 	if (!t)
 		return -ENOMEM;
 	t->fd = -1;
+	t->tap = tap;
 	t->gso = !opts->tun_no_gso;
 	err = tun_parse(arg, t->info.name, &t->gso);
 	if (err || opts->tun_flags) {
-		fprintf(stderr, "xrx: tun sink \"%s\": expected tun:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
-			arg, IF_NAMESIZE - 1);
+		fprintf(stderr, "xrx: %s sink \"%s\": expected %s:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
+			kind, arg, kind, IF_NAMESIZE - 1);
 		err = -EINVAL;
 		goto fail;
 	}
@@ -344,16 +399,16 @@ static int tun_open(struct xrx_sink *s, const char *arg,
 		err = -EOPNOTSUPP;
 		goto fail;
 	}
-	ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_VNET_HDR;
+	ifr.ifr_flags = (tap ? IFF_TAP : IFF_TUN) | IFF_NO_PI | IFF_VNET_HDR;
 	if (s->nr_queues > 1)
 		ifr.ifr_flags |= IFF_MULTI_QUEUE;
 	memcpy(ifr.ifr_name, t->info.name, sizeof(ifr.ifr_name));
 	if (ioctl(t->fd, TUNSETIFF, &ifr)) {
 		err = -errno;
-		fprintf(stderr, "xrx: tun %s: TUNSETIFF: %s (an existing device must be a tun%s: ip tuntap add dev %s mode tun%s)\n",
-			t->info.name, strerror(-err),
+		fprintf(stderr, "xrx: %s %s: TUNSETIFF: %s (an existing device must be a %s%s: ip tuntap add dev %s mode %s%s)\n",
+			kind, t->info.name, strerror(-err), kind,
 			s->nr_queues > 1 ? " with multi_queue" : " without multi_queue",
-			t->info.name, s->nr_queues > 1 ? " multi_queue" : "");
+			t->info.name, kind, s->nr_queues > 1 ? " multi_queue" : "");
 		goto fail;
 	}
 	if (ioctl(t->fd, TUNSETVNETHDRSZ, &vnet_sz)) {
@@ -384,6 +439,18 @@ fail:
 	return err;
 }
 
+static int tun_open(struct xrx_sink *s, const char *arg,
+		    const struct xrx_sink_opts *opts)
+{
+	return tun_open_kind(s, arg, opts, false);
+}
+
+static int tap_open(struct xrx_sink *s, const char *arg,
+		    const struct xrx_sink_opts *opts)
+{
+	return tun_open_kind(s, arg, opts, true);
+}
+
 static void tun_close(struct xrx_sink *s)
 {
 	struct tun_sink *t = s->priv;
@@ -400,7 +467,8 @@ int xrx_sink_tun__info(const struct xrx_sink *s, struct xrx_tun_info *info)
 {
 	const struct tun_sink *t;
 
-	if (!s || s->ops != &xrx_sink_tun_ops || !s->priv)
+	if (!s || (s->ops != &xrx_sink_tun_ops && s->ops != &xrx_sink_tap_ops) ||
+	    !s->priv)
 		return -EINVAL;
 	t = s->priv;
 	*info = t->info;
@@ -411,6 +479,13 @@ int xrx_sink_tun__info(const struct xrx_sink *s, struct xrx_tun_info *info)
 const struct xrx_sink_ops xrx_sink_tun_ops = {
 	.name = "tun",
 	.open = tun_open,
+	.deliver = tun_deliver,
+	.close = tun_close,
+};
+
+const struct xrx_sink_ops xrx_sink_tap_ops = {
+	.name = "tap",
+	.open = tap_open,
 	.deliver = tun_deliver,
 	.close = tun_close,
 };
