@@ -150,10 +150,13 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 /*
  * Parse from a copy of the window: for frames whose headers continue in
  * a fragment (or whose linear area is shorter than an Ethernet header).
+ * A function of its own (a BPF subprogram), not inlined: a second copy of
+ * the parser inside xrx_rx made the program half again as large and every
+ * frame slower, also those that never come here.
  *
  * Return: an enum xrx_parse_result, or -1 if the window could not be read.
  */
-static __always_inline int parse_copy(struct xdp_md *ctx, __u32 wire,
+static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
 				      struct xrx_parsed *r)
 {
 	struct xrx_scratch *s;
@@ -197,6 +200,8 @@ int xrx_rx(struct xdp_md *ctx)
 	 * gives the full window's answer (xrx_parse_pkt()).
 	 */
 	win = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
+	/* Pointer minus pointer: the verifier allows it with CAP_PERFMON,
+	 * which loading xrx_rx needs anyway (xrxd@.service). */
 	linear = data_end - data;
 	if (linear >= XRX_ETH_HLEN) {
 		len = linear < win ? linear : win;

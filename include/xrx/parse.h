@@ -322,9 +322,8 @@ XRX_UNROLL
 			r->flags |= XRX_META_F_FRAG;
 			if (frag & 0x1fff) {	/* not the first: no L4 header */
 				r->l4_off = 0;
-				r->hash = xrx_flow_hash(r);
 				r->result = XRX_PARSE_FRAG;
-				return r->result;
+				goto hash;
 			}
 		}
 	} else if (proto == XRX_ETH_P_IPV6) {
@@ -377,9 +376,8 @@ XRX_UNROLL
 				if (need) {	/* not the first fragment */
 					r->l4_proto = l4;
 					r->headlen = xrx_min32(off, wire);
-					r->hash = xrx_flow_hash(r);
 					r->result = XRX_PARSE_FRAG;
-					return r->result;
+					goto hash;
 				}
 			} else {
 				break;
@@ -433,13 +431,14 @@ XRX_UNROLL
 		r->dport = xrx_rd16(w, kind, off + 2);
 	} else {
 		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
-		r->hash = xrx_flow_hash(r);
 		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :
 							   XRX_PARSE_NOT_L4;
-		return r->result;
+		goto hash;
 	}
-	r->hash = xrx_flow_hash(r);
 	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
+	/* One place computes the hash: the BPF program holds one copy. */
+hash:
+	r->hash = xrx_flow_hash(r);
 	return r->result;
 
 	/* Only the packet window's reads come here (XRX_LOAD), and never:
