@@ -30,7 +30,7 @@
  * a timeout (persistent table). rte_gro sees the TCPv4 trains, in burst
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
- * xrx's timeout).
+ * xrx's timeout), the flush after every 1, 8 or 64 batches.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -1007,7 +1007,12 @@ static void usage(FILE *f)
 "    Mpps     segments per second on one core; ns/seg its inverse\n"
 "    copy/s   bytes copied per segment; pay/s the payload part of it\n"
 "    seg/agg  segments per delivered aggregate (2 or more segments)\n"
-"    x/dpdk   xrx's Mpps over rte_gro's on the same train and flush kind\n"
+"    x/dpdk   xrx's Mpps over rte_gro's on the same train, flush kind and\n"
+"             cache state (persistent rows: rte_gro flushing every batch)\n"
+"    note     rte_gro: the share of cycles in its timeout flush and what\n"
+"             dominates; xrx: the ratio to the other flush cadences\n"
+"  Row labels end in /everyN (rte_gro flushes every N batches) and /warm\n"
+"  (headers touched right before the call; the others are cold).\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
