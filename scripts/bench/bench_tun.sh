@@ -19,12 +19,17 @@
 # TCP receive). Prints a table and writes $BENCH_OUT/bench_tun.json:
 #   {"kernel_gro_on_gbps": G, "kernel_gro_off_gbps": G, "tun_gbps": G,
 #    "ratio": tun/kernel_gro_on, "ratio_gro_off": tun/kernel_gro_off, ...}
-#   BENCH_SECS=N   seconds per iperf3 run (default 5)
+# Each round runs the three in turn (BENCH_ROUNDS, default 2), so a
+# neighbour's load on the machine hits all of them alike; the JSON has
+# every round and the means.
+#   BENCH_SECS=N     seconds per iperf3 run (default 5)
+#   BENCH_ROUNDS=N   rounds (default 2)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-2}
 LIVE=$BUILD/tests/live_rx
 PORT=5201
 TUN=xt$$
@@ -67,7 +72,7 @@ thread_snap() {
 # run NAME: one iperf3 transfer to the DUT; prints receiver Gbit/s and
 # leaves the CPU load of the transfer in $OUT/NAME.load
 run() {
-	in_dut iperf3 -s -1 -B $IP4_DUT -p $PORT >/dev/null 2>&1 &
+	in_dut timeout $((SECS + 30)) iperf3 -s -1 -B $IP4_DUT -p $PORT >/dev/null 2>&1 &
 	local sp=$!
 	sleep 0.3
 	cpu_snap "$OUT/$1.c0"
@@ -79,69 +84,105 @@ run() {
 }
 
 gro_was=$(in_dut ethtool -k $IF_DUT | awk '$1 == "generic-receive-offload:" { print $2 }')
-in_dut ethtool -K $IF_DUT gro off >/dev/null || exit 1
-kernel_off=$(run kernel_off)
-in_dut ethtool -K $IF_DUT gro on >/dev/null || exit 1
-kernel_on=$(run kernel_on)
-gro_now=$(in_dut ethtool -k $IF_DUT | awk '$1 == "generic-receive-offload:" { print $2 }')
-if [ "$gro_now" != on ]; then
-	echo "bench_tun: GRO did not turn on on $IF_DUT (ethtool -k says $gro_now)" >&2
-	exit 1
-fi
-
 in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
 in_dut ip link set $TUN up
-nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT -s "tun:$TUN,gso" \
-	-t $((SECS + 60)) >"$OUT/live" 2>&1 &
-LP=$!
-at_exit kill $LP
-wait_for 10 grep -q '^ready' "$OUT/live" || { cat "$OUT/live" >&2; exit 1; }
-thread_snap $LP "$OUT/t0"
-tun=$(run tun)
-thread_snap $LP "$OUT/t1"
-kill -INT $LP
-wait $LP
-st() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$OUT/live"; }
-frames=$(st engine frames_in); aggs=$(st engine aggs_out); merged=$(st engine segs_merged)
-segs=$(( aggs ? (merged + aggs) / aggs : 0 ))
 
-$PY - "$OUT" "$BENCH_OUT/bench_tun.json" "$SECS" "$kernel_off" "$kernel_on" "$tun" \
-	"${frames:-0}" "${aggs:-0}" "$segs" "$(getconf CLK_TCK)" "$gro_was" <<'PY'
+# round R: the kernel path with GRO off, with GRO on, then xrx into the
+# TUN device (live_rx runs only for that: its rule takes tcp/$PORT).
+round() {
+	local r=$1 gro lp
+	in_dut ethtool -K $IF_DUT gro off >/dev/null || return 1
+	run kernel_off.$r >"$OUT/gbps.kernel_off.$r"
+	in_dut ethtool -K $IF_DUT gro on >/dev/null || return 1
+	gro=$(in_dut ethtool -k $IF_DUT | awk '$1 == "generic-receive-offload:" { print $2 }')
+	if [ "$gro" != on ]; then
+		echo "bench_tun: GRO did not turn on on $IF_DUT (ethtool -k says $gro)" >&2
+		return 1
+	fi
+	run kernel_on.$r >"$OUT/gbps.kernel_on.$r"
+	nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT -s "tun:$TUN,gso" \
+		-t $((SECS + 60)) >"$OUT/live.$r" 2>&1 &
+	lp=$!
+	at_exit kill $lp
+	wait_for 10 grep -q '^ready' "$OUT/live.$r" || { cat "$OUT/live.$r" >&2; return 1; }
+	thread_snap $lp "$OUT/t0.$r"
+	run tun.$r >"$OUT/gbps.tun.$r"
+	thread_snap $lp "$OUT/t1.$r"
+	kill -INT $lp
+	wait $lp
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	round $r || exit 1
+done
+
+$PY - "$OUT" "$BENCH_OUT/bench_tun.json" "$SECS" "$ROUNDS" "$(getconf CLK_TCK)" \
+	"$gro_was" <<'PY'
 import json, sys
-out, jpath, secs, koff, kon, tun, frames, aggs, segs, hz, gro_was = sys.argv[1:12]
-secs, koff, kon, tun, hz = float(secs), float(koff), float(kon), float(tun), float(hz)
-frames, aggs, segs = int(frames), int(aggs), int(segs)
+out, jpath, secs, rounds, hz, gro_was = sys.argv[1:7]
+secs, rounds, hz = float(secs), int(rounds), float(hz)
+R = range(1, rounds + 1)
+
+def gbps(name, r):
+    try:
+        return float(open("%s/gbps.%s.%d" % (out, name, r)).read())
+    except ValueError:
+        return 0.0
 
 def load(name):
+    # Each CPU's load, the mean over the rounds.
     d = {}
-    for line in open("%s/%s.load" % (out, name)):
-        p = line.split()
-        d[p[0]] = {"busy": int(p[1]), "user": int(p[2]), "sys": int(p[3]), "softirq": int(p[4])}
-    return d
+    for r in R:
+        for line in open("%s/%s.%d.load" % (out, name, r)):
+            p = line.split()
+            c = d.setdefault(p[0], {"busy": 0, "user": 0, "sys": 0, "softirq": 0})
+            for i, k in enumerate(("busy", "user", "sys", "softirq")):
+                c[k] += int(p[i + 1]) / rounds
+    return {c: {k: round(v) for k, v in d[c].items()} for c in d}
 
 def threads():
-    a = {}
-    for line in open(out + "/t0"):
-        p = line.split()
-        a[p[0]] = (int(p[2]), int(p[3]))
-    res = []
-    for line in open(out + "/t1"):
-        p = line.split()
-        u0, s0 = a.get(p[0], (0, 0))
-        res.append({"tid": int(p[0]), "comm": p[1],
-                    "user_s": (int(p[2]) - u0) / hz, "sys_s": (int(p[3]) - s0) / hz})
-    return res
+    # live_rx's threads over the rounds: summed user and system time.
+    res = {}
+    for r in R:
+        a = {}
+        for line in open("%s/t0.%d" % (out, r)):
+            p = line.split()
+            a[p[0]] = (int(p[2]), int(p[3]))
+        for i, line in enumerate(open("%s/t1.%d" % (out, r))):
+            p = line.split()
+            u0, s0 = a.get(p[0], (0, 0))
+            t = res.setdefault(i, {"thread": "main" if i == 0 else "worker %d" % i,
+                                   "user_s": 0.0, "sys_s": 0.0})
+            t["user_s"] += (int(p[2]) - u0) / hz
+            t["sys_s"] += (int(p[3]) - s0) / hz
+    return list(res.values())
 
-rows = {"kernel_gro_off": {"gbps": koff, "gro": "off", "cpu": load("kernel_off")},
-        "kernel_gro_on": {"gbps": kon, "gro": "on", "cpu": load("kernel_on")},
-        "tun": {"gbps": tun, "gro": "on (unused: XDP redirects the flow)",
-                "cpu": load("tun"), "threads": threads()}}
-res = {"bench": "tun", "secs": secs,
+def engine(key):
+    n = 0
+    for r in R:
+        for line in open("%s/live.%d" % (out, r)):
+            p = line.split()
+            if len(p) == 3 and p[0] == "engine" and p[1] == key:
+                n += int(p[2])
+    return n
+
+frames, aggs = engine("frames_in"), engine("aggs_out")
+segs = (engine("segs_merged") + aggs) / aggs if aggs else 0
+rows = {}
+for name, key, gro in (("kernel_gro_off", "kernel_off", "off"),
+                       ("kernel_gro_on", "kernel_on", "on"),
+                       ("tun", "tun", "on (unused: XDP redirects the flow)")):
+    per = [gbps(key, r) for r in R]
+    rows[name] = {"gbps": sum(per) / rounds, "gbps_rounds": per, "gro": gro,
+                  "cpu": load(key)}
+rows["tun"]["threads"] = threads()
+koff, kon, tun = (rows[n]["gbps"] for n in ("kernel_gro_off", "kernel_gro_on", "tun"))
+res = {"bench": "tun", "secs": secs, "rounds": rounds,
        "config": {"link": "veth, one queue", "sender_tx_csum": "off",
                   "receiver_gro_before": gro_was,
-                  "traffic": "iperf3 TCP/IPv4, one stream, %g s per run" % secs,
+                  "traffic": "iperf3 TCP/IPv4, one stream, %g s per run, %d rounds interleaved" % (secs, rounds),
                   "xrx": "live_rx, sink tun:DEV,gso, default options",
                   "headline_baseline": "kernel_gro_on"},
        "kernel_gbps": kon, "kernel_gro_on_gbps": kon, "kernel_gro_off_gbps": koff,
@@ -151,17 +192,17 @@ res = {"bench": "tun", "secs": secs,
        "mean_segments": segs, "rows": rows}
 json.dump(res, open(jpath, "w"), indent=1)
 
-print("# veth, iperf3 TCP/IPv4 one stream %g s per run, sender TX csum off; receiver GRO as in the row" % secs)
-print("%-16s %8s  %s" % ("path", "Gbit/s", "CPU busy% (user/sys/softirq) per CPU"))
+print("# veth, iperf3 TCP/IPv4 one stream %g s per run, %d rounds interleaved, sender TX csum off; receiver GRO as in the row" % (secs, rounds))
+print("%-16s %8s %-16s %s" % ("path", "Gbit/s", "per round", "CPU busy% (user/sys/softirq) per CPU"))
 for n, r in rows.items():
-    print("%-16s %8.3f  %s" % (n, r["gbps"], "  ".join(
+    print("%-16s %8.3f %-16s %s" % (n, r["gbps"], " ".join("%.2f" % g for g in r["gbps_rounds"]), "  ".join(
         "%s %d%% (%d/%d/%d)" % (c, v["busy"], v["user"], v["sys"], v["softirq"])
         for c, v in sorted(r["cpu"].items()))))
 print("tun/kernel GRO on %.1f%% (headline, target >= 60%%); tun/kernel GRO off %.1f%%" % (
     100 * res["ratio"], 100 * res["ratio_gro_off"]))
-print("tun: frames %d, aggregates %d, %d segments each on average" % (frames, aggs, segs))
+print("tun: frames %d, aggregates %d, %.1f segments each on average" % (frames, aggs, segs))
 for t in rows["tun"]["threads"]:
     if t["user_s"] + t["sys_s"] > 0:
-        print("tun: live_rx thread %s (%s): user %.2f s, sys %.2f s of %g s" % (
-            t["tid"], t["comm"], t["user_s"], t["sys_s"], secs))
+        print("tun: live_rx %s: user %.2f s, sys %.2f s of %g s" % (
+            t["thread"], t["user_s"], t["sys_s"], secs * rounds))
 PY
