@@ -3,10 +3,14 @@
  * xrx_rx: classify a received frame and steer it to the queue's AF_XDP
  * socket (accelerated) or to the kernel (everything else).
  *
- * Needs nothing beyond ETH_HLEN in the linear area: the first
- * XRX_PARSE_WINDOW bytes are copied with bpf_xdp_load_bytes(), which reads
- * across fragments, and parsed by the same code libxrx uses
- * (include/xrx/parse.h).
+ * Needs nothing beyond ETH_HLEN in the linear area. The headers are
+ * parsed by the same code libxrx uses (include/xrx/parse.h), in place
+ * when the linear area holds them (every read checked against data_end),
+ * and otherwise from a copy of the first XRX_PARSE_WINDOW bytes made with
+ * bpf_xdp_load_bytes(), which reads across fragments. The copy costs
+ * about as much as the rest of the program, so only frames whose headers
+ * cross into a fragment pay it; parse_linear and parse_copy count which
+ * way each frame went.
  *
  * Verdicts, in this order:
  *   not IP / not TCP-UDP / fragment  -> XDP_PASS (the host keeps working)
@@ -197,34 +201,80 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 	return 0;
 }
 
-SEC("xdp.frags")
-int xrx_rx(struct xdp_md *ctx)
+/*
+ * Parse from a copy of the window: for frames whose headers continue in
+ * a fragment (or whose linear area is shorter than an Ethernet header).
+ * A function of its own (a BPF subprogram), not inlined: a second copy of
+ * the parser inside xrx_rx made the program half again as large and every
+ * frame slower, also those that never come here.
+ *
+ * Return: an enum xrx_parse_result, or -1 if the window could not be read.
+ */
+static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
+				      struct xrx_parsed *r)
 {
 	struct xrx_scratch *s;
-	struct xrx_stats *st;
-	struct xrx_parsed r;
-	enum xrx_stat why;
-	__u32 wire, len, zero = 0;
-	long act;
+	__u32 len, zero = 0;
 
-	st = bpf_map_lookup_elem(&xrx_stats, &zero);
 	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
-	if (!st || !s)
-		return XDP_PASS;
-	wire = bpf_xdp_get_buff_len(ctx);
-	count(st, XRX_STAT_RX, wire);
-
+	if (!s)
+		return -1;
 	/* Two branches with constant bounds: what the verifier can follow. */
 	if (wire >= XRX_PARSE_WINDOW)
 		len = XRX_PARSE_WINDOW;
 	else
 		len = wire & (XRX_PARSE_WINDOW - 1);
-	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len)) {
-		count(st, XRX_STAT_PASS_MALFORMED, wire);
+	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
+		return -1;
+	return xrx_parse(s->buf, len, wire, r);
+}
+
+SEC("xdp.frags")
+int xrx_rx(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct xrx_stats *st;
+	struct xrx_parsed r;
+	enum xrx_stat why;
+	__u32 wire, win, len, zero = 0;
+	__u64 linear;
+	long act;
+	int res = -1;
+
+	st = bpf_map_lookup_elem(&xrx_stats, &zero);
+	if (!st)
 		return XDP_PASS;
+	wire = bpf_xdp_get_buff_len(ctx);
+	count(st, XRX_STAT_RX, wire);
+
+	/*
+	 * In place when the linear area holds the window, or holds all the
+	 * headers: a parse of a shorter window that does not run out of it
+	 * gives the full window's answer (xrx_parse_pkt()).
+	 */
+	win = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
+	/* Pointer minus pointer: the verifier allows it with CAP_PERFMON,
+	 * which loading xrx_rx needs anyway (xrxd@.service). */
+	linear = data_end - data;
+	if (linear >= XRX_ETH_HLEN) {
+		len = linear < win ? linear : win;
+		res = xrx_parse_pkt(data, data_end, len, wire, &r);
+		if (res == XRX_PARSE_TOO_LONG && len < win)
+			res = -1;
+		else
+			count(st, XRX_STAT_PARSE_LINEAR, wire);
+	}
+	if (res < 0) {
+		res = parse_copy(ctx, wire, &r);
+		if (res < 0) {
+			count(st, XRX_STAT_PASS_MALFORMED, wire);
+			return XDP_PASS;
+		}
+		count(st, XRX_STAT_PARSE_COPY, wire);
 	}
 
-	switch (xrx_parse(s->buf, len, wire, &r)) {
+	switch (res) {
 	case XRX_PARSE_L4:
 		break;
 	case XRX_PARSE_NOT_IP:

@@ -3,13 +3,16 @@
  * The one header parser of xrx, compiled into both xrx_rx (BPF) and libxrx.
  *
  * It reads a *window*: the first min(frame length, XRX_PARSE_WINDOW) bytes
- * of the frame, contiguous. In BPF the window is copied with
- * bpf_xdp_load_bytes() into a scratch buffer of XRX_PARSE_SCRATCH bytes, so
- * the program needs nothing of the frame in the linear area; in userspace
- * the window is the frame itself. Every read is first checked against the
- * window length (the semantic check) and then masked with XRX_PARSE_MASK
- * (what the verifier needs to see): both sides therefore compute the same
- * result from the same bytes.
+ * of the frame, contiguous. In BPF the window is the packet itself when
+ * the linear area holds it (xrx_parse_pkt(): every read also checked
+ * against data_end, which is what the verifier needs for a packet
+ * pointer), and otherwise a copy made with bpf_xdp_load_bytes() into a
+ * scratch buffer of XRX_PARSE_SCRATCH bytes, so the program needs nothing
+ * beyond the Ethernet header in the linear area; in userspace the window
+ * is the frame itself. Every read is first checked against the window
+ * length (the semantic check) and then masked with XRX_PARSE_MASK (what
+ * the verifier needs to see for the scratch buffer): both sides therefore
+ * compute the same result from the same bytes.
  *
  * The header length is what eth_get_headlen() returns for the frame
  * (net/ethernet/eth.c, __skb_flow_dissect() + __skb_get_poff()): L2 with
@@ -70,30 +73,56 @@ struct xrx_parsed {
 };
 
 /*
- * Reads at an offset into the parse window. The mask keeps every offset
- * provably inside the window's scratch buffer for the BPF verifier; the
- * loads themselves are include/xrx/bytes.h's.
+ * A window: its first byte, and in BPF, when it is the packet itself,
+ * data_end. The kind (XRX_WIN_BUF or XRX_WIN_PKT) is a constant at every
+ * call of the parser, so each inlined copy keeps only its own reads.
  */
-static __always_inline __u32 xrx_rd8(const __u8 *p, __u32 off)
-{
-	return p[off & XRX_PARSE_MASK];
-}
+struct xrx_win {
+	const __u8 *p;
+	const void *end;	/* data_end when in the packet, else unused */
+};
 
-static __always_inline __u32 xrx_rd16(const __u8 *p, __u32 off)
-{
-	return xrx_get16(p + (off & XRX_PARSE_MASK));
-}
+#define XRX_WIN_BUF 0
+#define XRX_WIN_PKT 1
 
-static __always_inline __u32 xrx_rd32(const __u8 *p, __u32 off)
-{
-	return xrx_get32(p + (off & XRX_PARSE_MASK));
-}
+/*
+ * Reads are one load each, as include/xrx/bytes.h explains; the offset is
+ * masked so the verifier can bound it.
+ *
+ * BPF, window in the packet: the verifier lets a packet pointer with a
+ * variable offset be read only after that very pointer was compared with
+ * data_end, so each read computes its pointer once, compares and loads.
+ * The semantic checks against the window length already keep every read
+ * inside the linear area, so the comparison never fails; when it would,
+ * the read jumps to the parser's xrx_out_of_window exit instead of
+ * carrying on with a made-up value, which keeps the verifier's search to
+ * one short path per read. These are statement expressions (GNU C) so
+ * that the jump leaves the parser, which a function could not do.
+ */
+#ifdef __bpf__
+#define XRX_LOAD(w, kind, off, type)                                          \
+	({                                                                    \
+		const __u8 *q_ = (w)->p + ((off) & XRX_PARSE_MASK);           \
+		if ((kind) == XRX_WIN_PKT &&                                  \
+		    q_ + sizeof(type) > (const __u8 *)(w)->end)               \
+			goto xrx_out_of_window;                               \
+		*(const type *)q_;                                            \
+	})
+#else
+#define XRX_LOAD(w, kind, off, type)                                          \
+	XRX_RAW_LOAD(type, (w)->p + ((off) & XRX_PARSE_MASK))
+#endif
 
-/* Four bytes at @off as they are (network order): for hashing. */
-static __always_inline __u32 xrx_rdraw32(const __u8 *p, __u32 off)
-{
-	return xrx_raw32(p + (off & XRX_PARSE_MASK));
-}
+/* One byte, two bytes in host order, at @off of the window. */
+#define xrx_rd8(w, kind, off) ((__u32)XRX_LOAD(w, kind, off, __u8))
+#define xrx_rd16(w, kind, off) ((__u32)xrx_be16(XRX_LOAD(w, kind, off, __u16)))
+
+/* Copy an address word from the window into xrx_parsed, unchanged. */
+#define xrx_addr_copy(dst, w, kind, off)                                      \
+	do {                                                                  \
+		__u32 a_ = XRX_LOAD(w, kind, off, __u32);                     \
+		__builtin_memcpy(dst, &a_, sizeof(a_));                       \
+	} while (0)
 
 static __always_inline __u32 xrx_rotl32(__u32 x, int r)
 {
@@ -115,15 +144,6 @@ static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
 static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
 {
 	return xrx_get32(a + i);
-}
-
-/* Copy an address word from the window into xrx_parsed, unchanged. */
-static __always_inline void xrx_addr_copy(__u8 *dst, const __u8 *p,
-					  __u32 off)
-{
-	__u32 w = xrx_rdraw32(p, off);
-
-	__builtin_memcpy(dst, &w, sizeof(w));
 }
 
 /*
@@ -188,8 +208,9 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
 }
 
 /*
- * xrx_parse() - parse the headers of one Ethernet frame.
- * @p:    the window: the frame's first @len bytes, contiguous
+ * xrx_parse_at() - parse the headers of one Ethernet frame.
+ * @w:    the window: the frame's first @len bytes, contiguous
+ * @kind: XRX_WIN_PKT when @w is the packet itself (BPF), else XRX_WIN_BUF
  * @len:  window length, min(@wire, XRX_PARSE_WINDOW)
  * @wire: the frame's full length (all fragments of a multi-buffer frame)
  * @r:    result; every field is written
@@ -197,8 +218,9 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
  * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
  * result; offsets, addresses and ports for as far as parsing got.
  */
-static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
-				     struct xrx_parsed *r)
+static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
+					__u32 len, __u32 wire,
+					struct xrx_parsed *r)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
 
@@ -213,7 +235,7 @@ static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
 		return r->result;
 	}
 
-	proto = xrx_rd16(p, 12);
+	proto = xrx_rd16(w, kind, 12);
 XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
@@ -223,7 +245,7 @@ XRX_UNROLL
 			r->result = xrx_cut(off + 4, wire);
 			return r->result;
 		}
-		proto = xrx_rd16(p, off + 2);
+		proto = xrx_rd16(w, kind, off + 2);
 		off += 4;
 		r->nr_vlans++;
 		r->flags |= XRX_META_F_VLAN;
@@ -241,14 +263,14 @@ XRX_UNROLL
 			r->result = xrx_cut(off + 20, wire);
 			return r->result;
 		}
-		ihl = (xrx_rd8(p, off) & 0x0f) * 4;
-		if ((xrx_rd8(p, off) >> 4) != 4 || ihl < 20) {
+		ihl = (xrx_rd8(w, kind, off) & 0x0f) * 4;
+		if ((xrx_rd8(w, kind, off) >> 4) != 4 || ihl < 20) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
 		if (ihl > 20)
 			r->flags |= XRX_META_F_IPV4_OPT;
-		tot_len = xrx_rd16(p, off + 2);
+		tot_len = xrx_rd16(w, kind, off + 2);
 		if (tot_len < ihl || off + tot_len > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -259,14 +281,14 @@ XRX_UNROLL
 			r->result = xrx_cut(off + ihl, wire);
 			return r->result;
 		}
-		l4 = xrx_rd8(p, off + 9);
+		l4 = xrx_rd8(w, kind, off + 9);
 		r->saddr[10] = 0xff;
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-		xrx_addr_copy(r->saddr + 12, p, off + 12);
-		xrx_addr_copy(r->daddr + 12, p, off + 16);
-		frag = xrx_rd16(p, off + 6);
+		xrx_addr_copy(r->saddr + 12, w, kind, off + 12);
+		xrx_addr_copy(r->daddr + 12, w, kind, off + 16);
+		frag = xrx_rd16(w, kind, off + 6);
 		off += ihl;
 		r->l4_proto = l4;
 		r->l4_off = off;
@@ -275,9 +297,8 @@ XRX_UNROLL
 			r->flags |= XRX_META_F_FRAG;
 			if (frag & 0x1fff) {	/* not the first: no L4 header */
 				r->l4_off = 0;
-				r->hash = xrx_flow_hash(r);
 				r->result = XRX_PARSE_FRAG;
-				return r->result;
+				goto hash;
 			}
 		}
 	} else if (proto == XRX_ETH_P_IPV6) {
@@ -288,22 +309,22 @@ XRX_UNROLL
 			r->result = xrx_cut(off + 40, wire);
 			return r->result;
 		}
-		if ((xrx_rd8(p, off) >> 4) != 6) {
+		if ((xrx_rd8(w, kind, off) >> 4) != 6) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		plen = xrx_rd16(p, off + 4);
+		plen = xrx_rd16(w, kind, off + 4);
 		if (off + 40 + plen > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
 		if (off + 40 + plen < wire)
 			r->flags |= XRX_META_F_LEN_PAD;
-		l4 = xrx_rd8(p, off + 6);
+		l4 = xrx_rd8(w, kind, off + 6);
 XRX_UNROLL
 		for (i = 0; i < 16; i += 4) {
-			xrx_addr_copy(r->saddr + i, p, off + 8 + i);
-			xrx_addr_copy(r->daddr + i, p, off + 24 + i);
+			xrx_addr_copy(r->saddr + i, w, kind, off + 8 + i);
+			xrx_addr_copy(r->daddr + i, w, kind, off + 24 + i);
 		}
 		off += 40;
 		r->headlen = off;
@@ -315,8 +336,8 @@ XRX_UNROLL
 					return r->result;
 				}
 				r->flags |= XRX_META_F_IPV6_EXT;
-				l4 = xrx_rd8(p, off);
-				off += (xrx_rd8(p, off + 1) + 1) * 8;
+				l4 = xrx_rd8(w, kind, off);
+				off += (xrx_rd8(w, kind, off + 1) + 1) * 8;
 			} else if (l4 == 44) {
 				/* fragment header */
 				if (off + 8 > len) {
@@ -324,15 +345,14 @@ XRX_UNROLL
 					return r->result;
 				}
 				r->flags |= XRX_META_F_FRAG;
-				l4 = xrx_rd8(p, off);
-				need = xrx_rd16(p, off + 2) & 0xfff8;
+				l4 = xrx_rd8(w, kind, off);
+				need = xrx_rd16(w, kind, off + 2) & 0xfff8;
 				off += 8;
 				if (need) {	/* not the first fragment */
 					r->l4_proto = l4;
 					r->headlen = xrx_min32(off, wire);
-					r->hash = xrx_flow_hash(r);
 					r->result = XRX_PARSE_FRAG;
-					return r->result;
+					goto hash;
 				}
 			} else {
 				break;
@@ -362,9 +382,9 @@ XRX_UNROLL
 			r->result = xrx_cut(off + 20, wire);
 			return r->result;
 		}
-		thl = (xrx_rd8(p, off + 12) >> 4) * 4;
-		r->sport = xrx_rd16(p, off);
-		r->dport = xrx_rd16(p, off + 2);
+		thl = (xrx_rd8(w, kind, off + 12) >> 4) * 4;
+		r->sport = xrx_rd16(w, kind, off);
+		r->dport = xrx_rd16(w, kind, off + 2);
 		/* __skb_get_poff(): max(sizeof(struct tcphdr), doff * 4) */
 		r->headlen = xrx_min32(off + (thl < 20 ? 20 : thl), wire);
 		if (thl < 20) {
@@ -382,19 +402,54 @@ XRX_UNROLL
 			r->result = xrx_cut(off + 8, wire);
 			return r->result;
 		}
-		r->sport = xrx_rd16(p, off);
-		r->dport = xrx_rd16(p, off + 2);
+		r->sport = xrx_rd16(w, kind, off);
+		r->dport = xrx_rd16(w, kind, off + 2);
 	} else {
 		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
-		r->hash = xrx_flow_hash(r);
 		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :
 							   XRX_PARSE_NOT_L4;
-		return r->result;
+		goto hash;
 	}
-	r->hash = xrx_flow_hash(r);
 	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
+	/* One place computes the hash: the BPF program holds one copy. */
+hash:
+	r->hash = xrx_flow_hash(r);
+	return r->result;
+
+	/* Only the packet window's reads come here (XRX_LOAD), and never:
+	 * they are inside the window. Unused in userspace. */
+xrx_out_of_window: __attribute__((unused));
+	r->result = XRX_PARSE_MALFORMED;
 	return r->result;
 }
+
+/* The window is a buffer (userspace, or BPF's scratch copy). */
+static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
+				     struct xrx_parsed *r)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r);
+}
+
+#ifdef __bpf__
+/*
+ * The window is the packet's linear area, from data to @data_end; @len
+ * is at most what it holds. A result of XRX_PARSE_TOO_LONG with @len
+ * shorter than min(@wire, XRX_PARSE_WINDOW) means the headers continue in
+ * a fragment: parse a copy of the full window instead. Every other result
+ * is the one the full window gives, since the window length only enters
+ * the parse where a header would need more of it (xrx_cut()).
+ */
+static __always_inline int xrx_parse_pkt(const __u8 *data,
+					 const void *data_end, __u32 len,
+					 __u32 wire, struct xrx_parsed *r)
+{
+	struct xrx_win w = { .p = data, .end = data_end };
+
+	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r);
+}
+#endif
 
 /* Fill the metadata xrx_rx writes in front of a frame from a parse result. */
 static __always_inline void xrx_meta_fill(struct xrx_meta *m,

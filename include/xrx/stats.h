@@ -12,7 +12,8 @@
  *
  * Every frame is counted once in rx and once in exactly one verdict
  * counter (redirect or one pass_*); no_meta_room is an extra note on a
- * redirected frame.
+ * redirected frame. Every frame that reaches the parser is also counted
+ * once in parse_linear or parse_copy: how xrx_rx read its headers.
  */
 #ifndef XRX_STATS_H
 #define XRX_STATS_H
@@ -31,7 +32,9 @@
 	X(PASS_EXCLUDED, pass_excluded, "a rule said pass")                 \
 	X(PASS_MALFORMED, pass_malformed, "truncated or inconsistent headers") \
 	X(PASS_TOO_LONG, pass_too_long, "headers beyond the parse window")  \
-	X(NO_META_ROOM, no_meta_room, "redirected without xrx_meta")
+	X(NO_META_ROOM, no_meta_room, "redirected without xrx_meta")        \
+	X(PARSE_LINEAR, parse_linear, "headers parsed in the linear area")   \
+	X(PARSE_COPY, parse_copy, "headers copied out of fragments to parse")
 
 enum xrx_stat {
 #define XRX_X_ENUM(e, n, d) XRX_STAT_##e,

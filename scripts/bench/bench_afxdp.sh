@@ -8,6 +8,16 @@
 #          program in every case, so the ratios measure the userspace side.
 #   null   libxrx's live API, default options, the null sink
 #   pcap   the same with the pcap sink writing to /dev/null
+#   tun    the same with the TUN sink (tun:DEV,gso) into the DUT's stack;
+#          no socket listens on the port, so the stack answers every
+#          aggregate with a reset, as it would for the kernel path
+# The headline is the receiver's CPU time per frame: the CPU time of the
+# receiving threads (the AF_XDP loop, or libxrx's worker; not the main
+# thread, which only samples), user and system apart, from
+# /proc/self/task. On veth the sender's CPU bounds the rate (it also runs
+# the DUT's NAPI: xrx_rx and the copy into the UMEM), so rates are about
+# equal by construction and only the receiver's CPU per frame tells the
+# receivers apart.
 # Traffic: build/xrx-send on the source side replaying TCP segment trains
 # (16 flows, 16-segment trains, 1448-byte payload; generated once, then
 # replayed from a pcap, which costs the sender far less than generating
@@ -118,10 +128,17 @@ run() {
 	cpu_load "$OUT/c0" "$OUT/c1" | awk '{ print "load_" $1, $2, $3, $4, $5 }' >>"$kv"
 }
 
+TUN=xa$$
+in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
+in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
+in_dut ip link set $TUN up
+
 for ((r = 1; r <= ROUNDS; r++)); do
 	run plain plain $r || exit 1
 	run null null $r || exit 1
 	run pcap pcap:/dev/null $r || exit 1
+	run tun "tun:$TUN,gso" $r || exit 1
 done
 
 # Table and JSON from the CASE.ROUND.kv files.
@@ -144,10 +161,15 @@ def kv(path):
     return d
 
 cases = {}
-for c in ("plain", "null", "pcap"):
+CASES = ("plain", "null", "pcap", "tun")
+for c in CASES:
     runs = [kv("%s/%s.%d.kv" % (out, c, r)) for r in range(1, rounds + 1)]
     mean = lambda k: sum(x.get(k, 0) for x in runs) / len(runs)
     cases[c] = {
+        "rx_thread_ns_per_frame": mean("rx_ns_per_frame"),
+        "rx_thread_user_ns_per_frame": mean("rx_user_ns_per_frame"),
+        "rx_thread_sys_ns_per_frame": mean("rx_sys_ns_per_frame"),
+        "rx_thread_ns_per_frame_rounds": [x.get("rx_ns_per_frame") for x in runs],
         "mpps": mean("mpps"), "gbps": mean("gbps"),
         "mpps_rounds": [x["mpps"] for x in runs],
         "offered_mpps": mean("prog_rx") / mean("secs") / 1e6,
@@ -173,8 +195,11 @@ for c in ("plain", "null", "pcap"):
     cases[c]["rx_cpu_busy_pct"] = cases[c].get("cpu%s_busy_user_sys_softirq_pct" % rcpu, [None])[0]
 
 base = cases["plain"]["mpps"]
+base_ns = cases["plain"]["rx_thread_ns_per_frame"]
 for c in cases.values():
     c["ratio"] = c["mpps"] / base if base else 0
+    # Receiver CPU per frame against the plain loop's: the headline.
+    c["rx_cpu_ratio"] = c["rx_thread_ns_per_frame"] / base_ns if base_ns else 0
     c["capacity_ratio"] = (c["rx_capacity_mpps"] / cases["plain"]["rx_capacity_mpps"]
                            if cases["plain"]["rx_capacity_mpps"] else 0)
     c["mem_per_queue_mib"] = c["umem_mib"] + c["pools_mib"]
@@ -198,6 +223,13 @@ for n, c in cases.items():
 xrx_mem = cases["null"]["mem_per_queue_mib"]
 res = {
     "bench": "afxdp", "secs": float(secs), "rounds": rounds,
+    "config": {"link": "veth, one queue, AF_XDP copy mode",
+               "traffic": "xrx-send pcap replay, TCPv4 16 flows x 16-segment trains, 1448-byte payload",
+               "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
+               "xdp_program": "xrx_rx in every case", "xrx_options": "defaults",
+               "headline": "rx_thread_ns_per_frame: user+sys CPU of the receiving threads per frame"},
+    "headline_rx_ns_per_frame": {n: c["rx_thread_ns_per_frame"] for n, c in cases.items()},
+    "headline_rx_cpu_ratio": {n: c["rx_cpu_ratio"] for n, c in cases.items()},
     "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
     "traffic": "TCPv4, 16 flows x 16-segment trains, 1448-byte payload, 1514-byte frames, pcap replay",
     "xdp_program": "xrx_rx in every case",
@@ -211,6 +243,15 @@ res = {
 }
 json.dump(res, open(jpath, "w"), indent=1)
 
+print("# veth, AF_XDP copy mode, xrx_rx in front of every receiver; %s; receiver on cpu%s, sender on cpu%s; %d round(s) of %s s, interleaved" % (
+    res["config"]["traffic"], rcpu, scpu, rounds, secs))
+print("receiver CPU per frame (user+sys of the receiving threads; the headline):")
+print("%-6s %9s %9s %9s %9s  %s" % ("case", "ns/frame", "user", "sys", "x plain", "per round"))
+for n, c in cases.items():
+    print("%-6s %9.0f %9.0f %9.0f %8.2fx  %s" % (
+        n, c["rx_thread_ns_per_frame"], c["rx_thread_user_ns_per_frame"],
+        c["rx_thread_sys_ns_per_frame"], c["rx_cpu_ratio"],
+        " ".join("%.0f" % (v or 0) for v in c["rx_thread_ns_per_frame_rounds"])))
 print("%-6s %7s %7s %6s %8s %9s %9s %8s %9s %7s  %s" % (
     "case", "Mpps", "Gbit/s", "ratio", "offered", "xsk_drop", "veth_drop",
     "ns/frame", "rx_cap", "RSS", "limit"))

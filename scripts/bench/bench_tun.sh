@@ -2,20 +2,34 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # TCP throughput into the DUT's stack over one veth pair, in one run:
-#   kernel  iperf3 to a socket on the DUT, no xrx (the kernel's own path)
-#   tun     the same, with xrx_rx redirecting the flow to AF_XDP, libxrx
-#           aggregating it and the TUN sink injecting the aggregates
-#           (tests/helpers/live_rx.c -s tun:DEV,gso)
-# Both with TX checksum offload off on the sender, which the xrx path
-# needs (valid checksums on the wire), so both see MTU-sized segments.
-# Prints a table and writes $BENCH_OUT/bench_tun.json:
-#   {"kernel_gbps": G, "tun_gbps": G, "ratio": R, "secs": S, ...}
-#   BENCH_SECS=N   seconds per iperf3 run (default 5)
+#   kernel/gro-off  iperf3 to a socket on the DUT, no xrx, the receiving
+#                   veth with GRO off (veth's default)
+#   kernel/gro-on   the same with `ethtool -K IFACE gro on` on the
+#                   receiver: what a user comparing against the kernel
+#                   runs, and the headline baseline (the kernel aggregates
+#                   as xrx does)
+#   tun             xrx_rx redirecting the flow to AF_XDP, libxrx
+#                   aggregating it and the TUN sink injecting the
+#                   aggregates (tests/helpers/live_rx.c -s tun:DEV,gso)
+# All with TX checksum offload off on the sender, which the xrx path
+# needs (valid checksums on the wire), so all see MTU-sized segments.
+# Where the time goes: each CPU's load (user/sys/softirq) in every run,
+# and for tun the CPU time of each of live_rx's threads (the worker does
+# the header copy, GRO and the TUN write, whose syscall runs the DUT's
+# TCP receive). Prints a table and writes $BENCH_OUT/bench_tun.json:
+#   {"kernel_gro_on_gbps": G, "kernel_gro_off_gbps": G, "tun_gbps": G,
+#    "ratio": tun/kernel_gro_on, "ratio_gro_off": tun/kernel_gro_off, ...}
+# Each round runs the three in turn (BENCH_ROUNDS, default 2), so a
+# neighbour's load on the machine hits all of them alike; the JSON has
+# every round and the means.
+#   BENCH_SECS=N     seconds per iperf3 run (default 5)
+#   BENCH_ROUNDS=N   rounds (default 2)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-2}
 LIVE=$BUILD/tests/live_rx
 PORT=5201
 TUN=xt$$
@@ -29,40 +43,166 @@ at_exit rm -rf "$OUT"
 testbed_up || exit 1
 in_src ethtool -K $IF_SRC tx off >/dev/null
 
-# run NAME: one iperf3 transfer to the DUT; prints receiver Gbit/s
+# cpu_snap FILE: the per-CPU lines of /proc/stat.
+cpu_snap() { grep '^cpu[0-9]' /proc/stat >"$1"; }
+
+# cpu_load A B: "cpuN busy user sys softirq" (percent) between snapshots.
+cpu_load() {
+	paste "$1" "$2" | awk '{
+		n = NF / 2
+		u = $(n+2) - $2 + $(n+3) - $3; s = $(n+4) - $4; id = $(n+5) - $5
+		io = $(n+6) - $6; irq = $(n+7) - $7; si = $(n+8) - $8
+		t = u + s + id + io + irq + si; if (t == 0) t = 1
+		printf "%s %.0f %.0f %.0f %.0f\n", $1, 100 * (t - id - io) / t,
+			100 * u / t, 100 * s / t, 100 * (si + irq) / t }'
+}
+
+# thread_snap PID FILE: "tid comm utime stime" (clock ticks) per thread.
+thread_snap() {
+	local f
+	: >"$2"
+	for f in /proc/$1/task/*/stat; do
+		# comm may hold blanks: fields count from the closing paren.
+		awk '{ i = index($0, ") "); split(substr($0, i + 2), r, " ")
+		       c = substr($0, index($0, "(") + 1, i - index($0, "(") - 1)
+		       gsub(/ /, "_", c); print $1, c, r[12], r[13] }' "$f" 2>/dev/null >>"$2"
+	done
+}
+
+# run NAME: one iperf3 transfer to the DUT; prints receiver Gbit/s and
+# leaves the CPU load of the transfer in $OUT/NAME.load
 run() {
-	in_dut iperf3 -s -1 -B $IP4_DUT -p $PORT >/dev/null 2>&1 &
+	in_dut timeout $((SECS + 30)) iperf3 -s -1 -B $IP4_DUT -p $PORT >/dev/null 2>&1 &
 	local sp=$!
 	sleep 0.3
+	cpu_snap "$OUT/$1.c0"
 	in_src timeout $((SECS + 20)) iperf3 -c $IP4_DUT -p $PORT -t $SECS -J >"$OUT/$1.json" 2>&1
+	cpu_snap "$OUT/$1.c1"
+	cpu_load "$OUT/$1.c0" "$OUT/$1.c1" >"$OUT/$1.load"
 	wait $sp
 	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.3f" % (d["end"]["sum_received"]["bits_per_second"] / 1e9))' "$OUT/$1.json" 2>/dev/null || echo 0
 }
 
-kernel=$(run kernel)
-
+gro_was=$(in_dut ethtool -k $IF_DUT | awk '$1 == "generic-receive-offload:" { print $2 }')
 in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
 in_dut ip link set $TUN up
-nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT -s "tun:$TUN,gso" \
-	-t $((SECS + 60)) >"$OUT/live" 2>&1 &
-LP=$!
-at_exit kill $LP
-wait_for 10 grep -q '^ready' "$OUT/live" || { cat "$OUT/live" >&2; exit 1; }
-tun=$(run tun)
-kill -INT $LP
-wait $LP
-st() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$OUT/live"; }
-frames=$(st engine frames_in); aggs=$(st engine aggs_out); merged=$(st engine segs_merged)
-segs=$(( aggs ? (merged + aggs) / aggs : 0 ))
-ratio=$($PY -c "print('%.3f' % ($tun / $kernel if $kernel > 0 else 0))")
 
-printf '%-8s %10s\n' path Gbit/s
-printf '%-8s %10s\n' kernel "$kernel" tun "$tun"
-printf 'tun/kernel %.1f%%   (frames %s, aggregates %s, %s segments each on average)\n' \
-	"$($PY -c "print($ratio * 100)")" "$frames" "$aggs" "$segs"
-cat >"$BENCH_OUT/bench_tun.json" <<JSON
-{"bench": "tun", "secs": $SECS, "kernel_gbps": $kernel, "tun_gbps": $tun, "ratio": $ratio,
- "frames": ${frames:-0}, "aggregates": ${aggs:-0}, "mean_segments": $segs}
-JSON
+# round R: the kernel path with GRO off, with GRO on, then xrx into the
+# TUN device (live_rx runs only for that: its rule takes tcp/$PORT).
+round() {
+	local r=$1 gro lp
+	in_dut ethtool -K $IF_DUT gro off >/dev/null || return 1
+	run kernel_off.$r >"$OUT/gbps.kernel_off.$r"
+	in_dut ethtool -K $IF_DUT gro on >/dev/null || return 1
+	gro=$(in_dut ethtool -k $IF_DUT | awk '$1 == "generic-receive-offload:" { print $2 }')
+	if [ "$gro" != on ]; then
+		echo "bench_tun: GRO did not turn on on $IF_DUT (ethtool -k says $gro)" >&2
+		return 1
+	fi
+	run kernel_on.$r >"$OUT/gbps.kernel_on.$r"
+	nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT -s "tun:$TUN,gso" \
+		-t $((SECS + 60)) >"$OUT/live.$r" 2>&1 &
+	lp=$!
+	at_exit kill $lp
+	wait_for 10 grep -q '^ready' "$OUT/live.$r" || { cat "$OUT/live.$r" >&2; return 1; }
+	thread_snap $lp "$OUT/t0.$r"
+	run tun.$r >"$OUT/gbps.tun.$r"
+	thread_snap $lp "$OUT/t1.$r"
+	kill -INT $lp
+	wait $lp
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	round $r || exit 1
+done
+
+$PY - "$OUT" "$BENCH_OUT/bench_tun.json" "$SECS" "$ROUNDS" "$(getconf CLK_TCK)" \
+	"$gro_was" <<'PY'
+import json, sys
+out, jpath, secs, rounds, hz, gro_was = sys.argv[1:7]
+secs, rounds, hz = float(secs), int(rounds), float(hz)
+R = range(1, rounds + 1)
+
+def gbps(name, r):
+    try:
+        return float(open("%s/gbps.%s.%d" % (out, name, r)).read())
+    except ValueError:
+        return 0.0
+
+def load(name):
+    # Each CPU's load, the mean over the rounds.
+    d = {}
+    for r in R:
+        for line in open("%s/%s.%d.load" % (out, name, r)):
+            p = line.split()
+            c = d.setdefault(p[0], {"busy": 0, "user": 0, "sys": 0, "softirq": 0})
+            for i, k in enumerate(("busy", "user", "sys", "softirq")):
+                c[k] += int(p[i + 1]) / rounds
+    return {c: {k: round(v) for k, v in d[c].items()} for c in d}
+
+def threads():
+    # live_rx's threads over the rounds: summed user and system time.
+    res = {}
+    for r in R:
+        a = {}
+        for line in open("%s/t0.%d" % (out, r)):
+            p = line.split()
+            a[p[0]] = (int(p[2]), int(p[3]))
+        for i, line in enumerate(open("%s/t1.%d" % (out, r))):
+            p = line.split()
+            u0, s0 = a.get(p[0], (0, 0))
+            t = res.setdefault(i, {"thread": "main" if i == 0 else "worker %d" % i,
+                                   "user_s": 0.0, "sys_s": 0.0})
+            t["user_s"] += (int(p[2]) - u0) / hz
+            t["sys_s"] += (int(p[3]) - s0) / hz
+    return list(res.values())
+
+def engine(key):
+    n = 0
+    for r in R:
+        for line in open("%s/live.%d" % (out, r)):
+            p = line.split()
+            if len(p) == 3 and p[0] == "engine" and p[1] == key:
+                n += int(p[2])
+    return n
+
+frames, aggs = engine("frames_in"), engine("aggs_out")
+segs = (engine("segs_merged") + aggs) / aggs if aggs else 0
+rows = {}
+for name, key, gro in (("kernel_gro_off", "kernel_off", "off"),
+                       ("kernel_gro_on", "kernel_on", "on"),
+                       ("tun", "tun", "on (unused: XDP redirects the flow)")):
+    per = [gbps(key, r) for r in R]
+    rows[name] = {"gbps": sum(per) / rounds, "gbps_rounds": per, "gro": gro,
+                  "cpu": load(key)}
+rows["tun"]["threads"] = threads()
+koff, kon, tun = (rows[n]["gbps"] for n in ("kernel_gro_off", "kernel_gro_on", "tun"))
+res = {"bench": "tun", "secs": secs, "rounds": rounds,
+       "config": {"link": "veth, one queue", "sender_tx_csum": "off",
+                  "receiver_gro_before": gro_was,
+                  "traffic": "iperf3 TCP/IPv4, one stream, %g s per run, %d rounds interleaved" % (secs, rounds),
+                  "xrx": "live_rx, sink tun:DEV,gso, default options",
+                  "headline_baseline": "kernel_gro_on"},
+       "kernel_gbps": kon, "kernel_gro_on_gbps": kon, "kernel_gro_off_gbps": koff,
+       "tun_gbps": tun, "ratio": tun / kon if kon > 0 else 0,
+       "ratio_gro_off": tun / koff if koff > 0 else 0,
+       "target_ratio": 0.6, "frames": frames, "aggregates": aggs,
+       "mean_segments": segs, "rows": rows}
+json.dump(res, open(jpath, "w"), indent=1)
+
+print("# veth, iperf3 TCP/IPv4 one stream %g s per run, %d rounds interleaved, sender TX csum off; receiver GRO as in the row" % (secs, rounds))
+print("%-16s %8s %-16s %s" % ("path", "Gbit/s", "per round", "CPU busy% (user/sys/softirq) per CPU"))
+for n, r in rows.items():
+    print("%-16s %8.3f %-16s %s" % (n, r["gbps"], " ".join("%.2f" % g for g in r["gbps_rounds"]), "  ".join(
+        "%s %d%% (%d/%d/%d)" % (c, v["busy"], v["user"], v["sys"], v["softirq"])
+        for c, v in sorted(r["cpu"].items()))))
+print("tun/kernel GRO on %.1f%% (headline, target >= 60%%); tun/kernel GRO off %.1f%%" % (
+    100 * res["ratio"], 100 * res["ratio_gro_off"]))
+print("tun: frames %d, aggregates %d, %.1f segments each on average" % (frames, aggs, segs))
+for t in rows["tun"]["threads"]:
+    if t["user_s"] + t["sys_s"] > 0:
+        print("tun: live_rx %s: user %.2f s, sys %.2f s of %g s" % (
+            t["thread"], t["user_s"], t["sys_s"], secs * rounds))
+PY

@@ -12,6 +12,17 @@
  * timed; the mbufs reference the same frames as external buffers, so
  * neither engine copies anything it would not copy in real use.
  *
+ * Both engines start each batch in the same cache state, one of:
+ *   cold  nothing of the batch (frames, metadata, mbufs) was touched since
+ *         it went through a full pass earlier, and a pass touches more
+ *         cache lines than the last-level cache holds (the default: a
+ *         512 MiB train). DPDK's mbufs are reset right after rte_gro
+ *         hands them back, not right before the next use.
+ *   warm  right before the timed call the batch's metadata and header
+ *         lines are read (xrx) and its mbufs reset and the same header
+ *         lines read (rte_gro): everything either engine looks at first
+ *         is in L1/L2, as after a copy-mode AF_XDP receive.
+ *
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
  * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
  * 8948; TCPv4, TCPv6, UDPv4. Engine settings: copy header / max-head /
@@ -19,7 +30,7 @@
  * a timeout (persistent table). rte_gro sees the TCPv4 trains, in burst
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
- * xrx's timeout).
+ * xrx's timeout), the flush after every 1, 8 or 64 batches.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -54,12 +65,25 @@
 enum proto { P_TCP4, P_TCP6, P_UDP4, P_MAX };
 enum order { O_BURST, O_RR };
 enum flush { F_BATCH, F_TIMEOUT };
+enum cache { C_COLD, C_WARM };
 
 static const char *const proto_names[] = { "tcp4", "tcp6", "udp4" };
 static const char *const order_names[] = { "burst", "rr" };
 static const char *const copy_names[] = { "header", "max-head", "full" };
 static const char *const csum_names[] = { "verify", "trust" };
 static const char *const flush_names[] = { "batch", "timeout" };
+static const char *const cache_names[] = { "cold", "warm" };
+
+/*
+ * rte_gro_timeout_flush() cadences of the persistent-table rows, in
+ * batches: it scans every flow slot of the context on each call, so how
+ * often it runs decides whether that scan or the flow search dominates.
+ */
+static const __u32 flush_every_values[] = { 1, 8, 64 };
+#define NR_FLUSH_EVERY 3
+
+/* Cache lines a pass touches per frame: metadata, two of headers. */
+#define LINES_PER_FRAME 3
 
 struct opts {
 	bool quick;
@@ -91,19 +115,51 @@ struct train {
 
 struct row {
 	char engine[16];		/* "xrx" or "rte_gro" */
-	char label[96];
+	char label[128];
 	enum proto proto;
 	enum order order;
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
+	enum cache cache;
+	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
 	__u64 segs, pkts, aggs, agg_segs, cycles;
+	__u64 flush_cycles;		/* rte_gro: in rte_gro_timeout_flush() */
 	double best_cps;		/* fewest cycles per segment of a chunk */
 	__u64 bytes_copied, payload_copied;
 	double ns_per_seg, mpps, mpps_mean, segs_per_pkt, segs_per_agg, ratio;
+	double ratio_every[NR_FLUSH_EVERY];	/* xrx timeout rows */
+	double flush_share;		/* of rte_gro's cycles, in the flush */
 };
 
 static double tsc_hz;
+static __u64 llc_bytes;
+
+/* Size of the last-level cache, from sysfs (0 when unknown). */
+static __u64 llc_size(void)
+{
+	char path[96], buf[32];
+	unsigned long long v = 0, best = 0;
+	char unit = 0;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fgets(buf, sizeof(buf), f) &&
+		    sscanf(buf, "%llu%c", &v, &unit) >= 1) {
+			v <<= unit == 'K' ? 10 : unit == 'M' ? 20 : 0;
+			if (v > best)
+				best = v;
+		}
+		fclose(f);
+	}
+	return best;
+}
 
 static __u64 now_ns(void)
 {
@@ -184,9 +240,11 @@ static int train_build(struct train *t, enum proto p, enum order o,
 	t->mss = mss;
 	t->flows = flows;
 	t->stride = mss > 2048 - HEADROOM - 128 ? 9216 + HEADROOM : 2048;
+	/*
+	 * The budget decides, also for one flow: a train whose pass touches
+	 * less than the last-level cache would leave the "cold" frames warm.
+	 */
 	t->per_flow = budget / t->stride / flows;
-	if (t->per_flow > 4096)		/* a bulk flow needs no more */
-		t->per_flow = 4096;
 	if (t->per_flow < 2)
 		t->per_flow = 2;
 	t->segs = t->per_flow * flows;
@@ -246,6 +304,24 @@ static int train_build(struct train *t, enum proto p, enum order o,
 	free(next_seq);
 	free(sent);
 	return 0;
+}
+
+/*
+ * Warm rows: read what either engine reads first of each frame of the
+ * batch (the metadata line and the header lines), untimed, so both start
+ * with them in cache.
+ */
+static void touch_headers(const struct train *t, __u32 pos, __u32 n)
+{
+	volatile const __u8 *p;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		p = t->region + t->frames[pos + i].addr;
+		(void)p[-1];
+		(void)p[0];
+		(void)p[64];
+	}
 }
 
 /* ---- xrx --------------------------------------------------------------- */
@@ -341,6 +417,8 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
 			break;
 		n = min_u32(BATCH, t->segs - pos);
+		if (w->cache == C_WARM)
+			touch_headers(t, pos, n);
 		ts = now_ns();	/* the receive loop's clock read, untimed */
 		c0 = __rdtsc();
 		rc = xrx_engine__rx(k.e, t->frames + pos, n, ts);
@@ -447,8 +525,15 @@ static void mbuf_reset(const struct train *t, __u32 i)
 	ip[3] = t->tot_len[i];
 }
 
-static void dpdk_count(struct row *w, struct rte_mbuf **pkts, __u16 n)
+/*
+ * Count what rte_gro handed back and reset each of its mbufs (every
+ * segment of a chain) for its next use, a full pass later: the reset's
+ * writes are long gone from the cache by then in the cold rows.
+ */
+static void dpdk_count(const struct train *t, struct row *w,
+		       struct rte_mbuf **pkts, __u16 n)
 {
+	struct rte_mbuf *s, *next;
 	__u16 i;
 
 	for (i = 0; i < n; i++) {
@@ -456,6 +541,11 @@ static void dpdk_count(struct row *w, struct rte_mbuf **pkts, __u16 n)
 		if (pkts[i]->nb_segs > 1) {
 			w->aggs++;
 			w->agg_segs += pkts[i]->nb_segs;
+		}
+		for (s = pkts[i]; s; s = next) {
+			next = s->next;
+			mbuf_reset(t, ((__u8 *)s->buf_addr - t->region) /
+					      t->stride);
 		}
 	}
 }
@@ -472,7 +562,7 @@ static int run_dpdk(const struct train *t, struct row *w,
 	struct rte_mbuf *pkts[BATCH], *out[BATCH];
 	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
 	__u64 tmo = (__u64)op->timeout_us * rte_get_tsc_hz() / 1000000;
-	__u64 c0, c1, cycles = 0, segs = 0;
+	__u64 c0, c1, cf, cycles = 0, flush_cycles = 0, segs = 0, batches = 0;
 	struct chunk ch = { 0 };
 	__u32 pos = 0, n, i;
 	void *ctx = NULL;
@@ -480,13 +570,18 @@ static int run_dpdk(const struct train *t, struct row *w,
 
 	if (w->flush == F_TIMEOUT) {
 		/*
-		 * Two items per flow: one to spare for the sequence jump
-		 * when the train wraps. The flow search, the free-item
-		 * search and the timeout flush are linear scans of the
-		 * table (flows * items entries): that is rte_gro's cost.
+		 * Items: two per flow (one to spare for the sequence jump
+		 * when the train wraps), and at least as many as segments
+		 * arrive between two flushes, so that rte_gro never hands a
+		 * segment back unmerged for want of a slot. The flow search
+		 * and the timeout flush are linear scans of the flow table:
+		 * that is rte_gro's cost.
 		 */
 		param.max_flow_num = t->flows;
-		param.max_item_per_flow = 2;
+		param.max_item_per_flow = (BATCH * w->flush_every + t->flows -
+					   1) / t->flows + 1;
+		if (param.max_item_per_flow < 2)
+			param.max_item_per_flow = 2;
 		ctx = rte_gro_ctx_create(&param);
 		if (!ctx) {
 			fprintf(stderr, "gro_bench: rte_gro_ctx_create(%u flows) "
@@ -494,33 +589,51 @@ static int run_dpdk(const struct train *t, struct row *w,
 			return -ENOMEM;
 		}
 	}
+	/*
+	 * Every mbuf ready (and every tot_len as built, for the xrx rows
+	 * after this one); rte_gro hands each back before its next use. The
+	 * train is larger than the cache: the first batches are cold again
+	 * by the time the loop reaches them.
+	 */
+	for (i = 0; i < t->segs; i++)
+		mbuf_reset(t, i);
 	while (segs < t->segs || cycles < limit) {
 		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
 			break;
 		n = min_u32(BATCH, t->segs - pos);
+		/* Cold: the mbufs were reset when rte_gro handed them back. */
 		for (i = 0; i < n; i++) {
-			mbuf_reset(t, pos + i);
+			if (w->cache == C_WARM)
+				mbuf_reset(t, pos + i);
 			pkts[i] = mbufs[pos + i];
 		}
+		if (w->cache == C_WARM)
+			touch_headers(t, pos, n);
+		cf = 0;
 		if (!ctx) {
 			c0 = __rdtsc();
 			m = rte_gro_reassemble_burst(pkts, n, &param);
 			c1 = __rdtsc() - c0;
-			dpdk_count(w, pkts, m);
+			dpdk_count(t, w, pkts, m);
 		} else {
 			c0 = __rdtsc();
 			m = rte_gro_reassemble(pkts, n, ctx);
 			c1 = __rdtsc() - c0;
-			dpdk_count(w, pkts, m);
-			do {
-				c0 = __rdtsc();
-				m = rte_gro_timeout_flush(ctx, tmo,
-						RTE_GRO_TCP_IPV4, out, BATCH);
-				c1 += __rdtsc() - c0;
-				dpdk_count(w, out, m);
-			} while (m == BATCH);
+			dpdk_count(t, w, pkts, m);
+			if (++batches % w->flush_every == 0) {
+				do {
+					c0 = __rdtsc();
+					m = rte_gro_timeout_flush(ctx, tmo,
+							RTE_GRO_TCP_IPV4,
+							out, BATCH);
+					cf += __rdtsc() - c0;
+					dpdk_count(t, w, out, m);
+				} while (m == BATCH);
+			}
+			c1 += cf;
 		}
 		cycles += c1;
+		flush_cycles += cf;
 		chunk_add(w, &ch, c1, n);
 		segs += n;
 		pos += n;
@@ -530,13 +643,13 @@ static int run_dpdk(const struct train *t, struct row *w,
 			while (ctx && rte_gro_get_pkt_count(ctx)) {
 				m = rte_gro_timeout_flush(ctx, 0,
 						RTE_GRO_TCP_IPV4, out, BATCH);
-				dpdk_count(w, out, m);
+				dpdk_count(t, w, out, m);
 			}
 		}
 	}
 	while (ctx && rte_gro_get_pkt_count(ctx)) {
 		m = rte_gro_timeout_flush(ctx, 0, RTE_GRO_TCP_IPV4, out, BATCH);
-		dpdk_count(w, out, m);
+		dpdk_count(t, w, out, m);
 	}
 	if (ctx)
 		rte_gro_ctx_destroy(ctx);
@@ -544,11 +657,9 @@ static int run_dpdk(const struct train *t, struct row *w,
 	w->bytes_copied = 0;
 	w->segs = segs;
 	w->cycles = cycles;
+	w->flush_cycles = flush_cycles;
 	w->segs_per_pkt = w->pkts ? (double)segs / (double)w->pkts : 0;
 	w->segs_per_agg = w->aggs ? (double)w->agg_segs / (double)w->aggs : 0;
-	/* Restore every tot_len for the xrx rows of the next train. */
-	for (i = 0; i < t->segs; i++)
-		mbuf_reset(t, i);
 	return 0;
 }
 
@@ -558,8 +669,10 @@ static struct row *rows;
 static int nr_rows, cap_rows;
 
 static struct row *row_new(const char *engine, const struct train *t,
-			   int copy, int csum, int flush, __u32 max_agg)
+			   int copy, int csum, int flush, __u32 max_agg,
+			   enum cache cache, __u32 every)
 {
+	char every_s[24];
 	struct row *w;
 
 	if (nr_rows == cap_rows) {
@@ -579,12 +692,17 @@ static struct row *row_new(const char *engine, const struct train *t,
 	w->copy = copy;
 	w->csum = csum;
 	w->flush = flush;
+	w->cache = cache;
+	w->flush_every = every ? every : 1;
 	w->max_aggregate = max_agg ? max_agg : XRX_AGGREGATE_DEFAULT;
-	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s",
+	snprintf(every_s, sizeof(every_s), "/every%u", w->flush_every);
+	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s",
 		 engine, proto_names[t->proto], t->mss, t->flows,
 		 order_names[t->order], copy >= 0 ? copy_names[copy] : "-",
 		 csum >= 0 ? csum_names[csum] : "-", flush_names[flush],
-		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "");
+		 w->flush_every > 1 ? every_s : "",
+		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "",
+		 cache == C_WARM ? "/warm" : "");
 	return w;
 }
 
@@ -599,25 +717,51 @@ static void row_finish(struct row *w)
 	w->ns_per_seg = cps * 1e9 / tsc_hz;
 	w->mpps = cps > 0 ? tsc_hz / cps / 1e6 : 0;
 	w->mpps_mean = secs > 0 ? (double)w->segs / secs / 1e6 : 0;
+	w->flush_share = w->cycles ? (double)w->flush_cycles /
+				     (double)w->cycles : 0;
+}
+
+/*
+ * What an rte_gro persistent-table row spends most of its time on: the
+ * timeout flush scans every flow slot of the context; the reassembly
+ * searches the flow table linearly per segment, then walks every item
+ * the flow holds for a neighbour (gro_tcp4_reassemble()), so the longer
+ * items wait for a flush the more it walks.
+ */
+static const char *dominant_cost(const struct row *w)
+{
+	if (strcmp(w->engine, "rte_gro") || w->flush != F_TIMEOUT)
+		return NULL;
+	return w->flush_share > 0.5 ? "timeout-flush scan" :
+				      "reassembly (flow and item search)";
 }
 
 static void row_print_header(void)
 {
-	printf("%-52s %6s %7s %6s %6s %7s %7s %6s\n", "row", "segs/f", "Mpps",
-	       "ns/seg", "copy/s", "pay/s", "seg/agg", "x/dpdk");
+	printf("%-62s %6s %7s %6s %6s %7s %7s %6s  %s\n", "row", "segs/f",
+	       "Mpps", "ns/seg", "copy/s", "pay/s", "seg/agg", "x/dpdk",
+	       "note");
 }
 
 static void row_print(const struct row *w)
 {
-	char ratio[16] = "";
+	const char *dom = dominant_cost(w);
+	char ratio[16] = "", note[96] = "";
 
 	if (w->ratio > 0)
-		snprintf(ratio, sizeof(ratio), "%.1f", w->ratio);
-	printf("%-52s %6u %7.2f %6.1f %6.1f %7.1f %7.1f %6s\n", w->label,
+		snprintf(ratio, sizeof(ratio), "%.2f", w->ratio);
+	if (dom)
+		snprintf(note, sizeof(note), "flush %.0f%% of cycles: %s",
+			 100 * w->flush_share, dom);
+	else if (w->ratio_every[1] > 0)
+		snprintf(note, sizeof(note), "x/dpdk flush every 8: %.2f, "
+			 "every 64: %.2f", w->ratio_every[1],
+			 w->ratio_every[2]);
+	printf("%-62s %6u %7.2f %6.1f %6.1f %7.1f %7.1f %6s  %s\n", w->label,
 	       w->per_flow, w->mpps, w->ns_per_seg,
 	       w->segs ? (double)w->bytes_copied / (double)w->segs : 0,
 	       w->segs ? (double)w->payload_copied / (double)w->segs : 0,
-	       w->segs_per_agg, ratio);
+	       w->segs_per_agg, ratio, note);
 	fflush(stdout);
 }
 
@@ -626,40 +770,31 @@ static bool wanted(const struct opts *op, const char *label)
 	return !op->only || strstr(label, op->only);
 }
 
-/* Whether any row of a train would run: skip building the others. */
-static bool train_wanted(const struct opts *op, const struct train *t)
-{
-	int copy, csum, flush;
-	bool any = false;
-
-	for (flush = 0; flush < 2; flush++) {
-		for (copy = 0; copy < 3; copy++)
-			for (csum = 0; csum < 2; csum++)
-				any |= wanted(op, row_new("xrx", t, copy, csum,
-							  flush, 0)->label);
-		any |= wanted(op, row_new("xrx", t, 0, 1, flush,
-					  BIG_TCP)->label);
-		any |= wanted(op, row_new("rte_gro", t, -1, -1, flush,
-					  0)->label);
-	}
-	return any;
-}
-
-/* xrx's ratio against the rte_gro row of the same train and flush kind. */
+/*
+ * xrx's ratio against the rte_gro row of the same train, flush kind and
+ * cache state; a persistent-table row also against each flush cadence.
+ */
 static void ratios(int first)
 {
-	int i, j;
+	struct row *x, *d;
+	int i, j, k;
 
 	for (i = first; i < nr_rows; i++) {
-		if (strcmp(rows[i].engine, "xrx"))
+		x = &rows[i];
+		if (strcmp(x->engine, "xrx") ||
+		    x->max_aggregate != XRX_AGGREGATE_DEFAULT)
 			continue;
 		for (j = first; j < nr_rows; j++) {
-			if (strcmp(rows[j].engine, "rte_gro") ||
-			    rows[j].flush != rows[i].flush ||
-			    rows[i].max_aggregate != XRX_AGGREGATE_DEFAULT ||
-			    rows[j].mpps <= 0)
+			d = &rows[j];
+			if (strcmp(d->engine, "rte_gro") ||
+			    d->flush != x->flush || d->cache != x->cache ||
+			    d->mpps <= 0)
 				continue;
-			rows[i].ratio = rows[i].mpps / rows[j].mpps;
+			for (k = 0; k < NR_FLUSH_EVERY; k++)
+				if (d->flush_every == flush_every_values[k])
+					x->ratio_every[k] = x->mpps / d->mpps;
+			if (d->flush_every == 1)
+				x->ratio = x->mpps / d->mpps;
 		}
 	}
 }
@@ -691,36 +826,85 @@ static int measure(const struct train *t, struct row *w,
 	return 0;
 }
 
-static int add_row(const struct opts *op, const char *engine,
-		   const struct train *t, int copy, int csum, int flush,
-		   __u32 max_agg)
+/*
+ * Put a row on the list when --only wants it (@commit), or only say
+ * whether it would (@any, to skip building trains nobody wants).
+ */
+static int add_row(const struct opts *op, bool commit, bool *any,
+		   const char *engine, const struct train *t, int copy,
+		   int csum, int flush, __u32 max_agg, enum cache cache,
+		   __u32 every)
 {
-	struct row *w = row_new(engine, t, copy, csum, flush, max_agg);
+	struct row *w = row_new(engine, t, copy, csum, flush, max_agg, cache,
+				every);
 
 	if (!w)
 		return -ENOMEM;
-	if (wanted(op, w->label))
+	if (!wanted(op, w->label))
+		return 0;
+	*any = true;
+	if (commit)
 		nr_rows++;
 	return 0;
 }
 
-static int run_train(const struct train *t, const struct opts *op)
+/*
+ * The rows of a train. Every row is cold; the TCPv4 trains, the ones
+ * rte_gro runs, also get warm rows of header copy for both engines.
+ */
+static int plan_rows(const struct train *t, const struct opts *op,
+		     bool commit, bool *any)
 {
-	int copy, csum, flush, first = nr_rows, i, rep, rc = 0;
+	int copy, csum, flush, k, rc = 0;
+	bool dpdk = op->dpdk && t->proto == P_TCP4;
 
 	for (flush = 0; flush < 2 && !rc; flush++)
 		for (copy = 0; copy < 3 && !rc; copy++)
 			for (csum = 0; csum < 2 && !rc; csum++)
-				rc = add_row(op, "xrx", t, copy, csum, flush, 0);
+				rc = add_row(op, commit, any, "xrx", t, copy,
+					     csum, flush, 0, C_COLD, 1);
 	/* BIG TCP: the bulk-flow aggregates of up to 512 KiB. */
 	if (!rc && t->proto != P_UDP4 && t->flows <= 64 && t->order == O_BURST)
-		rc = add_row(op, "xrx", t, XRX_COPY_HEADER, XRX_CSUM_TRUST,
-			     F_TIMEOUT, BIG_TCP);
-	if (op->dpdk && t->proto == P_TCP4) {
-		mbuf_attach(t);
-		for (flush = 0; flush < 2 && !rc; flush++)
-			rc = add_row(op, "rte_gro", t, -1, -1, flush, 0);
+		rc = add_row(op, commit, any, "xrx", t, XRX_COPY_HEADER,
+			     XRX_CSUM_TRUST, F_TIMEOUT, BIG_TCP, C_COLD, 1);
+	if (dpdk) {
+		rc = rc ?: add_row(op, commit, any, "rte_gro", t, -1, -1,
+				   F_BATCH, 0, C_COLD, 1);
+		for (k = 0; k < NR_FLUSH_EVERY && !rc; k++)
+			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
+				     F_TIMEOUT, 0, C_COLD,
+				     flush_every_values[k]);
 	}
+	if (t->proto != P_TCP4)
+		return rc;
+	for (flush = 0; flush < 2 && !rc; flush++) {
+		for (csum = 0; csum < 2 && !rc; csum++)
+			rc = add_row(op, commit, any, "xrx", t, XRX_COPY_HEADER,
+				     csum, flush, 0, C_WARM, 1);
+		if (dpdk && !rc)
+			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
+				     flush, 0, C_WARM, 1);
+	}
+	return rc;
+}
+
+/* Whether any row of a train would run: skip building the others. */
+static bool train_wanted(const struct opts *op, const struct train *t)
+{
+	bool any = false;
+
+	plan_rows(t, op, false, &any);
+	return any;
+}
+
+static int run_train(const struct train *t, const struct opts *op)
+{
+	int first = nr_rows, i, rep, rc;
+	bool any = false;
+
+	rc = plan_rows(t, op, true, &any);
+	if (!rc && op->dpdk && t->proto == P_TCP4)
+		mbuf_attach(t);
 	for (rep = 0; rep < op->reps && !rc; rep++)
 		for (i = first; i < nr_rows && !rc; i++)
 			rc = measure(t, &rows[i], op);
@@ -746,12 +930,37 @@ static int write_json(const struct opts *op)
 	}
 	fprintf(f, "{\n  \"bench\": \"gro\",\n  \"batch\": %d,\n"
 		"  \"burst\": %d,\n  \"timeout_us\": %u,\n  \"quick\": %s,\n"
-		"  \"tsc_hz\": %.0f,\n  \"rows\": [\n", BATCH, BURST,
-		op->timeout_us, op->quick ? "true" : "false", tsc_hz);
+		"  \"tsc_hz\": %.0f,\n  \"llc_bytes\": %llu,\n"
+		"  \"region_budget_bytes\": %llu,\n  \"reps\": %d,\n"
+		"  \"secs_per_measurement\": %g,\n  \"rows\": [\n",
+		BATCH, BURST, op->timeout_us, op->quick ? "true" : "false",
+		tsc_hz, (unsigned long long)llc_bytes,
+		(unsigned long long)op->region_budget, op->reps, op->row_secs);
 	for (i = 0; i < nr_rows; i++) {
 		const struct row *w = &rows[i];
+		const char *dom = dominant_cost(w);
 
-		fprintf(f, "    {\"engine\": \"%s\", \"label\": \"%s\", "
+		/* Configuration first: what the numbers after it mean. */
+		fprintf(f, "    {\"config\": {\"cache\": \"%s\", "
+			"\"working_set_bytes\": %llu, \"llc_bytes\": %llu, "
+			"\"flush_every_batches\": %u, \"batch\": %d, "
+			"\"timeout_us\": %u}, \"cache\": \"%s\", "
+			"\"flush_every\": %u, \"flush_share\": %.3f, "
+			"\"dominant_cost\": %s%s%s, "
+			"\"ratio_vs_dpdk_flush_every\": {\"1\": %.2f, "
+			"\"8\": %.2f, \"64\": %.2f},\n     ",
+			cache_names[w->cache],
+			(unsigned long long)w->flows * w->per_flow *
+				LINES_PER_FRAME * 64,
+			(unsigned long long)llc_bytes,
+			w->flush == F_TIMEOUT ? w->flush_every : 1, BATCH,
+			w->flush == F_TIMEOUT ? op->timeout_us : 0,
+			cache_names[w->cache], w->flush_every, w->flush_share,
+			dom ? "\"" : "", dom ? dom : "null", dom ? "\"" : "",
+			w->ratio_every[0], w->ratio_every[1],
+			w->ratio_every[2]);
+
+		fprintf(f, "\"engine\": \"%s\", \"label\": \"%s\", "
 			"\"proto\": \"%s\", \"mss\": %u, \"flows\": %u, "
 			"\"order\": \"%s\", \"segs_per_flow\": %u, "
 			"\"copy\": %s%s%s, \"csum\": %s%s%s, \"flush\": \"%s\", "
@@ -798,7 +1007,12 @@ static void usage(FILE *f)
 "    Mpps     segments per second on one core; ns/seg its inverse\n"
 "    copy/s   bytes copied per segment; pay/s the payload part of it\n"
 "    seg/agg  segments per delivered aggregate (2 or more segments)\n"
-"    x/dpdk   xrx's Mpps over rte_gro's on the same train and flush kind\n"
+"    x/dpdk   xrx's Mpps over rte_gro's on the same train, flush kind and\n"
+"             cache state (persistent rows: rte_gro flushing every batch)\n"
+"    note     rte_gro: the share of cycles in its timeout flush and what\n"
+"             dominates; xrx: the ratio to the other flush cadences\n"
+"  Row labels end in /everyN (rte_gro flushes every N batches) and /warm\n"
+"  (headers touched right before the call; the others are cold).\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
@@ -917,9 +1131,24 @@ int main(int argc, char **argv)
 	if (rc)
 		goto out;
 
+	llc_bytes = llc_size();
 	printf("# gro_bench: batch %d, burst %d, flush timeout %u us, cpu %d, "
 	       "%.2f GHz TSC%s\n", BATCH, BURST, op.timeout_us, op.cpu,
 	       tsc_hz / 1e9, op.quick ? ", quick" : "");
+	printf("# cache: cold rows touch %d lines per frame a pass "
+	       "(%.0f MiB for a %llu MiB train of 2 KiB chunks; last-level "
+	       "cache %llu MiB%s); warm rows read those lines untimed right "
+	       "before the call, and reset rte_gro's mbufs there\n",
+	       LINES_PER_FRAME,
+	       (double)(op.region_budget / 2048) * LINES_PER_FRAME * 64 /
+		       (1 << 20),
+	       (unsigned long long)(op.region_budget >> 20),
+	       (unsigned long long)(llc_bytes >> 20),
+	       (op.region_budget / 2048) * LINES_PER_FRAME * 64 > llc_bytes ?
+		       "" : ": NOT cold, the train fits");
+	printf("# rte_gro persistent rows: rte_gro_timeout_flush() every 1, 8 "
+	       "or 64 batches (/everyN); xrx flushes by its own %u us "
+	       "timeout; x/dpdk is against every 1\n", op.timeout_us);
 	row_print_header();
 	for (p = 0; p < P_MAX; p++)
 		for (m = 0; m < 2; m++)

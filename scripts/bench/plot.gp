@@ -3,8 +3,9 @@
 # Pictures of the benchmark tables; scripts/bench/plot.sh writes the data
 # files and calls this with -e:
 #   dat   folder of the data files      out   folder for the PNGs
-#   what  'gro' or 'xdp'
-#   gro:  flows (the flow counts, blank-separated), kind (quick | full)
+#   what  'gro', 'gro_fair' or 'xdp'
+#   gro:  flows (the flow counts, blank-separated), cflows (those with
+#         every copy mode), kind (quick | full)
 #   xdp:  method (how it was timed), target (ratio the program aims below)
 
 set terminal pngcairo size 1400,900 noenhanced font 'DejaVu Sans,11' linewidth 1.5
@@ -55,12 +56,12 @@ if (what eq 'gro') {
 	set style fill solid 0.85 border -1
 	set boxwidth 0.9
 	set xtics () nomirror
-	nflows = words(flows)
+	nflows = words(cflows)
 	set title 'throughput per copy mode'
 	set ylabel 'Mpps'
 	set yrange [0:*]
 	set key top right title 'flows' width 2
-	plot for [i = 1:nflows] dat.'/gro_copy.dat' using (column(i + 1)):xtic(1) title word(flows, i)
+	plot for [i = 1:nflows] dat.'/gro_copy.dat' using (column(i + 1)):xtic(1) title word(cflows, i)
 	set title 'bytes copied per segment (log scale)'
 	set ylabel 'bytes per segment'
 	set logscale y
@@ -71,6 +72,27 @@ if (what eq 'gro') {
 	     ''                 using ($0):(column(nflows + 2) * 1.5):(sprintf('%.1f B, payload %.0f B', column(nflows + 2), column(nflows + 3))) with labels notitle
 	unset multiplot
 	unset logscale y
+}
+
+if (what eq 'gro_fair') {
+	# --- the fair rows: same cache state, every flush cadence ----------
+	set output out.'/gro_fair.png'
+	set title sprintf("GRO, TCPv4 MSS 1448, header copy, checksums trusted (rte_gro checks none), same cache state on both sides (%s run)\nlabels: rte_gro ns / xrx ns (xrx is that many times faster)", kind) font ',13'
+	set style data histograms
+	set style histogram clustered gap 1.5
+	set style fill solid 0.85 border -1
+	set boxwidth 0.9
+	set ylabel 'ns per segment (log scale)'
+	set logscale y
+	set yrange [10:*]
+	set key top left
+	set xtics nomirror
+	set bmargin 5
+	plot dat.'/gro_fair.dat' using 2:xtic(1) lc rgb c_trust title 'xrx', \
+	     ''                  using 3 lc rgb c_dpdk title 'rte_gro', \
+	     ''                  using ($0):($3 * 1.4):(sprintf('%.2fx', $4)) with labels font ',11' notitle
+	unset logscale y
+	set bmargin
 }
 
 if (what eq 'xdp') {

@@ -9,6 +9,10 @@
 #   gro_flows.png  Mpps against concurrent flows, xrx and DPDK's rte_gro,
 #                  one panel per arrival order and flush kind
 #   gro_copy.png   Mpps and bytes copied per segment for each copy mode
+#   gro_fair.png   the fair rows: ns per segment of xrx and rte_gro, one
+#                  flow with both engines cold and both warm, and 16384
+#                  flows with rte_gro's timeout flush every 1, 8 and 64
+#                  batches (rows of older runs without them: skipped)
 # From DIR/xdp.json (scripts/bench/xdp_bench.c):
 #   xdp.png        ns per frame of xrx_rx against a bare XSKMAP redirect
 #
@@ -54,12 +58,14 @@ if gro:
     rows = gro["rows"]
     # TCPv4 at MSS 1448: the only trains rte_gro also runs.
     def pick(engine, order, flush, flows, copy=None, csum=None,
-             proto="tcp4", mss=1448):
+             proto="tcp4", mss=1448, cache="cold", every=1):
         for r in rows:
             if (r["engine"] == engine and r["proto"] == proto and
                     r["mss"] == mss and r["order"] == order and
                     r["flush"] == flush and r["flows"] == flows and
                     r.get("max_aggregate", 65536) <= 65536 and
+                    r.get("cache", "cold") == cache and
+                    r.get("flush_every", 1) == every and
                     (copy is None or r.get("copy") == copy) and
                     (csum is None or r.get("csum") == csum)):
                 return r
@@ -80,20 +86,44 @@ if gro:
                             num(d and d["mpps"])))
                 f.write("\n\n")
 
+    # Copy modes at the flow counts that have them all.
+    cflows = [n for n in flows
+              if all(pick("xrx", "burst", "batch", n, c, "trust")
+                     for c in ("header", "max-head", "full"))]
     with open(os.path.join(dst, "gro_copy.dat"), "w") as f:
-        f.write("# copy " + " ".join("mpps_f%d" % n for n in flows) +
+        f.write("# copy " + " ".join("mpps_f%d" % n for n in cflows) +
                 " bytes_copied_per_seg payload_bytes_copied_per_seg\n")
         for copy in ("header", "max-head", "full"):
             mp = [pick("xrx", "burst", "batch", n, copy, "trust")
-                  for n in flows]
+                  for n in cflows]
             one = next((r for r in mp if r), None)
             f.write('"%s" %s %s %s\n' % (copy,
                     " ".join(num(r and r["mpps"]) for r in mp),
                     num(one and one["bytes_copied_per_seg"]),
                     num(one and one["payload_bytes_copied_per_seg"])))
+    # The fair rows: header copy, checksums trusted as rte_gro does (it
+    # checks none), same cache state on both sides.
+    fair = []
+    for label, nflows, order, flush, cache, every in (
+            ("1 flow, cold", 1, "burst", "batch", "cold", 1),
+            ("1 flow, warm", 1, "burst", "batch", "warm", 1),
+            ("16384 flows\\nflush every batch", 16384, "rr", "timeout", "cold", 1),
+            ("16384 flows\\nflush every 8", 16384, "rr", "timeout", "cold", 8),
+            ("16384 flows\\nflush every 64", 16384, "rr", "timeout", "cold", 64)):
+        x = pick("xrx", order, flush, nflows, "header", "trust", cache=cache)
+        d = pick("rte_gro", order, flush, nflows, cache=cache, every=every)
+        if x and d and x.get("ns_per_seg") and d.get("ns_per_seg"):
+            fair.append('"%s" %g %g %g\n' % (label, x["ns_per_seg"],
+                        d["ns_per_seg"], d["ns_per_seg"] / x["ns_per_seg"]))
+    if fair:
+        with open(os.path.join(dst, "gro_fair.dat"), "w") as f:
+            f.write("# row xrx_ns rte_gro_ns rte_gro_over_xrx\n")
+            f.writelines(fair)
+
     with open(os.path.join(dst, "gro_meta"), "w") as f:
         f.write("%s\n" % " ".join(str(n) for n in flows))
         f.write("%s\n" % ("quick" if gro.get("quick") else "full"))
+        f.write("%s\n" % " ".join(str(n) for n in cflows))
 
 xdp = load("xdp.json")
 if xdp:
@@ -111,9 +141,15 @@ made=()
 if [ -e "$DAT/gro_flows.dat" ]; then
 	flows=$(sed -n 1p "$DAT/gro_meta")
 	kind=$(sed -n 2p "$DAT/gro_meta")
-	gnuplot -e "dat='$DAT'; out='$DIR'; flows='$flows'; kind='$kind'; what='gro'" \
+	cflows=$(sed -n 3p "$DAT/gro_meta")
+	gnuplot -e "dat='$DAT'; out='$DIR'; flows='$flows'; cflows='$cflows'; kind='$kind'; what='gro'" \
 		"$TOP/scripts/bench/plot.gp"
 	made+=("$DIR/gro_flows.png" "$DIR/gro_copy.png")
+	if [ -e "$DAT/gro_fair.dat" ]; then
+		gnuplot -e "dat='$DAT'; out='$DIR'; kind='$kind'; what='gro_fair'" \
+			"$TOP/scripts/bench/plot.gp"
+		made+=("$DIR/gro_fair.png")
+	fi
 fi
 if [ -e "$DAT/xdp.dat" ]; then
 	method=$(sed -n 1p "$DAT/xdp_meta")

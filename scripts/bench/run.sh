@@ -39,5 +39,48 @@ for b in "${benches[@]}"; do
 	echo
 done
 [ ${#failed[@]} -gt 0 ] && echo "bench: failed: ${failed[*]}" >&2
-echo "bench: JSON in $BENCH_OUT/"
+
+# One file with every benchmark's JSON and the machine it ran on: what
+# scripts/bench/compare.py takes, and what docs/bench/ keeps as the
+# reference run.
+/usr/bin/python3 - "$BENCH_OUT" <<'PY'
+import json, os, platform, subprocess, sys, time
+out = sys.argv[1]
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+lscpu = {}
+for line in sh("lscpu").splitlines():
+    k, _, v = line.partition(":")
+    lscpu[k.strip()] = v.strip()
+benches = {}
+for name in ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json"):
+    p = os.path.join(out, name)
+    if os.path.exists(p):
+        with open(p) as f:
+            d = json.load(f)
+        benches[d.get("bench", name[:-5])] = d
+machine = {
+    "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "kernel": platform.release(),
+    "os": sh(". /etc/os-release && echo $PRETTY_NAME"),
+    "cpu": lscpu.get("Model name"), "cpus": os.cpu_count(),
+    "hypervisor": lscpu.get("Hypervisor vendor"),
+    "l2": lscpu.get("L2 cache"), "l3": lscpu.get("L3 cache"),
+    "mem_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    "loadavg_at_end": open("/proc/loadavg").read().split()[:3],
+    "dpdk": sh("pkg-config --modversion libdpdk"),
+    "libbpf": sh("pkg-config --modversion libbpf"),
+    "compiler": sh("${CC:-gcc} --version | head -1"),
+}
+with open(os.path.join(out, "all.json"), "w") as f:
+    json.dump({"machine": machine, "benches": benches}, f, indent=1)
+PY
+echo "bench: JSON in $BENCH_OUT/ (all.json: every benchmark and the machine;"
+echo "       scripts/bench/compare.py docs/bench/reference.json $BENCH_OUT/all.json compares)"
 [ ${#failed[@]} -eq 0 ]

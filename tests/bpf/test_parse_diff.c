@@ -481,14 +481,20 @@ static void stats_reset(void)
 	memset(env.want_bytes, 0, sizeof(env.want_bytes));
 }
 
-static void count_want(enum xrx_stat stat, __u32 len)
+/* A frame counts in RX, its verdict, and how its headers were read. */
+static void count_want(enum xrx_stat stat, const struct frame *f)
 {
+	enum xrx_stat path;
+
 	if (stat >= XRX_STAT_MAX)
 		return;
+	path = xrx_rx_env_path(f->buf, f->len, f->linear);
 	env.want_pkts[XRX_STAT_RX]++;
-	env.want_bytes[XRX_STAT_RX] += len;
+	env.want_bytes[XRX_STAT_RX] += f->len;
 	env.want_pkts[stat]++;
-	env.want_bytes[stat] += len;
+	env.want_bytes[stat] += f->len;
+	env.want_pkts[path]++;
+	env.want_bytes[path] += f->len;
 }
 
 /* Return: the first counter that is not what the frames so far make it. */
@@ -521,7 +527,7 @@ static void pinpoint(const struct frame *batch, __u32 n)
 		stats_reset();
 		if (diff_one(&batch[i], &p, &stat))
 			return;
-		count_want(stat, batch[i].len);
+		count_want(stat, &batch[i]);
 		k = stats_differ();
 		if (k >= 0) {
 			char why[96];
@@ -575,7 +581,7 @@ static void run_share(int kind)
 		}
 		nb++;
 		classes[p.result <= XRX_PARSE_TOO_LONG ? p.result : XRX_PARSE_MALFORMED]++;
-		count_want(stat, f->len);
+		count_want(stat, f);
 		if (nb == BATCH || i + 1 == n) {
 			if (stats_differ() >= 0) {
 				pinpoint(batch, nb);

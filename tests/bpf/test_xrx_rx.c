@@ -54,6 +54,7 @@ struct run {
 	__u32 out_len;
 	__u8 out[OUT_CAP];
 	struct xrx_counter stat[XRX_STAT_MAX];
+	enum xrx_stat path;	/* parse_linear or parse_copy, as expected */
 };
 
 /* Run the program once on @frame with @linear bytes in the linear area. */
@@ -66,6 +67,7 @@ static void run_prog(const __u8 *frame, __u32 len, __u32 linear, struct run *r)
 	r->retval = o.retval;
 	r->out_len = o.out_len;
 	r->meta_len = o.meta_len;
+	r->path = xrx_rx_env_path(frame, len, linear);
 	assert_int_equal(xrx_rx_env_stats_read(&env.rx, r->stat), 0);
 }
 
@@ -585,15 +587,17 @@ static enum xrx_stat verdict_stat(enum xrx_stat want)
 }
 
 /*
- * Exactly RX and @want moved, by one frame of @len bytes each (and
- * nothing else: every frame is counted once in RX and once in a verdict).
+ * Exactly RX, @want and the parse path moved, by one frame of @len bytes
+ * each (and nothing else: every frame is counted once in RX, once in a
+ * verdict and once in the way its headers were read).
  */
 static void check_counters(const struct run *r, enum xrx_stat want, __u32 len)
 {
 	int k;
 
 	for (k = 0; k < XRX_STAT_MAX; k++) {
-		__u64 p = (k == XRX_STAT_RX || k == (int)want) ? 1 : 0;
+		__u64 p = (k == XRX_STAT_RX || k == (int)want ||
+			   k == (int)r->path) ? 1 : 0;
 
 		if (r->stat[k].packets != p || r->stat[k].bytes != p * len)
 			fail_msg("counter %s: %llu packets %llu bytes, want %llu/%llu (verdict %s)",
@@ -946,6 +950,7 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 					 257, 1500 };
 	static __u8 frame[FRAME_CAP];
 	static struct run ref, r;
+	struct xrx_parsed hdr;
 	struct frame_spec s;
 	unsigned int i;
 	int len;
@@ -957,6 +962,8 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 	len = frame_build(&s, frame, sizeof(frame));
 	assert_true(len > 0);
 
+	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
+		  &hdr);
 	/* Linear as much as the test-run page holds (all of it if it fits). */
 	run_prog(frame, len, len, &ref);
 	check_verdict(&ref, frame, len, want);
@@ -973,7 +980,20 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 		if (memcmp(r.out, ref.out, ref.meta_len))
 			fail_msg("linear %u of %d: metadata differs", linears[i],
 				 len);
+		/*
+		 * Accelerated frames: copied to be parsed exactly when the
+		 * linear area ends inside the headers, in place otherwise.
+		 */
+		if (want == ACCEL &&
+		    r.stat[XRX_STAT_PARSE_COPY].packets !=
+			    (linears[i] < hdr.headlen ? 1u : 0u))
+			fail_msg("linear %u of %d, headers %u: parse_copy %llu",
+				 linears[i], len, hdr.headlen,
+				 (unsigned long long)
+				 r.stat[XRX_STAT_PARSE_COPY].packets);
 	}
+	/* All of the window linear: parsed in place. */
+	assert_int_equal(ref.stat[XRX_STAT_PARSE_LINEAR].packets, 1);
 }
 
 static void test_mb_tcp4_small(void **state)

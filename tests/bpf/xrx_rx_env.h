@@ -28,6 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <xrx/parse.h>
 #include <xrx/stats.h>
 
 #include "common/frames.h"
@@ -88,6 +89,25 @@ static inline int xrx_rx_env_run(const struct xrx_rx_env *e, const void *frame,
 	o->out_len = opts.data_size_out;
 	o->meta_len = ctx_out.data;
 	return err;
+}
+
+/*
+ * How xrx_rx reads the headers of a frame of @len bytes with @linear of
+ * them in the linear area (bpf/xrx_rx.bpf.c): in place, unless the linear
+ * area is shorter than the parse window and the headers run past it.
+ * Return: XRX_STAT_PARSE_LINEAR or XRX_STAT_PARSE_COPY.
+ */
+static inline enum xrx_stat xrx_rx_env_path(const __u8 *frame, __u32 len,
+					    __u32 linear)
+{
+	__u32 win = len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW;
+	struct xrx_parsed p;
+
+	if (linear >= win)
+		return XRX_STAT_PARSE_LINEAR;
+	xrx_parse(frame, linear, len, &p);
+	return p.result == XRX_PARSE_TOO_LONG ? XRX_STAT_PARSE_COPY :
+						XRX_STAT_PARSE_LINEAR;
 }
 
 /* Does the kernel run a frame with only the Ethernet header linear? */

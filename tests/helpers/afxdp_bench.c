@@ -4,7 +4,7 @@
  * bench_afxdp.sh runs it three times on the same veth, against the same
  * traffic.
  *
- *   afxdp_bench -i IFACE -m plain|null|pcap:PATH [-p PORT] [-t SECS]
+ *   afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV [-p PORT] [-t SECS]
  *               [-W WARMUP] [-c CPU] [-T WAIT]
  *
  * plain  the baseline: xrx_rx in front (attached with xrx_prog__attach(),
@@ -23,9 +23,14 @@
  * for the first frame, lets WARMUP seconds pass, then measures SECS
  * seconds and prints "key value" lines: frames and bytes received, what
  * xrx_rx saw and redirected, the socket's drops, the receiving process's
- * CPU time, and its memory (VmRSS, VmHWM, and the sizes libxrx allocates
- * per queue with these options). Exit 0 when it measured, 1 on failure
- * (including no traffic), 2 on bad usage.
+ * CPU time, the CPU time of each of its threads (user and system, from
+ * /proc/self/task/TID/stat, and the run time from .../schedstat, which
+ * counts nanoseconds), and its memory (VmRSS, VmHWM, and the sizes libxrx
+ * allocates per queue with these options). The receiver's threads are
+ * every thread but the main one, which only samples; their CPU time per
+ * frame is the headline: on veth the sender's CPU bounds the rate, so
+ * the rate alone cannot tell two receivers apart. Exit 0 when it
+ * measured, 1 on failure (including no traffic), 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,6 +38,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +71,19 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+#define MAX_THREADS 16
+
+/* One thread's CPU time: clock ticks (stat) and nanoseconds (schedstat). */
+struct thread_cpu {
+	int tid;
+	char comm[20];
+	unsigned long long utime, stime, run_ns;
+};
+
 /* Counters read by the main thread while the receiver runs. */
 struct sample {
+	struct thread_cpu th[MAX_THREADS];
+	int nr_th;
 	__u64 frames, bytes;		/* reached userspace */
 	__u64 prog_rx, prog_redirect;	/* xrx_rx */
 	__u64 xsk_dropped, xsk_fill_empty, xsk_ring_full;
@@ -108,6 +125,101 @@ static double cpu_s(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* One thread's times from /proc/self/task/TID/{stat,schedstat}. */
+static int thread_read(int tid, struct thread_cpu *t)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = 0;
+	/* comm may hold blanks: the fields count from its closing paren. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%llu %llu", &t->utime, &t->stime) != 2)
+		return -EINVAL;
+	*p = 0;
+	snprintf(t->comm, sizeof(t->comm), "%s", strchr(buf, '(') + 1);
+	t->tid = tid;
+	t->run_ns = 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &t->run_ns) != 1)
+			t->run_ns = 0;
+		fclose(f);
+	}
+	return 0;
+}
+
+static void threads_read(struct sample *s)
+{
+	struct dirent *de;
+	DIR *d;
+
+	s->nr_th = 0;
+	d = opendir("/proc/self/task");
+	if (!d)
+		return;
+	while ((de = readdir(d)) && s->nr_th < MAX_THREADS)
+		if (de->d_name[0] != '.' &&
+		    !thread_read(atoi(de->d_name), &s->th[s->nr_th]))
+			s->nr_th++;
+	closedir(d);
+}
+
+static const struct thread_cpu *thread_find(const struct sample *s, int tid)
+{
+	int i;
+
+	for (i = 0; i < s->nr_th; i++)
+		if (s->th[i].tid == tid)
+			return &s->th[i];
+	return NULL;
+}
+
+/*
+ * Print each thread's CPU time between @a and @b, and the receiver's
+ * (every thread but the main one) per frame.
+ */
+static void threads_print(const struct sample *a, const struct sample *b,
+			  __u64 frames)
+{
+	static const struct thread_cpu none;
+	double hz = sysconf(_SC_CLK_TCK), us = 0, ss = 0, run = 0;
+	const struct thread_cpu *t0, *t1;
+	int i, me = getpid();
+
+	for (i = 0; i < b->nr_th; i++) {
+		t1 = &b->th[i];
+		t0 = thread_find(a, t1->tid);
+		if (!t0)
+			t0 = &none;
+		printf("thread %d %s %s user_s %.3f sys_s %.3f run_s %.4f\n",
+		       t1->tid, t1->comm, t1->tid == me ? "main" : "rx",
+		       (t1->utime - t0->utime) / hz,
+		       (t1->stime - t0->stime) / hz,
+		       (t1->run_ns - t0->run_ns) / 1e9);
+		if (t1->tid == me)
+			continue;
+		us += (t1->utime - t0->utime) / hz;
+		ss += (t1->stime - t0->stime) / hz;
+		run += (t1->run_ns - t0->run_ns) / 1e9;
+	}
+	printf("rx_threads_user_s %.3f\nrx_threads_sys_s %.3f\n"
+	       "rx_threads_run_s %.4f\n", us, ss, run);
+	printf("rx_ns_per_frame %.1f\nrx_user_ns_per_frame %.1f\n"
+	       "rx_sys_ns_per_frame %.1f\n",
+	       frames ? run * 1e9 / frames : 0, frames ? us * 1e9 / frames : 0,
+	       frames ? ss * 1e9 / frames : 0);
 }
 
 /* A "Vm...:" line of /proc/self/status, in KiB; 0 if absent. */
@@ -334,6 +446,7 @@ static void sample_plain(struct plain *p, struct sample *s)
 	__u64 pk[XRX_STAT_MAX] = { 0 }, by[XRX_STAT_MAX] = { 0 };
 
 	memset(s, 0, sizeof(*s));
+	threads_read(s);
 	s->t = now_s();
 	s->cpu_s = cpu_s();
 	s->frames = atomic_load_explicit(&p->frames, memory_order_relaxed);
@@ -349,6 +462,7 @@ static void sample_live(struct xrx_live *l, struct sample *s)
 	struct xrx_live_stats st;
 
 	memset(s, 0, sizeof(*s));
+	threads_read(s);
 	s->t = now_s();
 	s->cpu_s = cpu_s();
 	if (xrx_live__stats(l, -1, &st))
@@ -368,7 +482,7 @@ static void sample_live(struct xrx_live *l, struct sample *s)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH [-p PORT] [-t SECS]\n"
+		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV[,gso] [-p PORT] [-t SECS]\n"
 		"                   [-W WARMUP] [-c CPU] [-T WAIT]\n"
 		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n");
 }
@@ -507,6 +621,7 @@ int main(int argc, char **argv)
 	       b.frames > a.frames ? cpu * 1e9 / (b.frames - a.frames) : 0);
 	printf("capacity_mpps %.4f\n",
 	       cpu > 0 ? (b.frames - a.frames) / cpu / 1e6 : 0);
+	threads_print(&a, &b, b.frames - a.frames);
 	printf("rss_kib %llu\n", vm_kib("VmRSS"));
 	printf("hwm_kib %llu\n", vm_kib("VmHWM"));
 	printf("umem_bytes %llu\n", umem);

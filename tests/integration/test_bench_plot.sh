@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # make bench-plot (scripts/bench/plot.sh) on small JSON files in the
-# benchmarks' formats: the three PNGs are written, are PNG images of the
+# benchmarks' formats: the four PNGs are written, are PNG images of the
 # intended size, and a folder without JSON is refused. Also: the committed
 # architecture picture was rendered from the committed graphviz source.
 . "$(dirname "$0")/../lib.sh"
@@ -33,14 +33,16 @@ fi
 
 # Rows as gro_bench writes them: xrx header/verify and header/trust and
 # rte_gro, for each order and flush kind, at two flow counts; the copy
-# modes at both counts.
+# modes at both counts; the fair rows (warm rows, rte_gro's flush
+# cadences at 16384 flows).
 $PY - "$WORK/gro.json" "$WORK/xdp.json" <<'PYEOF'
 import json, sys
 rows = []
-def row(engine, order, flush, flows, copy, csum, mpps):
+def row(engine, order, flush, flows, copy, csum, mpps, cache="cold", every=1):
     rows.append({"engine": engine, "label": "x", "proto": "tcp4", "mss": 1448,
                  "flows": flows, "order": order, "copy": copy, "csum": csum,
                  "flush": flush, "max_aggregate": 65536, "mpps": mpps,
+                 "ns_per_seg": 1000.0 / mpps, "cache": cache, "flush_every": every,
                  "bytes_copied_per_seg": {"header": 2.06, "max-head": 256.0,
                                           "full": 1450.06}.get(copy, 0),
                  "payload_bytes_copied_per_seg": {"header": 0.0, "max-head": 190.0,
@@ -52,6 +54,12 @@ for order in ("burst", "rr"):
                 row("xrx", order, flush, flows, copy, "verify", 3.0)
                 row("xrx", order, flush, flows, copy, "trust", 9.0)
             row("rte_gro", order, flush, flows, None, None, 12.0)
+row("xrx", "burst", "batch", 1, "header", "trust", 30.0, "warm")
+row("rte_gro", "burst", "batch", 1, None, None, 25.0, "warm")
+for flush in ("batch", "timeout"):
+    row("xrx", "rr", flush, 16384, "header", "trust", 18.0)
+    for every in (1, 8, 64):
+        row("rte_gro", "rr", flush, 16384, None, None, 1.0 / every, "cold", every)
 json.dump({"bench": "gro", "quick": True, "rows": rows}, open(sys.argv[1], "w"))
 json.dump({"bench": "xdp", "method": "test", "target_ratio": 3.0, "results": [
     {"frame": f, "len": 1514, "xrx_rx": 140.0, "xrx_rx_pass": 120.0,
@@ -63,7 +71,7 @@ PYEOF
 rc=$?
 sed 's/^/# /' "$WORK/out"
 check "plot.sh exits 0" $rc
-for p in gro_flows gro_copy xdp; do
+for p in gro_flows gro_copy gro_fair xdp; do
 	f=$WORK/$p.png
 	check "$p.png is a 1400 x 900 PNG" \
 		$([ "$(png_size "$f")" = 1400x900 ]; echo $?)

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# scripts/bench/compare.py on small JSON files in the benchmarks' formats:
+# it compares rows by their in-run ratios, in the direction that is
+# better for xrx, marks the rows that got worse beyond the threshold and
+# says so in its exit status, reads run.sh's combined file, and refuses
+# what it cannot read with one line and exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+WORK=$(mktemp -d /tmp/xrx-compare-test.XXXXXX)
+at_exit rm -rf "$WORK"
+CMP=$TOP/scripts/bench/compare.py
+
+# gen FILE GRO_RATIO XDP_RATIO: a gro row (higher is better) and an xdp
+# row (lower is better) with those ratios, as the benchmarks write them.
+gen() {
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, gro, xdp = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+json.dump({"bench": "gro", "rows": [
+    {"engine": "xrx", "label": "xrx tcp4/1448/f1/burst header/trust/batch",
+     "ratio_vs_dpdk": gro},
+    {"engine": "rte_gro", "label": "rte_gro tcp4/1448/f1/burst -/-/batch",
+     "ratio_vs_dpdk": 0}]}, open(path + ".gro", "w"))
+json.dump({"bench": "xdp", "results": [
+    {"frame": "tcp4", "path": "linear", "ratio": xdp}]}, open(path + ".xdp", "w"))
+json.dump({"machine": {"cpu": "test"}, "benches": {
+    "gro": json.load(open(path + ".gro")),
+    "xdp": json.load(open(path + ".xdp"))}}, open(path, "w"))
+PYEOF
+}
+
+gen "$WORK/old" 2.0 1.5
+gen "$WORK/same" 2.0 1.5
+gen "$WORK/gro_worse" 1.5 1.5		# xrx/rte_gro fell: 25% worse
+gen "$WORK/xdp_better" 2.0 1.2		# xrx_rx cost ratio fell: better
+
+"$CMP" "$WORK/old" "$WORK/same" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "identical runs: exit 0" $rc
+check "identical runs: both rows compared, no change" \
+	$([ "$(grep -c '+0.0%' "$WORK/out")" = 2 ] && ! grep -q WORSE "$WORK/out"; echo $?)
+
+"$CMP" "$WORK/old" "$WORK/gro_worse" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "a ratio 25% worse: exit 1" $([ $rc = 1 ]; echo $?)
+check "the worse row is marked, with its change" \
+	$(grep 'header/trust/batch' "$WORK/out" | grep -q -- '-25.0%  WORSE'; echo $?)
+check "the unchanged row is not marked" \
+	$(grep 'xrx_rx tcp4' "$WORK/out" | grep -vq WORSE; echo $?)
+
+"$CMP" "$WORK/old" "$WORK/gro_worse" --threshold 30 >"$WORK/out" 2>&1
+check "--threshold 30 lets a 25% change pass" $?
+
+"$CMP" "$WORK/old" "$WORK/xdp_better" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "a lower cost ratio counts as better, not worse" \
+	$([ $rc = 0 ] && grep 'xrx_rx tcp4' "$WORK/out" | grep -q -- '+25.0%'; echo $?)
+
+"$CMP" "$WORK/old.gro" "$WORK/gro_worse.gro" >"$WORK/out" 2>&1
+rc=$?
+check "single benchmark files compare too" $([ $rc = 1 ]; echo $?)
+
+"$CMP" "$WORK/old" "$WORK/missing.json" >"$WORK/out" 2>&1
+rc=$?
+check "an unreadable file: exit 2, one line naming it" \
+	$([ $rc = 2 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q missing.json "$WORK/out"; echo $?)
+
+done_testing
