@@ -135,6 +135,8 @@ struct xrx_sink {
  */
 struct xrx_sink *xrx_sink__open(const char *spec,
 				const struct xrx_sink_opts *opts);
+/* True when the spec's prefix names a built-in or registered sink kind. */
+bool xrx_sink__known(const char *spec);
 /* Flush, close and free. NULL is a no-op. */
 void xrx_sink__close(struct xrx_sink *s);
 
