@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -364,6 +365,33 @@ static void test_files(void **state)
 	free(c);
 }
 
+/* xrxd@IFACE: the instance names the interface, the file may leave it out. */
+static void test_interface_from_caller(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX], path[] = "/tmp/xrx-test-conf.XXXXXX";
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "sink = null\n", 12), 12);
+	close(fd);
+	assert_int_equal(xrx_conf_parse_file_for(path, "op-b", c, err, sizeof(err)), 0);
+	assert_string_equal(c->ifname, "op-b");
+	/* Without a caller's interface the key is still required. */
+	assert_int_equal(xrx_conf_parse_file(path, c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no interface"));
+	/* A key in the file wins; xrxd then checks that the two agree. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "interface = eth1\n", 17), 17);
+	close(fd);
+	assert_int_equal(xrx_conf_parse_file_for(path, "op-b", c, err, sizeof(err)), 0);
+	assert_string_equal(c->ifname, "eth1");
+	unlink(path);
+	free(c);
+}
+
 /* The shipped example: parses, and says what it claims to say. */
 static void test_example_conf(void **state)
 {
@@ -389,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_interface_from_caller),
 		cmocka_unit_test(test_example_conf),
 	};
 

@@ -110,6 +110,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	struct xrx_conf *conf;
+	const char *ifname;	/* the caller's interface, if it has one */
 	char section[32];
 	int seen[K_MAX];	/* line a key was set on, 0 = not yet */
 };
@@ -573,6 +574,9 @@ static int check_conf(struct parser *p)
 	struct xrx_conf *c = p->conf;
 	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
 
+	/* xrxd@IFACE names the interface already: the key may be left out. */
+	if (!c->ifname[0] && p->ifname)
+		snprintf(c->ifname, sizeof(c->ifname), "%s", p->ifname);
 	if (!c->ifname[0])
 		return perr(p, "no interface; add a line 'interface = NAME' (e.g. interface = eth0)");
 	if (c->queues && ch->set && ch->value != XRX_CONF_VAL_MAX &&
@@ -584,11 +588,12 @@ static int check_conf(struct parser *p)
 	return 0;
 }
 
-int xrx_conf_parse_string(const char *name, const char *text,
-			  struct xrx_conf *conf, char *err, size_t errlen)
+static int parse_text(const char *name, const char *text, const char *ifname,
+		      struct xrx_conf *conf, char *err, size_t errlen)
 {
 	struct parser p = {
 		.file = name, .err = err, .errlen = errlen, .conf = conf,
+		.ifname = ifname,
 	};
 	char *copy, *line, *next;
 	int ret = 0;
@@ -619,8 +624,20 @@ out:
 	return ret;
 }
 
+int xrx_conf_parse_string(const char *name, const char *text,
+			  struct xrx_conf *conf, char *err, size_t errlen)
+{
+	return parse_text(name, text, NULL, conf, err, errlen);
+}
+
 int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 			size_t errlen)
+{
+	return xrx_conf_parse_file_for(path, NULL, conf, err, errlen);
+}
+
+int xrx_conf_parse_file_for(const char *path, const char *ifname,
+			    struct xrx_conf *conf, char *err, size_t errlen)
 {
 	struct stat st;
 	char *text = NULL;
@@ -661,7 +678,7 @@ int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = xrx_conf_parse_string(path, text, conf, err, errlen);
+	ret = parse_text(path, text, ifname, conf, err, errlen);
 out:
 	free(text);
 	fclose(f);

@@ -127,6 +127,12 @@ int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 			size_t errlen);
 int xrx_conf_parse_string(const char *name, const char *text,
 			  struct xrx_conf *conf, char *err, size_t errlen);
+/*
+ * The same for the daemon of one interface: @ifname (xrxd -i, the unit
+ * instance) is the interface when the file has no interface key.
+ */
+int xrx_conf_parse_file_for(const char *path, const char *ifname,
+			    struct xrx_conf *conf, char *err, size_t errlen);
 
 /* Write conf as a config file that parses back to the same conf. */
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);

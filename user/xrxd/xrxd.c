@@ -205,7 +205,7 @@ static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 		file = path;
 	}
 	if (conf_file_trusted(file, err, sizeof(err)) ||
-	    xrx_conf_parse_file(file, conf, err, sizeof(err))) {
+	    xrx_conf_parse_file_for(file, o->ifname, conf, err, sizeof(err))) {
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
