@@ -34,7 +34,7 @@ PKGCONFIGDIR=${PKGCONFIGDIR:-$LIBDIR/pkgconfig}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
 BUILD=${BUILD:-build}
 # The version the programs print with --version.
-VERSION=${VERSION:-0.1.0}
+VERSION=${VERSION:-$(sed -n 's/^#define XRX_VERSION "\(.*\)"$/\1/p' include/xrx/xrx.h)}
 DESTDIR=${DESTDIR:-}
 # "/" and trailing slashes would let the pruning below climb past it.
 while [ "${DESTDIR%/}" != "$DESTDIR" ]; do DESTDIR=${DESTDIR%/}; done

@@ -37,6 +37,11 @@
 #include <xrx/types.h>
 #include <xrx/meta.h>
 
+/* What every xrx program prints with --version; also xrx.pc's Version. */
+#ifndef XRX_VERSION
+#define XRX_VERSION "0.1.0"
+#endif
+
 struct xrx_parsed;	/* include/xrx/parse.h */
 
 #ifdef __cplusplus

@@ -81,6 +81,13 @@ for b in sbin/xrxd sbin/xrxctl bin/xrx-replay; do
 		$([ $? = 0 ] && echo "$out" | grep -q '^Usage: '; echo $?)
 done
 
+ver=$(sed -n 's/^Version: //p' "$D$P/lib/pkgconfig/xrx.pc")
+for b in sbin/xrxd sbin/xrxctl bin/xrx-replay bin/xrx-send; do
+	out=$("$D$P/$b" --version 2>&1)
+	check "installed $b --version prints '$(basename $b) $ver'" \
+		$([ $? = 0 ] && [ "$out" = "$(basename $b) $ver" ]; echo $?)
+done
+
 # --- the unit --------------------------------------------------------------
 U=$D$P/lib/systemd/system/xrxd@.service
 ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %i --config /etc/xrx/%i.conf" "$U"

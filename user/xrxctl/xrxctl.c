@@ -180,6 +180,7 @@ static void usage(FILE *f)
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"
 		"  -h, --help           this text\n"
+		"  -V, --version        the version\n"
 		"\nRun it in xrxd's network namespace for the program and NIC parts.\n"
 		"Exit status: 0 ok (restore: also when nothing was recorded),\n"
 		"1 runtime failure or no xrxd, 2 bad usage.\n");
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	struct ctx ctx = { .statedir = XRX_STATE_DIR,
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 
 	ctl_log_init("xrxctl", CTL_LOG_NOTICE);
 	/* '+': stop at the command, its arguments are its own. */
-	while ((c = getopt_long(argc, argv, "+vqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATE_DIR:
 			ctx.statedir = optarg;
@@ -221,6 +223,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("xrxctl %s\n", XRX_VERSION);
 			return 0;
 		default:
 			fprintf(stderr, "xrxctl: see 'xrxctl --help'\n");

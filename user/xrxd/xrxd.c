@@ -75,6 +75,7 @@ static void usage(FILE *f)
 		"  -v, --verbose          more messages (twice: debug)\n"
 		"  -q, --quiet            errors and warnings only\n"
 		"  -h, --help             this text\n"
+		"  -V, --version          the version\n"
 		"\n"
 		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
 		"SIGHUP reloads rules and sink/engine settings. Inspect it with\n"
@@ -95,13 +96,14 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	int c;
 
 	o->statedir = XRX_STATE_DIR;
 	o->pin_root = XRX_PIN_ROOT_DEFAULT;
-	while ((c = getopt_long(argc, argv, "i:c:vqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:c:vqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -129,6 +131,9 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			return 1;
+		case 'V':
+			printf("xrxd %s\n", XRX_VERSION);
 			return 1;
 		default:
 			fprintf(stderr, "xrxd: see 'xrxd --help'\n");
