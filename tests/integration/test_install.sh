@@ -90,8 +90,10 @@ done
 
 # --- the unit --------------------------------------------------------------
 U=$D$P/lib/systemd/system/xrxd@.service
-ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %i --config /etc/xrx/%i.conf" "$U"
-ok "unit restores with $P/sbin/xrxctl" grep -qx "ExecStopPost=$P/sbin/xrxctl restore %i" "$U"
+ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %I --config /etc/xrx/%I.conf" "$U"
+ok "unit checks the config with $P/sbin/xrxd before a reload" \
+	grep -qx "ExecReload=$P/sbin/xrxd --interface %I --config /etc/xrx/%I.conf --check-config --quiet" "$U"
+ok "unit restores with $P/sbin/xrxctl" grep -qx "ExecStopPost=$P/sbin/xrxctl restore %I" "$U"
 ok "unit documents the man pages and the installed docs" \
 	grep -qx "Documentation=man:xrxd(8) man:xrx.conf(5) file://$P/share/doc/xrx/xrx.conf.md" "$U"
 if ! command -v systemd-analyze >/dev/null; then

@@ -413,7 +413,7 @@ static int unknown_key(struct parser *p, const char *key)
 		key_name(best, name, sizeof(name));
 		return perr(p, "unknown key '%s'; did you mean '%s'?", key, name);
 	}
-	return perr(p, "unknown key '%s'; remove the line (the keys are listed in docs/xrx.conf.md)",
+	return perr(p, "unknown key '%s'; remove the line (the keys are listed in xrx.conf(5))",
 		    key);
 }
 
@@ -560,7 +560,7 @@ static int parse_line(struct parser *p, char *s)
 				    k);
 	if (snprintf(key, sizeof(key), "%s%s%s", p->section,
 		     *p->section ? "." : "", k) >= (int)sizeof(key))
-		return perr(p, "key '%.60s' is too long; see docs/xrx.conf.md for the keys",
+		return perr(p, "key '%.60s' is too long; see xrx.conf(5) for the keys",
 			    k);
 	if (!*v)
 		return perr(p, "%s has no value; write %s = VALUE, or remove the line for the default",
@@ -648,7 +648,7 @@ int xrx_conf_parse_file_for(const char *path, const char *ifname,
 	f = fopen(path, "re");
 	if (!f) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s; create it (etc/xrx/example.conf is a start) or name another file",
+		snprintf(err, errlen, "%s: cannot open: %s; create it (" XRX_CONF_DIR "/example.conf is a start) or name another file",
 			 path, strerror(-ret));
 		return ret;
 	}

@@ -64,8 +64,37 @@ static unsigned int renamed_ifindex(const struct ctx *ctx, const char *ifname)
 	return ifindex;
 }
 
+/*
+ * How the xrxd before us ended, for ExecStopPost= messages: systemd passes
+ * SERVICE_RESULT, EXIT_CODE and EXIT_STATUS to the stop commands. NULL
+ * when xrxctl was not started by systemd.
+ */
+static const char *how_xrxd_ended(char *buf, size_t len)
+{
+	const char *res = getenv("SERVICE_RESULT");
+	const char *code = getenv("EXIT_CODE");
+	const char *status = getenv("EXIT_STATUS");
+
+	if (!res)
+		return NULL;
+	if (!strcmp(res, "success"))
+		snprintf(buf, len, "xrxd stopped");
+	else if (!strcmp(res, "watchdog"))
+		snprintf(buf, len, "the watchdog killed xrxd");
+	else if (code && status && (!strcmp(code, "killed") ||
+				    !strcmp(code, "dumped")))
+		snprintf(buf, len, "xrxd was killed by SIG%s", status);
+	else if (code && status && !strcmp(code, "exited"))
+		snprintf(buf, len, "xrxd failed with exit status %s", status);
+	else
+		snprintf(buf, len, "xrxd ended (%s)", res);
+	return buf;
+}
+
 static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 {
+	const char *ended;
+	char how[128];
 	struct xrx_nl *nl;
 	char err[1024];
 	int ret;
@@ -95,8 +124,11 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 			ctl_err("%s", err);
 			return 1;
 		}
-		if (detached)
-			ctl_notice("%s: detached the xrx_rx (id %u) a stopped xrxd left attached",
+		if (detached && how_xrxd_ended(how, sizeof(how)))
+			ctl_notice("%s: %s; detached the xrx_rx (id %u) it left attached",
+				   argv[0], how, detached);
+		else if (detached)
+			ctl_notice("%s: detached the xrx_rx (id %u) an xrxd that did not stop cleanly left attached",
 				   argv[0], detached);
 		if (!foreign && !xrx_pin_path(ctx->pin_root, argv[0], NULL, path,
 					      sizeof(path)))
@@ -110,16 +142,28 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 	ret = xrx_offload_restore_file(nl, ctx->statedir, argv[0], err,
 				       sizeof(err));
 	xrx_nl_close(nl);
+	ended = how_xrxd_ended(how, sizeof(how));
 	if (ret == -ENOENT) {
-		/* Nothing on record is not a failure: the NIC is as found. */
-		ctl_notice("nothing to restore: %s", err);
+		/*
+		 * Nothing on record is not a failure: the NIC is as found.
+		 * After a clean stop that is the expected case (xrxd restored
+		 * it itself), so the unit's ExecStopPost= says nothing.
+		 */
+		if (ended && !strcmp(getenv("SERVICE_RESULT"), "success"))
+			ctl_info("nothing to restore: %s", err);
+		else
+			ctl_notice("nothing to restore: %s", err);
 		return 0;
 	}
 	if (ret) {
 		ctl_err("%s", err);
 		return 1;
 	}
-	ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
+	if (ended)
+		ctl_notice("%s: %s; restored the settings it had changed",
+			   argv[0], ended);
+	else
+		ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
 	return 0;
 }
 

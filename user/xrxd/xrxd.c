@@ -69,6 +69,7 @@ static void usage(FILE *f)
 		"      --state-dir DIR    state and lock files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR     bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"      --check-config     parse the config, print it with all defaults, exit\n"
+		"                         (with -q: print nothing, only the exit status)\n"
 		"      --apply-only       restore leftovers, apply the offloads, record the\n"
 		"                         originals in the state file, exit (undo with\n"
 		"                         'xrxctl restore IFACE')\n"
@@ -80,7 +81,8 @@ static void usage(FILE *f)
 		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
 		"SIGHUP reloads rules and sink/engine settings. Inspect it with\n"
 		"'xrxctl status|stats|rules IFACE'. Exit status: 0 ok, 1 runtime\n"
-		"failure, 2 bad usage or config. Config keys: docs/xrx.conf.md.\n");
+		"failure, 2 bad usage or config, or no bpffs (not worth a restart).\n"
+		"Config keys: xrx.conf(5).\n");
 }
 
 static int parse_args(int argc, char **argv, struct xrxd_opts *o)
@@ -149,8 +151,13 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		return -EINVAL;
 	}
 	if (o->ifname && !xrx_ifname_valid(o->ifname)) {
-		fprintf(stderr, "xrxd: '%s' is not a valid interface name; give -i NAME as 'ip link' shows it\n",
-			o->ifname);
+		/* xrxd@op-b hands over "op/b": "-" is an escaped "/". */
+		if (strchr(o->ifname, '/'))
+			fprintf(stderr, "xrxd: '%s' is not a valid interface name; for an interface with a '-' in its name, escape it in the unit instance: systemctl start \"xrxd@$(systemd-escape NAME)\"\n",
+				o->ifname);
+		else
+			fprintf(stderr, "xrxd: '%s' is not a valid interface name; give -i NAME as 'ip link' shows it\n",
+				o->ifname);
 		return -EINVAL;
 	}
 	if (!o->ifname && !o->config) {
@@ -614,10 +621,12 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	if (check_caps(o->mode == MODE_RUN))
 		return 1;
 	/* Before anything is touched: the pins need a bpffs we trust. */
+	/* No (trusted) bpffs is a host setup error that a restart cannot
+	 * mend: exit 2, which the unit does not retry. */
 	if (o->mode == MODE_RUN &&
 	    xrx_pin_root_check(o->pin_root, x.ifname, err, sizeof(err))) {
 		ctl_err("%s", err);
-		return 1;
+		return EXIT_USAGE;
 	}
 	lock_fd = xrx_lock_take(o->statedir, x.ifname, &owner, err, sizeof(err));
 	if (lock_fd < 0) {
@@ -735,8 +744,9 @@ int main(int argc, char **argv)
 	ret = load_config(&o, conf);
 	if (ret)
 		goto out;
+	/* --quiet: only the exit status (and any error), for ExecReload=. */
 	if (o.mode == MODE_CHECK_CONFIG) {
-		ret = xrx_conf_write(stdout, conf) ? 1 : 0;
+		ret = o.verbosity >= 0 && xrx_conf_write(stdout, conf) ? 1 : 0;
 		goto out;
 	}
 	ret = run(&o, conf);
