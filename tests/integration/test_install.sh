@@ -159,7 +159,7 @@ rm -rf "$D"
 # --- a pristine install/uninstall with PREFIX=/usr -------------------------
 minstall PREFIX=/usr install >/dev/null 2>&1
 check "PREFIX=/usr: the unit is in /usr/lib/systemd/system and runs /usr/sbin/xrxd" \
-	$(grep -qx 'ExecStart=/usr/sbin/xrxd --interface %i --config /etc/xrx/%i.conf' \
+	$(grep -qx 'ExecStart=/usr/sbin/xrxd --interface %I --config /etc/xrx/%I.conf' \
 		"$D/usr/lib/systemd/system/xrxd@.service"; echo $?)
 minstall PREFIX=/usr uninstall >/dev/null 2>&1
 left=$(find "$D" -mindepth 1 2>/dev/null)
