@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <xrx/sink.h>
+
 #include "ctl_conf.h"
 
 #define CONF_FILE_MAX (1 << 20)
@@ -271,7 +273,9 @@ static int parse_rules(struct parser *p, char *val)
 
 static int parse_sink(struct parser *p, const char *val)
 {
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	struct xrx_conf *c = p->conf;
+	char path[PATH_MAX], err[PATH_MAX + 128];
 
 	if (!strcmp(val, "null")) {
 		c->sink = XRX_CONF_SINK_NULL;
@@ -284,6 +288,10 @@ static int parse_sink(struct parser *p, const char *val)
 		if (strlen(val + 5) >= sizeof(c->sink_arg))
 			return perr(p, "sink = pcap: path is longer than %zu bytes; use a shorter path",
 				    sizeof(c->sink_arg) - 1);
+		/* The sink's own parser: what passes here opens there. */
+		if (xrx_sink_pcap__parse(val + 5, path, sizeof(path), &so, err,
+					 sizeof(err)))
+			return perr(p, "sink = %s", err);
 		c->sink = XRX_CONF_SINK_PCAP;
 		strcpy(c->sink_arg, val + 5);
 		return 0;
@@ -296,7 +304,7 @@ static int parse_sink(struct parser *p, const char *val)
 		strcpy(c->sink_arg, val + 4);
 		return 0;
 	}
-	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH or tun:NAME",
+	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH[,size=N,files=N,snaplen=N] or tun:NAME",
 		    val);
 }
 

@@ -372,11 +372,20 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 		return EXIT_USAGE;
 	}
 	if (c->sink == XRX_CONF_SINK_PCAP) {
-		snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+		struct xrx_sink_opts so = { .sz = sizeof(so) };
+		char path[PATH_MAX], perr[PATH_MAX + 128];
+
+		/* The config parser accepted it: only the path is new here. */
+		if (xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+					 perr, sizeof(perr))) {
+			ctl_err("%s: sink = %s", c->file, perr);
+			return EXIT_USAGE;
+		}
+		snprintf(dir, sizeof(dir), "%s", path);
 		if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+			snprintf(dir, sizeof(dir), "%s", path);
 			ctl_err("%s: sink = pcap:%s, but directory %s does not exist; create it or write another path",
-				c->file, c->sink_arg, dirname(dir));
+				c->file, path, dirname(dir));
 			return EXIT_USAGE;
 		}
 	}
