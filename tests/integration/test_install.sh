@@ -88,6 +88,9 @@ for b in sbin/xrxd sbin/xrxctl bin/xrx-replay bin/xrx-send; do
 		$([ $? = 0 ] && [ "$out" = "$(basename $b) $ver" ]; echo $?)
 done
 
+ok "xrxd(8) FILES names the unit where it was installed" \
+	grep -qxF ".I $P/lib/systemd/system/xrxd@.service" "$D$P/share/man/man8/xrxd.8"
+
 # --- the unit --------------------------------------------------------------
 U=$D$P/lib/systemd/system/xrxd@.service
 ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %I --config /etc/xrx/%I.conf" "$U"
