@@ -181,4 +181,31 @@ rc=$?
 check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
 	$([ $rc = 1 ] && grep -q "no xrxd on $IF_DUT.*start it with systemctl start xrxd@$IF_DUT" "$WORK/err"; echo $?)
 
+# --- attach = auto falling back to skb mode says why ----------------------
+# veth refuses native XDP when its peer has more TX queues than it has RX
+# queues; the kernel says so in an extack, which xrxd must pass on.
+XA=xa$$
+in_dut ip link add $XA numrxqueues 1 numtxqueues 1 type veth peer name xb$$ \
+	numrxqueues 2 numtxqueues 2
+at_exit in_dut ip link del $XA
+in_dut ip link set $XA up
+in_dut ip link set xb$$ up
+printf 'attach = auto\n' >"$WORK/$XA.conf"
+chmod 600 "$WORK/$XA.conf"
+: >"$WORK/xa.err"
+# nsenter itself, so that $! is xrxd (nsenter execs it)
+nsenter --net=/run/netns/$NS_DUT "$XRXD" -i $XA -c "$WORK/$XA.conf" \
+	--state-dir "$STATE" 2>"$WORK/xa.err" &
+xpid=$!
+at_exit kill -KILL $xpid
+wait_for 10 grep -q "ready:" "$WORK/xa.err"
+kill -TERM $xpid
+wait $xpid
+rc=$?
+sed 's/^/# /' "$WORK/xa.err"
+check "attach = auto: skb mode, with a warning (not an error) carrying the kernel's reason" \
+	$([ $rc = 0 ] && grep -q "in skb mode" "$WORK/xa.err" &&
+	  grep -q "warning: $XA: native XDP refused: .*rx queues not less than peer tx queues; falling back to skb" "$WORK/xa.err"; echo $?)
+rm -rf "/sys/fs/bpf/xrx/$XA"
+
 done_testing
