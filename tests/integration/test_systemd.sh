@@ -28,7 +28,7 @@
 # naming what is missing, without them.
 . "$(dirname "$0")/../lib.sh"
 need_root
-need_built "$BUILD/xrxd" "$BUILD/xrxctl"
+need_built "$BUILD/xrxd" "$BUILD/xrxctl" "$BUILD/xrx-send"
 command -v systemd-nspawn >/dev/null ||
 	skip_all "systemd-nspawn missing (apt-get install systemd-container)"
 command -v iperf3 >/dev/null || skip_all "iperf3 missing (scripts/deps.sh)"

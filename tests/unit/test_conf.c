@@ -401,6 +401,17 @@ static void test_pcap_options(void **state)
 	free(c);
 }
 
+/* Hints name the unit as systemd-escape would: a '-' would mean '/'. */
+static void test_unit_name(void **state)
+{
+	char buf[80];
+
+	assert_string_equal(xrx_unit_name("eth0", buf, sizeof(buf)), "xrxd@eth0");
+	assert_string_equal(xrx_unit_name("op-b", buf, sizeof(buf)), "'xrxd@op\\x2db'");
+	assert_string_equal(xrx_unit_name("vlan.10", buf, sizeof(buf)), "xrxd@vlan.10");
+	assert_string_equal(xrx_unit_name(".x", buf, sizeof(buf)), "'xrxd@\\x2ex'");
+}
+
 /* xrxd@IFACE: the instance names the interface, the file may leave it out. */
 static void test_interface_from_caller(void **state)
 {
@@ -464,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_pcap_options),
+		cmocka_unit_test(test_unit_name),
 		cmocka_unit_test(test_interface_from_caller),
 		cmocka_unit_test(test_example_conf),
 	};

@@ -151,6 +151,13 @@ int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len);
 bool xrx_ifname_valid(const char *name);
 
 /*
+ * The unit of @ifname, as a shell word for a hint: xrxd@eth0, or
+ * 'xrxd@op\x2db' when the name must be escaped like systemd-escape does
+ * (a '-' in an instance would stand for '/').
+ */
+const char *xrx_unit_name(const char *ifname, char *buf, size_t len);
+
+/*
  * Decimal digits only (no sign, blanks or base prefix, unlike strtoul),
  * value <= @max. Return: 0, -EINVAL, or -ERANGE above @max.
  */

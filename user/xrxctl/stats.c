@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctl_conf.h"
 #include "ctl_log.h"
 #include "ctl_pins.h"
 #include "ctl_ustats.h"
@@ -73,8 +74,11 @@ static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
 			   (kill((pid_t)s->u.hdr[XRX_USTATS_PID], 0) == 0 ||
 			    errno == EPERM);
 	if (!s->have_k && !s->have_u) {
-		ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start xrxd@%s",
-			ifname, ctx->pin_root, ifname, ifname);
+		char unit[80];
+
+		ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start %s",
+			ifname, ctx->pin_root, ifname,
+			xrx_unit_name(ifname, unit, sizeof(unit)));
 		return -ENOENT;
 	}
 	return 0;

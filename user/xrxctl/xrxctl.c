@@ -108,8 +108,9 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	holder = xrx_lock_holder(ctx->statedir, argv[0]);
 	if (holder) {
-		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop xrxd@%s); it restores on exit",
-			argv[0], (int)holder, argv[0]);
+		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
+			argv[0], (int)holder,
+			xrx_unit_name(argv[0], how, sizeof(how)));
 		return 1;
 	}
 	/* A killed xrxd's program goes before its offloads: veth, for one,

@@ -222,10 +222,12 @@ static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 		return EXIT_USAGE;
 	}
 	if (o->ifname && strcmp(o->ifname, conf->ifname)) {
+		char unit[80];
+
 		snprintf(err, sizeof(err),
-			 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start xrxd@%s",
+			 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start %s",
 			 conf->file, conf->ifname_line, conf->ifname, o->ifname,
-			 o->ifname, conf->ifname);
+			 o->ifname, xrx_unit_name(conf->ifname, unit, sizeof(unit)));
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
@@ -458,8 +460,11 @@ static int reload(struct xrxd *x)
 		goto out;
 	}
 	if (strcmp(fresh->ifname, x->ifname)) {
-		ctl_err("%s: %s now names interface %s; reload refused (start xrxd@%s for it)",
-			x->ifname, fresh->file, fresh->ifname, fresh->ifname);
+		char unit[80];
+
+		ctl_err("%s: %s now names interface %s; reload refused (start %s for it)",
+			x->ifname, fresh->file, fresh->ifname,
+			xrx_unit_name(fresh->ifname, unit, sizeof(unit)));
 		goto out;
 	}
 	if (xrxd_rules_apply(x, fresh)) {
