@@ -13,8 +13,9 @@
 #   iperf3 through it; a reload with a bad config fails and changes
 #   nothing; SIGSTOP -> the watchdog kills and restarts it, the NIC is
 #   restored in between; kill -9 -> restored and restarted; stop -> the
-#   NIC exactly as found; a bad config is not retried
-#   (RestartPreventExitStatus=2); systemd-analyze security <= 2.5.
+#   NIC exactly as found; an unescaped instance does not start; a bad
+#   config and a missing bpffs are not retried (RestartPreventExitStatus=2);
+#   systemd-analyze security <= 2.5.
 #
 # What the test changes in the unit, and why:
 #   - no udev in a container, so no device units: systemd cannot see the
@@ -303,6 +304,21 @@ sleep 3		# three RestartSec= periods: a restart would show by now
 check "a bad config: start fails, exit status 2, not restarted" \
 	$([ $rc != 0 ] && [ "$(prop ExecMainStatus)" = 2 ] &&
 	  [ "$(prop ActiveState)" = failed ] && [ "$(restarts)" = "$n0" ]; echo $?)
+
+# --- no bpffs: xrxd says so, exit 2, not retried --------------------------
+# Only the container's mount namespace loses it. ReadWritePaths=-/sys/fs/bpf
+# lets the service start, so the journal has xrxd's line, not 226/NAMESPACE.
+cp "$OUT/good.conf" "$R/etc/xrx/$IFD.conf"
+C systemctl reset-failed "$UNIT" 2>/dev/null
+C umount /sys/fs/bpf
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl start "$UNIT" 2>/dev/null
+rc=$?
+n0=$(restarts)
+sleep 3
+check "no bpffs: start fails with xrxd's own message, exit status 2, not restarted" \
+	$([ $rc != 0 ] && [ "$(prop ExecMainStatus)" = 2 ] &&
+	  [ "$(prop ActiveState)" = failed ] && [ "$(restarts)" = "$n0" ] &&
+	  journal | grep -q "/sys/fs/bpf: not on a bpffs.*mount -t bpf bpf /sys/fs/bpf"; echo $?)
 
 # --- the sandbox ---------------------------------------------------------
 C systemd-analyze security --no-pager "$UNIT" >"$OUT/security" 2>&1
