@@ -137,6 +137,19 @@ wait_for 5 test "$(ncount READY=1)" = 3
 check "SIGHUP with a config error: logged, still serving the old config" \
 	$(log_has "xrx.conf:2: max_segments = 0 is out of range" && log_has "reload failed; still running the previous configuration" &&
 	  kill -0 $pid && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
+
+# A config that parses but whose sink cannot open (no such directory): the
+# workers go back to the running sink, the rules go back too, and the log
+# says the reload failed instead of "reloaded".
+sed -e 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000, tcp/7000|' \
+	-e 's|^sink = .*|sink = pcap:'"$WORK"'/no-such-dir/rx.pcap|' "$WORK/good.conf" >"$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 test "$(ncount READY=1)" = 4
+wait_for 5 test "$(jget user.worker_restarts)" = 2
+check "SIGHUP with a sink that cannot open: reload failed, old sink and rules kept" \
+	$(log_has "reload failed: the new sink or engine settings did not start" &&
+	  [ "$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")" = 1 ] && kill -0 $pid &&
+	  ! xrxctl rules $IF_DUT | grep -q tcp/7000 && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
 cp "$WORK/good.conf" "$WORK/xrx.conf"
 
 # --- link events ------------------------------------------------------------
@@ -152,14 +165,14 @@ wait_for 5 test "$(jget user.engine.frames_in)" = 720
 check "link down/up: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 720 ]; echo $?)
 if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
 	wait_for 5 log_has "MTU 1500 -> 3000"
-	wait_for 5 test "$(jget user.worker_restarts)" = 2
+	wait_for 5 test "$(jget user.worker_restarts)" = 3
 	check "MTU change: logged, workers restarted, still running" \
-		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 2 ] && kill -0 $pid; echo $?)
+		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 3 ] && kill -0 $pid; echo $?)
 	send 5201 --flows 1 --segs 8 --trains 2
 	wait_for 5 test "$(jget user.engine.frames_in)" = 736
 	check "MTU change: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 736 ]; echo $?)
 	in_dut ip link set $IF_DUT mtu 1500
-	wait_for 5 test "$(jget user.worker_restarts)" = 3
+	wait_for 5 test "$(jget user.worker_restarts)" = 4
 else
 	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
 	skip "MTU change traffic" "see above"

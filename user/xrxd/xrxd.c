@@ -413,7 +413,11 @@ static void notify_status(struct xrxd *x)
 	sd_notifyf(0, "STATUS=%s", status);
 }
 
-/* Workers again with @conf; on failure, with the running config. */
+/*
+ * Workers again with @conf; on failure, with the running config. Return:
+ * 0 when @conf runs, else the error of @conf (even when the running
+ * config could be started again).
+ */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_nic *nic;
@@ -433,7 +437,9 @@ static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 	if (ret && conf != x->conf) {
 		ctl_warn("%s: going back to the running sink and engine settings",
 			 x->ifname);
-		ret = xrxd_workers_start(x, x->conf);
+		if (xrxd_workers_start(x, x->conf))
+			ctl_err("%s: the running settings do not start again either; no workers run (restart xrxd)",
+				x->ifname);
 	}
 	return ret;
 }
@@ -477,8 +483,13 @@ static int reload(struct xrxd *x)
 		ctl_notice("%s: sink or engine settings changed; restarting the workers (held aggregates are flushed first)",
 			   x->ifname);
 		ret = restart_workers(x, fresh);
-		if (ret)
+		if (ret) {
+			/* The workers run the old settings: so do the rules. */
+			ctl_err("%s: reload failed: the new sink or engine settings did not start; still running the previous configuration",
+				x->ifname);
+			xrxd_rules_apply(x, x->conf);
 			goto out;
+		}
 	}
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		off |= memcmp(&fresh->offload[i].value, &x->conf->offload[i].value,
