@@ -216,7 +216,8 @@ timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl reload "$UNIT" 2>"$OUT
 rc=$?
 check "systemctl reload with a good config succeeds, same process" \
 	$([ $rc = 0 ] && [ "$(prop MainPID)" = "$pid1" ]; echo $?)
-wait_for 10 in_dut ip link show $TUN
+# The device exists (TUNSETIFF) a moment before xrxd sets it up.
+wait_for 10 eval 'in_dut ip link show $TUN | grep -q ",UP"'
 check "the TUN sink created $TUN inside the unit's sandbox" \
 	$(in_dut ip link show $TUN | grep -q ',UP'; echo $?)
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0 2>/dev/null
