@@ -114,8 +114,9 @@ conf() {
 # No interface key: the unit instance names it. Offloads that veth can
 # change, so that restoring them is visible.
 PCAP=/run/xrx/$IFD.pcap
-conf "accelerate = udp/5201" "sink = pcap:$PCAP" "[offload]" "gro = on" \
-	"gro_max_size = 32768"
+# The pcap options travel from the config through the unit to the sink.
+conf "accelerate = udp/5201" "sink = pcap:$PCAP,size=4M,files=2,snaplen=128" \
+	"[offload]" "gro = on" "gro_max_size = 32768"
 
 # --- boot ----------------------------------------------------------------
 # timeout: a runaway container is stopped (nspawn shuts it down on TERM).
@@ -207,6 +208,13 @@ wait_for 5 eval '[ "$(stat_of sink pkts_out)" = "$n" ]'
 out=$(stat_of sink pkts_out)
 check "xrx-send: $SENT UDP datagrams; $n in $PCAP, as many as the sink wrote ($out)" \
 	$([ $rc = 0 ] && [ "$n" -ge $((SENT / 2)) ] && [ "$n" = "$out" ]; echo $?)
+if command -v tshark >/dev/null; then
+	caps=$(tshark -r "/proc/$LEADER/root$PCAP" -T fields -e frame.cap_len 2>/dev/null | sort -u)
+	check "snaplen=128 from the config: every record cut at 128 bytes ($caps)" \
+		$([ "$caps" = 128 ]; echo $?)
+else
+	skip "snaplen=128 from the config" "tshark missing (scripts/deps.sh)"
+fi
 
 # --- reload: a TUN sink, TCP through it ----------------------------------
 pid1=$(prop MainPID)
