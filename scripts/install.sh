@@ -34,7 +34,7 @@ PKGCONFIGDIR=${PKGCONFIGDIR:-$LIBDIR/pkgconfig}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
 BUILD=${BUILD:-build}
 # The version the programs print with --version.
-VERSION=${VERSION:-0.1.0}
+VERSION=${VERSION:-$(sed -n 's/^#define XRX_VERSION "\(.*\)"$/\1/p' include/xrx/xrx.h)}
 DESTDIR=${DESTDIR:-}
 # "/" and trailing slashes would let the pruning below climb past it.
 while [ "${DESTDIR%/}" != "$DESTDIR" ]; do DESTDIR=${DESTDIR%/}; done
@@ -78,6 +78,12 @@ gen_unit() {
 	    systemd/xrxd@.service
 }
 
+# The man pages name the installed unit and documentation.
+gen_man() {
+	sed -e "s#/usr/lib/systemd/system/#$UNITDIR/#g" \
+	    -e "s#/usr/share/doc/xrx/#$DOCDIR/#g" "$1"
+}
+
 # libxrx is a static library: its users link libbpf, libxdp and libpcap
 # too, so they are Requires, not Requires.private.
 gen_pc() {
@@ -108,6 +114,7 @@ do_install() {
 		case "$src" in
 		@unit) gen_unit >"$t.tmp" && chmod "$mode" "$t.tmp" && mv "$t.tmp" "$t" ;;
 		@pc) gen_pc >"$t.tmp" && chmod "$mode" "$t.tmp" && mv "$t.tmp" "$t" ;;
+		man/*) gen_man "$src" >"$t.tmp" && chmod "$mode" "$t.tmp" && mv "$t.tmp" "$t" ;;
 		etc/*)
 			if [ -e "$t" ] && ! cmp -s "$src" "$t"; then
 				echo "install: keeping $t (changed locally); the shipped one is $PWD/$src"

@@ -3,8 +3,13 @@
  * Sinks: where delivered packets (struct xrx_pkt, include/xrx/engine.h) go.
  *
  *   "null"          count and release (benchmarks)
- *   "pcap:PATH"     write every packet to a pcap file or FIFO (writev of
- *                   head + frags: no payload copy)
+ *   "pcap:PATH[,size=N][,files=N][,snaplen=N]"
+ *                   write every packet to a pcap file or FIFO (writev of
+ *                   head + frags: no payload copy); size= rotates the file
+ *                   before it passes N bytes (suffix K, M, G: KiB, MiB,
+ *                   GiB), keeping files= files in all (PATH, PATH.1, ...;
+ *                   default 9), like tcpdump -C/-W; snaplen= bytes kept
+ *                   per packet. Options in the spec override opts.
  *   "tun:NAME"      inject into the kernel stack through a TUN device with
  *                   a virtio_net_hdr carrying the GSO information
  *   "tap:NAME"      the same at L2 through a TAP device: MAC addresses and
@@ -137,6 +142,16 @@ struct xrx_sink {
  */
 struct xrx_sink *xrx_sink__open(const char *spec,
 				const struct xrx_sink_opts *opts);
+/*
+ * The pcap sink's argument "PATH[,size=N][,files=N][,snaplen=N]" (the spec
+ * after "pcap:"): PATH into @path, the options into @opts (fields not
+ * named stay as they are). Return: 0, or -EINVAL with one line in @err
+ * naming the option and the accepted values (-ENAMETOOLONG: PATH).
+ */
+int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
+			 struct xrx_sink_opts *opts, char *err, size_t errlen);
+/* True when the spec's prefix names a built-in or registered sink kind. */
+bool xrx_sink__known(const char *spec);
 /* Flush, close and free. NULL is a no-op. */
 void xrx_sink__close(struct xrx_sink *s);
 

@@ -24,4 +24,9 @@
 #include <xrx/prog.h>
 #include <xrx/live.h>
 
+/* What every xrx program prints with --version; also xrx.pc's Version. */
+#ifndef XRX_VERSION
+#define XRX_VERSION "0.1.0"
+#endif
+
 #endif /* XRX_XRX_H */

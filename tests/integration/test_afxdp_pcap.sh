@@ -119,13 +119,36 @@ for f in $WORK/rot.pcap*; do
 	recs=$((recs + r))
 	[ "$(stat -c %s "$f")" -le 4096 ] || sizeok=1
 done
+rot=$(rxstat sink rotations)
 [ "$files" -ge 3 ] && [ "$files" -le 9 ] && [ $sizeok = 0 ]
-check "rotated into $files files of at most 4096 bytes (rotations $(rxstat sink rotations))" $?
+check "rotated into $files files of at most 4096 bytes (rotations $rot)" $?
 kept=$(( $(rxstat sink pkts_out) ))
 [ "$kept" = 80 ] && [ "$(rxstat sink rotations)" -ge 2 ]
 check "80 packets written ($kept)" $?
 caps=$(tshark -r $WORK/rot.pcap -T fields -e frame.cap_len -e frame.len 2>/dev/null | sort -u)
 [ "$caps" = "$(printf '128\t1054')" ]
 check "records are cut at 128 bytes, original length kept ($caps)" $?
+
+# The same bounds from the spec alone (what xrxd's config passes):
+# size=4K, files=3 in all, snaplen=96.
+rx_start -p 5001 -s "pcap:$WORK/spec.pcap,size=4K,files=3,snaplen=96" -t 30
+check "live_rx with pcap:PATH,size=4K,files=3,snaplen=96" $?
+send --flows 2 --segs 1 --trains 40 --mss 1000
+sleep 0.3
+rx_stop
+check "live_rx stopped cleanly (spec options run)" $?
+files=$(ls $WORK/spec.pcap* | wc -l)
+sizeok=0
+for f in $WORK/spec.pcap*; do
+	[ "$(stat -c %s "$f")" -le 4096 ] || sizeok=1
+done
+# (the result first: a $(...) in the name would reset $?)
+rot=$(rxstat sink rotations)
+[ "$files" = 3 ] && [ -e $WORK/spec.pcap.2 ] && [ ! -e $WORK/spec.pcap.3 ] &&
+	[ $sizeok = 0 ] && [ "$rot" -ge 2 ]
+check "files=3: exactly spec.pcap, .1, .2, each at most 4096 bytes (rotations $rot)" $?
+caps=$(tshark -r $WORK/spec.pcap -T fields -e frame.cap_len -e frame.len 2>/dev/null | sort -u)
+[ "$caps" = "$(printf '96\t1054')" ]
+check "snaplen=96: records cut at 96 bytes, original length kept ($caps)" $?
 
 done_testing

@@ -150,8 +150,8 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" --pin-root "$WORK/
 rc=$?
 diag "$(cat "$WORK/err")"
 snapshot "$WORK/now"
-check "pin root without bpffs: exit 1, names it and how to mount bpffs" \
-	$([ $rc = 1 ] && grep -q "$WORK/nobpf/xrx: cannot use it as the pin root.*mount -t bpf bpf /sys/fs/bpf" "$WORK/err"; echo $?)
+check "pin root without bpffs: exit 2 (not retried), names it and how to mount bpffs" \
+	$([ $rc = 2 ] && grep -q "$WORK/nobpf/xrx: cannot use it as the pin root.*mount -t bpf bpf /sys/fs/bpf" "$WORK/err"; echo $?)
 ok "  ... NIC untouched, no state file" eval 'same "$WORK/orig" "$WORK/now" && [ ! -e "$SF" ]'
 
 # --- renamed while running ------------------------------------------------------

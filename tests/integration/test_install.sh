@@ -81,10 +81,22 @@ for b in sbin/xrxd sbin/xrxctl bin/xrx-replay; do
 		$([ $? = 0 ] && echo "$out" | grep -q '^Usage: '; echo $?)
 done
 
+ver=$(sed -n 's/^Version: //p' "$D$P/lib/pkgconfig/xrx.pc")
+for b in sbin/xrxd sbin/xrxctl bin/xrx-replay bin/xrx-send; do
+	out=$("$D$P/$b" --version 2>&1)
+	check "installed $b --version prints '$(basename $b) $ver'" \
+		$([ $? = 0 ] && [ "$out" = "$(basename $b) $ver" ]; echo $?)
+done
+
+ok "xrxd(8) FILES names the unit where it was installed" \
+	grep -qxF ".I $P/lib/systemd/system/xrxd@.service" "$D$P/share/man/man8/xrxd.8"
+
 # --- the unit --------------------------------------------------------------
 U=$D$P/lib/systemd/system/xrxd@.service
-ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %i --config /etc/xrx/%i.conf" "$U"
-ok "unit restores with $P/sbin/xrxctl" grep -qx "ExecStopPost=$P/sbin/xrxctl restore %i" "$U"
+ok "unit runs $P/sbin/xrxd" grep -qx "ExecStart=$P/sbin/xrxd --interface %I --config /etc/xrx/%I.conf" "$U"
+ok "unit checks the config with $P/sbin/xrxd before a reload" \
+	grep -qx "ExecReload=$P/sbin/xrxd --interface %I --config /etc/xrx/%I.conf --check-config --quiet" "$U"
+ok "unit restores with $P/sbin/xrxctl" grep -qx "ExecStopPost=$P/sbin/xrxctl restore %I" "$U"
 ok "unit documents the man pages and the installed docs" \
 	grep -qx "Documentation=man:xrxd(8) man:xrx.conf(5) file://$P/share/doc/xrx/xrx.conf.md" "$U"
 if ! command -v systemd-analyze >/dev/null; then
@@ -150,7 +162,7 @@ rm -rf "$D"
 # --- a pristine install/uninstall with PREFIX=/usr -------------------------
 minstall PREFIX=/usr install >/dev/null 2>&1
 check "PREFIX=/usr: the unit is in /usr/lib/systemd/system and runs /usr/sbin/xrxd" \
-	$(grep -qx 'ExecStart=/usr/sbin/xrxd --interface %i --config /etc/xrx/%i.conf' \
+	$(grep -qx 'ExecStart=/usr/sbin/xrxd --interface %I --config /etc/xrx/%I.conf' \
 		"$D/usr/lib/systemd/system/xrxd@.service"; echo $?)
 minstall PREFIX=/usr uninstall >/dev/null 2>&1
 left=$(find "$D" -mindepth 1 2>/dev/null)

@@ -70,27 +70,27 @@ check "--check-config refuses a world-writable config too" \
 
 # --- the pin root and the pin directory -------------------------------------
 mkdir -p "$WORK/notbpf"
-try "pin root not on bpffs" 1 "$WORK/notbpf: not on a bpffs.*mount -t bpf bpf /sys/fs/bpf" \
+try "pin root not on bpffs" 2 "$WORK/notbpf: not on a bpffs.*mount -t bpf bpf /sys/fs/bpf" \
 	"$WORK/xrx.conf" --pin-root "$WORK/notbpf"
-try "pin root that does not exist, parent not bpffs" 1 "$WORK/notbpf: not on a bpffs" \
+try "pin root that does not exist, parent not bpffs" 2 "$WORK/notbpf: not on a bpffs" \
 	"$WORK/xrx.conf" --pin-root "$WORK/notbpf/xrx"
-try "pin root whose parent does not exist" 1 "$WORK/gone/deeper/xrx: cannot use it as the pin root.*No such file" \
+try "pin root whose parent does not exist" 2 "$WORK/gone/deeper/xrx: cannot use it as the pin root.*No such file" \
 	"$WORK/xrx.conf" --pin-root "$WORK/gone/deeper/xrx"
 mkdir -m 0700 /sys/fs/bpf/xrx-priv-real-$$
 at_exit rm -rf /sys/fs/bpf/xrx-priv-real-$$
 ln -s /sys/fs/bpf/xrx-priv-real-$$ "$ROOT"
-try "symlinked pin root" 1 "$ROOT: refused as a pin directory: it is a symlink" "$WORK/xrx.conf"
+try "symlinked pin root" 2 "$ROOT: refused as a pin directory: it is a symlink" "$WORK/xrx.conf"
 rm -f "$ROOT"
 mkdir -m 0777 "$ROOT"
 chmod 0777 "$ROOT"
-try "world-writable pin root" 1 "$ROOT: refused as a pin directory: it is a directory, uid 0, mode 0777.*remove it" "$WORK/xrx.conf"
+try "world-writable pin root" 2 "$ROOT: refused as a pin directory: it is a directory, uid 0, mode 0777.*remove it" "$WORK/xrx.conf"
 chmod 0700 "$ROOT"
 mkdir -m 0733 "$ROOT/$IF_DUT"
 chmod 0733 "$ROOT/$IF_DUT"
-try "world-writable pin directory" 1 "$ROOT/$IF_DUT: refused as a pin directory.*mode 0733" "$WORK/xrx.conf"
+try "world-writable pin directory" 2 "$ROOT/$IF_DUT: refused as a pin directory.*mode 0733" "$WORK/xrx.conf"
 chmod 0700 "$ROOT/$IF_DUT"
 chown 65534 "$ROOT/$IF_DUT"
-try "pin directory owned by another user" 1 "$ROOT/$IF_DUT: refused as a pin directory.*uid 65534" "$WORK/xrx.conf"
+try "pin directory owned by another user" 2 "$ROOT/$IF_DUT: refused as a pin directory.*uid 65534" "$WORK/xrx.conf"
 rm -rf "$ROOT/$IF_DUT"
 
 # --- the state file and directory -------------------------------------------

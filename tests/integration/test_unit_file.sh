@@ -38,10 +38,25 @@ fi
 
 has() { grep -qxF -- "$1" "$UNIT"; }
 ok "Type=notify" has "Type=notify"
-ok "ExecReload sends SIGHUP" has 'ExecReload=/bin/kill -HUP $MAINPID'
+# Two ExecReload= lines run in order: the check first, so a bad config
+# fails `systemctl reload` before xrxd is signalled.
+ok "ExecReload checks the config, then sends SIGHUP" eval \
+	'[ "$(grep ^ExecReload= "$UNIT")" = "ExecReload=/usr/sbin/xrxd --interface %I --config /etc/xrx/%I.conf --check-config --quiet
+ExecReload=/bin/kill -HUP \$MAINPID" ]'
 ok "Restart=on-failure" has "Restart=on-failure"
+ok "exit 2 (config, bpffs) is not retried" has "RestartPreventExitStatus=2"
 ok "WatchdogSec set" grep -qE '^WatchdogSec=[1-9]' "$UNIT"
-ok "ExecStopPost restores the NIC" has "ExecStopPost=/usr/sbin/xrxctl restore %i"
+ok "ExecStart gets the unescaped name (%I)" \
+	has "ExecStart=/usr/sbin/xrxd --interface %I --config /etc/xrx/%I.conf"
+ok "ExecStopPost restores the NIC" has "ExecStopPost=/usr/sbin/xrxctl restore %I"
+ok "the config is asserted by its unescaped name" has "AssertPathExists=/etc/xrx/%I.conf"
+# A device unit's name is its escaped sysfs path: %i, never %I.
+ok "the device dependency uses the escaped name (%i)" eval \
+	'has BindsTo=sys-subsystem-net-devices-%i.device && has After=sys-subsystem-net-devices-%i.device'
+ok "no program or path gets the escaped name" \
+	eval '! grep -E "^(Exec[A-Za-z]*|AssertPathExists)=.*%i" "$UNIT"'
+ok "system calls: @system-service, bpf and perf_event_open" \
+	has "SystemCallFilter=@system-service bpf perf_event_open"
 ok "capabilities bounded to BPF, NET_ADMIN, NET_RAW, IPC_LOCK, PERFMON" \
 	has "CapabilityBoundingSet=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
 ok "ambient capabilities the same" \
@@ -49,13 +64,73 @@ ok "ambient capabilities the same" \
 ok "no CAP_SYS_ADMIN" eval '! grep -v "^#" "$UNIT" | grep -q CAP_SYS_ADMIN'
 ok "LimitMEMLOCK=infinity" has "LimitMEMLOCK=infinity"
 ok "ProtectSystem=strict" has "ProtectSystem=strict"
-ok "ReadWritePaths=/sys/fs/bpf /run/xrx" has "ReadWritePaths=/sys/fs/bpf /run/xrx"
+ok "ReadWritePaths=-/sys/fs/bpf /run/xrx (bpffs optional: xrxd reports it)" \
+	has "ReadWritePaths=-/sys/fs/bpf /run/xrx"
 ok "address families: unix, netlink, xdp only" \
 	has "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_XDP"
 ok "NoNewPrivileges=yes" has "NoNewPrivileges=yes"
 ok "needs the bpffs mount (sys-fs-bpf.mount)" has "RequiresMountsFor=/sys/fs/bpf"
 ok "RuntimeDirectory=xrx, 0700, preserved" \
 	eval 'has RuntimeDirectory=xrx && has RuntimeDirectoryMode=0700 && has RuntimeDirectoryPreserve=yes'
+
+# --- the sandbox's exposure ------------------------------------------------
+# The score systemd-analyze gives the unit (lower is safer); the same
+# number test_systemd.sh reads from a running systemd.
+if ! systemd-analyze security --help 2>/dev/null | grep -q -- --offline; then
+	skip "systemd-analyze security <= 2.5" "this systemd-analyze has no --offline"
+else
+	systemd-analyze security --offline=true "$WORK/units/xrxd@.service" \
+		>"$WORK/security" 2>&1
+	score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$WORK/security")
+	diag "exposure $score"
+	check "systemd-analyze security: exposure ${score:-?} <= 2.5" \
+		$([ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'; echo $?)
+fi
+
+# --- what ExecReload= and ExecStopPost= rely on ----------------------------
+if [ -x "$BUILD/xrxd" ] && [ -x "$BUILD/xrxctl" ]; then
+	printf 'sink = null\n' >"$WORK/op-b.conf"
+	chmod 600 "$WORK/op-b.conf"
+	out=$("$BUILD/xrxd" -i op-b -c "$WORK/op-b.conf" --check-config --quiet 2>&1)
+	check "--check-config --quiet: a good config, exit 0 and no output" \
+		$([ $? = 0 ] && [ -z "$out" ]; echo $?)
+	out=$("$BUILD/xrxd" -i op-b -c "$WORK/op-b.conf" --check-config 2>&1)
+	check "--check-config: the interface comes from -i when the file has none" \
+		$(echo "$out" | grep -qx "interface = op-b"; echo $?)
+	printf 'sink = nowhere\n' >"$WORK/op-b.conf"
+	out=$("$BUILD/xrxd" -i op-b -c "$WORK/op-b.conf" --check-config --quiet 2>&1)
+	rc=$?
+	diag "$out"
+	check "--check-config --quiet: a bad config, exit 2 and one line naming it" \
+		$([ $rc = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		  echo "$out" | grep -q "op-b.conf:1: sink = nowhere"; echo $?)
+	# xrxd@op-b (unescaped) hands over "op/b": say how to escape it.
+	out=$("$BUILD/xrxd" -i op/b --check-config 2>&1)
+	check "an instance with an unescaped '-': exit 2, hint names systemd-escape" \
+		$([ $? = 2 ] && echo "$out" | grep -q 'systemd-escape'; echo $?)
+	# Exit 2 for no bpffs: the unit's RestartPreventExitStatus=2 relies on it.
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -p "$WORK/notbpf"
+		printf 'sink = null\n' >"$WORK/op-b.conf"
+		out=$("$BUILD/xrxd" -i op-b -c "$WORK/op-b.conf" --state-dir "$WORK/st" \
+			--pin-root "$WORK/notbpf/xrx" 2>&1)
+		rc=$?
+		diag "$out"
+		check "no bpffs under the pin root: exit 2 (not retried), says mount bpffs" \
+			$([ $rc = 2 ] && echo "$out" | grep -q "mount -t bpf"; echo $?)
+	fi
+	# ExecStopPost= after a clean stop: nothing on record, nothing said.
+	out=$(SERVICE_RESULT=success EXIT_CODE=exited EXIT_STATUS=0 \
+		"$BUILD/xrxctl" --state-dir "$WORK/st" restore op-b 2>&1)
+	check "restore after a clean stop: exit 0, silent" \
+		$([ $? = 0 ] && [ -z "$out" ]; echo $?)
+	out=$(SERVICE_RESULT=watchdog EXIT_CODE=killed EXIT_STATUS=ABRT \
+		"$BUILD/xrxctl" --state-dir "$WORK/st" restore op-b 2>&1)
+	check "restore after a watchdog kill: exit 0, says nothing is on record" \
+		$([ $? = 0 ] && echo "$out" | grep -q "nothing to restore"; echo $?)
+else
+	skip "ExecReload/ExecStopPost behaviour" "$BUILD/xrxd or $BUILD/xrxctl not built"
+fi
 
 # --- the notify protocol ---------------------------------------------------
 if [ "$(id -u)" != 0 ] || [ ! -x "$BUILD/xrxd" ]; then

@@ -149,6 +149,19 @@ rc=$?
 check "stats of that interface by name: an error naming it" \
 	$([ $rc != 0 ] && grep -q "no xrxd on xz$$" "$WORK/err3"; echo $?)
 
+# A high csum_bad rate gets a hint naming the likely cause and the fix;
+# good checksums (the traffic above) get none.
+check "stats text: no checksum hint while checksums are good" \
+	$(! grep -q "hint:.*csum_bad" "$WORK/out"; echo $?)
+in_src "$BUILD/xrx-send" -i $IF_SRC --dmac "$MAC" --dport 5201 --sport 45000 \
+	--segs 20 --trains 20 --malformed 30 --seed 7 >/dev/null 2>&1
+bad() { xrxctl stats $IF_DUT --json | grep -o '"csum_bad":[0-9]*' | head -1 | cut -d: -f2; }
+wait_for 5 test "$(bad)" -gt 0
+xrxctl stats $IF_DUT >"$WORK/out"
+grep "hint:" "$WORK/out" | sed 's/^/# /'
+check "stats text: $(bad) frames with bad checksums flagged, with the fix (ethtool -K PEER tx off)" \
+	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad).*ethtool -K PEER tx off" "$WORK/out"; echo $?)
+
 kill -TERM $pid
 wait $pid
 check "xrxd stopped cleanly" $([ $? = 0 ] && [ ! -e "$PIN" ]; echo $?)

@@ -140,6 +140,19 @@ wait_for 5 test "$(ncount READY=1)" = 3
 check "SIGHUP with a config error: logged, still serving the old config" \
 	$(log_has "xrx.conf:2: max_segments = 0 is out of range" && log_has "reload failed; still running the previous configuration" &&
 	  kill -0 $pid && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
+
+# A config that parses but whose sink cannot open (no such directory): the
+# workers go back to the running sink, the rules go back too, and the log
+# says the reload failed instead of "reloaded".
+sed -e 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000, tcp/7000|' \
+	-e 's|^sink = .*|sink = pcap:'"$WORK"'/no-such-dir/rx.pcap|' "$WORK/good.conf" >"$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 test "$(ncount READY=1)" = 4
+wait_for 5 test "$(jget user.worker_restarts)" = 2
+check "SIGHUP with a sink that cannot open: reload failed, old sink and rules kept" \
+	$(log_has "reload failed: the new sink or engine settings did not start" &&
+	  [ "$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")" = 1 ] && kill -0 $pid &&
+	  ! xrxctl rules $IF_DUT | grep -q tcp/7000 && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
 cp "$WORK/good.conf" "$WORK/xrx.conf"
 
 # --- link events ------------------------------------------------------------
@@ -155,14 +168,14 @@ wait_for 5 test "$(jget user.engine.frames_in)" = 720
 check "link down/up: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 720 ]; echo $?)
 if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
 	wait_for 5 log_has "MTU 1500 -> 3000"
-	wait_for 5 test "$(jget user.worker_restarts)" = 2
+	wait_for 5 test "$(jget user.worker_restarts)" = 3
 	check "MTU change: logged, workers restarted, still running" \
-		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 2 ] && kill -0 $pid; echo $?)
+		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 3 ] && kill -0 $pid; echo $?)
 	send 5201 --flows 1 --segs 8 --trains 2
 	wait_for 5 test "$(jget user.engine.frames_in)" = 736
 	check "MTU change: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 736 ]; echo $?)
 	in_dut ip link set $IF_DUT mtu 1500
-	wait_for 5 test "$(jget user.worker_restarts)" = 3
+	wait_for 5 test "$(jget user.worker_restarts)" = 4
 else
 	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
 	skip "MTU change traffic" "see above"
@@ -183,5 +196,32 @@ xrxctl stats $IF_DUT 2>"$WORK/err" >/dev/null
 rc=$?
 check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
 	$([ $rc = 1 ] && grep -q "no xrxd on $IF_DUT.*start it with systemctl start xrxd@$IF_DUT" "$WORK/err"; echo $?)
+
+# --- attach = auto falling back to skb mode says why ----------------------
+# veth refuses native XDP when its peer has more TX queues than it has RX
+# queues; the kernel says so in an extack, which xrxd must pass on.
+XA=xa$$
+in_dut ip link add $XA numrxqueues 1 numtxqueues 1 type veth peer name xb$$ \
+	numrxqueues 2 numtxqueues 2
+at_exit in_dut ip link del $XA
+in_dut ip link set $XA up
+in_dut ip link set xb$$ up
+printf 'attach = auto\n' >"$WORK/$XA.conf"
+chmod 600 "$WORK/$XA.conf"
+: >"$WORK/xa.err"
+# nsenter itself, so that $! is xrxd (nsenter execs it)
+nsenter --net=/run/netns/$NS_DUT "$XRXD" -i $XA -c "$WORK/$XA.conf" \
+	--state-dir "$STATE" 2>"$WORK/xa.err" &
+xpid=$!
+at_exit kill -KILL $xpid
+wait_for 10 grep -q "ready:" "$WORK/xa.err"
+kill -TERM $xpid
+wait $xpid
+rc=$?
+sed 's/^/# /' "$WORK/xa.err"
+check "attach = auto: skb mode, with a warning (not an error) carrying the kernel's reason" \
+	$([ $rc = 0 ] && grep -q "in skb mode" "$WORK/xa.err" &&
+	  grep -q "warning: $XA: native XDP refused: .*rx queues not less than peer tx queues; falling back to skb" "$WORK/xa.err"; echo $?)
+rm -rf "/sys/fs/bpf/xrx/$XA"
 
 done_testing

@@ -6,6 +6,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <xrx/sink.h>
 #include "ctl_conf.h"
 
 static struct xrx_conf *conf_new(void)
@@ -198,7 +201,15 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nqueues = 4097\n", 2, "out of range" },
 	{ "interface = eth0\nqueues = two\n", 2, "not a number" },
 	{ "interface = eth0\nattach = nativ\n", 2, "write auto, native or skb" },
-	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH, tun:NAME or tap:NAME" },
+	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,size=1X\n", 2, "size=1X is not a size of at least 4096 bytes; write a byte count" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,size=100\n", 2, "size=100 is not a size" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=1\n", 2, "files=1 is out of range; write how many files to keep in all, 2 to 1000" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=4K\n", 2, "files=4K is out of range" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,files=4\n", 2, "files= needs size=" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=10\n", 2, "snaplen=10 is out of range; write the bytes to keep per packet, 64 to 262144" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,count=3\n", 2, "unknown option 'count=3'" },
+	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
 	{ "interface = eth0\naccelerate = sctp/1\n", 2, "write tcp or udp" },
@@ -405,6 +416,70 @@ static void test_files(void **state)
 	free(c);
 }
 
+/* pcap sink options: parsed by the sink's own parser, kept in the spec. */
+static void test_pcap_options(void **state)
+{
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX], path[64];
+
+	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/xrx/a.pcap,size=64M,files=4,snaplen=128\n",
+			       err), 0);
+	assert_int_equal(c->sink, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->sink_arg, "/run/xrx/a.pcap,size=64M,files=4,snaplen=128");
+	assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+					      err, sizeof(err)), 0);
+	assert_string_equal(path, "/run/xrx/a.pcap");
+	assert_int_equal(so.rotate_bytes, 64ull << 20);
+	assert_int_equal(so.rotate_count, 3);	/* a.pcap + 3 rotated */
+	assert_int_equal(so.snaplen, 128);
+	/* Options not named leave the caller's values alone. */
+	so.snaplen = 200;
+	assert_int_equal(xrx_sink_pcap__parse("/x,size=8K", path, sizeof(path), &so,
+					      err, sizeof(err)), 0);
+	assert_int_equal(so.rotate_bytes, 8192);
+	assert_int_equal(so.snaplen, 200);
+	free(c);
+}
+
+/* Hints name the unit as systemd-escape would: a '-' would mean '/'. */
+static void test_unit_name(void **state)
+{
+	char buf[80];
+
+	assert_string_equal(xrx_unit_name("eth0", buf, sizeof(buf)), "xrxd@eth0");
+	assert_string_equal(xrx_unit_name("op-b", buf, sizeof(buf)), "'xrxd@op\\x2db'");
+	assert_string_equal(xrx_unit_name("vlan.10", buf, sizeof(buf)), "xrxd@vlan.10");
+	assert_string_equal(xrx_unit_name(".x", buf, sizeof(buf)), "'xrxd@\\x2ex'");
+}
+
+/* xrxd@IFACE: the instance names the interface, the file may leave it out. */
+static void test_interface_from_caller(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX], path[] = "/tmp/xrx-test-conf.XXXXXX";
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "sink = null\n", 12), 12);
+	close(fd);
+	assert_int_equal(xrx_conf_parse_file_for(path, "op-b", c, err, sizeof(err)), 0);
+	assert_string_equal(c->ifname, "op-b");
+	/* Without a caller's interface the key is still required. */
+	assert_int_equal(xrx_conf_parse_file(path, c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no interface"));
+	/* A key in the file wins; xrxd then checks that the two agree. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "interface = eth1\n", 17), 17);
+	close(fd);
+	assert_int_equal(xrx_conf_parse_file_for(path, "op-b", c, err, sizeof(err)), 0);
+	assert_string_equal(c->ifname, "eth1");
+	unlink(path);
+	free(c);
+}
+
 /* The shipped example: parses, and says what it claims to say. */
 static void test_example_conf(void **state)
 {
@@ -415,6 +490,16 @@ static void test_example_conf(void **state)
 		fail_msg("%s", err);
 	assert_string_equal(c->ifname, "eth0");
 	assert_true(c->nrules > 0);
+	/* /run is RAM: a shipped pcap sink must be bounded. */
+	if (c->sink == XRX_CONF_SINK_PCAP) {
+		struct xrx_sink_opts so = { .sz = sizeof(so) };
+		char path[PATH_MAX];
+
+		assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path),
+						      &so, err, sizeof(err)), 0);
+		assert_true(so.rotate_bytes > 0 && so.rotate_bytes <= 64ull << 20);
+		assert_true(so.rotate_count > 0 && so.rotate_count < 8);
+	}
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
 	free(c);
@@ -431,6 +516,9 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_pcap_options),
+		cmocka_unit_test(test_unit_name),
+		cmocka_unit_test(test_interface_from_caller),
 		cmocka_unit_test(test_example_conf),
 	};
 

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <xrx/sink.h>
+
 #include "ctl_conf.h"
 
 #define CONF_FILE_MAX (1 << 20)
@@ -112,6 +114,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	struct xrx_conf *conf;
+	const char *ifname;	/* the caller's interface, if it has one */
 	char section[32];
 	int seen[K_MAX];	/* line a key was set on, 0 = not yet */
 };
@@ -272,7 +275,9 @@ static int parse_rules(struct parser *p, char *val)
 
 static int parse_sink(struct parser *p, const char *val)
 {
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	struct xrx_conf *c = p->conf;
+	char path[PATH_MAX], err[PATH_MAX + 128];
 
 	if (!strcmp(val, "null")) {
 		c->sink = XRX_CONF_SINK_NULL;
@@ -285,6 +290,10 @@ static int parse_sink(struct parser *p, const char *val)
 		if (strlen(val + 5) >= sizeof(c->sink_arg))
 			return perr(p, "sink = pcap: path is longer than %zu bytes; use a shorter path",
 				    sizeof(c->sink_arg) - 1);
+		/* The sink's own parser: what passes here opens there. */
+		if (xrx_sink_pcap__parse(val + 5, path, sizeof(path), &so, err,
+					 sizeof(err)))
+			return perr(p, "sink = %s", err);
 		c->sink = XRX_CONF_SINK_PCAP;
 		strcpy(c->sink_arg, val + 5);
 		return 0;
@@ -305,7 +314,7 @@ static int parse_sink(struct parser *p, const char *val)
 		strcpy(c->sink_arg, val + 4);
 		return 0;
 	}
-	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH, tun:NAME or tap:NAME",
+	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME",
 		    val);
 }
 
@@ -422,7 +431,7 @@ static int unknown_key(struct parser *p, const char *key)
 		key_name(best, name, sizeof(name));
 		return perr(p, "unknown key '%s'; did you mean '%s'?", key, name);
 	}
-	return perr(p, "unknown key '%s'; remove the line (the keys are listed in docs/xrx.conf.md)",
+	return perr(p, "unknown key '%s'; remove the line (the keys are listed in xrx.conf(5))",
 		    key);
 }
 
@@ -573,7 +582,7 @@ static int parse_line(struct parser *p, char *s)
 				    k);
 	if (snprintf(key, sizeof(key), "%s%s%s", p->section,
 		     *p->section ? "." : "", k) >= (int)sizeof(key))
-		return perr(p, "key '%.60s' is too long; see docs/xrx.conf.md for the keys",
+		return perr(p, "key '%.60s' is too long; see xrx.conf(5) for the keys",
 			    k);
 	if (!*v)
 		return perr(p, "%s has no value; write %s = VALUE, or remove the line for the default",
@@ -587,6 +596,9 @@ static int check_conf(struct parser *p)
 	struct xrx_conf *c = p->conf;
 	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
 
+	/* xrxd@IFACE names the interface already: the key may be left out. */
+	if (!c->ifname[0] && p->ifname)
+		snprintf(c->ifname, sizeof(c->ifname), "%s", p->ifname);
 	if (!c->ifname[0])
 		return perr(p, "no interface; add a line 'interface = NAME' (e.g. interface = eth0)");
 	if (c->queues && ch->set && ch->value != XRX_CONF_VAL_MAX &&
@@ -612,11 +624,12 @@ static int check_conf(struct parser *p)
 	return 0;
 }
 
-int xrx_conf_parse_string(const char *name, const char *text,
-			  struct xrx_conf *conf, char *err, size_t errlen)
+static int parse_text(const char *name, const char *text, const char *ifname,
+		      struct xrx_conf *conf, char *err, size_t errlen)
 {
 	struct parser p = {
 		.file = name, .err = err, .errlen = errlen, .conf = conf,
+		.ifname = ifname,
 	};
 	char *copy, *line, *next;
 	int ret = 0;
@@ -647,8 +660,20 @@ out:
 	return ret;
 }
 
+int xrx_conf_parse_string(const char *name, const char *text,
+			  struct xrx_conf *conf, char *err, size_t errlen)
+{
+	return parse_text(name, text, NULL, conf, err, errlen);
+}
+
 int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 			size_t errlen)
+{
+	return xrx_conf_parse_file_for(path, NULL, conf, err, errlen);
+}
+
+int xrx_conf_parse_file_for(const char *path, const char *ifname,
+			    struct xrx_conf *conf, char *err, size_t errlen)
 {
 	struct stat st;
 	char *text = NULL;
@@ -659,7 +684,7 @@ int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 	f = fopen(path, "re");
 	if (!f) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s; create it (etc/xrx/example.conf is a start) or name another file",
+		snprintf(err, errlen, "%s: cannot open: %s; create it (" XRX_CONF_DIR "/example.conf is a start) or name another file",
 			 path, strerror(-ret));
 		return ret;
 	}
@@ -689,7 +714,7 @@ int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = xrx_conf_parse_string(path, text, conf, err, errlen);
+	ret = parse_text(path, text, ifname, conf, err, errlen);
 out:
 	free(text);
 	fclose(f);

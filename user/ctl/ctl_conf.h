@@ -130,6 +130,12 @@ int xrx_conf_parse_file(const char *path, struct xrx_conf *conf, char *err,
 			size_t errlen);
 int xrx_conf_parse_string(const char *name, const char *text,
 			  struct xrx_conf *conf, char *err, size_t errlen);
+/*
+ * The same for the daemon of one interface: @ifname (xrxd -i, the unit
+ * instance) is the interface when the file has no interface key.
+ */
+int xrx_conf_parse_file_for(const char *path, const char *ifname,
+			    struct xrx_conf *conf, char *err, size_t errlen);
 
 /* Write conf as a config file that parses back to the same conf. */
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);
@@ -146,6 +152,13 @@ int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len);
 
 /* Interface name as the kernel accepts it (dev_valid_name()). */
 bool xrx_ifname_valid(const char *name);
+
+/*
+ * The unit of @ifname, as a shell word for a hint: xrxd@eth0, or
+ * 'xrxd@op\x2db' when the name must be escaped like systemd-escape does
+ * (a '-' in an instance would stand for '/').
+ */
+const char *xrx_unit_name(const char *ifname, char *buf, size_t len);
 
 /*
  * Decimal digits only (no sign, blanks or base prefix, unlike strtoul),

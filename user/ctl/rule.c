@@ -171,3 +171,26 @@ bool xrx_ifname_valid(const char *name)
 			return false;
 	return true;
 }
+
+const char *xrx_unit_name(const char *ifname, char *buf, size_t len)
+{
+	char esc[4 * IF_NAMESIZE + 1];
+	bool quote = false;
+	size_t n = 0;
+	const char *c;
+
+	/* systemd-escape keeps [A-Za-z0-9:_.] (no leading '.'), else \xXX. */
+	for (c = ifname; *c && n + 5 < sizeof(esc); c++) {
+		if (isalnum((unsigned char)*c) || *c == ':' || *c == '_' ||
+		    (*c == '.' && c != ifname)) {
+			esc[n++] = *c;
+		} else {
+			n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x",
+					      (unsigned char)*c);
+			quote = true;
+		}
+	}
+	esc[n] = '\0';
+	snprintf(buf, len, quote ? "'xrxd@%s'" : "xrxd@%s", esc);
+	return buf;
+}

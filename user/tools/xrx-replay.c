@@ -34,9 +34,6 @@
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
 
-#ifndef XRX_VERSION
-#define XRX_VERSION "0.1.0"
-#endif
 
 #define EXIT_USAGE 2
 #define FRAME_ALIGN 64		/* frames start on cache lines, as in a UMEM */

@@ -33,6 +33,8 @@
 
 #include <pcap/pcap.h>
 
+#include <xrx/xrx.h>
+
 #include "common/frames.h"
 
 #define FRAME_MAX 9216
@@ -424,6 +426,7 @@ static void usage(FILE *f)
 "  -b, --batch N          frames per sendmmsg() (default 64, max %d)\n"
 "  -w, --write FILE       record what was sent as pcap\n"
 "  -v, --verbose          print a summary on stderr\n"
+"  -h, --help / -V, --version\n"
 "Exit: 0 sent, 1 runtime failure, 2 bad usage.\n", BATCH_MAX);
 }
 
@@ -494,6 +497,7 @@ int main(int argc, char **argv)
 		{ "write", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
@@ -507,7 +511,7 @@ int main(int argc, char **argv)
 	__u8 mac[6];
 	__u32 hl;
 
-	while ((opt = getopt_long(argc, argv, "i:c:r:b:w:vh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:c:r:b:w:vhV", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'i': o.ifname = optarg; break;
 		case 'D':
@@ -545,6 +549,7 @@ int main(int argc, char **argv)
 		case 'w': o.write = optarg; break;
 		case 'v': o.verbose = true; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("xrx-send %s\n", XRX_VERSION); return 0;
 		default: goto bad;
 		}
 	}

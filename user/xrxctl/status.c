@@ -42,7 +42,7 @@ void xrxctl_json_str(const char *s)
 int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 		  char (*names)[IF_NAMESIZE])
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], unit[80];
 	int n, i, j;
 
 	if (arg) {
@@ -53,8 +53,8 @@ int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 		}
 		xrx_pin_path(ctx->pin_root, arg, NULL, path, sizeof(path));
 		if (access(path, F_OK)) {
-			ctl_err("no xrxd on %s (no %s): start it with systemctl start xrxd@%s",
-				arg, path, arg);
+			ctl_err("no xrxd on %s (no %s): start it with systemctl start %s",
+				arg, path, xrx_unit_name(arg, unit, sizeof(unit)));
 			return 0;
 		}
 		snprintf(names[0], IF_NAMESIZE, "%s", arg);
@@ -168,7 +168,7 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct xrx_ustats u;
-	char err[512];
+	char err[512], unit[80];
 	unsigned int ifindex;
 	pid_t holder;
 	int fd, ret = 0;
@@ -191,9 +191,9 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		printf("  xrxd      running, pid %llu (no lock in %s)\n",
 		       (unsigned long long)pid, ctx->statedir);
 	else {
-		printf("  xrxd      not running%s; start it with systemctl start xrxd@%s\n",
+		printf("  xrxd      not running%s; start it with systemctl start %s\n",
 		       pid ? " (its pins are left over: xrxctl restore clears them)" : "",
-		       ifname);
+		       xrx_unit_name(ifname, unit, sizeof(unit)));
 		ret = 1;
 	}
 	ifindex = if_nametoindex(ifname);
@@ -278,7 +278,7 @@ static int rules_one(const struct ctx *ctx, const char *ifname, bool json,
 	struct xrx_rule_key key, *prev = NULL;
 	struct rule_row *rows;
 	struct xrx_cfg cfg = { 0 };
-	char text[96];
+	char text[96], unit[80];
 	int rfd, cfd, n = 0, i, ret = 1;
 	__u32 zero = 0;
 
@@ -286,8 +286,9 @@ static int rules_one(const struct ctx *ctx, const char *ifname, bool json,
 	cfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_cfg");
 	rows = calloc(XRX_RULES_MAX, sizeof(*rows));
 	if (rfd < 0 || cfd < 0 || !rows) {
-		ctl_err("no xrxd on %s: xrx_rules/xrx_cfg not pinned in %s/%s; start it with systemctl start xrxd@%s",
-			ifname, ctx->pin_root, ifname, ifname);
+		ctl_err("no xrxd on %s: xrx_rules/xrx_cfg not pinned in %s/%s; start it with systemctl start %s",
+			ifname, ctx->pin_root, ifname,
+			xrx_unit_name(ifname, unit, sizeof(unit)));
 		goto out;
 	}
 	bpf_map_lookup_elem(cfd, &zero, &cfg);

@@ -64,8 +64,37 @@ static unsigned int renamed_ifindex(const struct ctx *ctx, const char *ifname)
 	return ifindex;
 }
 
+/*
+ * How the xrxd before us ended, for ExecStopPost= messages: systemd passes
+ * SERVICE_RESULT, EXIT_CODE and EXIT_STATUS to the stop commands. NULL
+ * when xrxctl was not started by systemd.
+ */
+static const char *how_xrxd_ended(char *buf, size_t len)
+{
+	const char *res = getenv("SERVICE_RESULT");
+	const char *code = getenv("EXIT_CODE");
+	const char *status = getenv("EXIT_STATUS");
+
+	if (!res)
+		return NULL;
+	if (!strcmp(res, "success"))
+		snprintf(buf, len, "xrxd stopped");
+	else if (!strcmp(res, "watchdog"))
+		snprintf(buf, len, "the watchdog killed xrxd");
+	else if (code && status && (!strcmp(code, "killed") ||
+				    !strcmp(code, "dumped")))
+		snprintf(buf, len, "xrxd was killed by SIG%s", status);
+	else if (code && status && !strcmp(code, "exited"))
+		snprintf(buf, len, "xrxd failed with exit status %s", status);
+	else
+		snprintf(buf, len, "xrxd ended (%s)", res);
+	return buf;
+}
+
 static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 {
+	const char *ended;
+	char how[128];
 	struct xrx_nl *nl;
 	char err[1024];
 	int ret;
@@ -79,8 +108,9 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	holder = xrx_lock_holder(ctx->statedir, argv[0]);
 	if (holder) {
-		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop xrxd@%s); it restores on exit",
-			argv[0], (int)holder, argv[0]);
+		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
+			argv[0], (int)holder,
+			xrx_unit_name(argv[0], how, sizeof(how)));
 		return 1;
 	}
 	/* A killed xrxd's program goes before its offloads: veth, for one,
@@ -95,8 +125,11 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 			ctl_err("%s", err);
 			return 1;
 		}
-		if (detached)
-			ctl_notice("%s: detached the xrx_rx (id %u) a stopped xrxd left attached",
+		if (detached && how_xrxd_ended(how, sizeof(how)))
+			ctl_notice("%s: %s; detached the xrx_rx (id %u) it left attached",
+				   argv[0], how, detached);
+		else if (detached)
+			ctl_notice("%s: detached the xrx_rx (id %u) an xrxd that did not stop cleanly left attached",
 				   argv[0], detached);
 		if (!foreign && !xrx_pin_path(ctx->pin_root, argv[0], NULL, path,
 					      sizeof(path)))
@@ -110,16 +143,28 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 	ret = xrx_offload_restore_file(nl, ctx->statedir, argv[0], err,
 				       sizeof(err));
 	xrx_nl_close(nl);
+	ended = how_xrxd_ended(how, sizeof(how));
 	if (ret == -ENOENT) {
-		/* Nothing on record is not a failure: the NIC is as found. */
-		ctl_notice("nothing to restore: %s", err);
+		/*
+		 * Nothing on record is not a failure: the NIC is as found.
+		 * After a clean stop that is the expected case (xrxd restored
+		 * it itself), so the unit's ExecStopPost= says nothing.
+		 */
+		if (ended && !strcmp(getenv("SERVICE_RESULT"), "success"))
+			ctl_info("nothing to restore: %s", err);
+		else
+			ctl_notice("nothing to restore: %s", err);
 		return 0;
 	}
 	if (ret) {
 		ctl_err("%s", err);
 		return 1;
 	}
-	ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
+	if (ended)
+		ctl_notice("%s: %s; restored the settings it had changed",
+			   argv[0], ended);
+	else
+		ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
 	return 0;
 }
 
@@ -180,6 +225,7 @@ static void usage(FILE *f)
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"
 		"  -h, --help           this text\n"
+		"  -V, --version        the version\n"
 		"\nRun it in xrxd's network namespace for the program and NIC parts.\n"
 		"Exit status: 0 ok (restore: also when nothing was recorded),\n"
 		"1 runtime failure or no xrxd, 2 bad usage.\n");
@@ -194,6 +240,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	struct ctx ctx = { .statedir = XRX_STATE_DIR,
@@ -204,7 +251,7 @@ int main(int argc, char **argv)
 
 	ctl_log_init("xrxctl", CTL_LOG_NOTICE);
 	/* '+': stop at the command, its arguments are its own. */
-	while ((c = getopt_long(argc, argv, "+vqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATE_DIR:
 			ctx.statedir = optarg;
@@ -221,6 +268,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("xrxctl %s\n", XRX_VERSION);
 			return 0;
 		default:
 			fprintf(stderr, "xrxctl: see 'xrxctl --help'\n");

@@ -28,13 +28,15 @@
 
 /*
  * libxrx's messages at xrxd's levels. While attaching, a warning is why
- * xrxd cannot start: an error.
+ * xrxd cannot start: an error; except attach = auto falling back to skb
+ * mode, which starts, slower, and is only a warning.
  */
 static void prog_log(void *ctx, enum xrx_log_level level, const char *msg)
 {
 	const struct xrxd *x = ctx;
+	bool fatal = x->attaching && !strstr(msg, ": native XDP refused: ");
 
-	ctl_log(level == XRX_LOG_WARN ? (x->attaching ? CTL_LOG_ERR : CTL_LOG_WARN) :
+	ctl_log(level == XRX_LOG_WARN ? (fatal ? CTL_LOG_ERR : CTL_LOG_WARN) :
 		level == XRX_LOG_INFO ? CTL_LOG_INFO : CTL_LOG_DEBUG,
 		"%s", msg);
 }

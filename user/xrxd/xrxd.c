@@ -69,17 +69,20 @@ static void usage(FILE *f)
 		"      --state-dir DIR    state and lock files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR     bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"      --check-config     parse the config, print it with all defaults, exit\n"
+		"                         (with -q: print nothing, only the exit status)\n"
 		"      --apply-only       restore leftovers, apply the offloads, record the\n"
 		"                         originals in the state file, exit (undo with\n"
 		"                         'xrxctl restore IFACE')\n"
 		"  -v, --verbose          more messages (twice: debug)\n"
 		"  -q, --quiet            errors and warnings only\n"
 		"  -h, --help             this text\n"
+		"  -V, --version          the version\n"
 		"\n"
 		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
 		"SIGHUP reloads rules and sink/engine settings. Inspect it with\n"
 		"'xrxctl status|stats|rules IFACE'. Exit status: 0 ok, 1 runtime\n"
-		"failure, 2 bad usage or config. Config keys: docs/xrx.conf.md.\n");
+		"failure, 2 bad usage or config, or no bpffs (not worth a restart).\n"
+		"Config keys: xrx.conf(5).\n");
 }
 
 static int parse_args(int argc, char **argv, struct xrxd_opts *o)
@@ -95,13 +98,14 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	int c;
 
 	o->statedir = XRX_STATE_DIR;
 	o->pin_root = XRX_PIN_ROOT_DEFAULT;
-	while ((c = getopt_long(argc, argv, "i:c:vqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:c:vqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -130,6 +134,9 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case 'V':
+			printf("xrxd %s\n", XRX_VERSION);
+			return 1;
 		default:
 			fprintf(stderr, "xrxd: see 'xrxd --help'\n");
 			return -EINVAL;
@@ -144,8 +151,13 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		return -EINVAL;
 	}
 	if (o->ifname && !xrx_ifname_valid(o->ifname)) {
-		fprintf(stderr, "xrxd: '%s' is not a valid interface name; give -i NAME as 'ip link' shows it\n",
-			o->ifname);
+		/* xrxd@op-b hands over "op/b": "-" is an escaped "/". */
+		if (strchr(o->ifname, '/'))
+			fprintf(stderr, "xrxd: '%s' is not a valid interface name; for an interface with a '-' in its name, escape it in the unit instance: systemctl start \"xrxd@$(systemd-escape NAME)\"\n",
+				o->ifname);
+		else
+			fprintf(stderr, "xrxd: '%s' is not a valid interface name; give -i NAME as 'ip link' shows it\n",
+				o->ifname);
 		return -EINVAL;
 	}
 	if (!o->ifname && !o->config) {
@@ -205,15 +217,17 @@ static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 		file = path;
 	}
 	if (conf_file_trusted(file, err, sizeof(err)) ||
-	    xrx_conf_parse_file(file, conf, err, sizeof(err))) {
+	    xrx_conf_parse_file_for(file, o->ifname, conf, err, sizeof(err))) {
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
 	if (o->ifname && strcmp(o->ifname, conf->ifname)) {
+		char unit[80];
+
 		snprintf(err, sizeof(err),
-			 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start xrxd@%s",
+			 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start %s",
 			 conf->file, conf->ifname_line, conf->ifname, o->ifname,
-			 o->ifname, conf->ifname);
+			 o->ifname, xrx_unit_name(conf->ifname, unit, sizeof(unit)));
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
@@ -360,11 +374,20 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 		return EXIT_USAGE;
 	}
 	if (c->sink == XRX_CONF_SINK_PCAP) {
-		snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+		struct xrx_sink_opts so = { .sz = sizeof(so) };
+		char path[PATH_MAX], perr[PATH_MAX + 128];
+
+		/* The config parser accepted it: only the path is new here. */
+		if (xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+					 perr, sizeof(perr))) {
+			ctl_err("%s: sink = %s", c->file, perr);
+			return EXIT_USAGE;
+		}
+		snprintf(dir, sizeof(dir), "%s", path);
 		if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(dir, sizeof(dir), "%s", c->sink_arg);
+			snprintf(dir, sizeof(dir), "%s", path);
 			ctl_err("%s: sink = pcap:%s, but directory %s does not exist; create it or write another path",
-				c->file, c->sink_arg, dirname(dir));
+				c->file, path, dirname(dir));
 			return EXIT_USAGE;
 		}
 	}
@@ -390,7 +413,11 @@ static void notify_status(struct xrxd *x)
 	sd_notifyf(0, "STATUS=%s", status);
 }
 
-/* Workers again with @conf; on failure, with the running config. */
+/*
+ * Workers again with @conf; on failure, with the running config. Return:
+ * 0 when @conf runs, else the error of @conf (even when the running
+ * config could be started again).
+ */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_nic *nic;
@@ -410,7 +437,9 @@ static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 	if (ret && conf != x->conf) {
 		ctl_warn("%s: going back to the running sink and engine settings",
 			 x->ifname);
-		ret = xrxd_workers_start(x, x->conf);
+		if (xrxd_workers_start(x, x->conf))
+			ctl_err("%s: the running settings do not start again either; no workers run (restart xrxd)",
+				x->ifname);
 	}
 	return ret;
 }
@@ -461,8 +490,11 @@ static int reload(struct xrxd *x)
 		goto out;
 	}
 	if (strcmp(fresh->ifname, x->ifname)) {
-		ctl_err("%s: %s now names interface %s; reload refused (start xrxd@%s for it)",
-			x->ifname, fresh->file, fresh->ifname, fresh->ifname);
+		char unit[80];
+
+		ctl_err("%s: %s now names interface %s; reload refused (start %s for it)",
+			x->ifname, fresh->file, fresh->ifname,
+			xrx_unit_name(fresh->ifname, unit, sizeof(unit)));
 		goto out;
 	}
 	if (xrxd_rules_apply(x, fresh)) {
@@ -475,8 +507,13 @@ static int reload(struct xrxd *x)
 		ctl_notice("%s: sink or engine settings changed; restarting the workers (held aggregates are flushed first)",
 			   x->ifname);
 		ret = restart_workers(x, fresh);
-		if (ret)
+		if (ret) {
+			/* The workers run the old settings: so do the rules. */
+			ctl_err("%s: reload failed: the new sink or engine settings did not start; still running the previous configuration",
+				x->ifname);
+			xrxd_rules_apply(x, x->conf);
 			goto out;
+		}
 	}
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		off |= memcmp(&fresh->offload[i].value, &x->conf->offload[i].value,
@@ -637,10 +674,12 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	if (check_caps(o->mode == MODE_RUN))
 		return 1;
 	/* Before anything is touched: the pins need a bpffs we trust. */
+	/* No (trusted) bpffs is a host setup error that a restart cannot
+	 * mend: exit 2, which the unit does not retry. */
 	if (o->mode == MODE_RUN &&
 	    xrx_pin_root_check(o->pin_root, x.ifname, err, sizeof(err))) {
 		ctl_err("%s", err);
-		return 1;
+		return EXIT_USAGE;
 	}
 	lock_fd = xrx_lock_take(o->statedir, x.ifname, &owner, err, sizeof(err));
 	if (lock_fd < 0) {
@@ -775,8 +814,9 @@ int main(int argc, char **argv)
 	ret = load_config(&o, conf);
 	if (ret)
 		goto out;
+	/* --quiet: only the exit status (and any error), for ExecReload=. */
 	if (o.mode == MODE_CHECK_CONFIG) {
-		ret = xrx_conf_write(stdout, conf) ? 1 : 0;
+		ret = o.verbosity >= 0 && xrx_conf_write(stdout, conf) ? 1 : 0;
 		goto out;
 	}
 	ret = run(&o, conf);

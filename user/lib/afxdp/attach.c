@@ -79,6 +79,13 @@ static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
  * at debug level.
  */
 static const struct xrx_prog *xrx_prog_logger;
+/*
+ * The kernel's reason for the last refused attach (netlink extack), which
+ * libbpf prints as "Kernel error message: ..." and nowhere else: without
+ * it, "auto fell back to skb mode" cannot say why.
+ */
+static char xrx_prog_kmsg[256];
+#define XRX_KMSG_TAG "Kernel error message: "
 
 static int xrx_prog_vprint(const char *fmt, va_list ap)
 {
@@ -89,6 +96,9 @@ static int xrx_prog_vprint(const char *fmt, va_list ap)
 	n = strlen(buf);
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = 0;
+	if (xrx_prog_logger && strstr(buf, XRX_KMSG_TAG))
+		snprintf(xrx_prog_kmsg, sizeof(xrx_prog_kmsg), "%s",
+			 strstr(buf, XRX_KMSG_TAG) + strlen(XRX_KMSG_TAG));
 	if (xrx_prog_logger && n)
 		xrx_prog_log(xrx_prog_logger, XRX_LOG_DEBUG, "%s", buf);
 	return 0;
@@ -347,18 +357,30 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 		if (p->o.attach != XRX_LIVE_ATTACH_AUTO &&
 		    p->o.attach != modes[i].want)
 			continue;
+		xrx_prog_kmsg[0] = '\0';
 		err = xdp_program__attach(p->prog, p->ifindex, modes[i].mode, 0);
 		if (!err) {
 			p->mode = modes[i].want;
 			break;
 		}
-		xrx_prog_log(p, XRX_LOG_INFO, "%s: attach xrx_rx in %s mode: %s",
-			     p->ifname, modes[i].name, strerror(-err));
+		/* auto: native refused, skb next. Slower, so say why. */
+		if (p->o.attach == XRX_LIVE_ATTACH_AUTO &&
+		    modes[i].want == XRX_LIVE_ATTACH_NATIVE)
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: native XDP refused: %s%s%s; falling back to skb (generic) mode, which is slower (attach = skb says so on purpose)",
+				     p->ifname, strerror(-err),
+				     xrx_prog_kmsg[0] ? ": " : "", xrx_prog_kmsg);
+		else
+			xrx_prog_log(p, XRX_LOG_INFO,
+				     "%s: attach xrx_rx in %s mode: %s%s%s",
+				     p->ifname, modes[i].name, strerror(-err),
+				     xrx_prog_kmsg[0] ? ": " : "", xrx_prog_kmsg);
 	}
 	if (err) {
 		xrx_prog_log(p, XRX_LOG_WARN,
-			     "%s: cannot attach xrx_rx: %s (is the interface up? does the driver support XDP%s?)",
+			     "%s: cannot attach xrx_rx: %s%s%s (is the interface up? does the driver support XDP%s?)",
 			     p->ifname, strerror(-err),
+			     xrx_prog_kmsg[0] ? ": " : "", xrx_prog_kmsg,
 			     p->o.attach == XRX_LIVE_ATTACH_NATIVE ?
 				     " in native mode? try skb mode" : "");
 		return err;

@@ -118,9 +118,18 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 		q->sink = xrx_sink__open(l->o.sink, &so);
 		if (!q->sink) {
 			err = -errno;
-			xrx_log(l, XRX_LOG_WARN,
-				"%s: sink \"%s\": %s (specs: null, pcap:PATH, tun:NAME)",
-				l->ifname, l->o.sink, strerror(errno));
+			/*
+			 * A known kind that failed to open has said why
+			 * (device, file, option); the list of specs helps
+			 * only a spec whose kind is unknown.
+			 */
+			if (xrx_sink__known(l->o.sink))
+				xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
+					l->ifname, l->o.sink, strerror(-err));
+			else
+				xrx_log(l, XRX_LOG_WARN,
+					"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso])",
+					l->ifname, l->o.sink);
 			return err;
 		}
 		xrx_sink__bind(q->sink, xrx_rxq_sink_release, q);

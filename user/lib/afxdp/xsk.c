@@ -55,6 +55,16 @@ static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
 	return err;
 }
 
+/*
+ * A queue whose previous socket was just closed stays taken until the
+ * kernel frees that socket's buffer pool, which it does from a workqueue
+ * (xp_put_pool()); meanwhile a new bind gets EBUSY. A worker restart
+ * (reload, MTU change) closes and rebinds at once, so EBUSY is retried
+ * for a bounded while before it counts as a queue someone else holds.
+ */
+#define XRX_XSK_BUSY_TRIES 40
+#define XRX_XSK_BUSY_WAIT_US 50000	/* 40 x 50 ms: 2 s at most */
+
 static void xrx_xsk_busy_poll(struct xrx_live *l, struct xrx_xsk *x)
 {
 	int one = 1, usec = l->o.busy_poll_usec ? (int)l->o.busy_poll_usec : 20;
@@ -90,11 +100,12 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	socklen_t olen = sizeof(xo);
 	__u16 wake = l->o.no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP;
 	int err = -EINVAL, first_err = 0;
-	unsigned int i;
+	unsigned int i, busy = 0;
 
 	memset(x, 0, sizeof(*x));
 	x->queue = queue;
 	x->fd = -1;
+again:
 	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		if (tries[i].zc && l->o.bind == XRX_LIVE_BIND_COPY)
 			continue;
@@ -114,6 +125,11 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 			queue, tries[i].zc ? "zero-copy" : "copy",
 			(tries[i].flags & XDP_USE_SG) ? " multi-buffer" : "",
 			strerror(-err));
+	}
+	if (err == -EBUSY && ++busy < XRX_XSK_BUSY_TRIES) {
+		usleep(XRX_XSK_BUSY_WAIT_US);
+		first_err = 0;
+		goto again;
 	}
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,

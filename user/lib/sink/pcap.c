@@ -10,7 +10,9 @@
  * the end of the batch or when the queue or the iovec array is full.
  *
  * "pcap:PATH" with one queue writes PATH; with several, PATH.qN per
- * queue (one writer per file, no locks). PATH may be a FIFO: its open()
+ * queue (one writer per file, no locks). Options after the path
+ * (",size=64M,files=4,snaplen=128") set rotation and snaplen, so a
+ * capture in a RAM-backed directory has a bound: size x files per queue. PATH may be a FIFO: its open()
  * waits for a reader, as a FIFO does, and a slow reader slows the worker
  * (the socket then drops and counts, never the sink).
  *
@@ -18,6 +20,7 @@
  * the limit, PATH.(k-1) -> PATH.k ... PATH -> PATH.1 and a new PATH is
  * started, keeping rotate_count old files. FIFOs are never rotated.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -37,6 +40,9 @@
 #define PCAP_LINKTYPE_ETHERNET 1
 #define PCAP_SNAPLEN_DEFAULT 262144	/* libpcap's MAXIMUM_SNAPLEN */
 #define PCAP_ROTATE_COUNT_DEFAULT 8
+#define PCAP_SIZE_MIN 4096		/* a header and a few records */
+#define PCAP_FILES_MAX 1000
+#define PCAP_SNAPLEN_MIN 64		/* Ethernet + IPv6 + TCP headers */
 #define PCAP_QUEUE 64			/* packets per writev */
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
 
@@ -283,41 +289,139 @@ static void pcap_close(struct xrx_sink *s)
 	s->priv = NULL;
 }
 
+/* "N", "NK", "NM", "NG" (powers of 1024) into @v; false if it is not. */
+static bool pcap_parse_size(const char *s, size_t len, __u64 *v)
+{
+	__u64 n = 0, mul = 1;
+	size_t i;
+
+	if (len && (s[len - 1] == 'K' || s[len - 1] == 'k'))
+		mul = 1ull << 10;
+	else if (len && s[len - 1] == 'M')
+		mul = 1ull << 20;
+	else if (len && s[len - 1] == 'G')
+		mul = 1ull << 30;
+	if (mul > 1)
+		len--;
+	if (!len || len > 12)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		n = n * 10 + (__u64)(s[i] - '0');
+	}
+	*v = n * mul;
+	return true;
+}
+
+int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
+			 struct xrx_sink_opts *opts, char *err, size_t errlen)
+{
+	const char *comma = strchr(arg, ','), *opt, *eq;
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg), olen;
+	bool size = false, files = false;
+	__u64 v;
+
+	if (!len) {
+		snprintf(err, errlen, "pcap:%s has no path; write pcap:PATH[,size=N][,files=N][,snaplen=N]",
+			 arg);
+		return -EINVAL;
+	}
+	if (len >= pathlen) {
+		snprintf(err, errlen, "pcap:%.*s...: the path is too long; use a shorter one", 40, arg);
+		return -ENAMETOOLONG;
+	}
+	memcpy(path, arg, len);
+	path[len] = '\0';
+	while (comma) {
+		opt = comma + 1;
+		comma = strchr(opt, ',');
+		olen = comma ? (size_t)(comma - opt) : strlen(opt);
+		eq = memchr(opt, '=', olen);
+		if (eq && eq - opt == 4 && !strncmp(opt, "size", 4)) {
+			if (!pcap_parse_size(eq + 1, olen - 5, &v) ||
+			    v < PCAP_SIZE_MIN) {
+				snprintf(err, errlen, "pcap:%s: size=%.*s is not a size of at least %d bytes; write a byte count, with K, M or G for KiB, MiB, GiB (size=64M)",
+					 path, (int)(olen - 5), eq + 1, PCAP_SIZE_MIN);
+				return -EINVAL;
+			}
+			opts->rotate_bytes = v;
+			size = true;
+		} else if (eq && eq - opt == 5 && !strncmp(opt, "files", 5)) {
+			if (!pcap_parse_size(eq + 1, olen - 6, &v) ||
+			    !isdigit((unsigned char)opt[olen - 1]) ||
+			    v < 2 || v > PCAP_FILES_MAX) {
+				snprintf(err, errlen, "pcap:%s: files=%.*s is out of range; write how many files to keep in all, 2 to %d (files=4: PATH and PATH.1 to PATH.3)",
+					 path, (int)(olen - 6), eq + 1, PCAP_FILES_MAX);
+				return -EINVAL;
+			}
+			opts->rotate_count = (__u32)v - 1;
+			files = true;
+		} else if (eq && eq - opt == 7 && !strncmp(opt, "snaplen", 7)) {
+			if (!pcap_parse_size(eq + 1, olen - 8, &v) ||
+			    !isdigit((unsigned char)opt[olen - 1]) ||
+			    v < PCAP_SNAPLEN_MIN || v > PCAP_SNAPLEN_DEFAULT) {
+				snprintf(err, errlen, "pcap:%s: snaplen=%.*s is out of range; write the bytes to keep per packet, %d to %d",
+					 path, (int)(olen - 8), eq + 1, PCAP_SNAPLEN_MIN,
+					 PCAP_SNAPLEN_DEFAULT);
+				return -EINVAL;
+			}
+			opts->snaplen = (__u32)v;
+		} else {
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N (a path may not contain ',')",
+				 path, (int)olen, opt);
+			return -EINVAL;
+		}
+	}
+	if (files && !size) {
+		snprintf(err, errlen, "pcap:%s: files= needs size= (when to rotate); add size=N",
+			 path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int pcap_open(struct xrx_sink *s, const char *arg,
 		     const struct xrx_sink_opts *opts)
 {
+	struct xrx_sink_opts o = *opts;
+	char base[PATH_MAX], err[PATH_MAX + 128];
 	struct pcap_sink *p;
-	int err, n;
+	int ret, n;
 
-	if (!*arg)
-		return -EINVAL;	/* "pcap:PATH": a path is needed */
+	ret = xrx_sink_pcap__parse(arg, base, sizeof(base), &o, err,
+				   sizeof(err));
+	if (ret) {
+		fprintf(stderr, "xrx: %s\n", err);
+		return ret;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->fd = -1;
-	p->nsec = opts->nanosecond;
-	p->snaplen = opts->snaplen ? opts->snaplen : PCAP_SNAPLEN_DEFAULT;
-	p->rotate_bytes = opts->rotate_bytes;
-	p->rotate_count = opts->rotate_count ? opts->rotate_count :
-					       PCAP_ROTATE_COUNT_DEFAULT;
-	if (opts->nr_queues > 1)
-		n = snprintf(p->path, sizeof(p->path), "%s.q%u", arg,
-			     opts->queue);
+	p->nsec = o.nanosecond;
+	p->snaplen = o.snaplen ? o.snaplen : PCAP_SNAPLEN_DEFAULT;
+	p->rotate_bytes = o.rotate_bytes;
+	p->rotate_count = o.rotate_count ? o.rotate_count :
+					   PCAP_ROTATE_COUNT_DEFAULT;
+	if (o.nr_queues > 1)
+		n = snprintf(p->path, sizeof(p->path), "%s.q%u", base,
+			     o.queue);
 	else
-		n = snprintf(p->path, sizeof(p->path), "%s", arg);
+		n = snprintf(p->path, sizeof(p->path), "%s", base);
 	if (n < 0 || (size_t)n >= sizeof(p->path)) {
 		free(p);
 		return -ENAMETOOLONG;
 	}
 	s->priv = p;
-	err = pcap_open_file(s, p);
-	if (err) {
+	ret = pcap_open_file(s, p);
+	if (ret) {
 		if (p->fd >= 0)
 			close(p->fd);
 		free(p);
 		s->priv = NULL;
 	}
-	return err;
+	return ret;
 }
 
 const struct xrx_sink_ops xrx_sink_pcap_ops = {

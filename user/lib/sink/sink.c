@@ -52,6 +52,17 @@ static const struct xrx_sink_ops *xrx_sink_find(const char *name, size_t len)
 	return NULL;
 }
 
+bool xrx_sink__known(const char *spec)
+{
+	const char *colon;
+
+	if (!spec)
+		return false;
+	colon = strchr(spec, ':');
+	return xrx_sink_find(spec, colon ? (size_t)(colon - spec) :
+					   strlen(spec)) != NULL;
+}
+
 int xrx_sink__register(const struct xrx_sink_ops *ops)
 {
 	__u32 i;

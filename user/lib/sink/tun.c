@@ -61,6 +61,7 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <linux/if_tun.h>
+#include <linux/netlink.h>
 
 #include <xrx/engine.h>
 #include <xrx/sink.h>
@@ -317,13 +318,20 @@ static bool tun_kernel_big4(void)
 	return major > 6 || (major == 6 && minor >= 3);
 }
 
-/* A TUN device that is down refuses writes with EIO: bring it up. */
+/*
+ * A TUN device that is down refuses writes with EIO: bring it up.
+ *
+ * SIOC[GS]IFFLAGS reach dev_ioctl() through any socket whose family does
+ * not claim them (sock_do_ioctl()), so a netlink socket does: a sandbox
+ * that allows only AF_UNIX, AF_NETLINK and AF_XDP (xrxd@.service's
+ * RestrictAddressFamilies=) refuses AF_INET with EAFNOSUPPORT.
+ */
 static int tun_up(const char *name)
 {
 	struct ifreq ifr = { 0 };
 	int sk, err = 0;
 
-	sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sk = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (sk < 0)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);

@@ -1,0 +1,340 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# xrxd@.service under a real systemd: a systemd-nspawn container boots
+# systemd as PID 1 from an overlay of the host's root (on a tmpfs, so the
+# host is not written), `make install` puts xrx into it, and the container
+# joins the DUT network namespace of a veth testbed. The interface has a
+# dash in its name, so the unit runs as xrxd@$(systemd-escape NAME)
+# throughout. Then, through systemctl:
+#
+#   start (Type=notify: active only after READY=1), STATUS= text;
+#   UDP from iperf3 into the pcap sink; reload to a TUN sink and TCP from
+#   iperf3 through it; a reload with a bad config fails and changes
+#   nothing; SIGSTOP -> the watchdog kills and restarts it, the NIC is
+#   restored in between; kill -9 -> restored and restarted; stop -> the
+#   NIC exactly as found; an unescaped instance does not start; a bad
+#   config and a missing bpffs are not retried (RestartPreventExitStatus=2);
+#   systemd-analyze security <= 2.5.
+#
+# What the test changes in the unit, and why:
+#   - no udev in a container, so no device units: systemd cannot see the
+#     interface appear, and the unit's BindsTo=/After= on the device are
+#     dropped (a copy of the installed unit in /etc/systemd/system without
+#     those two lines: a drop-in cannot remove a dependency);
+#   - a drop-in sets WatchdogSec=5s, TimeoutAbortSec=2s, RestartSec=1s:
+#     the same logic as the shipped 10s/30s/2s, within this test's time.
+#
+# Needs systemd-nspawn (package systemd-container) and overlayfs; skips,
+# naming what is missing, without them.
+. "$(dirname "$0")/../lib.sh"
+need_root
+need_built "$BUILD/xrxd" "$BUILD/xrxctl" "$BUILD/xrx-send"
+command -v systemd-nspawn >/dev/null ||
+	skip_all "systemd-nspawn missing (apt-get install systemd-container)"
+command -v iperf3 >/dev/null || skip_all "iperf3 missing (scripts/deps.sh)"
+grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null
+grep -qw overlay /proc/filesystems || skip_all "no overlayfs in this kernel"
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"
+
+IFD=xrx-d$$			# the dash is part of the test
+INST=$(systemd-escape "$IFD")
+UNIT="xrxd@$INST.service"
+TUN=xt$$
+MACHINE=xrx-test-$$
+
+WORK=$(mktemp -d /tmp/xrx-systemd.XXXXXX)
+at_exit rm -rf "$WORK"
+# Everything the container writes lands on this tmpfs.
+mount -t tmpfs -o mode=0700 xrx-systemd "$WORK" || skip_all "cannot mount a tmpfs"
+at_exit umount -l "$WORK"
+mkdir "$WORK/upper" "$WORK/work" "$WORK/root" "$WORK/bpf" "$WORK/out"
+# nspawn refuses -D / with --volatile=overlay: this is the same overlay.
+mount -t overlay xrx-systemd-root \
+	-o "lowerdir=/,upperdir=$WORK/upper,workdir=$WORK/work" "$WORK/root" ||
+	skip_all "cannot mount an overlay of / (overlayfs over this root fs)"
+at_exit umount -l "$WORK/root"
+# A bpffs of the container's own, bound at its /sys/fs/bpf.
+mount -t bpf xrx-systemd-bpf "$WORK/bpf" || skip_all "cannot mount a bpffs"
+at_exit umount -l "$WORK/bpf"
+R=$WORK/root
+OUT=$WORK/out
+
+# --- the testbed: veth from a source namespace into the container's ------
+ip netns add $NS_SRC || exit 1
+at_exit ip netns del $NS_SRC
+ip netns add $NS_DUT || exit 1
+at_exit ip netns del $NS_DUT
+ip link add $IF_SRC netns $NS_SRC type veth peer name $IFD netns $NS_DUT || exit 1
+in_src ip link set lo up
+in_dut ip link set lo up
+in_src ip addr add $IP4_SRC/24 dev $IF_SRC
+in_dut ip addr add $IP4_DUT/24 dev $IFD
+in_src ip link set $IF_SRC up
+in_dut ip link set $IFD up
+# Real checksums on the wire (xrxd verifies them); the TUN takes packets
+# for a local address that routing would send back out of the veth.
+in_src ethtool -K $IF_SRC tx off >/dev/null
+in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+
+snapshot() {
+	{
+		in_dut ethtool -k $IFD
+		in_dut ethtool -l $IFD
+		in_dut ip -d link show $IFD | sed 's/ prog\/xdp.*//'
+		in_dut ip -d link show $IFD | grep -c 'prog/xdp'
+	} >"$1" 2>&1
+}
+same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+snapshot "$OUT/nic.before"
+
+# --- the container's root ------------------------------------------------
+make -C "$TOP" --no-print-directory -s install DESTDIR="$R" BUILD="$BUILD" \
+	>"$OUT/install" 2>&1 || { sed 's/^/# /' "$OUT/install"; check "make install into the container" 1; done_testing; exit 1; }
+check "make install into the container" 0
+# Its own machine id: the host's would make journald link the journals.
+systemd-id128 new >"$R/etc/machine-id"
+# A dependency cannot be taken back in a drop-in (systemd ignores an
+# empty BindsTo=), so the device lines go in a copy in /etc that
+# overrides the installed unit; everything else comes from the drop-in.
+sed '/^[A-Za-z]*=sys-subsystem-net-devices-/d' \
+	"$R/usr/local/lib/systemd/system/xrxd@.service" >"$R/etc/systemd/system/xrxd@.service"
+mkdir -p "$R/etc/systemd/system/$UNIT.d"
+cat >"$R/etc/systemd/system/$UNIT.d/xrxd-test.conf" <<EOF
+# test_systemd.sh: shorter timeouts, same logic.
+[Service]
+WatchdogSec=5s
+TimeoutAbortSec=2s
+RestartSec=1s
+EOF
+conf() {
+	printf '%s\n' "$@" >"$R/etc/xrx/$IFD.conf"
+	chmod 0600 "$R/etc/xrx/$IFD.conf"
+}
+# No interface key: the unit instance names it. Offloads that veth can
+# change, so that restoring them is visible.
+PCAP=/run/xrx/$IFD.pcap
+# The pcap options travel from the config through the unit to the sink.
+conf "accelerate = udp/5201" "sink = pcap:$PCAP,size=4M,files=2,snaplen=128" \
+	"[offload]" "gro = on" "gro_max_size = 32768"
+
+# --- boot ----------------------------------------------------------------
+# timeout: a runaway container is stopped (nspawn shuts it down on TERM).
+timeout -k 10 240 systemd-nspawn --quiet -D "$R" --boot --machine=$MACHINE \
+	--register=no --keep-unit --link-journal=no \
+	--network-namespace-path=/run/netns/$NS_DUT \
+	--capability=CAP_NET_ADMIN,CAP_BPF,CAP_PERFMON,CAP_IPC_LOCK \
+	--system-call-filter='bpf perf_event_open' \
+	--bind="$WORK/bpf:/sys/fs/bpf" \
+	--console=pipe </dev/null >"$OUT/console" 2>&1 &
+NSPAWN=$!
+# The container's PID 1: systemd, a child of nspawn (timeout's child).
+leader() {
+	local n p
+	for n in $(ps -o pid= --ppid $NSPAWN); do
+		for p in $(ps -o pid= --ppid $n); do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = systemd ] &&
+				{ echo $p; return 0; }
+		done
+	done
+	return 1
+}
+stop_container() {
+	kill -TERM $NSPAWN 2>/dev/null
+	wait_for 30 eval '! kill -0 $NSPAWN'
+	[ -n "${LEADER:-}" ] && kill -KILL $LEADER 2>/dev/null
+	kill -KILL $NSPAWN 2>/dev/null
+	wait $NSPAWN 2>/dev/null
+}
+at_exit stop_container
+if ! wait_for 30 leader; then
+	sed 's/^/# /' "$OUT/console"
+	skip_all "systemd-nspawn did not start a container here (console above)"
+fi
+LEADER=$(leader)
+C() { nsenter -t $LEADER -m -u -i -n -p -- "$@"; }
+wait_for 60 eval 'C systemctl is-system-running 2>/dev/null | grep -qxE "running|degraded"'
+state=$(C systemctl is-system-running 2>&1)
+check "systemd is PID 1 in the container and booted ($state)" \
+	$(echo "$state" | grep -qxE "running|degraded"; echo $?)
+[ "$state" = degraded ] && C systemctl --failed --no-legend | sed 's/^/# failed: /'
+
+prop() { C systemctl show -p "$1" --value "$UNIT"; }
+journal() { C journalctl -q -o cat -u "$UNIT" --no-pager; }
+xctl() { C xrxctl "$@"; }
+# ckill SIG PID: signal xrxd's main process inside the container; never a
+# pid of 0 or 1 (MainPID is 0 when the unit is not running, and kill 0
+# would signal this script's own process group).
+ckill() { [ "${2:-0}" -gt 1 ] && C kill -"$1" "$2"; }
+# stat_of GROUP NAME: xrxd's counter user.GROUP.NAME from xrxctl stats
+# --json (xrxd refreshes them about once a second); -1 if absent.
+stat_of() {
+	xctl stats --json "$IFD" 2>/dev/null | $PY -c '
+import json, sys
+print(json.load(sys.stdin)["user"][sys.argv[1]][sys.argv[2]])' "$1" "$2" 2>/dev/null || echo -1
+}
+
+# --- start ---------------------------------------------------------------
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl start "$UNIT" 2>"$OUT/err"
+rc=$?
+check "systemctl start $UNIT: active only after READY=1" \
+	$([ $rc = 0 ] && [ "$(prop ActiveState)" = active ]; echo $?)
+if [ "$(prop ActiveState)" != active ]; then
+	sed 's/^/# /' "$OUT/err"
+	C journalctl -q -b -o cat --no-pager | tail -30 | sed 's/^/# journal: /'
+	done_testing
+	exit 1
+fi
+status=$(prop StatusText)
+diag "StatusText: $status"
+check "STATUS= text names the interface" $(echo "$status" | grep -qF "$IFD"; echo $?)
+check "xrx_rx is attached to $IFD" $(in_dut ip -d link show $IFD | grep -q 'prog/xdp'; echo $?)
+check "the offloads are applied (gro on)" \
+	$(in_dut ethtool -k $IFD | grep -qx 'generic-receive-offload: on'; echo $?)
+
+# --- traffic into the pcap sink ------------------------------------------
+# The accelerated datagrams never reach the stack, so this is one-way
+# traffic from the project's own sender, paced so copy-mode AF_XDP keeps up.
+mac=$(in_dut ip -br link show $IFD | awk '{ print $3 }')
+SENT=2000
+in_src "$BUILD/xrx-send" -i $IF_SRC --dmac "$mac" --udp --dport 5201 \
+	--segs 20 --trains 100 --rate 10000 >"$OUT/send" 2>&1
+rc=$?
+pcap_count() { tcpdump -nr "/proc/$LEADER/root$PCAP" 'udp dst port 5201' 2>/dev/null | wc -l; }
+# The sink writes at the end of each receive batch: wait for the last one.
+wait_for 10 eval '[ "$(pcap_count)" -ge $SENT ]'
+n=$(pcap_count)
+wait_for 5 eval '[ "$(stat_of sink pkts_out)" = "$n" ]'
+out=$(stat_of sink pkts_out)
+check "xrx-send: $SENT UDP datagrams; $n in $PCAP, as many as the sink wrote ($out)" \
+	$([ $rc = 0 ] && [ "$n" -ge $((SENT / 2)) ] && [ "$n" = "$out" ]; echo $?)
+if command -v tshark >/dev/null; then
+	caps=$(tshark -r "/proc/$LEADER/root$PCAP" -T fields -e frame.cap_len 2>/dev/null | sort -u)
+	check "snaplen=128 from the config: every record cut at 128 bytes ($caps)" \
+		$([ "$caps" = 128 ]; echo $?)
+else
+	skip "snaplen=128 from the config" "tshark missing (scripts/deps.sh)"
+fi
+
+# --- reload: a TUN sink, TCP through it ----------------------------------
+pid1=$(prop MainPID)
+conf "accelerate = tcp/5201" "sink = tun:$TUN" "[offload]" "gro = on" \
+	"gro_max_size = 32768"
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl reload "$UNIT" 2>"$OUT/err"
+rc=$?
+check "systemctl reload with a good config succeeds, same process" \
+	$([ $rc = 0 ] && [ "$(prop MainPID)" = "$pid1" ]; echo $?)
+# The device exists (TUNSETIFF) a moment before xrxd sets it up.
+wait_for 10 eval 'in_dut ip link show $TUN | grep -q ",UP"'
+check "the TUN sink created $TUN inside the unit's sandbox" \
+	$(in_dut ip link show $TUN | grep -q ',UP'; echo $?)
+in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0 2>/dev/null
+in_dut timeout 30 iperf3 -s -1 -p 5201 -J >"$OUT/iperf-s2" 2>&1 &
+IPS=$!
+at_exit kill $IPS
+wait_for 10 eval 'in_dut ss -ltn | grep -q ":5201 "'
+in_src timeout 30 iperf3 -c $IP4_DUT -p 5201 -t 2 >"$OUT/iperf-c2" 2>&1
+rc=$?
+wait $IPS
+got=$($PY -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["end"]["sum_received"]["bytes"]))' \
+	"$OUT/iperf-s2" 2>/dev/null || echo 0)
+tail -4 "$OUT/iperf-c2" | sed 's/^/# /'
+check "iperf3 TCP through the TUN sink: completed, $got bytes received" \
+	$([ $rc = 0 ] && [ "$got" -gt 1000000 ]; echo $?)
+wait_for 5 eval '[ "$(stat_of sink pkts_out)" -gt 100 ]'
+out=$(stat_of sink pkts_out)
+check "the sink injected iperf3's stream ($out packets, no errors)" \
+	$([ "$out" -gt 100 ] && [ "$(stat_of sink errors)" = 0 ]; echo $?)
+
+# --- reload with a bad config --------------------------------------------
+cp "$R/etc/xrx/$IFD.conf" "$OUT/good.conf"
+conf "accelerate = tcp/5201" "sink = nowhere"
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl reload "$UNIT" 2>"$OUT/err"
+rc=$?
+sed 's/^/# /' "$OUT/err"
+check "systemctl reload with a bad config fails" $([ $rc != 0 ]; echo $?)
+check "... and xrxd runs on, untouched (same pid, active)" \
+	$([ "$(prop MainPID)" = "$pid1" ] && [ "$(prop ActiveState)" = active ]; echo $?)
+check "... the journal names the file, line and key" \
+	$(journal | grep -q "$IFD.conf:2: sink = nowhere"; echo $?)
+cp "$OUT/good.conf" "$R/etc/xrx/$IFD.conf"
+
+# --- the watchdog --------------------------------------------------------
+restarts() { prop NRestarts; }
+n0=$(restarts)
+ckill STOP "$pid1"
+# 5 s watchdog, 2 s abort timeout, 1 s restart: well within 40 s.
+wait_for 40 eval '[ "$(restarts)" -gt $n0 ] && [ "$(prop ActiveState)" = active ]'
+pid2=$(prop MainPID)
+check "SIGSTOP: the watchdog killed xrxd and systemd restarted it (pid $pid1 -> $pid2)" \
+	$([ "$(restarts)" -gt "$n0" ] && [ "$pid2" != "$pid1" ] && [ "$(prop ActiveState)" = active ]; echo $?)
+check "... the journal says the watchdog fired" \
+	$(journal | grep -qi "watchdog timeout"; echo $?)
+check "... ExecStopPost restored the NIC, and says the watchdog killed xrxd" \
+	$(journal | grep -q "$IFD: the watchdog killed xrxd; restored the settings"; echo $?)
+
+# --- kill -9 -------------------------------------------------------------
+n0=$(restarts)
+ckill KILL "$pid2"
+wait_for 30 eval '[ "$(restarts)" -gt $n0 ] && [ "$(prop ActiveState)" = active ]'
+pid3=$(prop MainPID)
+check "kill -9: systemd restarted xrxd (pid $pid2 -> $pid3)" \
+	$([ "$(restarts)" -gt "$n0" ] && [ "$pid3" != "$pid2" ] && [ "$(prop ActiveState)" = active ]; echo $?)
+check "... the NIC was restored in between, by ExecStopPost" \
+	$(journal | grep -q "$IFD: xrxd was killed by SIGKILL; restored the settings" &&
+	  ! journal | grep -q "restored the settings a previous xrxd left"; echo $?)
+
+# --- stop ----------------------------------------------------------------
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl stop "$UNIT"
+snapshot "$OUT/nic.after"
+check "systemctl stop: inactive" $([ "$(prop ActiveState)" = inactive ]; echo $?)
+ok "... the NIC is exactly as found (offloads, channels, link, no XDP)" \
+	same "$OUT/nic.before" "$OUT/nic.after"
+check "... ExecStopPost was silent after the clean stop" \
+	$(! journal | grep -q "nothing to restore"; echo $?)
+
+# --- the same interface, instance not escaped ----------------------------
+# xrxd@xrx-d1 means the interface "xrx/d1": the unit must refuse to start
+# and leave the NIC alone.
+BAD="xrxd@$IFD.service"
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl start "$BAD" 2>/dev/null
+rc=$?
+snapshot "$OUT/nic.unescaped"
+check "an unescaped instance ($BAD) does not start and touches nothing" \
+	$([ $rc != 0 ] && same "$OUT/nic.before" "$OUT/nic.unescaped"; echo $?)
+C systemctl reset-failed "$BAD" 2>/dev/null
+
+# --- a permanent failure is not retried ----------------------------------
+conf "sink = nowhere"
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl start "$UNIT" 2>/dev/null
+rc=$?
+n0=$(restarts)
+sleep 3		# three RestartSec= periods: a restart would show by now
+check "a bad config: start fails, exit status 2, not restarted" \
+	$([ $rc != 0 ] && [ "$(prop ExecMainStatus)" = 2 ] &&
+	  [ "$(prop ActiveState)" = failed ] && [ "$(restarts)" = "$n0" ]; echo $?)
+
+# --- no bpffs: xrxd says so, exit 2, not retried --------------------------
+# Only the container's mount namespace loses it. ReadWritePaths=-/sys/fs/bpf
+# lets the service start, so the journal has xrxd's line, not 226/NAMESPACE.
+cp "$OUT/good.conf" "$R/etc/xrx/$IFD.conf"
+C systemctl reset-failed "$UNIT" 2>/dev/null
+C umount /sys/fs/bpf
+timeout 60 nsenter -t $LEADER -m -u -i -n -p -- systemctl start "$UNIT" 2>/dev/null
+rc=$?
+n0=$(restarts)
+sleep 3
+check "no bpffs: start fails with xrxd's own message, exit status 2, not restarted" \
+	$([ $rc != 0 ] && [ "$(prop ExecMainStatus)" = 2 ] &&
+	  [ "$(prop ActiveState)" = failed ] && [ "$(restarts)" = "$n0" ] &&
+	  journal | grep -q "/sys/fs/bpf: not on a bpffs.*mount -t bpf bpf /sys/fs/bpf"; echo $?)
+
+# --- the sandbox ---------------------------------------------------------
+C systemd-analyze security --no-pager "$UNIT" >"$OUT/security" 2>&1
+score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$OUT/security")
+grep '✗' "$OUT/security" | sed 's/  */ /g; s/^/# /'
+check "systemd-analyze security $UNIT: ${score:-?} <= 2.5" \
+	$([ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'; echo $?)
+
+journal | sed 's/^/# journal: /'
+done_testing
