@@ -110,7 +110,7 @@ struct xrx_win {
 	})
 #else
 #define XRX_LOAD(w, kind, off, type)                                          \
-	XRX_RAW_LOAD(type, (w)->p + ((off) & XRX_PARSE_MASK))
+	((void)(kind), XRX_RAW_LOAD(type, (w)->p + ((off) & XRX_PARSE_MASK)))
 #endif
 
 /* One byte, two bytes in host order, at @off of the window. */

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xrx/xrx.h>
+
 #include "ctl_conf.h"
 #include "ctl_lock.h"
 #include "ctl_log.h"
