@@ -5,8 +5,9 @@
 # xrx_rx attached, pins and state file with tight permissions, READY and
 # STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
-# second instance refused, SIGHUP rule and sink change without detaching,
-# link down/up and an MTU change survived, WATCHDOG=1, and SIGTERM leaving
+# second instance refused, SIGHUP rule and sink change without detaching
+# and without closing a socket (swapped in place), link down/up and MTU
+# changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
 # state file.
 . "$(dirname "$0")/../lib.sh"
@@ -108,6 +109,7 @@ check "WATCHDOG=1 every WATCHDOG_USEC/2" $([ "$(ncount WATCHDOG=1)" -ge 2 ]; ech
 # --- SIGHUP: a new rule and a new sink, program stays -------------------------
 sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000\nsink = pcap:'"$WORK"'/rx.pcap|' "$WORK/xrx.conf"
 red0=$(jget kernel.redirect.packets)
+nosock0=$(jget kernel.pass_no_socket.packets)
 kill -HUP $pid
 wait_for 5 test "$(ncount READY=1)" = 2
 check "SIGHUP: RELOADING=1 then READY=1" \
@@ -115,13 +117,16 @@ check "SIGHUP: RELOADING=1 then READY=1" \
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
 check "SIGHUP: xrxctl rules shows the new rule" \
 	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
-check "SIGHUP: workers restarted for the sink change" \
-	$([ "$(jget user.worker_restarts)" = 1 ] && [ "$(jget user.reloads)" = 1 ]; echo $?)
+wait_for 5 test "$(jget user.live_swaps)" = 1
+check "SIGHUP: sink swapped in place (live_swaps 1), no socket reopened (worker_restarts 0)" \
+	$([ "$(jget user.live_swaps)" = 1 ] && [ "$(jget user.worker_restarts)" = 0 ] &&
+	  [ "$(jget user.reloads)" = 1 ]; echo $?)
 send 6000 --flows 2 --segs 8 --trains 4
 wait_for 5 test "$(jget user.engine.frames_in)" = 704
-check "SIGHUP: the new rule's traffic is redirected and counted" \
+check "SIGHUP: the new rule's traffic is redirected and counted, none passed for want of a socket" \
 	$([ "$(jget kernel.redirect.packets)" = $((red0 + 64)) ] &&
-	  [ "$(jget user.engine.frames_in)" = 704 ]; echo $?)
+	  [ "$(jget user.engine.frames_in)" = 704 ] &&
+	  [ "$(jget kernel.pass_no_socket.packets)" = "$nosock0" ]; echo $?)
 wait_for 5 test "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)"
 check "no packet lost across the sink swap: sink pkts_in = engine pkts_out" \
 	$([ "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)" ]; echo $?)
@@ -151,19 +156,22 @@ send 5201 --flows 1 --segs 8 --trains 2
 wait_for 5 test "$(jget user.engine.frames_in)" = 720
 check "link down/up: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 720 ]; echo $?)
 if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
-	wait_for 5 log_has "MTU 1500 -> 3000"
-	wait_for 5 test "$(jget user.worker_restarts)" = 2
-	check "MTU change: logged, workers restarted, still running" \
-		$(log_has "MTU 1500 -> 3000" && [ "$(jget user.worker_restarts)" = 2 ] && kill -0 $pid; echo $?)
+	wait_for 5 log_has "MTU 3000: the AF_XDP sockets hold frames of it"
+	check "MTU change: logged, sockets kept (worker_restarts 0), still running" \
+		$(log_has "MTU 1500 -> 3000" && log_has "MTU 3000: the AF_XDP sockets hold frames of it" &&
+		  [ "$(jget user.worker_restarts)" = 0 ] && kill -0 $pid; echo $?)
 	send 5201 --flows 1 --segs 8 --trains 2
 	wait_for 5 test "$(jget user.engine.frames_in)" = 736
 	check "MTU change: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 736 ]; echo $?)
 	in_dut ip link set $IF_DUT mtu 1500
-	wait_for 5 test "$(jget user.worker_restarts)" = 3
+	wait_for 5 log_has "MTU 3000 -> 1500"
 else
 	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
 	skip "MTU change traffic" "see above"
 fi
+
+wait_for 5 test "$(jget user.unaccounted)" = 0
+check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
 
 # --- SIGTERM ----------------------------------------------------------------
 kill -TERM $pid
