@@ -117,7 +117,7 @@ check "SIGHUP: RELOADING=1 then READY=1" \
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
 check "SIGHUP: xrxctl rules shows the new rule" \
 	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
-wait_for 5 test "$(jget user.live_swaps)" = 1
+wait_for 5 eval '[ "$(jget user.live_swaps)" = 1 ]'
 check "SIGHUP: sink swapped in place (live_swaps 1), no socket reopened (worker_restarts 0)" \
 	$([ "$(jget user.live_swaps)" = 1 ] && [ "$(jget user.worker_restarts)" = 0 ] &&
 	  [ "$(jget user.reloads)" = 1 ]; echo $?)
@@ -170,7 +170,7 @@ else
 	skip "MTU change traffic" "see above"
 fi
 
-wait_for 5 test "$(jget user.unaccounted)" = 0
+wait_for 5 eval '[ "$(jget user.unaccounted)" = 0 ]'
 check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
 
 # --- SIGTERM ----------------------------------------------------------------
