@@ -215,16 +215,21 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	}
 	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
 	if (pid) {
-		printf("  queues    %llu (%llu-%llu), %s%s, MTU %llu\n",
-		       (unsigned long long)u.hdr[XRX_USTATS_QUEUES],
-		       (unsigned long long)u.hdr[XRX_USTATS_FIRST_QUEUE],
-		       (unsigned long long)(u.hdr[XRX_USTATS_FIRST_QUEUE] +
-					    u.hdr[XRX_USTATS_QUEUES] - 1),
-		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] == u.hdr[XRX_USTATS_QUEUES] &&
-		       u.hdr[XRX_USTATS_QUEUES] ? "zero-copy" :
-		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] ? "partly zero-copy" : "copy mode",
-		       u.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] ? ", multi-buffer" : "",
-		       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		if (!u.hdr[XRX_USTATS_QUEUES]) {
+			printf("  queues    none with an AF_XDP socket, MTU %llu\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		} else {
+			printf("  queues    %llu (%llu-%llu), %s%s, MTU %llu\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_QUEUES],
+			       (unsigned long long)u.hdr[XRX_USTATS_FIRST_QUEUE],
+			       (unsigned long long)(u.hdr[XRX_USTATS_FIRST_QUEUE] +
+						    u.hdr[XRX_USTATS_QUEUES] - 1),
+			       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] == u.hdr[XRX_USTATS_QUEUES] &&
+			       u.hdr[XRX_USTATS_QUEUES] ? "zero-copy" :
+			       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] ? "partly zero-copy" : "copy mode",
+			       u.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] ? ", multi-buffer" : "",
+			       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		}
 		printf("  rules     %llu (xrxctl rules %s), %llu reload%s, %llu swap%s in place, %llu socket reopen%s\n",
 		       (unsigned long long)u.hdr[XRX_USTATS_RULES], ifname,
 		       (unsigned long long)u.hdr[XRX_USTATS_RELOADS],
@@ -238,7 +243,7 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 			       (unsigned long long)u.hdr[XRX_USTATS_BIND_FAILURES],
 			       u.hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
 		else if (u.hdr[XRX_USTATS_STUCK_WORKERS])
-			printf("  state     STUCK: %llu worker%s not running its loop (blocked in the sink? a FIFO nobody reads, a wedged TUN)\n",
+			printf("  state     STUCK: %llu worker%s not going round the receive loop (blocked in the sink? a FIFO nobody reads, a wedged TUN)\n",
 			       (unsigned long long)u.hdr[XRX_USTATS_STUCK_WORKERS],
 			       u.hdr[XRX_USTATS_STUCK_WORKERS] == 1 ? "" : "s");
 		else

@@ -410,7 +410,10 @@ static void retry_degraded(struct xrxd *x)
 
 	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
 		return;
+	/* The timer retries anyway: do not hold up the main loop long. */
+	x->bind_busy_ms = 200;
 	err = xrxd_workers_start(x, x->conf);
+	x->bind_busy_ms = 1000;
 	if (!err) {
 		x->degraded = false;
 		x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
@@ -786,9 +789,6 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 		ret = 1;
 		goto undo;
 	}
-	/* Later binds run on the main loop: short back-off, then the
-	 * timer's retries. */
-	x.bind_busy_ms = 200;
 	ret = 1;
 	xrxd_stats_refresh(&x);
 	sd_notify(0, "READY=1");
