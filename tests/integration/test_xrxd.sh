@@ -85,7 +85,7 @@ check "second instance: first one still serving" $(kill -0 $pid; echo $?)
 
 # --- traffic ----------------------------------------------------------------
 send 5201 --flows 4 --segs 16 --trains 10
-wait_for 5 test "$(jget user.engine.frames_in)" = 640
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = 640 ]'
 frames=$(jget user.engine.frames_in)
 aggs=$(jget user.engine.aggs_out)
 spa=$(jget derived.segments_per_aggregate)
@@ -111,7 +111,7 @@ sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000\nsink = pcap:'"$WORK"
 red0=$(jget kernel.redirect.packets)
 nosock0=$(jget kernel.pass_no_socket.packets)
 kill -HUP $pid
-wait_for 5 test "$(ncount READY=1)" = 2
+wait_for 5 eval '[ "$(ncount READY=1)" = 2 ]'
 check "SIGHUP: RELOADING=1 then READY=1" \
 	$([ "$(ncount RELOADING=1)" = 1 ] && [ "$(ncount READY=1)" = 2 ]; echo $?)
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
@@ -122,12 +122,12 @@ check "SIGHUP: sink swapped in place (live_swaps 1), no socket reopened (worker_
 	$([ "$(jget user.live_swaps)" = 1 ] && [ "$(jget user.worker_restarts)" = 0 ] &&
 	  [ "$(jget user.reloads)" = 1 ]; echo $?)
 send 6000 --flows 2 --segs 8 --trains 4
-wait_for 5 test "$(jget user.engine.frames_in)" = 704
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = 704 ]'
 check "SIGHUP: the new rule's traffic is redirected and counted, none passed for want of a socket" \
 	$([ "$(jget kernel.redirect.packets)" = $((red0 + 64)) ] &&
 	  [ "$(jget user.engine.frames_in)" = 704 ] &&
 	  [ "$(jget kernel.pass_no_socket.packets)" = "$nosock0" ]; echo $?)
-wait_for 5 test "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)"
+wait_for 5 eval '[ "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)" ]'
 check "no packet lost across the sink swap: sink pkts_in = engine pkts_out" \
 	$([ "$(jget user.sink.pkts_in)" = "$(jget user.engine.pkts_out)" ]; echo $?)
 # Two queues: the pcap sink writes PATH.q0 and PATH.q1.
@@ -138,7 +138,7 @@ check "new sink: the pcap files hold the new traffic (64 segments)" \
 cp "$WORK/xrx.conf" "$WORK/good.conf"
 sed -i '1a max_segments = 0' "$WORK/xrx.conf"
 kill -HUP $pid
-wait_for 5 test "$(ncount READY=1)" = 3
+wait_for 5 eval '[ "$(ncount READY=1)" = 3 ]'
 check "SIGHUP with a config error: logged, still serving the old config" \
 	$(log_has "xrx.conf:2: max_segments = 0 is out of range" && log_has "reload failed; still running the previous configuration" &&
 	  kill -0 $pid && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
@@ -153,7 +153,7 @@ check "link down/up: logged, xrxd still running, same program" \
 	$(log_has "link down" && log_has "link up" && kill -0 $pid && [ "$(prog_id)" = "$id0" ]; echo $?)
 sleep 1
 send 5201 --flows 1 --segs 8 --trains 2
-wait_for 5 test "$(jget user.engine.frames_in)" = 720
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = 720 ]'
 check "link down/up: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 720 ]; echo $?)
 if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
 	wait_for 5 log_has "MTU 3000: the AF_XDP sockets hold frames of it"
@@ -161,7 +161,7 @@ if in_dut ip link set $IF_DUT mtu 3000 2>"$WORK/mtu.err"; then
 		$(log_has "MTU 1500 -> 3000" && log_has "MTU 3000: the AF_XDP sockets hold frames of it" &&
 		  [ "$(jget user.worker_restarts)" = 0 ] && kill -0 $pid; echo $?)
 	send 5201 --flows 1 --segs 8 --trains 2
-	wait_for 5 test "$(jget user.engine.frames_in)" = 736
+	wait_for 5 eval '[ "$(jget user.engine.frames_in)" = 736 ]'
 	check "MTU change: traffic still accelerated" $([ "$(jget user.engine.frames_in)" = 736 ]; echo $?)
 	in_dut ip link set $IF_DUT mtu 1500
 	wait_for 5 log_has "MTU 3000 -> 1500"
