@@ -104,6 +104,8 @@ check "xrxctl rules: tcp/5201" $(xrxctl rules $IF_DUT | grep -qE '^ +1 +accel +t
 wait_for 3 grep -q "^STATUS=.*segments per aggregate" "$WORK/notify.log"
 check "STATUS= carries rates and the aggregation ratio" \
 	$(grep -qE "^STATUS=$IF_DUT: 2 queues, [0-9]+ frames/s, .* Mbit/s in; .* frames per packet, [0-9.]+ segments per aggregate" "$WORK/notify.log"; echo $?)
+# Every 0.5 s: two within 5 s whatever the load.
+wait_for 5 eval '[ "$(ncount WATCHDOG=1)" -ge 2 ]'
 check "WATCHDOG=1 every WATCHDOG_USEC/2" $([ "$(ncount WATCHDOG=1)" -ge 2 ]; echo $?)
 
 # --- SIGHUP: a new rule and a new sink, program stays -------------------------

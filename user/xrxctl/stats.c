@@ -29,6 +29,7 @@ enum fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
 struct snap {
 	char ifname[IF_NAMESIZE];
 	bool have_k, have_u, alive;
+	bool gone;		/* listed, but its pins went before the read */
 	struct xrx_counter k[XRX_STAT_MAX];
 	struct xrx_ustats u;
 	double at;		/* CLOCK_MONOTONIC seconds */
@@ -46,7 +47,8 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
+static int take(const struct ctx *ctx, const char *ifname, struct snap *s,
+		bool quiet)
 {
 	char err[512];
 	int fd;
@@ -72,8 +74,10 @@ static int take(const struct ctx *ctx, const char *ifname, struct snap *s)
 			   (kill((pid_t)s->u.hdr[XRX_USTATS_PID], 0) == 0 ||
 			    errno == EPERM);
 	if (!s->have_k && !s->have_u) {
-		ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start xrxd@%s",
-			ifname, ctx->pin_root, ifname, ifname);
+		if (!quiet)
+			ctl_err("no xrxd on %s: nothing readable in %s/%s; start it with systemctl start xrxd@%s",
+				ifname, ctx->pin_root, ifname, ifname);
+		s->gone = true;
 		return -ENOENT;
 	}
 	return 0;
@@ -246,7 +250,8 @@ static void print_prom(const struct snap *s, int n)
 
 	prom_family("xrx_up", "1 if the xrxd that writes xrx_ustats is running", false);
 	for (j = 0; j < n; j++)
-		printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
+		if (!s[j].gone)
+			printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
 	prom_family("xrx_prog_packets_total",
 		    "frames counted by xrx_rx, by verdict (xrx_stats)", true);
 	for (j = 0; j < n; j++)
@@ -412,17 +417,23 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 			if (stop)
 				break;
 		}
+		/*
+		 * Every interface: one whose xrxd stopped between the listing
+		 * and the read is left out, not an error; a named one is.
+		 */
 		for (j = 0; j < n; j++)
-			if (take(ctx, names[j], &cur[j]))
+			if (take(ctx, names[j], &cur[j], !arg) && arg)
 				goto out;
 		if (fmt == FMT_PROM) {
 			print_prom(cur, n);
 		} else {
 			for (j = 0; j < n; j++) {
+				if (cur[j].gone)
+					continue;
 				if (fmt == FMT_JSON)
-					print_json(&cur[j], round ? &prev[j] : NULL);
+					print_json(&cur[j], round && !prev[j].gone ? &prev[j] : NULL);
 				else
-					print_text(&cur[j], round ? &prev[j] : NULL);
+					print_text(&cur[j], round && !prev[j].gone ? &prev[j] : NULL);
 			}
 		}
 		fflush(stdout);
