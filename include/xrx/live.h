@@ -216,7 +216,11 @@ struct xrx_live *xrx_live__open(const char *ifname,
  * passed to the kernel for want of a socket meanwhile. @sink: a new spec,
  * or NULL to keep the sinks (the same spec with NULL @sink_opts keeps them
  * too); @engine: new engine options (region, deliver, release_frame, ctx
- * and max_chunks are libxrx's), or NULL to keep the engines. Everything
+ * and max_chunks are libxrx's), or NULL to keep the engine options (the
+ * engines are still renewed: the old ones deliver what they hold into the
+ * old sink). The new sinks open while the old ones are still open, so a
+ * device that takes one opener at a time (a TUN without multi_queue)
+ * cannot be swapped for another spec of itself. Everything
  * new is opened first, for every queue; if anything fails nothing changes.
  * Each worker then switches between two batches: its old engine's held
  * aggregates are delivered into the old sink and the old sink flushed,

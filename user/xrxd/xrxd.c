@@ -394,7 +394,6 @@ static void notify_status(struct xrxd *x)
 static void enter_degraded(struct xrxd *x, int err)
 {
 	x->bind_err = err;
-	x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
 	if (!x->degraded)
 		x->retry_gap_ns = 250000000ull;
 	x->degraded = true;
@@ -467,6 +466,7 @@ static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 			x->degraded = false;
 			return ret;
 		}
+		x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
 	}
 	enter_degraded(x, ret2);
 	return ret;
@@ -784,6 +784,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	if (ret == -EBUSY) {
 		/* A queue still held (a stopping xrxd's sockets, another
 		 * AF_XDP user): serve degraded rather than fail. */
+		x.us.hdr[XRX_USTATS_BIND_FAILURES]++;
 		enter_degraded(&x, ret);
 	} else if (ret) {
 		ret = 1;
