@@ -117,6 +117,7 @@ wait $hold
 n=$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")
 kill -HUP $pid
 wait_for 10 eval '[ "$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")" -gt $n ]'
+diag "failed socket opens $(jget user.bind_failures), binds retried on EBUSY $(jget user.live.bind_busy_retries), reopens $(jget user.worker_restarts)"
 check "the queue free again: the same reload now opens 2 queues" \
 	$([ "$(jget user.queues)" = 2 ] && [ "$(jget user.degraded)" = 0 ]; echo $?)
 
