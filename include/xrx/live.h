@@ -77,6 +77,11 @@ struct xrx_live_queue_info {
 	__u32 frame_size;
 	__u64 umem_bytes;		/* the UMEM and its frame bookkeeping */
 	__u64 engine_bytes;		/* xrx_engine__memory() of the queue */
+	/* CLOCK_MONOTONIC ns when the queue's worker last went round its
+	 * loop (at least every 100 ms while it is not blocked); 0 when no
+	 * worker runs. A heartbeat that stops means a stuck worker (a
+	 * sink that blocks: a FIFO nobody reads, a wedged TUN). */
+	__u64 heartbeat_ns;
 };
 
 /*
@@ -122,6 +127,14 @@ struct xrx_live_opts {
 	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
 	void *log_ctx;
 	bool no_hw_meta;		/* plain xrx_rx only (prog.h) */
+	/*
+	 * A bind that finds the queue busy (EBUSY) is tried again with
+	 * back-off for up to this long: the kernel releases a closed
+	 * socket's hold on its queue asynchronously (the buffer pool is
+	 * torn down from a work item, xp_put_pool_deferred()), so a
+	 * rebind right after a close can find it still taken. 0: 1000.
+	 */
+	__u32 bind_busy_ms;
 };
 
 /*
@@ -143,6 +156,10 @@ struct xrx_live_opts {
 	X(WAKEUPS, "wakeups", "syscalls to wake the kernel (need_wakeup)")    \
 	X(POLLS, "polls", "waits in poll() with an empty RX ring")            \
 	X(CB_PKTS, "cb_pkts", "packets handed to the callback or poll")       \
+	X(SWAPS, "swaps",                                                      \
+	  "sink/engine swaps between two batches (xrx_live__reconfigure)")     \
+	X(BIND_BUSY_RETRIES, "bind_busy_retries",                              \
+	  "binds tried again because the queue was still busy (EBUSY)")        \
 	X(OWNERSHIP_ERRORS, "ownership_errors",                                \
 	  "frame state violations (double release, unknown address)")         \
 	X(XSK_RX_DROPPED, "xsk_rx_dropped", "XDP_STATISTICS rx_dropped")      \
@@ -180,9 +197,38 @@ struct xrx_live_stats {
  */
 struct xrx_live *xrx_live__open(const char *ifname,
 				const struct xrx_live_opts *opts);
+/*
+ * Change the sink and/or the engine options of an open handle in sink
+ * mode, running or not, without closing its sockets or UMEMs: no frame is
+ * passed to the kernel for want of a socket meanwhile. @sink: a new spec,
+ * or NULL to keep the sinks (the same spec with NULL @sink_opts keeps them
+ * too); @engine: new engine options (region, deliver, release_frame, ctx
+ * and max_chunks are libxrx's), or NULL to keep the engine options (the
+ * engines are still renewed: the old ones deliver what they hold into the
+ * old sink). The new sinks open while the old ones are still open, so a
+ * device that takes one opener at a time (a TUN without multi_queue)
+ * cannot be swapped for another spec of itself. Everything
+ * new is opened first, for every queue; if anything fails nothing changes.
+ * Each worker then switches between two batches: its old engine's held
+ * aggregates are delivered into the old sink and the old sink flushed,
+ * then the new pair takes the next batch. Counters keep counting up. Waits
+ * up to 2 s for the workers; one that is blocked (in a sink) switches when
+ * it runs again, and the old pair is freed later (logged).
+ * Return: 0, -EINVAL (not sink mode, bad options) or what opening failed
+ * with.
+ */
+int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
+			  const struct xrx_sink_opts *sink_opts,
+			  const struct xrx_engine_opts *engine);
 /* Start one worker thread per queue (sink or callback mode). */
 int xrx_live__start(struct xrx_live *l);
-/* Stop and join the workers; held aggregates are delivered first. */
+/*
+ * Stop and join the workers; held aggregates are delivered first. The
+ * sockets leave xrx_xsks first (xrx_rx passes their queues' frames to
+ * the kernel, counted in pass_no_socket) and what is left in their RX
+ * rings is received and delivered, so a stop loses no redirected frame;
+ * start() puts them back.
+ */
 int xrx_live__stop(struct xrx_live *l);
 /* Stop, deliver what is held, close sinks, sockets, UMEMs; detach and
  * unpin what open() attached. NULL is a no-op. */

@@ -5,12 +5,20 @@
 # at once from three senders — valid TCP flows, the same kind of flows with
 # every segment malformed (bad IP or TCP checksum, IP length beyond the
 # frame), and garbage (random bytes, headers cut short anywhere, bogus
-# version and header-length fields, VLAN stacks). xrxd must keep running;
-# the valid flows' payload must reach the pcap sink exactly, each byte
-# once; the malformed frames must be counted (xrx_stats pass_malformed,
-# engine csum_bad), never merged; every UMEM frame must come back (no
-# ownership errors, umem_engine 0 once idle, frames released = frames in);
-# and SIGTERM must leave the NIC as it was.
+# version and header-length fields, VLAN stacks), unpaced. xrxd must keep
+# running; every frame must be accounted for (xrxctl stats: unaccounted 0;
+# redirected = delivered + counted drops); the valid flows' payload must
+# reach the pcap sink exactly, each byte at most once, and only whole
+# segments may be missing, no more than the drops counted; the malformed
+# frames must be counted (xrx_stats pass_malformed, engine csum_bad),
+# never merged; every UMEM frame must come back (no ownership errors,
+# umem_engine 0 once idle, frames released = frames in); and SIGTERM must
+# leave the NIC as it was.
+#
+# Not timing-dependent: the senders are not paced, so AF_XDP copy mode on
+# veth may drop frames at the sockets when the machine is busy; those
+# drops are counted (XDP_STATISTICS) and the test checks the books
+# balance, not that the machine was fast enough.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
@@ -104,9 +112,9 @@ pid=$!
 at_exit kill -KILL $pid
 wait_for 15 ready || { sed 's/^/# /' "$WORK/xrxd.err"; echo "not ok 1 - xrxd ready"; exit 1; }
 
-# Each sender paced: AF_XDP copy mode over veth drops beyond ~150k frames/s
-# in all (xsk_rx_dropped), and the valid flows must arrive whole.
-send() { in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC -r ${STORM_RATE:-35000} "$@"; }
+# Unpaced (STORM_RATE paces each sender if set): whatever the sockets
+# drop is counted, and the checks below balance the books with it.
+send() { in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC ${STORM_RATE:+-r $STORM_RATE} "$@"; }
 start=$(date +%s.%N)
 send --dport 5201 --flows 8 --segs 16 --mss 100 --interleave \
 	--trains $((N_VALID / 128 + 1)) -c $N_VALID -w "$WORK/sent.pcap" -v \
@@ -140,19 +148,33 @@ rx=$(jget kernel.rx.packets)
 mal=$(jget kernel.pass_malformed.packets)
 bad=$(jget user.engine.csum_bad)
 diag "xrx_rx saw $rx frames: redirect $(jget kernel.redirect.packets), pass_malformed $mal, pass_not_ip $(jget kernel.pass_not_ip.packets), pass_not_l4 $(jget kernel.pass_not_l4.packets); engine csum_bad $bad, single_malformed $(jget user.engine.single_malformed)"
-check "xrx_rx saw every frame" $([ "$rx" -ge "$sent" ]; echo $?)
-check "malformed frames counted: pass_malformed + csum_bad >= the $N_BAD malformed segments" \
-	$([ "$mal" -gt 0 ] && [ $((mal + bad)) -ge $N_BAD ]; echo $?)
+# What veth itself dropped on the way (a full peer ring: veth_xmit()
+# counts it as the sender's tx dropped) never reached xrx_rx.
+vdrop=$(in_src ip -s -j link show $IF_SRC | "$PY" -c '
+import json, sys
+print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])')
+diag "veth drops before xrx_rx: $vdrop"
+check "xrx_rx saw every frame veth did not drop ($rx + $vdrop >= $sent)" \
+	$([ $((rx + vdrop)) -ge "$sent" ]; echo $?)
+sockdrop=$(( $(jget user.live.xsk_rx_dropped) + $(jget user.live.xsk_rx_ring_full) ))
+# A malformed segment the sockets dropped never reached the engine.
+check "malformed frames counted: pass_malformed + csum_bad + socket drops >= the $N_BAD malformed segments" \
+	$([ "$mal" -gt 0 ] && [ $((mal + bad + sockdrop)) -ge $N_BAD ]; echo $?)
 check "kernel verdicts add up to the frames seen" \
 	$("$PY" -c '
 import json, sys
 k = json.load(open(sys.argv[1]))["kernel"]
 sys.exit(0 if sum(v["packets"] for n, v in k.items() if n != "rx") == k["rx"]["packets"] else 1)' "$WORK/stats.json"; echo $?)
-diag "losses: xsk_rx_dropped $(jget user.live.xsk_rx_dropped) ring_full $(jget user.live.xsk_rx_ring_full) fill_empty $(jget user.live.xsk_rx_fill_empty) drop_no_buffer $(jget user.engine.drop_no_buffer) sink errors $(jget user.sink.errors) dropped $(jget user.sink.dropped)"
-check "no frame lost on the way: xsk drops, engine drops, sink errors all 0" \
-	$([ "$(jget user.live.xsk_rx_dropped)" = 0 ] && [ "$(jget user.live.xsk_rx_ring_full)" = 0 ] &&
-	  [ "$(jget user.engine.drop_no_buffer)" = 0 ] && [ "$(jget user.engine.drop_bad_frame)" = 0 ] &&
-	  [ "$(jget user.sink.errors)" = 0 ] && [ "$(jget user.sink.dropped)" = 0 ]; echo $?)
+xrxdrop=$(( $(jget user.live.rx_chain_drops) + $(jget user.engine.drop_no_buffer) + $(jget user.engine.drop_bad_frame) ))
+sinkdrop=$(( $(jget user.sink.errors) + $(jget user.sink.dropped) ))
+delivered=$(( $(jget user.engine.pkts_out) + $(jget user.engine.segs_merged) ))
+red=$(jget kernel.redirect.packets)
+diag "redirected $red = delivered $delivered + socket drops $sockdrop (xsk_rx_dropped $(jget user.live.xsk_rx_dropped), ring_full $(jget user.live.xsk_rx_ring_full), of them fill_empty $(jget user.live.xsk_rx_fill_empty)) + xrx drops $xrxdrop; sink errors/drops $sinkdrop; unaccounted $(jget user.unaccounted)"
+check "xrxctl stats: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
+check "every redirected frame delivered or counted dropped ($red = $delivered + $sockdrop + $xrxdrop)" \
+	$([ "$red" = $((delivered + sockdrop + xrxdrop)) ]; echo $?)
+check "the sink wrote every packet it was given (pkts_in = pkts_out, no error)" \
+	$([ "$(jget user.sink.pkts_in)" = "$(jget user.sink.pkts_out)" ] && [ $sinkdrop = 0 ]; echo $?)
 check "frame ownership: ownership_errors 0, frames released = frames in, umem_engine 0 when idle" \
 	$([ "$(jget user.live.ownership_errors)" = 0 ] &&
 	  [ "$(jget user.engine.frames_released)" = "$(jget user.engine.frames_in)" ] &&
@@ -168,27 +190,67 @@ check "SIGTERM after the storm: exit 0" $([ $rc = 0 ]; echo $?)
 ok "NIC identical to before, no pins, no state file" \
 	eval 'same "$WORK/orig" "$WORK/now" && [ ! -e "$PIN" ] && [ ! -e "$SF" ]'
 
-# The valid flows (source ports 40000-40007) only: every payload byte
-# delivered once, in sequence order, to the sink (both queues' files).
-"$PY" - "$TOP/tests/tools" "$WORK/sent.pcap" "$WORK"/rx.pcap.q* >"$WORK/payload" 2>&1 <<'PYEOF'
+# The valid flows (source ports 40000-40007): every delivered byte is the
+# sent byte at its sequence number, each sent segment delivered at most
+# once and whole, and the segments missing are no more than the frames
+# counted dropped (sent = delivered + missing per flow). The pcap files
+# hold exactly the packets the sink counted out.
+"$PY" - "$TOP/tests/tools" "$WORK/sent.pcap" $((sockdrop + xrxdrop)) \
+	"$(jget user.sink.pkts_out)" "$WORK"/rx.pcap.q* >"$WORK/payload" 2>&1 <<'PYEOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 import xrxpcap
 sent = xrxpcap.packets(sys.argv[2])
-got = [p for f in sys.argv[3:] for p in xrxpcap.packets(f)]
+drops, pkts_out = int(sys.argv[3]), int(sys.argv[4])
+got = [p for f in sys.argv[5:] for p in xrxpcap.packets(f)]
+errs = []
+if len(got) != pkts_out:
+    errs.append("the pcap files hold %d packets, the sink counted %d out"
+                % (len(got), pkts_out))
 valid = lambda p: p["kind"] == "tcp" and 40000 <= p["key"][-2] < 40008
-sent = [p for p in sent if valid(p)]
-got = [p for p in got if valid(p)]
-errs = xrxpcap.check_payload(sent, got)
-for e in errs:
+segs = {}
+for p in sent:
+    if valid(p) and p["plen"]:
+        segs.setdefault(p["key"], {})
+        if p["seq"] in segs[p["key"]]:
+            errs.append("sender repeated seq %d" % p["seq"])
+        segs[p["key"]][p["seq"]] = p["payload"]
+done = {k: set() for k in segs}
+for p in got:
+    if not valid(p) or not p["plen"]:
+        continue
+    k, seq, pay = p["key"], p["seq"], p["payload"]
+    if k not in segs:
+        errs.append("delivered a flow never sent: %s" % xrxpcap.fmt_key(k))
+        continue
+    off = 0
+    while off < len(pay):
+        s = segs[k].get((seq + off) & 0xffffffff)
+        if s is None or pay[off:off + len(s)] != s:
+            errs.append("flow %s: delivered bytes at seq %d are not a sent segment"
+                        % (xrxpcap.fmt_key(k), seq + off))
+            break
+        if (seq + off) in done[k]:
+            errs.append("flow %s: seq %d delivered twice" % (xrxpcap.fmt_key(k), seq + off))
+        done[k].add((seq + off) & 0xffffffff)
+        off += len(s)
+missing = 0
+for k in sorted(segs, key=repr):
+    m = len(segs[k]) - len(done[k])
+    missing += m
+    print("flow %s: sent %d segments = delivered %d + missing %d"
+          % (xrxpcap.fmt_key(k), len(segs[k]), len(done[k]), m))
+if missing > drops:
+    errs.append("%d segments missing, but only %d frames counted dropped" % (missing, drops))
+for e in errs[:20]:
     print(e)
-n = sum(p["plen"] for p in sent)
-print("valid flows: %d segments, %d payload bytes sent; %d packets delivered, %d bytes"
-      % (len(sent), n, len(got), sum(p["plen"] for p in got)))
+n = sum(len(v) for v in segs.values())
+print("valid flows: %d segments sent, %d missing, %d frames counted dropped in all; %d packets in the pcap files"
+      % (n, missing, drops, len(got)))
 sys.exit(1 if errs or not n else 0)
 PYEOF
 rc=$?
 sed 's/^/# /' "$WORK/payload"
-check "valid flows: payload delivered exactly, each byte once" $rc
+check "valid flows: delivered bytes exact and at most once; missing segments whole and no more than the counted drops" $rc
 
 done_testing

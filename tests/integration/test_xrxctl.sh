@@ -91,7 +91,8 @@ assert all("rates" in l and l["interval_s"] > 0.4 for l in lines[1:])
 assert any(l["rates"]["frames_in_ps"] > 0 for l in lines[1:])
 PYEOF
 )
-wait_for 5 test "$(xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2)" = 3200
+frames_in() { xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2; }
+wait_for 5 eval '[ "$(frames_in)" = 3200 ]'
 xrxctl stats $IF_DUT >"$WORK/out"
 check "stats text: kernel and userspace counters, derived values" \
 	$(grep -qE "^  redirect +3200 " "$WORK/out" && grep -qE "^  frames_in +3200$" "$WORK/out" &&

@@ -61,7 +61,7 @@ check "unit capabilities only: the process has no CAP_SYS_ADMIN" \
 	  [ $(( 0x$eff >> 21 & 1 )) = 0 ] && [ $(( 0x$eff >> 39 & 1 )) = 1 ]; echo $?)
 in_src "$PY" "$TOP/tests/tools/tcp_trains.py" $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 \
 	--flows 2 --segs 16 --trains 5 >/dev/null
-wait_for 5 test "$(jget frames_in)" = 160
+wait_for 5 eval '[ "$(jget frames_in)" = 160 ]'
 check "unit capabilities only: traffic aggregated (160 frames in, aggregates out)" \
 	$([ "$(jget frames_in)" = 160 ] && [ "$(jget aggs_out)" -gt 0 ]; echo $?)
 kill -TERM $pid

@@ -92,7 +92,8 @@ id1=$(prog_id)
 in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 200 >/dev/null &
 tpid=$!
 at_exit kill $tpid
-wait_for 5 test "$(xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2)" -gt 100
+frames_in() { xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2; }
+wait_for 5 eval '[ "$(frames_in)" -gt 100 ]'
 kill -KILL $pid
 wait $pid 2>/dev/null
 wait $tpid

@@ -48,7 +48,17 @@
 	X(RULES, "rules", "accelerate rules in xrx_rules")                    \
 	X(RELOADS, "reloads", "configurations reloaded (SIGHUP)")              \
 	X(WORKER_RESTARTS, "worker_restarts",                                  \
-	  "workers restarted (sink or engine change, MTU change)")
+	  "sockets closed and reopened (queue count change, MTU beyond the frames)") \
+	X(LIVE_SWAPS, "live_swaps",                                            \
+	  "sink/engine changes made in place, sockets kept (SIGHUP)")          \
+	X(BIND_FAILURES, "bind_failures",                                      \
+	  "attempts to (re)open the AF_XDP sockets that failed")              \
+	X(DEGRADED, "degraded",                                                \
+	  "1: no AF_XDP sockets (a bind failed); xrx_rx passes to the kernel, xrxd retries") \
+	X(STUCK_WORKERS, "stuck_workers",                                      \
+	  "workers whose heartbeat stopped (blocked in their sink)")           \
+	X(UNACCOUNTED, "unaccounted",                                          \
+	  "frames no counter accounts for (0 when idle; in flight otherwise)")
 
 enum xrx_ustats_hdr {
 #define XRX_X_ENUM(e, n, d) XRX_USTATS_##e,

@@ -106,7 +106,8 @@ __u64 *xrx_ustats_at(struct xrx_ustats *u, enum xrx_ustats_group g,
 bool xrx_ustats_is_gauge(enum xrx_ustats_group g, unsigned int i)
 {
 	if (g == XRX_USTATS_G_HDR)
-		return i != XRX_USTATS_RELOADS && i != XRX_USTATS_WORKER_RESTARTS;
+		return i != XRX_USTATS_RELOADS && i != XRX_USTATS_WORKER_RESTARTS &&
+		       i != XRX_USTATS_LIVE_SWAPS && i != XRX_USTATS_BIND_FAILURES;
 	return g == XRX_USTATS_G_LIVE &&
 	       (i == XRX_LIVE_STAT_UMEM_FRAMES || i == XRX_LIVE_STAT_UMEM_FREE ||
 		i == XRX_LIVE_STAT_UMEM_KERNEL || i == XRX_LIVE_STAT_UMEM_ENGINE);

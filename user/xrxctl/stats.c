@@ -192,6 +192,14 @@ static void print_text(const struct snap *s, const struct snap *prev)
 	printf("  %-28s %16.2f\n  %-28s %16.2f\n  %-28s %16.1f\n",
 	       "segments_per_aggregate", d.segs_per_agg, "frames_per_packet",
 	       d.frames_per_pkt, "bytes_copied_per_frame", d.copied_per_frame);
+	printf("  %-28s %16llu   (no counter says where they went; in flight while traffic runs, 0 when idle)\n",
+	       "unaccounted",
+	       (unsigned long long)s->u.hdr[XRX_USTATS_UNACCOUNTED]);
+	if (s->u.hdr[XRX_USTATS_DEGRADED])
+		printf("  DEGRADED: no AF_XDP sockets; traffic goes to the kernel (pass_no_socket); xrxd retries\n");
+	if (s->u.hdr[XRX_USTATS_STUCK_WORKERS])
+		printf("  STUCK: %llu worker(s) not running their loop (blocked in the sink?)\n",
+		       (unsigned long long)s->u.hdr[XRX_USTATS_STUCK_WORKERS]);
 	/* Over the whole run: an interval may be too short to judge. */
 	if (prev)
 		derive(s, NULL, &d);
@@ -233,8 +241,9 @@ static void print_json(const struct snap *s, const struct snap *prev)
 				printf("}");
 		}
 		derive(s, NULL, &d);
-		printf("},\"derived\":{\"segments_per_aggregate\":%.3f,\"frames_per_packet\":%.3f,\"bytes_copied_per_frame\":%.3f}",
-		       d.segs_per_agg, d.frames_per_pkt, d.copied_per_frame);
+		printf("},\"derived\":{\"segments_per_aggregate\":%.3f,\"frames_per_packet\":%.3f,\"bytes_copied_per_frame\":%.3f,\"unaccounted\":%llu}",
+		       d.segs_per_agg, d.frames_per_pkt, d.copied_per_frame,
+		       (unsigned long long)s->u.hdr[XRX_USTATS_UNACCOUNTED]);
 	}
 	if (prev) {
 		printf(",\"interval_s\":%.3f,\"rates\":{", secs);
@@ -280,7 +289,8 @@ static void print_prom(const struct snap *s, int n)
 
 	prom_family("xrx_up", "1 if the xrxd that writes xrx_ustats is running", false);
 	for (j = 0; j < n; j++)
-		printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
+		if (!s[j].gone)
+			printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
 	prom_family("xrx_prog_packets_total",
 		    "frames counted by xrx_rx, by verdict (xrx_stats)", true);
 	for (j = 0; j < n; j++)
@@ -310,6 +320,24 @@ static void print_prom(const struct snap *s, int n)
 					       (unsigned long long)*xrx_ustats_at(&((struct snap *)s)[j].u, g, i));
 		}
 	}
+	prom_family("xrx_degraded",
+		    "1 while xrxd has no AF_XDP sockets (a bind failed) and the traffic goes to the kernel", false);
+	for (j = 0; j < n; j++)
+		if (s[j].have_u)
+			printf("xrx_degraded{interface=\"%s\"} %llu\n", s[j].ifname,
+			       (unsigned long long)s[j].u.hdr[XRX_USTATS_DEGRADED]);
+	prom_family("xrx_stuck_workers",
+		    "workers whose heartbeat stopped (blocked in their sink)", false);
+	for (j = 0; j < n; j++)
+		if (s[j].have_u)
+			printf("xrx_stuck_workers{interface=\"%s\"} %llu\n", s[j].ifname,
+			       (unsigned long long)s[j].u.hdr[XRX_USTATS_STUCK_WORKERS]);
+	prom_family("xrx_unaccounted_frames",
+		    "frames no counter accounts for (in flight while traffic runs, 0 when idle)", false);
+	for (j = 0; j < n; j++)
+		if (s[j].have_u)
+			printf("xrx_unaccounted_frames{interface=\"%s\"} %llu\n", s[j].ifname,
+			       (unsigned long long)s[j].u.hdr[XRX_USTATS_UNACCOUNTED]);
 	prom_family("xrx_segments_per_aggregate",
 		    "segments per delivered aggregate since xrxd started", false);
 	for (j = 0; j < n; j++) {
@@ -428,6 +456,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 			if (stop)
 				break;
 		}
+		/* take() leaves out one whose pins went; a named one fails. */
 		for (j = 0; j < n; j++)
 			if (take(ctx, names[j], &cur[j], arg != NULL))
 				goto out;

@@ -215,22 +215,39 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	}
 	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
 	if (pid) {
-		printf("  queues    %llu (%llu-%llu), %s%s, MTU %llu\n",
-		       (unsigned long long)u.hdr[XRX_USTATS_QUEUES],
-		       (unsigned long long)u.hdr[XRX_USTATS_FIRST_QUEUE],
-		       (unsigned long long)(u.hdr[XRX_USTATS_FIRST_QUEUE] +
-					    u.hdr[XRX_USTATS_QUEUES] - 1),
-		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] == u.hdr[XRX_USTATS_QUEUES] &&
-		       u.hdr[XRX_USTATS_QUEUES] ? "zero-copy" :
-		       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] ? "partly zero-copy" : "copy mode",
-		       u.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] ? ", multi-buffer" : "",
-		       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
-		printf("  rules     %llu (xrxctl rules %s), %llu reload%s, %llu worker restart%s\n",
+		if (!u.hdr[XRX_USTATS_QUEUES]) {
+			printf("  queues    none with an AF_XDP socket, MTU %llu\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		} else {
+			printf("  queues    %llu (%llu-%llu), %s%s, MTU %llu\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_QUEUES],
+			       (unsigned long long)u.hdr[XRX_USTATS_FIRST_QUEUE],
+			       (unsigned long long)(u.hdr[XRX_USTATS_FIRST_QUEUE] +
+						    u.hdr[XRX_USTATS_QUEUES] - 1),
+			       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] == u.hdr[XRX_USTATS_QUEUES] &&
+			       u.hdr[XRX_USTATS_QUEUES] ? "zero-copy" :
+			       u.hdr[XRX_USTATS_ZEROCOPY_QUEUES] ? "partly zero-copy" : "copy mode",
+			       u.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] ? ", multi-buffer" : "",
+			       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
+		}
+		printf("  rules     %llu (xrxctl rules %s), %llu reload%s, %llu swap%s in place, %llu socket reopen%s\n",
 		       (unsigned long long)u.hdr[XRX_USTATS_RULES], ifname,
 		       (unsigned long long)u.hdr[XRX_USTATS_RELOADS],
 		       u.hdr[XRX_USTATS_RELOADS] == 1 ? "" : "s",
+		       (unsigned long long)u.hdr[XRX_USTATS_LIVE_SWAPS],
+		       u.hdr[XRX_USTATS_LIVE_SWAPS] == 1 ? "" : "s",
 		       (unsigned long long)u.hdr[XRX_USTATS_WORKER_RESTARTS],
 		       u.hdr[XRX_USTATS_WORKER_RESTARTS] == 1 ? "" : "s");
+		if (u.hdr[XRX_USTATS_DEGRADED])
+			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_BIND_FAILURES],
+			       u.hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
+		else if (u.hdr[XRX_USTATS_STUCK_WORKERS])
+			printf("  state     STUCK: %llu worker%s not going round the receive loop (blocked in the sink? a FIFO nobody reads, a wedged TUN)\n",
+			       (unsigned long long)u.hdr[XRX_USTATS_STUCK_WORKERS],
+			       u.hdr[XRX_USTATS_STUCK_WORKERS] == 1 ? "" : "s");
+		else
+			printf("  state     ok: every worker running\n");
 	}
 	if (ifindex)
 		print_offloads(ctx, ifname);

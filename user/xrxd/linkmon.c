@@ -2,8 +2,9 @@
 /*
  * Link events of the interface (rtnetlink, RTMGRP_LINK): down and up are
  * logged and survived (the sockets stay bound; the kernel only unbinds
- * them when the device goes away, xsk_notifier()), an MTU change restarts
- * the workers so the sockets are bound for the new frame size, and
+ * them when the device goes away, xsk_notifier()), an MTU change is
+ * reported to xrxd.c (which keeps the sockets when their frames hold the
+ * new MTU, and reopens them otherwise), and
  * RTM_DELLINK - the device unregistered or moved to another namespace -
  * ends xrxd.
  */
@@ -84,8 +85,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[IFLA_MTU]) {
 		mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
 		if (mtu != x->mtu) {
-			ctl_notice("%s: MTU %u -> %u; restarting the workers for the new frame size",
-				   x->ifname, x->mtu, mtu);
+			ctl_notice("%s: MTU %u -> %u", x->ifname, x->mtu, mtu);
 			x->mtu = mtu;
 			*ev->restart = true;
 		}

@@ -4,10 +4,18 @@
  * xrxd attached (XRX_LIVE_ATTACH_NONE), its options from the config, and
  * the counters it publishes in xrx_ustats and STATUS=.
  *
- * A restart (new sink or engine options, new MTU) stops the workers first:
- * xrx_live__stop() delivers every held aggregate to the old sink, so none
- * is lost, and the counters of the old handle are folded into x->base so
- * xrx_ustats keeps counting up.
+ * A new sink or new engine options are swapped in place
+ * (xrx_live__reconfigure()): sockets and UMEMs stay, each worker switches
+ * between two batches. Only a change of the queue count, or an MTU the
+ * frames no longer hold, reopens the sockets: xrx_live__stop() takes the
+ * sockets out of xrx_xsks and delivers what they and the engines hold, so
+ * nothing is lost, and the counters of the old handle are folded into
+ * x->base so xrx_ustats keeps counting up. A reopen that cannot bind
+ * leaves xrxd degraded (xrxd.c retries).
+ *
+ * Every worker beats a heartbeat (xrx_live_queue_info.heartbeat_ns) each
+ * time round its loop, at least every 100 ms; the main loop counts the
+ * ones older than XRXD_STUCK_NS as stuck.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +25,9 @@
 
 #include "ctl_log.h"
 #include "xrxd.h"
+
+/* 20 times the longest a healthy worker stays away from its loop. */
+#define XRXD_STUCK_NS 2000000000ull
 
 __u64 xrxd_now_ns(int clock)
 {
@@ -62,16 +73,119 @@ static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
 	}
 }
 
-/* What only a worker restart can change. */
-bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->queues != b->queues || a->sink != b->sink ||
-	       strcmp(a->sink_arg, b->sink_arg) ||
-	       a->max_aggregate != b->max_aggregate ||
+	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg);
+}
+
+static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return a->max_aggregate != b->max_aggregate ||
 	       a->max_segments != b->max_segments ||
 	       a->flush_timeout_us != b->flush_timeout_us ||
 	       a->flows != b->flows || a->copy != b->copy ||
 	       a->csum != b->csum || a->udp_gro != b->udp_gro;
+}
+
+/* What only closing and reopening the sockets can change. */
+bool xrxd_workers_need_reopen(const struct xrx_conf *a,
+			      const struct xrx_conf *b)
+{
+	return a->queues != b->queues;
+}
+
+/* What a swap in place changes (sink, engine options). */
+bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return sink_differs(a, b) || engine_differs(a, b);
+}
+
+static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
+{
+	memset(eo, 0, sizeof(*eo));
+	eo->sz = sizeof(*eo);
+	eo->flows = conf->flows;
+	eo->max_aggregate = conf->max_aggregate;
+	eo->max_segs = conf->max_segments;
+	eo->flush_timeout_us = conf->flush_timeout_us;
+	eo->copy = conf->copy == XRX_CONF_COPY_FULL ? XRX_COPY_FULL :
+		   conf->copy == XRX_CONF_COPY_MAX_HEAD ? XRX_COPY_MAX_HEAD :
+							  XRX_COPY_HEADER;
+	eo->csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
+						       XRX_CSUM_VERIFY;
+	eo->udp = conf->udp_gro;
+}
+
+/*
+ * The running workers take @conf's sink and engine options in place.
+ * Return: 0 (also with no workers: the next start uses @conf), or what
+ * opening the new sink or engines failed with (nothing changed then).
+ */
+int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
+{
+	struct xrx_engine_opts eo;
+	char spec[PATH_MAX + 8];
+	int err;
+
+	if (!x->live)
+		return 0;
+	sink_spec(conf, spec, sizeof(spec));
+	engine_opts(conf, &eo);
+	err = xrx_live__reconfigure(x->live, sink_differs(x->conf, conf) ? spec : NULL,
+				    NULL, engine_differs(x->conf, conf) ? &eo : NULL);
+	if (err) {
+		ctl_err("%s: cannot switch the workers to sink %s: %s; still running the previous sink and engine settings",
+			x->ifname, spec, strerror(-err));
+		return err;
+	}
+	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
+	ctl_notice("%s: workers switched in place to sink %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
+		   x->ifname, spec);
+	return 0;
+}
+
+/*
+ * Can the open sockets take frames of @mtu? Multi-buffer sockets take
+ * any (up to the jumbo size the engines are sized for); others as much
+ * as one chunk holds after the kernel's XDP_PACKET_HEADROOM, with room
+ * for two VLAN tags (xsk_rcv_check() drops longer ones).
+ */
+bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu)
+{
+	struct xrx_live_queue_info qi;
+	__u32 i;
+
+	if (!x->live)
+		return false;
+	for (i = 0; i < x->nr_queues; i++) {
+		if (xrx_live__queue_info(x->live, i, &qi))
+			return false;
+		if (qi.multi_buffer ? mtu + 22 > 9216 :
+				      mtu + 22 > qi.frame_size - 256)
+			return false;
+	}
+	return true;
+}
+
+/* Workers whose heartbeat is older than XRXD_STUCK_NS; the first in *q. */
+unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
+				__u64 *age_ns)
+{
+	struct xrx_live_queue_info qi;
+	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
+	unsigned int n = 0;
+	__u32 i;
+
+	for (i = 0; x->live && i < x->nr_queues; i++) {
+		if (xrx_live__queue_info(x->live, i, &qi) || !qi.heartbeat_ns ||
+		    now < qi.heartbeat_ns + XRXD_STUCK_NS)
+			continue;
+		if (!n++) {
+			*first = qi.queue;
+			*age_ns = now - qi.heartbeat_ns;
+		}
+	}
+	return n;
 }
 
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
@@ -82,6 +196,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		.attach = XRX_LIVE_ATTACH_NONE,
 		.pin_root = x->o->pin_root,
 		.log = live_log,
+		.bind_busy_ms = x->bind_busy_ms,
 	};
 	struct xrx_live_queue_info qi;
 	char spec[PATH_MAX + 8];
@@ -91,17 +206,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 
 	sink_spec(conf, spec, sizeof(spec));
 	lo.sink = spec;
-	lo.engine.sz = sizeof(lo.engine);
-	lo.engine.flows = conf->flows;
-	lo.engine.max_aggregate = conf->max_aggregate;
-	lo.engine.max_segs = conf->max_segments;
-	lo.engine.flush_timeout_us = conf->flush_timeout_us;
-	lo.engine.copy = conf->copy == XRX_CONF_COPY_FULL ? XRX_COPY_FULL :
-			 conf->copy == XRX_CONF_COPY_MAX_HEAD ? XRX_COPY_MAX_HEAD :
-								XRX_COPY_HEADER;
-	lo.engine.csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
-							     XRX_CSUM_VERIFY;
-	lo.engine.udp = conf->udp_gro;
+	engine_opts(conf, &lo.engine);
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {
@@ -169,21 +274,69 @@ void xrxd_workers_stop(struct xrxd *x)
 	xrxd_stats_refresh(x);
 }
 
+/*
+ * Frames no counter accounts for. Each stage's input must equal what it
+ * passed on plus what it counted dropped:
+ *   xrx_rx:   rx = redirect + every pass_* verdict
+ *   sockets:  redirect = taken from the RX rings (rx_frames,
+ *             rx_chain_drops) + XDP_STATISTICS rx_dropped + rx_ring_full
+ *             (rx_fill_ring_empty_descs is a part of rx_dropped)
+ *   workers:  rx_frames = engine frames_in
+ *   engines:  frames_in = segments delivered (pkts_out + segs_merged)
+ *             + drop_no_buffer + drop_bad_frame
+ *   sinks:    engine pkts_out = sink pkts_out + errors + dropped
+ * Exact when idle; while traffic flows, frames in an RX ring or a held
+ * aggregate show here until they move on.
+ */
+static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
+{
+	const __u64 *lv = u->live, *e = u->engine, *s = u->sink;
+	__u64 pass = 0, n = 0;
+	__s64 gap[5];
+	int i;
+
+	for (i = 0; i < XRX_STAT_MAX; i++)
+		if (i != XRX_STAT_RX && i != XRX_STAT_NO_META_ROOM)
+			pass += k[i];
+	gap[0] = (__s64)(k[XRX_STAT_RX] - pass);
+	gap[1] = (__s64)(k[XRX_STAT_REDIRECT] - lv[XRX_LIVE_STAT_RX_FRAMES] -
+			 lv[XRX_LIVE_STAT_RX_CHAIN_DROPS] -
+			 lv[XRX_LIVE_STAT_XSK_RX_DROPPED] -
+			 lv[XRX_LIVE_STAT_XSK_RX_RING_FULL]);
+	gap[2] = (__s64)(lv[XRX_LIVE_STAT_RX_FRAMES] - e[XRX_ENGINE_STAT_FRAMES_IN]);
+	gap[3] = (__s64)(e[XRX_ENGINE_STAT_FRAMES_IN] - e[XRX_ENGINE_STAT_PKTS_OUT] -
+			 e[XRX_ENGINE_STAT_SEGS_MERGED] -
+			 e[XRX_ENGINE_STAT_DROP_NO_BUFFER] -
+			 e[XRX_ENGINE_STAT_DROP_BAD_FRAME]);
+	gap[4] = (__s64)(e[XRX_ENGINE_STAT_PKTS_OUT] - s[XRX_SINK_STAT_PKTS_OUT] -
+			 s[XRX_SINK_STAT_ERRORS] - s[XRX_SINK_STAT_DROPPED]);
+	for (i = 0; i < 5; i++)
+		n += (__u64)(gap[i] < 0 ? -gap[i] : gap[i]);
+	return n;
+}
+
 void xrxd_stats_refresh(struct xrxd *x)
 {
 	struct xrx_live_stats st;
 	struct xrx_ustats *u = &x->us;
+	__u64 age = 0;
+	__u32 q = 0;
 	int i;
 
 	memset(&st, 0, sizeof(st));
 	if (x->live)
 		xrx_live__stats(x->live, -1, &st);
+	else
+		xrx_prog__stats(x->prog, st.prog, st.prog_bytes);
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		u->live[i] = st.live[i] + x->base.live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		u->engine[i] = st.engine[i] + x->base.engine[i];
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		u->sink[i] = st.sink[i] + x->base.sink[i];
+	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
+	u->hdr[XRX_USTATS_DEGRADED] = x->degraded;
+	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
 	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
 	u->hdr[XRX_USTATS_PROG_ID] = xrx_prog__id(x->prog);
@@ -217,6 +370,10 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
 	double secs = x->last_ns ? (double)(now - x->last_ns) / 1e9 : 0;
 	double fps = 0, mbps = 0, ratio = 0, segs = 0;
+	unsigned int stuck;
+	__u64 age = 0;
+	__u32 q = 0;
+	int n;
 
 	if (secs > 0) {
 		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->last_frames) / secs;
@@ -230,11 +387,20 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		segs = (double)(e[XRX_ENGINE_STAT_AGGS_OUT] +
 				e[XRX_ENGINE_STAT_SEGS_MERGED]) /
 		       (double)e[XRX_ENGINE_STAT_AGGS_OUT];
-	snprintf(buf, len,
-		 "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
-		 x->ifname, (unsigned long long)x->us.hdr[XRX_USTATS_QUEUES],
-		 x->us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps, ratio,
-		 segs);
+	n = snprintf(buf, len,
+		     "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
+		     x->ifname, (unsigned long long)x->us.hdr[XRX_USTATS_QUEUES],
+		     x->us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps,
+		     ratio, segs);
+	if (x->degraded && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
+			      strerror(-x->bind_err));
+	stuck = xrxd_workers_stuck(x, &q, &age);
+	if (stuck && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "; STUCK: %u worker%s (queue %u for %.1f s), blocked in the sink?",
+			 stuck, stuck == 1 ? "" : "s", q, (double)age / 1e9);
 	x->last_ns = now;
 	x->last_frames = e[XRX_ENGINE_STAT_FRAMES_IN];
 	x->last_bytes = e[XRX_ENGINE_STAT_BYTES_IN];

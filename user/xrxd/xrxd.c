@@ -413,16 +413,56 @@ static void notify_status(struct xrxd *x)
 	sd_notifyf(0, "STATUS=%s", status);
 }
 
+/* No sockets: xrx_rx passes everything; retry from the timer. */
+static void enter_degraded(struct xrxd *x, int err)
+{
+	x->bind_err = err;
+	if (!x->degraded)
+		x->retry_gap_ns = 250000000ull;
+	x->degraded = true;
+	x->retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->retry_gap_ns;
+	ctl_err("%s: DEGRADED: cannot open the AF_XDP sockets (%s); xrx_rx stays attached and passes the traffic to the kernel (pass_no_socket); retrying in %.2f s",
+		x->ifname, strerror(-err), (double)x->retry_gap_ns / 1e9);
+}
+
+/* From the timer: one more try at the sockets, backing off to 8 s. */
+static void retry_degraded(struct xrxd *x)
+{
+	int err;
+
+	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
+		return;
+	/* The timer retries anyway: do not hold up the main loop long. */
+	x->bind_busy_ms = 200;
+	err = xrxd_workers_start(x, x->conf);
+	x->bind_busy_ms = 1000;
+	if (!err) {
+		x->degraded = false;
+		x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
+		ctl_notice("%s: AF_XDP sockets open again; no longer degraded",
+			   x->ifname);
+		return;
+	}
+	x->bind_err = err;
+	x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+	if (x->retry_gap_ns < 8000000000ull)
+		x->retry_gap_ns *= 2;
+	x->retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->retry_gap_ns;
+	ctl_warn("%s: still degraded (%s); next try in %.1f s", x->ifname,
+		 strerror(-err), (double)x->retry_gap_ns / 1e9);
+}
+
 /*
- * Workers again with @conf; on failure, with the running config. Return:
- * 0 when @conf runs, else the error of @conf (even when the running
- * config could be started again).
+ * Close and reopen the sockets with @conf (queue count change, an MTU the
+ * frames do not hold). On failure, the running config's; failing that,
+ * degraded: xrxd stays up and retries. Return: 0 when @conf's workers
+ * run, else the error of that attempt.
  */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_nic *nic;
-	unsigned int n;
-	int ret;
+	unsigned int n, old_n = x->nr_queues;
+	int ret, ret2;
 
 	nic = malloc(sizeof(*nic));
 	if (!nic)
@@ -434,14 +474,40 @@ static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 	x->nr_queues = n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
 	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 	ret = xrxd_workers_start(x, conf);
-	if (ret && conf != x->conf) {
-		ctl_warn("%s: going back to the running sink and engine settings",
-			 x->ifname);
-		if (xrxd_workers_start(x, x->conf))
-			ctl_err("%s: the running settings do not start again either; no workers run (restart xrxd)",
-				x->ifname);
+	if (!ret) {
+		x->degraded = false;
+		return 0;
 	}
+	x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+	ret2 = ret;
+	if (conf != x->conf) {
+		ctl_warn("%s: going back to the running sink, engine and queue settings",
+			 x->ifname);
+		x->nr_queues = old_n;
+		ret2 = xrxd_workers_start(x, x->conf);
+		if (!ret2) {
+			x->degraded = false;
+			return ret;
+		}
+		x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+	}
+	enter_degraded(x, ret2);
 	return ret;
+}
+
+/* The MTU changed: keep the sockets if their frames hold it. */
+static void mtu_changed(struct xrxd *x)
+{
+	if (x->degraded)
+		return;		/* the retry opens for the MTU of then */
+	if (xrxd_workers_cover_mtu(x, x->mtu)) {
+		ctl_notice("%s: MTU %u: the AF_XDP sockets hold frames of it; sockets, UMEMs and workers kept",
+			   x->ifname, x->mtu);
+		return;
+	}
+	ctl_notice("%s: MTU %u is more than the sockets' frames hold; reopening them",
+		   x->ifname, x->mtu);
+	restart_workers(x, x->conf);
 }
 
 /*
@@ -503,10 +569,19 @@ static int reload(struct xrxd *x)
 		xrxd_rules_apply(x, x->conf);
 		goto out;
 	}
-	if (xrxd_workers_differ(x->conf, fresh)) {
-		ctl_notice("%s: sink or engine settings changed; restarting the workers (held aggregates are flushed first)",
+	if (xrxd_workers_need_reopen(x->conf, fresh)) {
+		ctl_notice("%s: the queue count changed; reopening the AF_XDP sockets (what they and the engines hold is delivered first)",
 			   x->ifname);
 		ret = restart_workers(x, fresh);
+		if (ret) {
+			/* The workers run the old settings: so do the rules. */
+			ctl_err("%s: reload failed: the new queues did not start; still running the previous configuration",
+				x->ifname);
+			xrxd_rules_apply(x, x->conf);
+			goto out;
+		}
+	} else if (xrxd_workers_differ(x->conf, fresh)) {
+		ret = xrxd_workers_swap(x, fresh);
 		if (ret) {
 			/* The workers run the old settings: so do the rules. */
 			ctl_err("%s: reload failed: the new sink or engine settings did not start; still running the previous configuration",
@@ -566,6 +641,9 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 	struct signalfd_siginfo si;
 	struct pollfd pfd[3];
 	bool restart, wd;
+	unsigned int stuck;
+	__u64 sage = 0;
+	__u32 sq = 0;
 	char name[IF_NAMESIZE];
 	int sfd, tfd, lfd, ret = 1;
 
@@ -613,16 +691,24 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 				ret = 0;
 				goto out;
 			}
-			if (restart && restart_workers(x, x->conf)) {
-				ctl_err("%s: cannot restart the workers after the MTU change; shutting down",
-					x->ifname);
-				goto out;
-			}
+			if (restart)
+				mtu_changed(x);
 		}
 		if (pfd[1].revents & POLLIN &&
 		    read(tfd, &tick, sizeof(tick)) == sizeof(tick)) {
-			if (wd)
+			/* A stuck worker withholds the watchdog: systemd
+			 * restarts a service that no longer moves frames. */
+			stuck = xrxd_workers_stuck(x, &sq, &sage);
+			if (wd && !stuck)
 				sd_notify(0, "WATCHDOG=1");
+			if (stuck && !x->stuck_logged)
+				ctl_err("%s: the worker of queue %u has not come round its loop for %.1f s (blocked in its sink?)%s",
+					x->ifname, sq, (double)sage / 1e9,
+					wd ? "; WATCHDOG=1 withheld" : "");
+			else if (!stuck && x->stuck_logged)
+				ctl_notice("%s: every worker runs again", x->ifname);
+			x->stuck_logged = stuck != 0;
+			retry_degraded(x);
 			now = xrxd_now_ns(CLOCK_MONOTONIC);
 			if (now - last_refresh < 900000000ull)
 				continue;
@@ -767,14 +853,25 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	    xrxd_ustats_open(&x))
 		goto undo;
 	x.us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
-	if (xrxd_workers_start(&x, conf))
+	x.bind_busy_ms = 1000;
+	ret = xrxd_workers_start(&x, conf);
+	if (ret == -EBUSY) {
+		/* A queue still held (a stopping xrxd's sockets, another
+		 * AF_XDP user): serve degraded rather than fail. */
+		x.us.hdr[XRX_USTATS_BIND_FAILURES]++;
+		enter_degraded(&x, ret);
+	} else if (ret) {
+		ret = 1;
 		goto undo;
+	}
+	ret = 1;
 	xrxd_stats_refresh(&x);
 	sd_notify(0, "READY=1");
 	notify_status(&x);
-	ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s",
+	ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s%s",
 		   x.ifname, xrx_prog__id(x.prog), xrx_prog__mode_name(x.prog),
-		   x.nrules, x.nrules == 1 ? "" : "s", xrx_prog__pin_dir(x.prog));
+		   x.nrules, x.nrules == 1 ? "" : "s", xrx_prog__pin_dir(x.prog),
+		   x.degraded ? " (degraded: no AF_XDP sockets yet)" : "");
 
 	ret = serve(&x, &set);
 	sd_notify(0, "STOPPING=1");

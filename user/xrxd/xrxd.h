@@ -45,6 +45,12 @@ struct xrxd {
 
 	struct xrx_live *live;
 	__u32 nr_queues;
+	__u32 bind_busy_ms;	/* EBUSY back-off budget per open */
+	/* Degraded: no sockets (a bind failed); retried at retry_ns. */
+	bool degraded;
+	int bind_err;
+	__u64 retry_ns, retry_gap_ns;
+	bool stuck_logged;
 	/* Counters of the live handles closed so far (worker restarts). */
 	struct xrx_live_stats base;
 	struct xrx_ustats us;
@@ -70,6 +76,11 @@ unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
 void xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
+bool xrxd_workers_need_reopen(const struct xrx_conf *a,
+			      const struct xrx_conf *b);
+int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
+bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu);
+unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first, __u64 *age_ns);
 void xrxd_stats_refresh(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
 

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/bpf.h>
 
@@ -121,6 +122,15 @@ struct xrx_live *xrx_live__open(const char *ifname,
 		goto fail;
 	}
 	strcpy(l->ifname, ifname);
+	if (l->o.sink) {
+		if (strlen(l->o.sink) >= sizeof(l->sink_spec)) {
+			err = -EINVAL;
+			goto fail;
+		}
+		strcpy(l->sink_spec, l->o.sink);
+		/* The caller's string need not outlive open(). */
+		l->o.sink = l->sink_spec;
+	}
 	l->ifindex = if_nametoindex(ifname);
 	if (!l->ifindex) {
 		err = -ENODEV;
@@ -166,7 +176,10 @@ int xrx_live__start(struct xrx_live *l)
 	if (l->started)
 		return -EALREADY;
 	for (i = 0; i < l->nr_q; i++) {
-		err = xrx_rxq_start(&l->q[i]);
+		/* Back into xrx_xsks after a stop (a no-op after open). */
+		err = xrx_xsk_map_insert(l, &l->q[i]);
+		if (!err)
+			err = xrx_rxq_start(&l->q[i]);
 		if (err) {
 			xrx_log(l, XRX_LOG_WARN, "%s: worker thread for queue %u: %s",
 				l->ifname, l->q[i].xsk.queue, strerror(-err));
@@ -178,18 +191,188 @@ int xrx_live__start(struct xrx_live *l)
 	return 0;
 }
 
+/* The control thread: take back the swaps the workers have applied. */
+static void xrx_live_collect(struct xrx_live *l)
+{
+	__u64 v[XRX_ENGINE_STAT_MAX], vs[XRX_SINK_STAT_MAX];
+	struct xrx_rxq *q;
+	__u32 i;
+	int j;
+
+	for (i = 0; l->q && i < l->nr_q; i++) {
+		q = &l->q[i];
+		if (!q->swap_pending ||
+		    atomic_load_explicit(&q->swap, memory_order_acquire))
+			continue;
+		xrx_engine__stats(q->sw.old_e, v);
+		for (j = 0; j < XRX_ENGINE_STAT_MAX; j++)
+			q->base_engine[j] += v[j];
+		/* Empty: the worker delivered and got back everything. */
+		xrx_engine__free(q->sw.old_e);
+		if (q->sw.old_sink) {
+			xrx_sink__stats(q->sw.old_sink, vs);
+			for (j = 0; j < XRX_SINK_STAT_MAX; j++)
+				q->base_sink[j] += vs[j];
+			xrx_sink__close(q->sw.old_sink);
+		}
+		memset(&q->sw, 0, sizeof(q->sw));
+		q->swap_pending = false;
+	}
+}
+
+static bool xrx_live_swaps_pending(const struct xrx_live *l)
+{
+	__u32 i;
+
+	for (i = 0; i < l->nr_q; i++)
+		if (l->q[i].swap_pending)
+			return true;
+	return false;
+}
+
+int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
+			  const struct xrx_sink_opts *sink_opts,
+			  const struct xrx_engine_opts *engine)
+{
+	struct xrx_engine **ne = NULL;
+	struct xrx_sink **ns = NULL;
+	struct timespec ms = { 0, 1000000 };
+	struct xrx_rxq *q;
+	__u32 i, waited;
+	int err = 0;
+
+	if (!l || !l->o.sink || (sink && strlen(sink) >= sizeof(l->sink_spec)) ||
+	    (engine && engine->sz > sizeof(*engine)))
+		return -EINVAL;
+	if (sink && !sink_opts && !strcmp(sink, l->sink_spec))
+		sink = NULL;	/* the same sink: keep it */
+	if (!sink && !engine)
+		return 0;
+	xrx_live_collect(l);
+	if (xrx_live_swaps_pending(l)) {
+		xrx_log(l, XRX_LOG_WARN,
+			"%s: a worker has not taken the previous sink/engine change yet (blocked in its sink?); try again later",
+			l->ifname);
+		return -EBUSY;
+	}
+	ne = calloc(l->nr_q, sizeof(*ne));
+	ns = calloc(l->nr_q, sizeof(*ns));
+	if (!ne || !ns) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Everything new first: a failure leaves the handle as it was. */
+	for (i = 0; i < l->nr_q && engine; i++) {
+		ne[i] = xrx_rxq_engine_new(l, &l->q[i], engine);
+		if (!ne[i]) {
+			err = -errno;
+			goto out;
+		}
+	}
+	for (i = 0; i < l->nr_q && sink; i++) {
+		ns[i] = xrx_rxq_sink_open(l, &l->q[i], sink,
+					  sink_opts ? sink_opts : &l->o.sink_opts);
+		if (!ns[i]) {
+			err = -errno;
+			goto out;
+		}
+	}
+	/* A kept engine is swapped for a fresh one of the same options, so
+	 * that the worker's switch is one code path. */
+	for (i = 0; i < l->nr_q && !engine; i++) {
+		ne[i] = xrx_rxq_engine_new(l, &l->q[i], &l->o.engine);
+		if (!ne[i]) {
+			err = -errno;
+			goto out;
+		}
+	}
+	for (i = 0; i < l->nr_q; i++) {
+		q = &l->q[i];
+		q->sw.e = ne[i];
+		q->sw.sink = ns[i];
+		q->sw.old_e = q->e;
+		q->sw.old_sink = ns[i] ? q->sink : NULL;
+		q->swap_pending = true;
+		ne[i] = NULL;
+		ns[i] = NULL;
+		atomic_store_explicit(&q->swap, &q->sw, memory_order_release);
+		if (!q->running)
+			xrx_rxq_apply_swap(q);	/* no worker: here and now */
+	}
+	if (engine) {
+		l->o.engine = *engine;
+		l->o.engine.sz = sizeof(l->o.engine);
+	}
+	if (sink) {
+		strcpy(l->sink_spec, sink);
+		if (sink_opts)
+			l->o.sink_opts = *sink_opts;
+	}
+	/* Each worker goes round its loop at least every 100 ms. */
+	for (waited = 0; waited < XRX_SWAP_WAIT_MS; waited++) {
+		xrx_live_collect(l);
+		if (!xrx_live_swaps_pending(l))
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (xrx_live_swaps_pending(l))
+		xrx_log(l, XRX_LOG_WARN,
+			"%s: a worker has not switched after %d ms (blocked in its sink?); it switches when it runs again",
+			l->ifname, XRX_SWAP_WAIT_MS);
+out:
+	for (i = 0; ne && i < l->nr_q; i++)
+		xrx_engine__free(ne[i]);
+	for (i = 0; ns && i < l->nr_q; i++)
+		xrx_sink__close(ns[i]);
+	free(ne);
+	free(ns);
+	return err;
+}
+
+/*
+ * With the worker joined: receive what is still in the RX ring. The
+ * socket left xrx_xsks first, so only a NAPI run that looked it up
+ * before can still add frames; three empty looks 1 ms apart outlast it.
+ */
+static void xrx_rxq_drain(struct xrx_rxq *q)
+{
+	struct timespec ms = { 0, 1000000 };
+	int empty = 0, rounds;
+
+	for (rounds = 0; rounds < 10000 && empty < 3; rounds++) {
+		if (xrx_rxq_batch(q, 0) > 0) {
+			empty = 0;
+			continue;
+		}
+		empty++;
+		nanosleep(&ms, NULL);
+	}
+	xrx_engine__flush_all(q->e);
+	if (q->sink)
+		xrx_sink__flush(q->sink);
+}
+
 int xrx_live__stop(struct xrx_live *l)
 {
+	bool ran[XRX_LIVE_QUEUES_MAX] = { false };
 	__u32 i;
 
 	if (!l)
 		return -EINVAL;
 	/* Tell every worker first, then wait: they stop in parallel. */
-	for (i = 0; i < l->nr_q; i++)
-		if (l->q[i].running)
-			atomic_store(&l->q[i].stop, true);
+	for (i = 0; i < l->nr_q; i++) {
+		ran[i] = l->q[i].running;
+		if (!ran[i])
+			continue;
+		xrx_xsk_map_remove(l, &l->q[i]);
+		atomic_store(&l->q[i].stop, true);
+	}
 	for (i = 0; i < l->nr_q; i++)
 		xrx_rxq_stop(&l->q[i]);
+	for (i = 0; i < l->nr_q; i++)
+		if (ran[i])
+			xrx_rxq_drain(&l->q[i]);
+	xrx_live_collect(l);
 	l->started = false;
 	return 0;
 }
@@ -201,6 +384,14 @@ void xrx_live__close(struct xrx_live *l)
 	if (!l)
 		return;
 	xrx_live__stop(l);
+	/* A swap a blocked worker never took: the pair was never used. */
+	for (i = 0; l->q && i < l->nr_q; i++) {
+		if (!l->q[i].swap_pending)
+			continue;
+		xrx_engine__free(l->q[i].sw.e);
+		xrx_sink__close(l->q[i].sw.sink);
+		l->q[i].swap_pending = false;
+	}
 	for (i = 0; l->q && i < l->nr_q; i++)
 		xrx_xsk_close(&l->q[i]);
 	for (i = 0; l->q && i < l->nr_q; i++)
@@ -303,7 +494,10 @@ int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
 	info->frame_size = q->umem.frame_size;
 	info->umem_bytes = q->umem.size +
 			   (__u64)q->umem.nr_frames * (sizeof(*q->umem.free) + 1);
-	info->engine_bytes = xrx_engine__memory(q->e);
+	info->engine_bytes = xrx_engine__memory(q->swap_pending ? q->sw.old_e :
+							       q->e);
+	info->heartbeat_ns = atomic_load_explicit(
+		&((struct xrx_rxq *)q)->heartbeat_ns, memory_order_relaxed);
 	return 0;
 }
 
@@ -316,6 +510,11 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 {
 	__u64 live[XRX_LIVE_STAT_MAX], eng[XRX_ENGINE_STAT_MAX];
 	__u64 snk[XRX_SINK_STAT_MAX];
+	/* Until a swap is collected the worker may be switching: read the
+	 * pair it is leaving, which stays alive until then. */
+	struct xrx_engine *e = q->swap_pending ? q->sw.old_e : q->e;
+	struct xrx_sink *sink = q->swap_pending && q->sw.old_sink ?
+					q->sw.old_sink : q->sink;
 	int i;
 
 	memcpy(live, q->stats, sizeof(live));
@@ -327,14 +526,14 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 	live[XRX_LIVE_STAT_UMEM_ENGINE] = q->umem.nr_engine;
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		st->live[i] += live[i];
-	xrx_engine__stats(q->e, eng);
+	xrx_engine__stats(e, eng);
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
-		st->engine[i] += eng[i];
-	if (q->sink) {
-		xrx_sink__stats(q->sink, snk);
-		for (i = 0; i < XRX_SINK_STAT_MAX; i++)
-			st->sink[i] += snk[i];
-	}
+		st->engine[i] += eng[i] + q->base_engine[i];
+	memset(snk, 0, sizeof(snk));
+	if (sink)
+		xrx_sink__stats(sink, snk);
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+		st->sink[i] += snk[i] + q->base_sink[i];
 }
 
 int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)
@@ -343,6 +542,7 @@ int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)
 
 	if (!l || !st || qi >= (int)l->nr_q)
 		return -EINVAL;
+	xrx_live_collect(l);
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < l->nr_q; i++)
 		if (qi < 0 || (__u32)qi == i)
@@ -369,8 +569,9 @@ int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
 			continue;
 		xrx_engine__stats(l->q[i].e, eng);
 		err = xrx_umem_check(&l->q[i].umem,
-				     eng[XRX_ENGINE_STAT_FRAMES_RELEASED], buf,
-				     sizeof(buf));
+				     eng[XRX_ENGINE_STAT_FRAMES_RELEASED] +
+				     l->q[i].base_engine[XRX_ENGINE_STAT_FRAMES_RELEASED],
+				     buf, sizeof(buf));
 		if (err) {
 			if (why)
 				snprintf(why, why_len, "queue %u: %s",

@@ -23,6 +23,8 @@
 #define XRX_BATCH_MAX 1024
 #define XRX_COMP_SIZE 64		/* no TX: the smallest useful ring */
 #define XRX_JUMBO_MAX 9216		/* largest frame multi-buffer sizes for */
+#define XRX_BIND_BUSY_MS 1000		/* default bind_busy_ms */
+#define XRX_SWAP_WAIT_MS 2000		/* reconfigure() waits this long */
 
 /* Where a UMEM frame is (the ownership invariant, see live.h). */
 enum xrx_frame_state {
@@ -63,6 +65,20 @@ struct xrx_xsk {
 	bool busy_poll;
 };
 
+/*
+ * A sink/engine swap handed to a running worker (xrx_live__reconfigure()):
+ * the control thread fills it and posts it in xrx_rxq.swap; the worker
+ * switches between two batches and clears swap; the control thread then
+ * collects it, folds the old counters into the queue's base and frees the
+ * old engine and sink. Until then it reads counters from old_e/old_sink.
+ */
+struct xrx_swap {
+	struct xrx_engine *e;		/* the new engine */
+	struct xrx_sink *sink;		/* the new sink, NULL: keep */
+	struct xrx_engine *old_e;
+	struct xrx_sink *old_sink;	/* NULL when the sink is kept */
+};
+
 /* One RX queue: its UMEM, socket, engine, consumer and worker. */
 struct xrx_rxq {
 	struct xrx_live *l;
@@ -81,6 +97,14 @@ struct xrx_rxq {
 	struct xrx_pkt **pend;
 	__u32 pend_cap, pend_head, pend_len;
 	__u64 stats[XRX_LIVE_STAT_MAX];
+	/* Counters of the engines and sinks swapped out so far. */
+	__u64 base_engine[XRX_ENGINE_STAT_MAX];
+	__u64 base_sink[XRX_SINK_STAT_MAX];
+	struct xrx_swap sw;
+	_Atomic(struct xrx_swap *) swap;	/* posted, not yet applied */
+	bool swap_pending;		/* posted, not yet collected */
+	/* CLOCK_MONOTONIC ns of the worker's last loop (0: no worker). */
+	_Atomic __u64 heartbeat_ns;
 	pthread_t thread;
 	bool running;
 	int cpu;
@@ -95,6 +119,7 @@ struct xrx_live {
 	__u32 nr_q;
 	struct xrx_rxq *q;
 	bool started;
+	char sink_spec[256];		/* the sink every queue runs now */
 };
 
 /* live.c */
@@ -176,6 +201,8 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
 void xrx_xsk_close(struct xrx_rxq *q);
 int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats);
 void xrx_xsk_kick(struct xrx_rxq *q);
+int xrx_xsk_map_insert(struct xrx_live *l, struct xrx_rxq *q);
+void xrx_xsk_map_remove(struct xrx_live *l, struct xrx_rxq *q);
 
 /* worker.c */
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);
@@ -183,5 +210,11 @@ void xrx_rxq_fini(struct xrx_rxq *q);
 int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms);
 int xrx_rxq_start(struct xrx_rxq *q);
 void xrx_rxq_stop(struct xrx_rxq *q);
+struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
+				      const struct xrx_engine_opts *opts);
+struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
+				   const char *spec,
+				   const struct xrx_sink_opts *opts);
+void xrx_rxq_apply_swap(struct xrx_rxq *q);
 
 #endif /* XRX_LIB_LIVE_PRIV_H */

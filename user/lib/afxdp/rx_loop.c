@@ -63,16 +63,103 @@ static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
 	xrx_pkt__release(q->e, pkt);
 }
 
+/*
+ * Pieces per frame every engine of the handle takes. Multi-buffer: enough
+ * for a 9216-byte jumbo frame in chunks of frame_size less the kernel's
+ * XDP_PACKET_HEADROOM (each piece costs fragment slots in every packet
+ * buffer, so no more).
+ */
+static __u32 xrx_rxq_max_pieces(const struct xrx_live *l)
+{
+	__u32 n = l->o.engine.max_chunks;
+
+	if (!n && !l->o.no_multi_buffer)
+		n = (XRX_JUMBO_MAX + l->o.frame_size - 256 - 1) /
+		    (l->o.frame_size - 256);
+	if (n > XRX_CHUNKS_MAX)
+		n = XRX_CHUNKS_MAX;
+	return n ? n : 1;
+}
+
+static void xrx_rxq_refill(struct xrx_rxq *q);
+
+/*
+ * An engine for queue @q over its UMEM, with @opts (zeros are defaults).
+ * Return: the engine, or NULL with errno set (logged).
+ */
+struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
+				      const struct xrx_engine_opts *opts)
+{
+	struct xrx_engine_opts eo = *opts;
+	struct xrx_engine *e;
+	int err;
+
+	/* The receive loop takes chains of the handle's size; every
+	 * engine of the queue, swapped in or not, must take them too. */
+	eo.max_chunks = xrx_rxq_max_pieces(l);
+	eo.sz = sizeof(eo);
+	eo.region = q->umem.area;
+	eo.region_size = q->umem.size;
+	eo.deliver = xrx_rxq_deliver;
+	eo.release_frame = xrx_rxq_release_frame;
+	eo.ctx = q;
+	e = xrx_engine__new(&eo);
+	if (!e) {
+		err = errno;
+		xrx_log(l, XRX_LOG_WARN, "%s: GRO engine: %s (check the engine options)",
+			l->ifname, strerror(err));
+		errno = err;
+	}
+	return e;
+}
+
+/*
+ * Queue @q's instance of sink @spec, giving packets back to the queue's
+ * engine. Return: the sink, or NULL with errno set (logged).
+ */
+struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
+				   const char *spec,
+				   const struct xrx_sink_opts *opts)
+{
+	struct xrx_sink_opts so = *opts;
+	struct xrx_sink *s;
+	int err;
+
+	so.sz = sizeof(so);
+	so.queue = q->qi;
+	so.nr_queues = l->nr_q;
+	s = xrx_sink__open(spec, &so);
+	if (!s) {
+		err = errno;
+		/*
+		 * A known kind that failed to open has said why (device, file,
+		 * option); the list of specs helps only a spec whose kind is
+		 * unknown.
+		 */
+		if (xrx_sink__known(spec))
+			xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
+				l->ifname, spec, strerror(err));
+		else
+			xrx_log(l, XRX_LOG_WARN,
+				"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso], tap:NAME)",
+				l->ifname, spec);
+		errno = err;
+		return NULL;
+	}
+	xrx_sink__bind(s, xrx_rxq_sink_release, q);
+	return s;
+}
+
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 {
-	struct xrx_engine_opts eo = l->o.engine;
-	struct xrx_sink_opts so = l->o.sink_opts;
 	int err;
 
 	q->l = l;
 	q->batch = l->o.batch;
 	q->cpu = l->o.cpus ? l->o.cpus[q->qi] : -1;
 	atomic_init(&q->stop, false);
+	atomic_init(&q->swap, NULL);
+	atomic_init(&q->heartbeat_ns, 0);
 	err = xrx_umem_init(&q->umem, l->o.nr_frames, l->o.frame_size,
 			    l->o.fill_size);
 	if (err) {
@@ -86,53 +173,14 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 	q->chunks = calloc(q->batch + XRX_CHUNKS_MAX, sizeof(*q->chunks));
 	if (!q->frames || !q->chunks)
 		return -ENOMEM;
-	/*
-	 * Multi-buffer: enough pieces for a 9216-byte jumbo frame in chunks
-	 * of frame_size less the kernel's XDP_PACKET_HEADROOM (each piece
-	 * costs fragment slots in every packet buffer, so no more).
-	 */
-	if (!eo.max_chunks && !l->o.no_multi_buffer)
-		eo.max_chunks = (XRX_JUMBO_MAX + l->o.frame_size - 256 - 1) /
-				(l->o.frame_size - 256);
-	if (eo.max_chunks > XRX_CHUNKS_MAX)
-		eo.max_chunks = XRX_CHUNKS_MAX;
-	q->max_pieces = eo.max_chunks ? eo.max_chunks : 1;
-
-	eo.sz = sizeof(eo);
-	eo.region = q->umem.area;
-	eo.region_size = q->umem.size;
-	eo.deliver = xrx_rxq_deliver;
-	eo.release_frame = xrx_rxq_release_frame;
-	eo.ctx = q;
-	q->e = xrx_engine__new(&eo);
-	if (!q->e) {
-		err = -errno;
-		xrx_log(l, XRX_LOG_WARN, "%s: GRO engine: %s (check the engine options)",
-			l->ifname, strerror(errno));
-		return err;
-	}
+	q->e = xrx_rxq_engine_new(l, q, &l->o.engine);
+	if (!q->e)
+		return -errno;
+	q->max_pieces = xrx_rxq_max_pieces(l);
 	if (l->o.sink) {
-		so.sz = sizeof(so);
-		so.queue = q->qi;
-		so.nr_queues = l->nr_q;
-		q->sink = xrx_sink__open(l->o.sink, &so);
-		if (!q->sink) {
-			err = -errno;
-			/*
-			 * A known kind that failed to open has said why
-			 * (device, file, option); the list of specs helps
-			 * only a spec whose kind is unknown.
-			 */
-			if (xrx_sink__known(l->o.sink))
-				xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
-					l->ifname, l->o.sink, strerror(-err));
-			else
-				xrx_log(l, XRX_LOG_WARN,
-					"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso])",
-					l->ifname, l->o.sink);
-			return err;
-		}
-		xrx_sink__bind(q->sink, xrx_rxq_sink_release, q);
+		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->o.sink_opts);
+		if (!q->sink)
+			return -errno;
 	} else if (!l->o.cb) {
 		/* At most every packet buffer delivered and not yet polled. */
 		q->pend_cap = l->o.engine.pkts ? l->o.engine.pkts :
@@ -143,6 +191,30 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Between two batches: switch to the engine and sink the control thread
+ * posted. What the old engine holds is delivered into the old sink and
+ * the old sink flushed, so every packet of the old pair is back (a sink
+ * releases at the latest in flush(), include/xrx/sink.h) and every frame
+ * is free or in the kernel again before the new pair sees the next one.
+ */
+void xrx_rxq_apply_swap(struct xrx_rxq *q)
+{
+	struct xrx_swap *s = atomic_load_explicit(&q->swap, memory_order_acquire);
+
+	if (!s)
+		return;
+	xrx_engine__flush_all(q->e);
+	if (q->sink)
+		xrx_sink__flush(q->sink);
+	if (s->sink)
+		q->sink = s->sink;
+	q->e = s->e;
+	q->stats[XRX_LIVE_STAT_SWAPS]++;
+	xrx_rxq_refill(q);
+	atomic_store_explicit(&q->swap, NULL, memory_order_release);
 }
 
 /* After the socket is closed: deliver what is held, close the sink. */
@@ -354,8 +426,15 @@ static void *xrx_rxq_main(void *arg)
 				"%s queue %u: cannot pin the worker to CPU %d; running unpinned",
 				q->l->ifname, q->xsk.queue, q->cpu);
 	}
-	while (!atomic_load_explicit(&q->stop, memory_order_relaxed))
+	while (!atomic_load_explicit(&q->stop, memory_order_relaxed)) {
+		/* The heartbeat the control thread watches: a worker
+		 * blocked in a sink (a FIFO nobody reads) stops it. */
+		atomic_store_explicit(&q->heartbeat_ns, xrx_now_ns(),
+				      memory_order_relaxed);
+		xrx_rxq_apply_swap(q);
 		xrx_rxq_batch(q, 100);
+	}
+	xrx_rxq_apply_swap(q);
 	/* Stopping: nothing stays held in the engine or queued in the sink. */
 	xrx_engine__flush_all(q->e);
 	if (q->sink)
@@ -383,4 +462,5 @@ void xrx_rxq_stop(struct xrx_rxq *q)
 	atomic_store(&q->stop, true);
 	pthread_join(q->thread, NULL);
 	q->running = false;
+	atomic_store(&q->heartbeat_ns, 0);
 }

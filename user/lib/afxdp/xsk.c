@@ -8,12 +8,20 @@
  * first (multi-buffer frames, kernel 6.6+), then without. libxdp cannot
  * bind a second time over the rings of a UMEM whose first bind failed,
  * so every attempt registers the UMEM afresh.
+ *
+ * EBUSY: the queue still has a buffer pool. A socket closed a moment ago
+ * (ours, on a restart) releases it from a work item after the close
+ * returns (xsk_release() -> xp_put_pool_deferred()), so the same mode is
+ * tried again with doubling pauses (5 ms, 10 ms, ...) for up to
+ * opts.bind_busy_ms before the next mode or the error.
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include <bpf/bpf.h>
 #include <xdp/libxdp.h>
 
 #include "afxdp/live_priv.h"
@@ -31,8 +39,8 @@
 #define SOL_XDP 283
 #endif
 
-static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
-		       __u16 bind_flags)
+static int xrx_xsk_try_once(struct xrx_live *l, struct xrx_rxq *q,
+			    __u32 queue, __u16 bind_flags)
 {
 	struct xsk_socket_config cfg = {
 		.rx_size = l->o.rx_size,
@@ -55,15 +63,29 @@ static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
 	return err;
 }
 
-/*
- * A queue whose previous socket was just closed stays taken until the
- * kernel frees that socket's buffer pool, which it does from a workqueue
- * (xp_put_pool()); meanwhile a new bind gets EBUSY. A worker restart
- * (reload, MTU change) closes and rebinds at once, so EBUSY is retried
- * for a bounded while before it counts as a queue someone else holds.
- */
-#define XRX_XSK_BUSY_TRIES 40
-#define XRX_XSK_BUSY_WAIT_US 50000	/* 40 x 50 ms: 2 s at most */
+/* @waited: ms spent on EBUSY so far, shared by every mode tried. */
+static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
+		       __u16 bind_flags, __u32 *waited)
+{
+	__u32 budget = l->o.bind_busy_ms ? l->o.bind_busy_ms : XRX_BIND_BUSY_MS;
+	__u32 pause = 5;
+	struct timespec ts;
+	int err;
+
+	for (;;) {
+		err = xrx_xsk_try_once(l, q, queue, bind_flags);
+		if (err != -EBUSY || *waited >= budget)
+			return err;
+		if (pause > budget - *waited)
+			pause = budget - *waited;
+		ts.tv_sec = pause / 1000;
+		ts.tv_nsec = (long)(pause % 1000) * 1000000;
+		nanosleep(&ts, NULL);
+		*waited += pause;
+		pause *= 2;
+		q->stats[XRX_LIVE_STAT_BIND_BUSY_RETRIES]++;
+	}
+}
 
 static void xrx_xsk_busy_poll(struct xrx_live *l, struct xrx_xsk *x)
 {
@@ -100,12 +122,12 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	socklen_t olen = sizeof(xo);
 	__u16 wake = l->o.no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP;
 	int err = -EINVAL, first_err = 0;
-	unsigned int i, busy = 0;
+	__u32 waited = 0;
+	unsigned int i;
 
 	memset(x, 0, sizeof(*x));
 	x->queue = queue;
 	x->fd = -1;
-again:
 	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		if (tries[i].zc && l->o.bind == XRX_LIVE_BIND_COPY)
 			continue;
@@ -113,7 +135,7 @@ again:
 			continue;
 		if ((tries[i].flags & XDP_USE_SG) && l->o.no_multi_buffer)
 			continue;
-		err = xrx_xsk_try(l, q, queue, tries[i].flags | wake);
+		err = xrx_xsk_try(l, q, queue, tries[i].flags | wake, &waited);
 		if (!err) {
 			x->zerocopy = tries[i].zc;
 			x->sg = tries[i].flags & XDP_USE_SG;
@@ -126,15 +148,13 @@ again:
 			(tries[i].flags & XDP_USE_SG) ? " multi-buffer" : "",
 			strerror(-err));
 	}
-	if (err == -EBUSY && ++busy < XRX_XSK_BUSY_TRIES) {
-		usleep(XRX_XSK_BUSY_WAIT_US);
-		first_err = 0;
-		goto again;
-	}
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,
-			"%s queue %u: cannot bind an AF_XDP socket: %s (does the queue exist? see ethtool -l %s; bind mode %s)",
-			l->ifname, queue, strerror(-first_err), l->ifname,
+			"%s queue %u: cannot bind an AF_XDP socket: %s (%s; bind mode %s)",
+			l->ifname, queue, strerror(-first_err),
+			first_err == -EBUSY ?
+				"another AF_XDP socket holds the queue, or the kernel has not yet released a closed one" :
+				"does the queue exist? see ethtool -l",
 			l->o.bind == XRX_LIVE_BIND_ZEROCOPY ? "zero-copy only" :
 			l->o.bind == XRX_LIVE_BIND_COPY ? "copy only" : "auto");
 		return first_err;
@@ -144,12 +164,8 @@ again:
 	/* What the kernel really did, not what was asked for. */
 	if (!getsockopt(x->fd, SOL_XDP, XDP_OPTIONS, &xo, &olen))
 		x->zerocopy = xo.flags & XDP_OPTIONS_ZEROCOPY;
-	err = xsk_socket__update_xskmap(
-		x->xsk, xrx_prog__map_fd(l->prog, XRX_PROG_MAP_XSKS));
+	err = xrx_xsk_map_insert(l, q);
 	if (err) {
-		xrx_log(l, XRX_LOG_WARN,
-			"%s queue %u: cannot insert the socket into xrx_xsks: %s",
-			l->ifname, queue, strerror(-err));
 		xrx_xsk_close(q);
 		return err;
 	}
@@ -161,6 +177,32 @@ again:
 		x->need_wakeup ? ", need_wakeup" : "",
 		x->busy_poll ? ", busy polling" : "");
 	return 0;
+}
+
+/* Make xrx_rx redirect the queue's frames to its socket. */
+int xrx_xsk_map_insert(struct xrx_live *l, struct xrx_rxq *q)
+{
+	int err;
+
+	if (!q->xsk.xsk)
+		return -EBADF;
+	err = xsk_socket__update_xskmap(
+		q->xsk.xsk, xrx_prog__map_fd(l->prog, XRX_PROG_MAP_XSKS));
+	if (err)
+		xrx_log(l, XRX_LOG_WARN,
+			"%s queue %u: cannot insert the socket into xrx_xsks: %s",
+			l->ifname, q->xsk.queue, strerror(-err));
+	return err;
+}
+
+/* From now on xrx_rx passes the queue's frames (pass_no_socket). */
+void xrx_xsk_map_remove(struct xrx_live *l, struct xrx_rxq *q)
+{
+	__u32 key = q->xsk.queue;
+
+	if (q->xsk.xsk)
+		bpf_map_delete_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_XSKS),
+				    &key);
 }
 
 void xrx_xsk_close(struct xrx_rxq *q)
