@@ -43,6 +43,20 @@ enum xrx_stat {
 	XRX_STAT_MAX
 };
 
+/*
+ * Every frame xrx_rx sees is counted in RX and in exactly one verdict,
+ * REDIRECT or one of the PASS_ reasons; the counters after them
+ * (no_meta_room, parse_linear, parse_copy) say more about some of those
+ * frames and add up to nothing.
+ */
+#define XRX_STAT_VERDICT_FIRST XRX_STAT_REDIRECT
+#define XRX_STAT_VERDICT_LAST XRX_STAT_PASS_TOO_LONG
+
+static __always_inline int xrx_stat_is_verdict(unsigned int stat)
+{
+	return stat >= XRX_STAT_VERDICT_FIRST && stat <= XRX_STAT_VERDICT_LAST;
+}
+
 struct xrx_counter {
 	__u64 packets;
 	__u64 bytes;

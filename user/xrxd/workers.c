@@ -296,7 +296,7 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 	int i;
 
 	for (i = 0; i < XRX_STAT_MAX; i++)
-		if (i != XRX_STAT_RX && i != XRX_STAT_NO_META_ROOM)
+		if (xrx_stat_is_verdict(i))
 			pass += k[i];
 	gap[0] = (__s64)(k[XRX_STAT_RX] - pass);
 	gap[1] = (__s64)(k[XRX_STAT_REDIRECT] - lv[XRX_LIVE_STAT_RX_FRAMES] -
