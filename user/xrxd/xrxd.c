@@ -735,18 +735,197 @@ out:
 	return ret;
 }
 
+/*
+ * What run() has taken so far, so that one function gives back exactly
+ * that, in reverse order, on every way out.
+ */
+struct run_state {
+	struct xrxd x;
+	int lock_fd;			/* -1: not taken */
+	struct xrx_nic *nic;
+	struct xrx_conf *aconf;		/* the offloads' copy of conf, if any */
+	bool applied;			/* offloads changed: restore them */
+	bool done;			/* nothing more to start (apply-only) */
+	char err[PATH_MAX + 256];
+};
+
+/*
+ * The steps of a start, in order. Each returns 0 or the exit status
+ * (1 runtime, 2 a setup error no restart mends), having said why.
+ */
+static int step_preflight(struct run_state *r)
+{
+	const struct xrxd_opts *o = r->x.o;
+
+	if (check_caps(o->mode == MODE_RUN))
+		return 1;
+	/* Before anything is touched: the pins need a bpffs we trust. No
+	 * (trusted) bpffs is a host setup error that a restart cannot
+	 * mend: exit 2, which the unit does not retry. */
+	if (o->mode == MODE_RUN &&
+	    xrx_pin_root_check(o->pin_root, r->x.ifname, r->err,
+			       sizeof(r->err))) {
+		ctl_err("%s", r->err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int step_lock(struct run_state *r)
+{
+	pid_t owner;
+
+	r->lock_fd = xrx_lock_take(r->x.o->statedir, r->x.ifname, &owner,
+				   r->err, sizeof(r->err));
+	if (r->lock_fd < 0) {
+		ctl_err("%s", r->err);
+		return 1;
+	}
+	return 0;
+}
+
+static int step_netlink(struct run_state *r)
+{
+	if (xrx_nl_open(&r->x.nl, r->err, sizeof(r->err))) {
+		ctl_err("%s", r->err);
+		return 1;
+	}
+	return 0;
+}
+
+/* The interface, and what a killed xrxd left on it. */
+static int step_leftovers(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+	bool run = x->o->mode == MODE_RUN;
+
+	x->ifindex = (int)if_nametoindex(x->ifname);
+	if (!x->ifindex && run) {
+		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
+			x->ifname);
+		return 1;
+	}
+	/* Detach a killed xrxd's program before its offloads are restored. */
+	if (x->ifindex && xrxd_prog_check_leftover(x, run))
+		return 1;
+	return restore_leftovers(x->nl, x->o, x->ifname) ? 1 : 0;
+}
+
+/* What the NIC is now, and whether the config can run on it. */
+static int step_check_nic(struct run_state *r)
+{
+	r->nic = malloc(sizeof(*r->nic));
+	if (!r->nic)
+		return 1;
+	if (r->x.o->mode != MODE_RUN)
+		return 0;
+	if (read_nic(&r->x, r->nic))
+		return 1;
+	return check_against_nic(&r->x, r->nic);
+}
+
+/* Record, then change, the NIC's offloads (the state file first). */
+static int step_offloads(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+	struct xrx_conf_offload rx_vlan;
+
+	if (x->o->mode == MODE_RUN &&
+	    xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan)) {
+		/* Applied from a copy: the configuration stays what the
+		 * file says, for reloads to compare against. */
+		r->aconf = malloc(sizeof(*r->aconf));
+		if (!r->aconf)
+			return 1;
+		*r->aconf = *x->conf;
+		r->aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+	}
+	if (xrx_offload_apply(x->nl, r->aconf ? r->aconf : x->conf,
+			      x->o->statedir, r->err, sizeof(r->err))) {
+		ctl_err("%s", r->err);
+		return 1;
+	}
+	if (x->o->mode == MODE_APPLY_ONLY) {
+		/* The state file stays, for xrxctl restore. */
+		ctl_info("%s: offloads applied; undo with 'xrxctl restore %s'",
+			 x->ifname, x->ifname);
+		r->done = true;
+		return 0;
+	}
+	r->applied = true;
+	return 0;
+}
+
+/* xrx_rx, its rules and counters, and the workers. */
+static int step_datapath(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+	int err;
+
+	if (read_nic(x, r->nic))
+		return 1;
+	x->nr_queues = xrxd_queue_count(x->conf, r->nic);
+	if (x->nr_queues > XRX_LIVE_QUEUES_MAX) {
+		ctl_warn("%s: %u RX queues; xrxd runs workers on the first %u",
+			 x->ifname, x->nr_queues, XRX_LIVE_QUEUES_MAX);
+		x->nr_queues = XRX_LIVE_QUEUES_MAX;
+	}
+	link_info(x);
+	if (xrxd_prog_attach(x) || xrxd_rules_apply(x, x->conf) ||
+	    xrxd_ustats_open(x))
+		return 1;
+	x->us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
+	x->bind_busy_ms = 1000;
+	err = xrxd_workers_start(x, x->conf);
+	if (err == -EBUSY) {
+		/* A queue still held (a stopping xrxd's sockets, another
+		 * AF_XDP user): serve degraded rather than fail. */
+		x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+		enter_degraded(x, err);
+	} else if (err) {
+		return 1;
+	}
+	return 0;
+}
+
+/* Give back what the steps took, last first. Return: @ret, or 1. */
+static int run_unwind(struct run_state *r, int ret)
+{
+	struct xrxd *x = &r->x;
+
+	xrxd_workers_stop(x);
+	xrxd_prog_detach(x);
+	if (r->applied && restore_now(x))
+		ret = 1;
+	free(r->aconf);
+	free(r->nic);
+	xrx_nl_close(x->nl);
+	if (r->lock_fd >= 0)
+		xrx_lock_release(x->o->statedir, x->ifname, r->lock_fd);
+	return ret;
+}
+
 static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 {
-	struct xrxd x = { .o = o, .conf = conf, .ustats_fd = -1 };
-	char err[PATH_MAX + 256];
-	struct xrx_nic *nic = NULL;
-	struct xrx_conf *aconf = NULL;
-	bool applied = false;
-	int lock_fd, ret;
-	pid_t owner;
+	static int (*const steps[])(struct run_state *r) = {
+		step_preflight, step_lock, step_netlink, step_leftovers,
+		step_check_nic, step_offloads, step_datapath,
+	};
+	struct run_state *r;
+	struct xrxd *x;
+	unsigned int i;
 	sigset_t set;
+	int ret = 0;
 
-	snprintf(x.ifname, sizeof(x.ifname), "%s", conf->ifname);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return 1;
+	x = &r->x;
+	x->o = o;
+	x->conf = conf;
+	x->ustats_fd = -1;
+	r->lock_fd = -1;
+	snprintf(x->ifname, sizeof(x->ifname), "%s", conf->ifname);
 	/* Signals are taken synchronously (signalfd), by this thread only:
 	 * the worker threads inherit the blocked mask. */
 	sigemptyset(&set);
@@ -757,135 +936,23 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	/* A pcap FIFO whose reader left must not kill the daemon. */
 	signal(SIGPIPE, SIG_IGN);
 
-	if (check_caps(o->mode == MODE_RUN))
-		return 1;
-	/* Before anything is touched: the pins need a bpffs we trust. */
-	/* No (trusted) bpffs is a host setup error that a restart cannot
-	 * mend: exit 2, which the unit does not retry. */
-	if (o->mode == MODE_RUN &&
-	    xrx_pin_root_check(o->pin_root, x.ifname, err, sizeof(err))) {
-		ctl_err("%s", err);
-		return EXIT_USAGE;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) && !ret && !r->done;
+	     i++)
+		ret = steps[i](r);
+	if (!ret && !r->done) {
+		xrxd_stats_refresh(x);
+		sd_notify(0, "READY=1");
+		notify_status(x);
+		ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s%s",
+			   x->ifname, xrx_prog__id(x->prog),
+			   xrx_prog__mode_name(x->prog), x->nrules,
+			   x->nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->prog),
+			   x->degraded ? " (degraded: no AF_XDP sockets yet)" : "");
+		ret = serve(x, &set);
+		sd_notify(0, "STOPPING=1");
 	}
-	lock_fd = xrx_lock_take(o->statedir, x.ifname, &owner, err, sizeof(err));
-	if (lock_fd < 0) {
-		ctl_err("%s", err);
-		return 1;
-	}
-	ret = xrx_nl_open(&x.nl, err, sizeof(err));
-	if (ret) {
-		ctl_err("%s", err);
-		ret = 1;
-		goto out_lock;
-	}
-	x.ifindex = (int)if_nametoindex(x.ifname);
-	if (!x.ifindex && o->mode == MODE_RUN) {
-		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
-			x.ifname);
-		ret = 1;
-		goto out;
-	}
-	/* Detach a killed xrxd's program before its offloads are restored. */
-	if (x.ifindex && xrxd_prog_check_leftover(&x, o->mode == MODE_RUN)) {
-		ret = 1;
-		goto out;
-	}
-	if (restore_leftovers(x.nl, o, x.ifname)) {
-		ret = 1;
-		goto out;
-	}
-	nic = malloc(sizeof(*nic));
-	if (!nic) {
-		ret = 1;
-		goto out;
-	}
-	if (o->mode == MODE_RUN) {
-		if (read_nic(&x, nic)) {
-			ret = 1;
-			goto out;
-		}
-		ret = check_against_nic(&x, nic);
-		if (ret)
-			goto out;
-	}
-	if (o->mode == MODE_RUN) {
-		struct xrx_conf_offload rx_vlan;
-
-		if (xrxd_vlan_policy(&x, conf, nic, &rx_vlan)) {
-			/* Applied from a copy: the configuration stays what
-			 * the file says, for reloads to compare against. */
-			aconf = malloc(sizeof(*aconf));
-			if (!aconf) {
-				ret = 1;
-				goto out;
-			}
-			*aconf = *conf;
-			aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
-		}
-	}
-	ret = xrx_offload_apply(x.nl, aconf ? aconf : conf, o->statedir, err,
-				sizeof(err));
-	if (ret) {
-		ctl_err("%s", err);
-		ret = 1;
-		goto out;
-	}
-	applied = true;
-	if (o->mode == MODE_APPLY_ONLY) {
-		ctl_info("%s: offloads applied; undo with 'xrxctl restore %s'",
-			 x.ifname, x.ifname);
-		applied = false;	/* the state file stays for restore */
-		ret = 0;
-		goto out;
-	}
-
-	ret = 1;
-	if (read_nic(&x, nic))
-		goto undo;
-	x.nr_queues = xrxd_queue_count(conf, nic);
-	if (x.nr_queues > XRX_LIVE_QUEUES_MAX) {
-		ctl_warn("%s: %u RX queues; xrxd runs workers on the first %u",
-			 x.ifname, x.nr_queues, XRX_LIVE_QUEUES_MAX);
-		x.nr_queues = XRX_LIVE_QUEUES_MAX;
-	}
-	link_info(&x);
-	if (xrxd_prog_attach(&x) || xrxd_rules_apply(&x, conf) ||
-	    xrxd_ustats_open(&x))
-		goto undo;
-	x.us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
-	x.bind_busy_ms = 1000;
-	ret = xrxd_workers_start(&x, conf);
-	if (ret == -EBUSY) {
-		/* A queue still held (a stopping xrxd's sockets, another
-		 * AF_XDP user): serve degraded rather than fail. */
-		x.us.hdr[XRX_USTATS_BIND_FAILURES]++;
-		enter_degraded(&x, ret);
-	} else if (ret) {
-		ret = 1;
-		goto undo;
-	}
-	ret = 1;
-	xrxd_stats_refresh(&x);
-	sd_notify(0, "READY=1");
-	notify_status(&x);
-	ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s%s",
-		   x.ifname, xrx_prog__id(x.prog), xrx_prog__mode_name(x.prog),
-		   x.nrules, x.nrules == 1 ? "" : "s", xrx_prog__pin_dir(x.prog),
-		   x.degraded ? " (degraded: no AF_XDP sockets yet)" : "");
-
-	ret = serve(&x, &set);
-	sd_notify(0, "STOPPING=1");
-undo:
-	xrxd_workers_stop(&x);
-	xrxd_prog_detach(&x);
-	if (applied && restore_now(&x))
-		ret = 1;
-out:
-	free(aconf);
-	free(nic);
-	xrx_nl_close(x.nl);
-out_lock:
-	xrx_lock_release(o->statedir, x.ifname, lock_fd);
+	ret = run_unwind(r, ret);
+	free(r);
 	return ret;
 }
 
