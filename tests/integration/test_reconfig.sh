@@ -42,14 +42,6 @@ in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
 in_dut ip link set $TUN up
 snapshot "$WORK/orig"
 
-jget() {
-	xrxctl stats $IF_DUT --json | "$PY" -c '
-import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
-    v = v[k]
-print(v)' "$1"
-}
 log_count() { grep -c "$1" "$WORK/xrxd.err"; }
 
 # Config number $1: even ones feed the TUN, odd ones a null or pcap sink;

@@ -18,15 +18,6 @@ xrxd_work valgrind
 MAC=$(dut_mac)
 in_src ethtool -K $IF_SRC tx off >/dev/null
 snapshot "$WORK/orig"
-# A field of xrxctl stats --json, e.g. user.engine.frames_in.
-jget() {
-	xrxctl stats $IF_DUT --json | "$PY" -c '
-import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
-    v = v[k]
-print(v)' "$1"
-}
 
 cat >"$WORK/xrx.conf" <<EOF
 interface = $IF_DUT

@@ -204,14 +204,6 @@ xrxd_stop() {
 }
 
 # jget PATH: a field of xrxctl stats --json.
-jget() {
-	xrxctl stats $IF_DUT --json | $PY -c '
-import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
-    v = v[k]
-print(v)' "$1"
-}
 
 # live NAME IN-BAND: send the trains, wait for every frame (or its drop),
 # stop xrxd and judge its capture.

@@ -18,15 +18,6 @@ testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work xrxd
 TRAINS="$PY $TOP/tests/tools/tcp_trains.py"
 MAC=$(dut_mac)
-# A field of xrxctl stats --json: jq-like path, e.g. user.engine.frames_in.
-jget() {
-	xrxctl stats $IF_DUT --json | "$PY" -c '
-import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
-    v = v[k]
-print(v)' "$1"
-}
 send() { in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT "$@" >/dev/null; }
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
 

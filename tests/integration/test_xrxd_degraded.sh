@@ -24,14 +24,6 @@ need_built "$HOLD" "$BUILD/xrx-send"
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work degraded
 MAC=$(dut_mac)
-jget() {
-	xrxctl stats $IF_DUT --json | "$PY" -c '
-import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
-    v = v[k]
-print(v)' "$1"
-}
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
 ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
 # Both queues: 8 flows spread over the veth's two TX queues.

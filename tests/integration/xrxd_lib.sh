@@ -40,6 +40,16 @@ xrxd_work() {
 
 xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 
+# A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
+jget() {
+	xrxctl stats $IF_DUT --json | "$PY" -c '
+import json, sys
+v = json.loads(sys.stdin.readline())
+for k in sys.argv[1].split("."):
+    v = v[k]
+print(v)' "$1"
+}
+
 snapshot() {
 	{
 		in_dut ethtool -k $IF_DUT
