@@ -44,7 +44,8 @@ struct xrx_tnl_parsed {
  * xrx_parse_vxlan() - parse the VXLAN header and the inner frame.
  * @p, @len, @wire: as for xrx_parse()
  * @outer:          xrx_parse()'s result for the frame, XRX_PARSE_L4
- * @t:              result; written for XRX_TNL_VXLAN and XRX_TNL_SHORT
+ * @t:              result; every field is written (zero where parsing
+ *                  did not get)
  *
  * Only an outer IPv4 header (any length) with UDP qualifies: outer IPv6
  * is left to a later version. The VXLAN flags are not judged here
@@ -62,6 +63,7 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 {
 	__u32 off, h;
 
+	__builtin_memset(t, 0, sizeof(*t));
 	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != 17 ||
 	    !(outer->flags & XRX_META_F_IPV4))
 		return XRX_TNL_NONE;
