@@ -83,7 +83,8 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 	 * and move its offsets to the outer frame's. */
 	xrx_parse(p + off, len - off, wire - off, &t->inner);
 	t->inner.headlen += off;
-	t->inner.l3_off += off;
+	if (t->inner.l3_off)	/* 0: parsing stopped before L3 */
+		t->inner.l3_off += off;
 	if (t->inner.l4_off)
 		t->inner.l4_off += off;
 
