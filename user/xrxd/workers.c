@@ -68,7 +68,9 @@ bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 	       a->max_segments != b->max_segments ||
 	       a->flush_timeout_us != b->flush_timeout_us ||
 	       a->flows != b->flows || a->copy != b->copy ||
-	       a->csum != b->csum || a->udp_gro != b->udp_gro;
+	       a->csum != b->csum || a->udp_gro != b->udp_gro ||
+	       a->nr_vxlan_ports != b->nr_vxlan_ports ||
+	       memcmp(a->vxlan_ports, b->vxlan_ports, sizeof(a->vxlan_ports));
 }
 
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
@@ -99,6 +101,9 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	lo.engine.csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
 							     XRX_CSUM_VERIFY;
 	lo.engine.udp = conf->udp_gro;
+	lo.engine.nr_vxlan_ports = conf->nr_vxlan_ports;
+	for (i = 0; i < conf->nr_vxlan_ports; i++)
+		lo.engine.vxlan_ports[i] = conf->vxlan_ports[i];
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {
