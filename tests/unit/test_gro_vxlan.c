@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * VXLAN: the tunnel parser (include/xrx/parse_tunnel.h) and the engine's
- * tunnel rules (user/lib/gro/tunnel.c). Frames are built here from
- * tests/common/frames.h's inner frames and outer headers written byte by
- * byte, and every expected aggregate is computed here with the
+ * tunnel rules (user/lib/gro/tunnel.c). Frames come from
+ * tests/common/vxlan_frames.h (frames.h's inner frames, outer headers
+ * written byte by byte), and every expected aggregate is computed with the
  * harness's own checksum code, not libxrx's. The kernel oracle
  * (tests/integration/test_vxlan_oracle.sh) checks the same rules against
  * Linux itself; these pin them down without a kernel.
@@ -11,81 +11,24 @@
 #include "gro_harness.h"
 
 #include <xrx/parse_tunnel.h>
+#include "common/vxlan_frames.h"
 
-#define VX_PORT 4789
-#define VX_HDRS 50		/* outer eth 14 + IPv4 20 + UDP 8 + VXLAN 8 */
+#define VX_PORT VXLAN_FRAME_PORT
+#define VX_HDRS VXLAN_FRAME_HDRS
 
-struct vx_outer {
-	__u32 vni;
-	__u16 ipid;
-	__u16 sport, dport;
-	__u8 ttl, tos;
-	int no_df;
-	int csum_zero;
-	int bad_csum;
-};
-
-static void vx_outer_default(struct vx_outer *o, __u16 ipid)
-{
-	memset(o, 0, sizeof(*o));
-	o->vni = 42;
-	o->ipid = ipid;
-	o->sport = 49152;
-	o->dport = VX_PORT;
-	o->ttl = 64;
-}
-
-/*
- * Frame @i: the inner frame @in wrapped in Ethernet/IPv4/UDP/VXLAN per @o.
- * The harness's frame_info is the inner one, moved by VX_HDRS.
- */
+/* Frame @i of the harness: @in wrapped per @o; frame_info the inner one. */
 static void vx_build(struct harness *h, int i, const struct frame_spec *in,
-		     const struct vx_outer *o)
+		     const struct vxlan_outer *o)
 {
-	static const __u8 omac[12] = { 2, 0, 0, 0, 0, 0x12, 2, 0, 0, 0, 0, 0x11 };
-	__u8 *b = h->region + (size_t)i * H_SLOT, *ip = b + 14, *uh = b + 34;
-	struct frame_info fi;
-	__u32 ulen, sum;
 	int len;
 
-	len = frame_build_info(in, b + VX_HDRS, H_SLOT - VX_HDRS, &fi);
+	assert_true(i < H_FRAMES);
+	len = vxlan_frame_build(in, o, h->region + (size_t)i * H_SLOT, H_SLOT,
+				&h->info[i]);
 	assert_true(len > 0);
-	memcpy(b, omac, 12);
-	h_wr16(b + 12, 0x0800);
-	ulen = 16 + len;
-	memset(ip, 0, 20);
-	ip[0] = 0x45;
-	ip[1] = o->tos;
-	h_wr16(ip + 2, 20 + ulen);
-	h_wr16(ip + 4, o->ipid);
-	h_wr16(ip + 6, o->no_df ? 0 : 0x4000);
-	ip[8] = o->ttl;
-	ip[9] = 17;
-	ip[12] = 198; ip[13] = 18; ip[14] = 0; ip[15] = 1;
-	ip[16] = 198; ip[17] = 18; ip[18] = 0; ip[19] = 2;
-	h_wr16(ip + 10, (__u16)~h_fold(h_sum16(ip, 20, 0)));
-	h_wr16(uh, o->sport);
-	h_wr16(uh + 2, o->dport);
-	h_wr16(uh + 4, ulen);
-	h_wr16(uh + 6, 0);
-	memset(uh + 8, 0, 8);
-	uh[8] = 0x08;
-	uh[12] = o->vni >> 16;
-	uh[13] = o->vni >> 8;
-	uh[14] = o->vni;
-	if (!o->csum_zero) {
-		sum = h_sum16(ip + 12, 8, 17 + ulen);
-		sum = (__u16)~h_fold(h_sum16(uh, ulen, sum));
-		h_wr16(uh + 6, (sum ? sum : 0xffff) ^ (o->bad_csum ? 0x5a5a : 0));
-	}
 	h->spec[i] = *in;
-	fi.len += VX_HDRS;
-	fi.l3_off += VX_HDRS;
-	fi.l4_off += VX_HDRS;
-	fi.payload_off += VX_HDRS;
-	h->info[i] = fi;
 	h->frames[i].addr = (__u64)i * H_SLOT;
-	h->frames[i].len = len + VX_HDRS;
+	h->frames[i].len = len;
 	h->frames[i].meta = NULL;
 	if (i >= h->nr)
 		h->nr = i + 1;
@@ -161,7 +104,7 @@ static void test_parse(void **state)
 {
 	struct harness *h = vx_harness(1);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	struct xrx_parsed outer;
 	struct xrx_tnl_parsed t;
 	__u32 len;
@@ -169,7 +112,7 @@ static void test_parse(void **state)
 	vx_inner(&in, 0, 0);
 	in.nr_vlans = 1;
 	in.vlan_tci[0] = 7;
-	vx_outer_default(&o, 1);
+	vxlan_outer_default(&o, 1);
 	o.vni = 0xabcdef;
 	vx_build(h, 0, &in, &o);
 	len = h->frames[0].len;
@@ -219,12 +162,12 @@ static void run_contig(int v6)
 {
 	struct harness *h = vx_harness(2);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	int k;
 
 	for (k = 0; k < 6; k++) {
 		vx_inner(&in, k, v6);
-		vx_outer_default(&o, 500 + k);
+		vxlan_outer_default(&o, 500 + k);
 		vx_build(h, k, &in, &o);
 	}
 	h_rx(h, 0, 6, 1);
@@ -260,13 +203,13 @@ static void test_csum_zero_fixedid(void **state)
 {
 	struct harness *h = vx_harness(1);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		vx_inner(&in, k, 0);
 		in.ip_id = 100;
-		vx_outer_default(&o, 9);
+		vxlan_outer_default(&o, 9);
 		o.csum_zero = 1;
 		vx_build(h, k, &in, &o);
 	}
@@ -287,12 +230,12 @@ static void test_off_by_default(void **state)
 {
 	struct harness *h = vx_harness(0);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		vx_inner(&in, k, 0);
-		vx_outer_default(&o, 500 + k);
+		vxlan_outer_default(&o, 500 + k);
 		vx_build(h, k, &in, &o);
 	}
 	h_rx(h, 0, 4, 1);
@@ -309,17 +252,17 @@ static void test_off_by_default(void **state)
  * be 1 (or -1: none to check). @outs: packets expected.
  */
 static struct harness *run_mod(void (*mod)(struct frame_spec *,
-					   struct vx_outer *),
+					   struct vxlan_outer *),
 			       int last, int flush, int outs)
 {
 	struct harness *h = vx_harness(1);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	int k;
 
 	for (k = 0; k < 6; k++) {
 		vx_inner(&in, k, 0);
-		vx_outer_default(&o, 500 + k);
+		vxlan_outer_default(&o, 500 + k);
 		if (k >= 3 && k <= last)
 			mod(&in, &o);
 		vx_build(h, k, &in, &o);
@@ -332,49 +275,49 @@ static struct harness *run_mod(void (*mod)(struct frame_spec *,
 	return h;
 }
 
-static void mod_vni(struct frame_spec *in, struct vx_outer *o)
+static void mod_vni(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->vni = 43;
 	(void)in;
 }
 
-static void mod_ttl(struct frame_spec *in, struct vx_outer *o)
+static void mod_ttl(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->ttl = 63;
 	(void)in;
 }
 
-static void mod_tos(struct frame_spec *in, struct vx_outer *o)
+static void mod_tos(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->tos = 4;
 	(void)in;
 }
 
-static void mod_df(struct frame_spec *in, struct vx_outer *o)
+static void mod_df(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->no_df = 1;
 	(void)in;
 }
 
-static void mod_id(struct frame_spec *in, struct vx_outer *o)
+static void mod_id(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->ipid = 7;
 	(void)in;
 }
 
-static void mod_bad_csum(struct frame_spec *in, struct vx_outer *o)
+static void mod_bad_csum(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->bad_csum = 1;
 	(void)in;
 }
 
-static void mod_csum_zero(struct frame_spec *in, struct vx_outer *o)
+static void mod_csum_zero(struct frame_spec *in, struct vxlan_outer *o)
 {
 	o->csum_zero = 1;
 	(void)in;
 }
 
-static void mod_inner_window(struct frame_spec *in, struct vx_outer *o)
+static void mod_inner_window(struct frame_spec *in, struct vxlan_outer *o)
 {
 	in->window = 1;
 	(void)o;
@@ -432,18 +375,18 @@ static void test_inner_not_tcp(void **state)
 {
 	struct harness *h = vx_harness(1);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 
 	frame_spec_udp4(&in);
 	in.payload_len = 300;
-	vx_outer_default(&o, 1);
+	vxlan_outer_default(&o, 1);
 	vx_build(h, 0, &in, &o);
 	frame_spec_udp4(&in);
 	in.payload_len = 300;
-	vx_outer_default(&o, 2);
+	vxlan_outer_default(&o, 2);
 	vx_build(h, 1, &in, &o);
 	frame_spec_arp(&in);
-	vx_outer_default(&o, 3);
+	vxlan_outer_default(&o, 3);
 	vx_build(h, 2, &in, &o);
 	h_rx(h, 0, 3, 1);
 	assert_int_equal(h->nr_out, 3);
@@ -459,7 +402,7 @@ static void test_size_limit(void **state)
 {
 	struct harness *h = vx_harness(1);
 	struct frame_spec in;
-	struct vx_outer o;
+	struct vxlan_outer o;
 	int k;
 
 	for (k = 0; k < 50; k++) {
@@ -468,7 +411,7 @@ static void test_size_limit(void **state)
 		in.seq = 1000 + k * 1448;
 		in.payload_len = 1448;
 		in.ip_id = k;
-		vx_outer_default(&o, 500 + k);
+		vxlan_outer_default(&o, 500 + k);
 		vx_build(h, k, &in, &o);
 	}
 	h_rx(h, 0, 50, 1);
