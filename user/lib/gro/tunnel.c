@@ -36,8 +36,10 @@
  *    when DF is set; the kernel since 2025 (and xrx) decides per header at
  *    the second segment between fixed and incrementing, DF or not, so a
  *    DF outer header with random IDs flushes.
- *  - DPDK does not compare outer TTL/TOS/DF nor the inner TTL/TOS; the
- *    kernel flushes on any change of them.
+ *  - DPDK compares the outer DF bit but not the outer TTL/TOS nor the
+ *    inner TTL/TOS; the kernel flushes on any change of them.
+ *  - DPDK merges only segments whose flags are exactly ACK: a PSH segment
+ *    stays alone; the kernel merges it and ends the aggregate.
  *  - DPDK ignores the outer UDP checksum; the kernel verifies a non-zero
  *    one, keeps zero and non-zero checksums in different flows, and
  *    leaves the pseudo-header sum in a non-zero one on completion
