@@ -188,7 +188,7 @@ struct xrx_pkt {
 	 * and the inner offsets of an skb do; these locate the outer ones.
 	 * All 0 for a frame that is not VXLAN.
 	 */
-	__u16 outer_l3_off;		/* outer IPv4 header */
+	__u16 outer_l3_off;		/* outer IPv4 or IPv6 header */
 	__u16 outer_l4_off;		/* outer UDP header */
 	__u16 inner_mac_off;		/* inner Ethernet header */
 	__u16 pad;
@@ -274,9 +274,9 @@ struct xrx_pkt {
 	X(VXLAN_AGGS_OUT, "vxlan_aggs_out",                                    \
 	  "delivered VXLAN packets of two or more segments")                   \
 	X(FLUSH_OUTER_TTL, "flush_outer_ttl",                                  \
-	  "inet_gro_flush, outer header: TTL differs")                         \
+	  "inet/ipv6_gro_flush, outer header: TTL/hop limit differ")           \
 	X(FLUSH_OUTER_TOS, "flush_outer_tos",                                  \
-	  "inet_gro_flush, outer header: TOS differs")                         \
+	  "inet/ipv6_gro_flush, outer header: TOS/class differ")               \
 	X(FLUSH_OUTER_DF, "flush_outer_df",                                    \
 	  "inet_gro_flush, outer header: DF differs")                          \
 	X(FLUSH_OUTER_IPID, "flush_outer_ipid",                                \
@@ -329,8 +329,9 @@ struct xrx_engine_opts {
 	/*
 	 * UDP destination ports that carry VXLAN (4789 is IANA's, 8472
 	 * Linux's old default); none: VXLAN is plain UDP. A frame to one of
-	 * them over IPv4 is aggregated as the kernel's vxlan_gro_receive()
-	 * does (inner TCP over IPv4 or IPv6), and delivered as one frame
+	 * them over IPv4 or IPv6 (without extension headers) is aggregated
+	 * as the kernel's vxlan_gro_receive() does (inner TCP over IPv4 or
+	 * IPv6), and delivered as one frame
 	 * with the outer and inner headers fixed up (see struct xrx_pkt).
 	 * The pcap sink and the callback take such packets; the TUN sink
 	 * does not yet. Ports are host order, non-zero, no duplicates.

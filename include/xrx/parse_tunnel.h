@@ -25,7 +25,7 @@
 #define XRX_VXLAN_F_VNI 0x08	/* "I" flag, first byte of the header */
 
 enum xrx_tnl_result {
-	XRX_TNL_NONE = 0,	/* not a UDP/IPv4 frame that can carry VXLAN */
+	XRX_TNL_NONE = 0,	/* not a UDP frame that can carry VXLAN */
 	XRX_TNL_VXLAN,		/* VXLAN; @inner holds the inner parse */
 	XRX_TNL_SHORT,		/* VXLAN port, but no room for the VXLAN and
 				 * inner Ethernet headers */
@@ -47,8 +47,8 @@ struct xrx_tnl_parsed {
  * @t:              result; every field is written (zero where parsing
  *                  did not get)
  *
- * Only an outer IPv4 header (any length) with UDP qualifies: outer IPv6
- * is left to a later version. The VXLAN flags are not judged here
+ * An outer IPv4 (any length) or IPv6 header with UDP qualifies. The
+ * VXLAN flags are not judged here
  * (vxlan_gro_receive() does not either: it only compares them). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
@@ -64,8 +64,7 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 	__u32 off, h;
 
 	__builtin_memset(t, 0, sizeof(*t));
-	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != 17 ||
-	    !(outer->flags & XRX_META_F_IPV4))
+	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != 17)
 		return XRX_TNL_NONE;
 	if (len > XRX_PARSE_WINDOW || len > wire)
 		len = xrx_min32(wire, XRX_PARSE_WINDOW);

@@ -87,9 +87,8 @@ static void check_vxlan(const __u8 *data, __u8 *scratch,
 
 	tr = xrx_parse_vxlan(data, len, wire, r, &t);
 	if (tr == XRX_TNL_NONE) {
-		FZ_CHECK(r->result != XRX_PARSE_L4 || r->l4_proto != 17 ||
-			 !(r->flags & XRX_META_F_IPV4),
-			 "UDP/IPv4 frame not taken as VXLAN");
+		FZ_CHECK(r->result != XRX_PARSE_L4 || r->l4_proto != 17,
+			 "UDP frame not taken as VXLAN");
 		return;
 	}
 	FZ_CHECK(t.inner_mac_off == r->l4_off + 16, "inner_mac_off %u",

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # The kernel's VXLAN GRO as the oracle: the receiving namespace has a
-# VXLAN device on UDP 4789 over its veth, so udp4_gro_receive() finds the
-# VXLAN socket and runs vxlan_gro_receive() -> eth_gro_receive() -> the
-# inner inet/ipv6_gro_receive() -> tcp_gro_receive() on the veth's GRO.
+# VXLAN device on UDP 4789 over its veth (one per outer family), so
+# udp4/6_gro_receive() finds the VXLAN socket and runs
+# vxlan_gro_receive() -> eth_gro_receive() -> the inner
+# inet/ipv6_gro_receive() -> tcp_gro_receive() on the veth's GRO.
 # Every train of tests/tools/vxlan_trains.py (one per rule: VNI, outer
 # TTL/TOS/DF/ID, outer UDP checksum zero/set/wrong, inner TCP and IP
 # rules, size limit, a plain UDP datagram in between; inner TCPv4 and
-# TCPv6) goes over the veth, tcpdump records what GRO delivered, and
-# build/xrx-replay --vxlan-port 4789 must deliver the same packets, per
-# flow (outer flow + VNI + inner flow) and sequence number, every header
-# field of both levels compared.
+# TCPv6; outer IPv4 and IPv6) goes over the veth, tcpdump records what
+# GRO delivered, and build/xrx-replay --vxlan-port 4789 must deliver the
+# same packets, per flow (outer flow + VNI + inner flow) and sequence
+# number, every header field of both levels compared.
 #
 # Testbed as test_gro_oracle.sh: sender tso/gso/tx off, receiver gro on,
 # threaded NAPI pinned to CPU 0 with SCHED_FIFO, sender SCHED_FIFO on CPU
@@ -53,8 +54,12 @@ if ! in_dut ip link add $VX type vxlan id 42 dstport 4789 local $IP4_DUT dev $IF
 	done_testing
 	exit
 fi
-# The VXLAN socket, and with it the GRO hook, exists while the device is up.
+# The VXLAN socket, and with it the GRO hook, exists while the device is
+# up; one device per outer family (udp4_gro_receive(), udp6_gro_receive()).
 in_dut ip link set $VX up
+in_dut ip link add ${VX}6 type vxlan id 42 dstport 4789 local $IP6_DUT dev $IF_DUT &&
+	in_dut ip link set ${VX}6 up
+check "VXLAN device over IPv6 up" $?
 in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
 in_dut ethtool -K $IF_DUT gro on >/dev/null 2>&1
 check "receiver GRO on" "$(in_dut ethtool -k $IF_DUT | grep -q '^generic-receive-offload: on' ; echo $?)"

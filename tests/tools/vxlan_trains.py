@@ -41,6 +41,8 @@ OSMAC = bytes.fromhex("020000000001")
 ODMAC = bytes.fromhex("020000000002")
 OSRC = bytes([198, 18, 0, 1])
 ODST = bytes([198, 18, 0, 2])
+OSRC6 = bytes.fromhex("20010db8000000000000000000000001")
+ODST6 = bytes.fromhex("20010db8000000000000000000000002")
 gf.IP4 = ("198.19.0.1", "198.19.0.2")
 gf.IP6 = ("2001:db8:1::1", "2001:db8:1::2")
 INNER_MAC = dict(smac="02:00:00:00:01:01", dmac="02:00:00:00:01:02")
@@ -58,17 +60,26 @@ def csum(b):
 
 
 def outer(inner, vni=VNI, vflags=0x08, ipid=1000, df=True, ttl=64, tos=0,
-          sport=49152, dport=PORT, udp_csum=True, bad_udp_csum=False):
-    """@inner wrapped in Ethernet/IPv4/UDP/VXLAN."""
+          sport=49152, dport=PORT, udp_csum=True, bad_udp_csum=False,
+          v6=False, flowlabel=0):
+    """@inner wrapped in Ethernet/IPv4/UDP/VXLAN (@v6: Ethernet/IPv6/...;
+    then @ttl is the hop limit, @tos the traffic class)."""
     vx = struct.pack("!B3xI", vflags, vni << 8)
     ulen = 8 + len(vx) + len(inner)
     udp = bytearray(struct.pack("!HHHH", sport, dport, ulen, 0) + vx + inner)
     if udp_csum:
-        pseudo = OSRC + ODST + struct.pack("!BBH", 0, 17, ulen)
+        if v6:
+            pseudo = OSRC6 + ODST6 + struct.pack("!IxxxB", ulen, 17)
+        else:
+            pseudo = OSRC + ODST + struct.pack("!BBH", 0, 17, ulen)
         c = csum(pseudo + bytes(udp)) or 0xffff
         if bad_udp_csum:
             c ^= 0x5a5a
         struct.pack_into("!H", udp, 6, c)
+    if v6:
+        ip6 = struct.pack("!IHBB", 6 << 28 | tos << 20 | flowlabel, ulen, 17,
+                          ttl) + OSRC6 + ODST6
+        return ODMAC + OSMAC + b"\x86\xdd" + ip6 + bytes(udp)
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, tos, 20 + ulen,
                                ipid & 0xffff, 0x4000 if df else 0, ttl, 17, 0,
                                OSRC, ODST))
@@ -201,6 +212,28 @@ def trains():
         train(8, {i: dict(flowlabel=7) for i in mid}, v=6))
     add("vx6_oid_jump", "outer ID jump flushes, inner TCPv6",
         train(8, omods={i: dict(ipid=3000 + i) for i in mid}, v=6))
+    # Outer IPv6 (udp6_gro_receive(), ipv6_gro_receive/flush()).
+    o6 = dict(v6=True)
+    add("vx64_contig", "outer IPv6, inner TCPv4: contiguous segments merge",
+        train(20, okw=o6))
+    add("vx66_contig", "outer IPv6, inner TCPv6: contiguous segments merge",
+        train(20, v=6, okw=o6))
+    add("vx64_limit64k", "64 KiB limit from the outer IPv6 header",
+        train(50, okw=o6))
+    add("vx64_hlim", "outer hop limit change flushes",
+        train(8, omods={i: dict(ttl=63) for i in mid}, okw=o6))
+    add("vx64_tclass", "outer traffic class change flushes",
+        train(8, omods={i: dict(tos=0x10) for i in mid}, okw=o6))
+    add("vx64_flowlabel", "outer flow label change: another flow",
+        train(8, omods={i: dict(flowlabel=5) for i in mid}, okw=o6))
+    add("vx64_csum_zero", "outer IPv6 UDP checksum zero: merges",
+        train(20, okw=dict(v6=True, udp_csum=False)))
+    add("vx64_csum_mixed", "outer IPv6 UDP checksum zero vs set",
+        train(8, omods={i: dict(udp_csum=False) for i in mid}, okw=o6))
+    add("vx64_csum_bad", "bad outer IPv6 UDP checksum: alone",
+        train(8, omods={4: dict(bad_udp_csum=True)}, okw=o6))
+    add("vx64_vni", "VNI change over IPv6: another flow",
+        train(8, omods={i: dict(vni=43) for i in mid}, okw=o6))
     return t
 
 

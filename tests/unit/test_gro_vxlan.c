@@ -424,6 +424,53 @@ static void test_size_limit(void **state)
 	(void)state;
 }
 
+/*
+ * Outer IPv6 (udp6_gro_receive(), ipv6_gro_receive()): the aggregate's
+ * payload_len and UDP length, the UDP checksum as the IPv6 pseudo-header
+ * sum (~udp_v6_check()), no ID rules, and ipv6_gro_flush()'s hop limit.
+ */
+static void test_outer_ipv6(void **state)
+{
+	struct harness *h = vx_harness(1);
+	struct frame_spec in;
+	struct vxlan_outer o;
+	const struct h_out *out;
+	__u32 len, sum, i;
+	int idx[6], k;
+	__u8 *want;
+
+	for (k = 0; k < 6; k++) {
+		vx_inner(&in, k, 0);
+		vxlan_outer_default(&o, 7);
+		o.v6 = 1;
+		o.ttl = k < 4 ? 64 : 63;	/* 0-3, then 4-5 */
+		vx_build(h, k, &in, &o);
+		idx[k] = k;
+	}
+	h_rx(h, 0, 6, 1);
+	assert_int_equal(h->nr_out, 2);
+	assert_int_equal(h_stat(h, XRX_ENGINE_STAT_FLUSH_OUTER_TTL), 1);
+	out = &h->out[0];
+	assert_int_equal(out->pkt.gso_segs, 4);
+	assert_int_equal(out->pkt.outer_l3_off, 14);
+	assert_int_equal(out->pkt.outer_l4_off, 54);
+	assert_int_equal(out->pkt.inner_mac_off, 70);
+	assert_int_equal(out->pkt.gso_flags, XRX_GSO_F_UDP_TUNNEL_CSUM);
+	/* The inner headers as h_expect() has them, the outer ones here. */
+	want = h_expect(h, idx, 4, &len);
+	h_wr16(want + 18, len - 54);
+	h_wr16(want + 58, len - 54);
+	sum = 17 + len - 54;
+	for (i = 22; i < 54; i += 2)
+		sum += (__u32)want[i] << 8 | want[i + 1];
+	h_wr16(want + 60, h_fold(sum));
+	h_assert_bytes(out->bytes, out->len, want, len, "outer IPv6 aggregate");
+	free(want);
+	h_assert_released_once(h);
+	h_free(h);
+	(void)state;
+}
+
 static void test_opts(void **state)
 {
 	struct xrx_engine_opts o = { 0 };
@@ -461,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_flush_rules),
 		cmocka_unit_test(test_inner_not_tcp),
 		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_outer_ipv6),
 		cmocka_unit_test(test_opts),
 	};
 

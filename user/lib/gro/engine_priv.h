@@ -56,6 +56,7 @@ struct xrx_agg {
 	bool tnl;
 	bool outer_fixedid;		/* ip_fixedid bit 0: the outer ID */
 	__u16 outer_first_id;
+	bool outer_ipv6;
 };
 
 /*
@@ -86,6 +87,7 @@ struct xrx_seg {
 	bool csum_ok;			/* L4 checksum verified good */
 	/* VXLAN (tunnel.c): l3_off .. hdr_len above are the inner ones */
 	bool tnl;
+	bool outer_ipv6;
 	__u16 outer_l3_off;
 	__u16 outer_l4_off;
 	__u16 inner_mac_off;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * VXLAN GRO: TCP inside VXLAN over IPv4, aggregated as Linux does it.
+ * VXLAN GRO: TCP inside VXLAN over IPv4 or IPv6, aggregated as Linux
+ * does it.
  *
  * The kernel's path for such a frame, and where each step is here:
  *
  *   inet_gro_receive()       outer IPv4: 0x45, ip_fast_csum(), length and
  *                            frag_off flush; protocol and addresses make
  *                            the flow                     xrx_tnl_no_gro()
- *   udp4_gro_receive()       outer UDP checksum checked unless zero or
+ *   ipv6_gro_receive()       outer IPv6: payload_len flush; version, flow
+ *                            label, next header, addresses make the flow
+ *   udp4/6_gro_receive()     outer UDP checksum checked unless zero or
  *                            already flushing                    ditto
  *   udp_gro_receive()        ports, and "both checksums zero or both
  *                            not", make the flow        xrx_tnl_same_flow()
@@ -17,13 +20,14 @@
  *   inet/ipv6_gro_receive()  the inner network layer, as for plain frames
  *   tcp4/6_gro_receive()     inner TCP checksum, then tcp_gro_receive()
  *                            whose gro_receive_network_flush() checks the
- *                            outer IPv4 header (xrx_tnl_outer_flush())
+ *                            outer IP header (xrx_tnl_outer_flush())
  *                            and then the inner one (gro.c)
  *   skb_gro_receive()        the size limit counts from the OUTER network
  *                            header                       xrx_tnl_start()
- *   udp4_gro_complete(), udp_gro_complete(), vxlan_gro_complete(),
- *   inet_gro_complete()      outer tot_len, header checksum, UDP length,
- *                            UDP checksum     xrx_tnl_complete()
+ *   udp4/6_gro_complete(), udp_gro_complete(), vxlan_gro_complete(),
+ *   inet/ipv6_gro_complete() outer tot_len and header checksum or
+ *                            payload_len, UDP length, UDP checksum
+ *                                                   xrx_tnl_complete()
  *
  * Everything else (the inner TCP rules, the inner IP rules, the fix-ups of
  * the inner headers) is gro.c's, run with the segment's l3/l4 offsets
@@ -46,7 +50,8 @@
  *    (SKB_GSO_UDP_TUNNEL_CSUM).
  *  - DPDK has no inner IPv6 (VXLAN-TCP4 only); the kernel and xrx do.
  *
- * Not (yet) done: an outer IPv6 header (udp6_gro_receive()); inner UDP,
+ * Not (yet) done: outer IPv6 extension headers (such frames take the
+ * plain path, as UDP); inner UDP,
  * which the kernel only aggregates with rx-udp-gro-forwarding on and xrx
  * delivers alone, as the kernel does with that switch off; VXLAN remote
  * checksum offload (VXLAN_F_REMCSUM_RX, off by default in the kernel).
@@ -98,7 +103,7 @@ static bool xrx_tnl_lengths(struct xrx_seg *s, bool outer_flush)
 	return true;
 }
 
-/* udp4_gro_receive(): skb_gro_checksum_validate_zero_check() */
+/* udp4/6_gro_receive(): skb_gro_checksum_validate_zero_check() */
 static bool xrx_tnl_udp_csum_ok(const struct xrx_seg *s, __u32 ulen)
 {
 	const __u8 *oh = s->data + s->outer_l3_off;
@@ -106,7 +111,7 @@ static bool xrx_tnl_udp_csum_ok(const struct xrx_seg *s, __u32 ulen)
 
 	if (!xrx_get16(s->data + s->outer_l4_off + 6))
 		return true;
-	sum = xrx_csum_pseudo(oh, false, XRX_IPPROTO_UDP, ulen);
+	sum = xrx_csum_pseudo(oh, s->outer_ipv6, XRX_IPPROTO_UDP, ulen);
 	return xrx_csum_fold(xrx_csum_add_seg(s, s->outer_l4_off, ulen,
 					      sum)) == 0xffff;
 }
@@ -120,21 +125,29 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 			  const struct xrx_tnl_parsed *t, int tr)
 {
 	const __u8 *oh = s->data + s->l3_off;
-	__u32 tot_len = xrx_get16(oh + 2);
+	__u32 ip_len;
 	bool outer_flush;
 
-	if (s->flags & XRX_META_F_IPV4_OPT)	/* *(u8 *)iph != 0x45 */
-		return XRX_ENGINE_STAT_SINGLE_IP_OPTS;
-	if (!xrx_ipv4_csum_ok(oh))
-		return XRX_ENGINE_STAT_CSUM_BAD;
-	if (s->l3_off + tot_len > s->len || tot_len < 28)
+	s->outer_ipv6 = s->flags & XRX_META_F_IPV6;
+	if (s->outer_ipv6) {
+		/* ipv6_gro_receive(): only payload_len is checked */
+		ip_len = 40 + xrx_get16(oh + 4);
+		outer_flush = s->l3_off + ip_len != s->len;
+	} else {
+		if (s->flags & XRX_META_F_IPV4_OPT)	/* *(u8 *)iph != 0x45 */
+			return XRX_ENGINE_STAT_SINGLE_IP_OPTS;
+		if (!xrx_ipv4_csum_ok(oh))
+			return XRX_ENGINE_STAT_CSUM_BAD;
+		ip_len = xrx_get16(oh + 2);
+		outer_flush = s->l3_off + ip_len != s->len || (oh[6] & 0x80);
+	}
+	if (s->l3_off + ip_len > s->len || s->l3_off + ip_len < s->l4_off + 8u)
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
-	outer_flush = s->l3_off + tot_len != s->len || (oh[6] & 0x80);
 	s->outer_l3_off = s->l3_off;
 	s->outer_l4_off = s->l4_off;
 	/* "Don't bother verifying checksum if we're going to flush anyway" */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !outer_flush &&
-	    !xrx_tnl_udp_csum_ok(s, tot_len - 20))
+	    !xrx_tnl_udp_csum_ok(s, s->l3_off + ip_len - s->l4_off))
 		return XRX_ENGINE_STAT_CSUM_BAD;
 	if (tr == XRX_TNL_SHORT)	/* vxlan_gro_prepare_receive(): NULL */
 		return XRX_ENGINE_STAT_SINGLE_VXLAN_SHORT;
@@ -183,8 +196,9 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 
 /*
  * A frame the engine parsed (or took from xrx_meta): if it is UDP over
- * IPv4 to a VXLAN port, run it through the VXLAN rules and return true;
- * otherwise return false and leave it to the plain path untouched.
+ * IPv4, or over IPv6 without extension headers, to a VXLAN port, run it
+ * through the VXLAN rules and return true; otherwise return false and
+ * leave it to the plain path untouched.
  */
 bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns)
 {
@@ -193,7 +207,7 @@ bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns)
 	int tr, why;
 
 	if (s->result != XRX_PARSE_L4 || s->l4_proto != XRX_IPPROTO_UDP ||
-	    !(s->flags & XRX_META_F_IPV4) ||
+	    (s->flags & XRX_META_F_IPV6_EXT) ||
 	    !xrx_tnl_port(e, xrx_get16(s->data + s->l4_off + 2)))
 		return false;
 	memset(&outer, 0, sizeof(outer));
@@ -228,16 +242,25 @@ bool xrx_tnl_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 	__u32 o3 = s->outer_l3_off, o4 = s->outer_l4_off;
 	__u32 im = s->inner_mac_off, l3 = s->l3_off, l4 = s->l4_off;
 
-	if (!a->tnl || !s->tnl || a->pkt.outer_l3_off != o3 ||
+	if (!a->tnl || !s->tnl || a->outer_ipv6 != s->outer_ipv6 ||
+	    a->pkt.outer_l3_off != o3 ||
 	    a->pkt.outer_l4_off != o4 || a->pkt.inner_mac_off != im ||
 	    a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
 	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6)
 		return false;
 	if (xrx_bytes_differ(h, d, o3))
 		return false;
-	if (h[o3 + 9] != d[o3 + 9] ||
-	    xrx_raw64(h + o3 + 12) != xrx_raw64(d + o3 + 12))
+	if (s->outer_ipv6) {
+		/* ipv6_gro_receive(): version, flow label, next header,
+		 * addresses (class and hop limit are ipv6_gro_flush()'s) */
+		if ((xrx_get32(h + o3) ^ xrx_get32(d + o3)) & 0xf00fffff ||
+		    h[o3 + 6] != d[o3 + 6] ||
+		    xrx_bytes_differ(h + o3 + 8, d + o3 + 8, 32))
+			return false;
+	} else if (h[o3 + 9] != d[o3 + 9] ||
+		   xrx_raw64(h + o3 + 12) != xrx_raw64(d + o3 + 12)) {
 		return false;
+	}
 	if (xrx_raw32(h + o4) != xrx_raw32(d + o4) ||
 	    !xrx_get16(h + o4 + 6) != !xrx_get16(d + o4 + 6))
 		return false;
@@ -260,14 +283,15 @@ bool xrx_tnl_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 }
 
 /*
- * inet_gro_flush() on the outer IPv4 header (gro_receive_network_flush()
+ * inet_gro_flush() on an outer IPv4 header (gro_receive_network_flush()
  * runs it before the inner one): TTL, TOS and DF must not change, and the
  * ID is fixed or incrementing, decided at the second segment for this
  * header on its own (NAPI_GRO_CB(p)->ip_fixedid bit 0; the inner header
  * has bit 1). No DF exemption: Linux 6.18 checks the outer ID with DF set
- * too (measured). Also skb_gro_receive()'s size limit as far as tunnels
- * go: xrx keeps VXLAN aggregates within 64 KiB whatever max_aggregate
- * says, so the outer tot_len always holds the length.
+ * too (measured). An outer IPv6 header: ipv6_gro_flush(), class and
+ * hop limit. Also skb_gro_receive()'s size limit as far as tunnels go:
+ * xrx keeps VXLAN aggregates within 64 KiB whatever max_aggregate says,
+ * so the outer length field always holds the length.
  * Return: 0 or the flush counter.
  */
 int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s)
@@ -276,6 +300,14 @@ int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s)
 	const __u8 *iph2 = a->head + s->outer_l3_off;
 	__u16 ipid_offset;
 
+	if (s->outer_ipv6) {
+		/* ipv6_gro_flush(): traffic class and hop limit */
+		if ((xrx_get32(iph) ^ xrx_get32(iph2)) & 0x0ff00000)
+			return XRX_ENGINE_STAT_FLUSH_OUTER_TOS;
+		if (iph[7] != iph2[7])
+			return XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
+		goto size;
+	}
 	if (iph[8] != iph2[8])
 		return XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
 	if (iph[1] != iph2[1])
@@ -287,6 +319,7 @@ int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s)
 		a->outer_fixedid = true;
 	if (ipid_offset != (a->outer_fixedid ? 0 : (__u16)a->count))
 		return XRX_ENGINE_STAT_FLUSH_OUTER_IPID;
+size:
 	if (a->held_len + s->payload_len >= XRX_GRO_LEGACY_MAX)
 		return XRX_ENGINE_STAT_FLUSH_SIZE;
 	return 0;
@@ -296,8 +329,10 @@ int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s)
 void xrx_tnl_start(struct xrx_agg *a, const struct xrx_seg *s)
 {
 	a->tnl = true;
+	a->outer_ipv6 = s->outer_ipv6;
 	a->outer_fixedid = false;
-	a->outer_first_id = xrx_get16(s->data + s->outer_l3_off + 4);
+	a->outer_first_id = s->outer_ipv6 ? 0 :
+			    xrx_get16(s->data + s->outer_l3_off + 4);
 	/* skb_gro_receive() counts p->len from the outer network header */
 	a->held_len = s->len - s->outer_l3_off;
 	a->pkt.outer_l3_off = s->outer_l3_off;
@@ -309,8 +344,9 @@ void xrx_tnl_start(struct xrx_agg *a, const struct xrx_seg *s)
  * After xrx_gro_complete() fixed the inner headers: the outer ones, as
  * napi_gro_complete() -> inet_gro_complete() (tot_len and checksum, with
  * csum_replace2(): the same as recomputing a header that was verified)
- * -> udp4_gro_complete() (a non-zero checksum becomes the pseudo-header
- * sum, ~udp_v4_check(len, saddr, daddr, 0)) -> udp_gro_complete() (UDP
+ * or ipv6_gro_complete() (payload_len) -> udp4/6_gro_complete() (a
+ * non-zero checksum becomes the pseudo-header sum, ~udp_v4_check(len,
+ * saddr, daddr, 0) or ~udp_v6_check()) -> udp_gro_complete() (UDP
  * length; gso_type SKB_GSO_UDP_TUNNEL_CSUM if the checksum is non-zero,
  * else SKB_GSO_UDP_TUNNEL) -> vxlan_gro_complete() -> eth_gro_complete()
  * -> the inner ones.
@@ -322,12 +358,17 @@ void xrx_tnl_complete(struct xrx_engine *e, struct xrx_agg *a)
 	__u32 ulen = p->len - p->outer_l4_off;
 	__u8 flags = 0;
 
-	xrx_put16(oh + 2, p->len - p->outer_l3_off);
-	xrx_ipv4_csum_set(oh);
+	if (a->outer_ipv6) {
+		xrx_put16(oh + 4, p->len - p->outer_l3_off - 40);
+	} else {
+		xrx_put16(oh + 2, p->len - p->outer_l3_off);
+		xrx_ipv4_csum_set(oh);
+	}
 	xrx_put16(uh + 4, ulen);
 	if (xrx_get16(uh + 6)) {
 		xrx_put16(uh + 6, xrx_csum_fold(xrx_csum_pseudo(
-					  oh, false, XRX_IPPROTO_UDP, ulen)));
+					  oh, a->outer_ipv6, XRX_IPPROTO_UDP,
+					  ulen)));
 		flags |= XRX_GSO_F_UDP_TUNNEL_CSUM;
 	} else {
 		flags |= XRX_GSO_F_UDP_TUNNEL;
