@@ -147,7 +147,7 @@ static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
 		return XRX_ENGINE_STAT_FLUSH_ACK;
 	if (xrx_bytes_differ(th + 20, th2 + 20, s->hdr_len - s->l4_off - 20))
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
-	/* VXLAN: gro_receive_network_flush() checks the outer IPv4 header
+	/* VXLAN: gro_receive_network_flush() checks the outer IP header
 	 * before the inner one (tunnel.c) */
 	if (s->tnl) {
 		why = xrx_tnl_outer_flush(a, s);
