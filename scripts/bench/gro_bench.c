@@ -14,7 +14,9 @@
  *
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
  * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
- * 8948; TCPv4, TCPv6, UDPv4. Engine settings: copy header / max-head /
+ * 8948; TCPv4, TCPv6, UDPv4, and TCPv4 inside VXLAN over IPv4 (vxlan4,
+ * next to tcp4: the cost of the tunnel rules; rte_gro's VXLAN-TCP4 is not
+ * timed yet). Engine settings: copy header / max-head /
  * full, checksums verified or trusted, flush at every batch end or after
  * a timeout (persistent table). rte_gro sees the TCPv4 trains, in burst
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
@@ -44,6 +46,7 @@
 #include <xrx/engine.h>
 
 #include "common/frames.h"
+#include "common/vxlan_frames.h"
 #include "dpdk/dpdk_env.h"
 
 #define BATCH 64
@@ -51,11 +54,12 @@
 #define HEADROOM 256		/* frame offset in its chunk; meta before */
 #define BIG_TCP XRX_AGGREGATE_MAX
 
-enum proto { P_TCP4, P_TCP6, P_UDP4, P_MAX };
+enum proto { P_TCP4, P_TCP6, P_UDP4, P_VXLAN4, P_MAX };
 enum order { O_BURST, O_RR };
 enum flush { F_BATCH, F_TIMEOUT };
 
-static const char *const proto_names[] = { "tcp4", "tcp6", "udp4" };
+/* vxlan4: TCP/IPv4 inside VXLAN over IPv4 (xrx_engine_opts.vxlan_ports) */
+static const char *const proto_names[] = { "tcp4", "tcp6", "udp4", "vxlan4" };
 static const char *const order_names[] = { "burst", "rr" };
 static const char *const copy_names[] = { "header", "max-head", "full" };
 static const char *const csum_names[] = { "verify", "trust" };
@@ -152,6 +156,7 @@ static void spec_for(struct frame_spec *s, enum proto p)
 {
 	switch (p) {
 	case P_TCP4:
+	case P_VXLAN4:		/* the inner frame */
 		frame_spec_tcp4(s);
 		break;
 	case P_TCP6:
@@ -174,6 +179,7 @@ static int train_build(struct train *t, enum proto p, enum order o,
 {
 	static __u8 payload[9000];
 	struct frame_spec s;
+	struct vxlan_outer vo;
 	struct frame_info fi;
 	struct xrx_parsed r;
 	__u32 *next_seq, *sent, i, f, k, burst;
@@ -218,8 +224,18 @@ static int train_build(struct train *t, enum proto p, enum order o,
 				s.ip_id = sent[f];
 				s.payload = payload;
 				s.payload_len = mss;
-				len = frame_build_info(&s, frame,
-						       t->stride - HEADROOM, &fi);
+				if (p == P_VXLAN4) {
+					/* Outer ID per flow, as a sender's
+					 * tunnel device counts it. */
+					vxlan_outer_default(&vo, sent[f]);
+					len = vxlan_frame_build(&s, &vo, frame,
+								t->stride - HEADROOM,
+								&fi);
+				} else {
+					len = frame_build_info(&s, frame,
+							       t->stride - HEADROOM,
+							       &fi);
+				}
 				if (len < 0) {
 					free(next_seq);
 					free(sent);
@@ -321,6 +337,8 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 		.csum = w->csum,
 		.copy = w->copy,
 		.udp = t->proto == P_UDP4,
+		.nr_vxlan_ports = t->proto == P_VXLAN4,
+		.vxlan_ports = { VXLAN_FRAME_PORT },
 		.deliver = sink_deliver,
 		.release_frame = sink_release,
 		.ctx = &k,
@@ -713,7 +731,8 @@ static int run_train(const struct train *t, const struct opts *op)
 			for (csum = 0; csum < 2 && !rc; csum++)
 				rc = add_row(op, "xrx", t, copy, csum, flush, 0);
 	/* BIG TCP: the bulk-flow aggregates of up to 512 KiB. */
-	if (!rc && t->proto != P_UDP4 && t->flows <= 64 && t->order == O_BURST)
+	if (!rc && (t->proto == P_TCP4 || t->proto == P_TCP6) &&
+	    t->flows <= 64 && t->order == O_BURST)
 		rc = add_row(op, "xrx", t, XRX_COPY_HEADER, XRX_CSUM_TRUST,
 			     F_TIMEOUT, BIG_TCP);
 	if (op->dpdk && t->proto == P_TCP4) {
