@@ -141,7 +141,10 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 		ip_len = xrx_get16(oh + 2);
 		outer_flush = s->l3_off + ip_len != s->len || (oh[6] & 0x80);
 	}
-	if (s->l3_off + ip_len > s->len || s->l3_off + ip_len < s->l4_off + 8u)
+	/* Offsets from xrx_meta are only as good as the program that wrote
+	 * them: the outer rules below read a fixed-size IP header. */
+	if (s->l3_off + ip_len > s->len || s->l3_off + ip_len < s->l4_off + 8u ||
+	    s->l4_off < s->l3_off + (s->outer_ipv6 ? 40u : 20u))
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
 	s->outer_l3_off = s->l3_off;
 	s->outer_l4_off = s->l4_off;
