@@ -15,10 +15,11 @@
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
  * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
  * 8948; TCPv4, TCPv6, UDPv4, and TCPv4 inside VXLAN over IPv4 (vxlan4,
- * next to tcp4: the cost of the tunnel rules; rte_gro's VXLAN-TCP4 is not
- * timed yet). Engine settings: copy header / max-head /
+ * next to tcp4: the cost of the tunnel rules). Engine settings: copy
+ * header / max-head /
  * full, checksums verified or trusted, flush at every batch end or after
- * a timeout (persistent table). rte_gro sees the TCPv4 trains, in burst
+ * a timeout (persistent table). rte_gro sees the TCPv4 trains (with
+ * gro_tcp4) and the vxlan4 ones (with gro_vxlan_tcp4), in burst
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
  * xrx's timeout).
@@ -450,6 +451,7 @@ static void mbuf_reset(const struct train *t, __u32 i)
 {
 	struct rte_mbuf *m = mbufs[i];
 	__u8 *ip = t->region + t->frames[i].addr + 14;
+	__u32 outer;
 
 	m->data_off = HEADROOM;
 	m->data_len = t->frames[i].len;
@@ -461,8 +463,34 @@ static void mbuf_reset(const struct train *t, __u32 i)
 	m->l2_len = 14;
 	m->l3_len = t->l3_len;
 	m->l4_len = t->l4_len;
+	if (t->proto == P_VXLAN4) {
+		/* gro_vxlan_tcp4 also rewrites the outer tot_len and UDP
+		 * length; every frame has the same outer headers around
+		 * its inner IP packet. */
+		m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+				 RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
+				 RTE_PTYPE_INNER_L2_ETHER |
+				 RTE_PTYPE_INNER_L3_IPV4 |
+				 RTE_PTYPE_INNER_L4_TCP;
+		m->outer_l2_len = 14;
+		m->outer_l3_len = 20;
+		m->l2_len = 8 + 8 + 14;
+		outer = t->tot_len[i] + VXLAN_FRAME_HDRS - 14;
+		ip[2] = outer >> 8;
+		ip[3] = outer;
+		ip[20 + 4] = (outer - 20) >> 8;
+		ip[20 + 5] = outer - 20;
+		ip += VXLAN_FRAME_HDRS;	/* the inner IP header */
+	}
 	ip[2] = t->tot_len[i] >> 8;
 	ip[3] = t->tot_len[i];
+}
+
+/* The rte_gro type of a train. */
+static __u64 dpdk_gro_type(const struct train *t)
+{
+	return t->proto == P_VXLAN4 ? RTE_GRO_IPV4_VXLAN_TCP_IPV4 :
+				      RTE_GRO_TCP_IPV4;
 }
 
 static void dpdk_count(struct row *w, struct rte_mbuf **pkts, __u16 n)
@@ -482,7 +510,7 @@ static int run_dpdk(const struct train *t, struct row *w,
 		    const struct opts *op)
 {
 	struct rte_gro_param param = {
-		.gro_types = RTE_GRO_TCP_IPV4,
+		.gro_types = dpdk_gro_type(t),
 		.max_flow_num = BATCH,
 		.max_item_per_flow = BATCH,
 		.socket_id = SOCKET_ID_ANY,
@@ -533,7 +561,7 @@ static int run_dpdk(const struct train *t, struct row *w,
 			do {
 				c0 = __rdtsc();
 				m = rte_gro_timeout_flush(ctx, tmo,
-						RTE_GRO_TCP_IPV4, out, BATCH);
+						dpdk_gro_type(t), out, BATCH);
 				c1 += __rdtsc() - c0;
 				dpdk_count(w, out, m);
 			} while (m == BATCH);
@@ -547,13 +575,14 @@ static int run_dpdk(const struct train *t, struct row *w,
 			pos = 0;
 			while (ctx && rte_gro_get_pkt_count(ctx)) {
 				m = rte_gro_timeout_flush(ctx, 0,
-						RTE_GRO_TCP_IPV4, out, BATCH);
+						dpdk_gro_type(t), out, BATCH);
 				dpdk_count(w, out, m);
 			}
 		}
 	}
 	while (ctx && rte_gro_get_pkt_count(ctx)) {
-		m = rte_gro_timeout_flush(ctx, 0, RTE_GRO_TCP_IPV4, out, BATCH);
+		m = rte_gro_timeout_flush(ctx, 0, dpdk_gro_type(t), out,
+					  BATCH);
 		dpdk_count(w, out, m);
 	}
 	if (ctx)
@@ -735,7 +764,7 @@ static int run_train(const struct train *t, const struct opts *op)
 	    t->flows <= 64 && t->order == O_BURST)
 		rc = add_row(op, "xrx", t, XRX_COPY_HEADER, XRX_CSUM_TRUST,
 			     F_TIMEOUT, BIG_TCP);
-	if (op->dpdk && t->proto == P_TCP4) {
+	if (op->dpdk && (t->proto == P_TCP4 || t->proto == P_VXLAN4)) {
 		mbuf_attach(t);
 		for (flush = 0; flush < 2 && !rc; flush++)
 			rc = add_row(op, "rte_gro", t, -1, -1, flush, 0);
