@@ -369,6 +369,60 @@ static void test_flush_rules(void **state)
 	(void)state;
 }
 
+/*
+ * Checksums: a bad inner TCP checksum under a good outer UDP checksum
+ * (the inner check then works from the outer sum), under a zero one, and
+ * a good one under a bad outer one: each frame alone, counted csum_bad;
+ * with csum = trust all of them merge.
+ */
+static void run_csum(enum xrx_csum_mode mode)
+{
+	struct xrx_engine_opts eo = { 0 };
+	struct harness *h;
+	struct frame_spec in;
+	struct vxlan_outer o;
+	int k;
+
+	eo.csum = mode;
+	eo.nr_vxlan_ports = 1;
+	eo.vxlan_ports[0] = VX_PORT;
+	h = h_new(&eo);
+	for (k = 0; k < 8; k++) {
+		vx_inner(&in, k, 0);
+		vxlan_outer_default(&o, 500 + k);
+		in.bad_l4_csum = k == 1 || k == 2;
+		o.csum_zero = k == 2 || k == 5;
+		o.bad_csum = k == 3;
+		vx_build(h, k, &in, &o);
+	}
+	h_rx(h, 0, 8, 1);
+	if (mode == XRX_CSUM_TRUST) {
+		/* Nothing refused: [0 1] [2] [3 4] [5] [6 7], the breaks
+		 * where the outer checksum's presence or the outer ID
+		 * sequence changes. */
+		assert_int_equal(h_stat(h, XRX_ENGINE_STAT_CSUM_BAD), 0);
+		assert_int_equal(h->nr_out, 5);
+		assert_int_equal(h_stat(h, XRX_ENGINE_STAT_VXLAN_AGGS_OUT), 3);
+	} else {
+		/* 1, 2 and 3 alone, refused; then [0] [4] [5] [6 7]. */
+		assert_int_equal(h_stat(h, XRX_ENGINE_STAT_CSUM_BAD), 3);
+		assert_int_equal(h->nr_out, 7);
+		assert_int_equal(h_stat(h, XRX_ENGINE_STAT_VXLAN_AGGS_OUT), 1);
+		for (k = 0; k < 3; k++)
+			assert_int_equal(h->out[k].pkt.reason,
+					 XRX_ENGINE_STAT_CSUM_BAD);
+	}
+	h_assert_released_once(h);
+	h_free(h);
+}
+
+static void test_csum(void **state)
+{
+	run_csum(XRX_CSUM_VERIFY);
+	run_csum(XRX_CSUM_TRUST);
+	(void)state;
+}
+
 /* A VXLAN packet carrying UDP, and one carrying ARP: alone, as the kernel
  * (without rx-udp-gro-forwarding) delivers them. */
 static void test_inner_not_tcp(void **state)
@@ -507,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_flush_rules),
 		cmocka_unit_test(test_inner_not_tcp),
+		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_outer_ipv6),
 		cmocka_unit_test(test_opts),

@@ -103,17 +103,39 @@ static bool xrx_tnl_lengths(struct xrx_seg *s, bool outer_flush)
 	return true;
 }
 
-/* udp4/6_gro_receive(): skb_gro_checksum_validate_zero_check() */
-static bool xrx_tnl_udp_csum_ok(const struct xrx_seg *s, __u32 ulen)
+/*
+ * udp4/6_gro_receive(): skb_gro_checksum_validate_zero_check() over the
+ * @ulen bytes of the outer UDP datagram. *@body gets their plain sum,
+ * which the inner check reuses (see xrx_tnl_inner_csum_ok()).
+ */
+static bool xrx_tnl_udp_csum_ok(const struct xrx_seg *s, __u32 ulen,
+				__u32 *body)
 {
 	const __u8 *oh = s->data + s->outer_l3_off;
-	__u32 sum;
 
-	if (!xrx_get16(s->data + s->outer_l4_off + 6))
-		return true;
-	sum = xrx_csum_pseudo(oh, s->outer_ipv6, XRX_IPPROTO_UDP, ulen);
-	return xrx_csum_fold(xrx_csum_add_seg(s, s->outer_l4_off, ulen,
-					      sum)) == 0xffff;
+	*body = xrx_csum_add_seg(s, s->outer_l4_off, ulen, 0);
+	return xrx_csum_fold(xrx_csum_pseudo(oh, s->outer_ipv6,
+					     XRX_IPPROTO_UDP, ulen) +
+			     xrx_csum_fold(*body)) == 0xffff;
+}
+
+/*
+ * The inner TCP checksum from the outer UDP datagram's sum @body, as the
+ * kernel does after skb_gro_checksum_try_convert() made the outer check
+ * CHECKSUM_COMPLETE: the sum of the TCP segment is the datagram's minus
+ * the headers in front of it (an even count of bytes, so the words line
+ * up), and the payload is not read a second time. Only when the inner
+ * IP packet ends where the datagram does (no flush, so no padding).
+ */
+static bool xrx_tnl_inner_csum_ok(const struct xrx_seg *s, __u32 body)
+{
+	__u32 o4 = s->outer_l4_off, l4_len = s->len - s->l4_off, tcp;
+	__u16 hdr = xrx_csum_fold(xrx_csum_add(s->data + o4, s->l4_off - o4, 0));
+
+	tcp = xrx_csum_fold(body) + (__u16)~hdr;
+	return xrx_csum_fold(xrx_csum_pseudo(s->data + s->l3_off, s->ipv6,
+					     XRX_IPPROTO_TCP, l4_len) +
+			     xrx_csum_fold(tcp)) == 0xffff;
 }
 
 /*
@@ -125,8 +147,8 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 			  const struct xrx_tnl_parsed *t, int tr)
 {
 	const __u8 *oh = s->data + s->l3_off;
-	__u32 ip_len;
-	bool outer_flush;
+	__u32 ip_len, body = 0;
+	bool outer_flush, have_body = false;
 
 	s->outer_ipv6 = s->flags & XRX_META_F_IPV6;
 	if (s->outer_ipv6) {
@@ -150,8 +172,12 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 	s->outer_l4_off = s->l4_off;
 	/* "Don't bother verifying checksum if we're going to flush anyway" */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !outer_flush &&
-	    !xrx_tnl_udp_csum_ok(s, s->l3_off + ip_len - s->l4_off))
-		return XRX_ENGINE_STAT_CSUM_BAD;
+	    xrx_get16(s->data + s->l4_off + 6)) {
+		if (!xrx_tnl_udp_csum_ok(s, s->l3_off + ip_len - s->l4_off,
+					 &body))
+			return XRX_ENGINE_STAT_CSUM_BAD;
+		have_body = true;
+	}
 	if (tr == XRX_TNL_SHORT)	/* vxlan_gro_prepare_receive(): NULL */
 		return XRX_ENGINE_STAT_SINGLE_VXLAN_SHORT;
 
@@ -190,7 +216,8 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
 	/* tcp4/6_gro_receive(): skb_gro_checksum_validate() unless flushing */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !s->ip_flush) {
-		if (!xrx_l4_csum_ok(s))
+		if (have_body ? !xrx_tnl_inner_csum_ok(s, body) :
+				!xrx_l4_csum_ok(s))
 			return XRX_ENGINE_STAT_CSUM_BAD;
 		s->csum_ok = true;
 	}
