@@ -52,6 +52,7 @@ extern "C" {
 #define XRX_SEGS_DEFAULT 64		/* see max_segs */
 #define XRX_SEGS_MAX 65535		/* gso_segs is 16 bits */
 #define XRX_UDP_SEGS_MAX 64		/* UDP_GRO_CNT_MAX */
+#define XRX_VXLAN_PORTS_MAX 8		/* xrx_engine_opts.vxlan_ports */
 
 enum xrx_copy_mode {
 	XRX_COPY_HEADER = 0,	/* headlen bytes (eth_get_headlen()) */
@@ -74,7 +75,15 @@ enum xrx_gso_type {
 };
 
 enum xrx_gso_flags {
-	XRX_GSO_F_FIXEDID = 1 << 0,	/* IPv4 ID constant (SKB_GSO_TCP_FIXEDID) */
+	XRX_GSO_F_FIXEDID = 1 << 0,	/* IPv4 ID constant (SKB_GSO_TCP_FIXEDID);
+					 * in a tunnel, the outer header's */
+	/* VXLAN aggregates (xrx_engine_opts.vxlan_ports): gso_type is the
+	 * inner TCP's, these say what is around it, as skb gso_type bits
+	 * do after udp_gro_complete() */
+	XRX_GSO_F_UDP_TUNNEL = 1 << 1,		/* SKB_GSO_UDP_TUNNEL: outer
+						 * UDP checksum zero */
+	XRX_GSO_F_UDP_TUNNEL_CSUM = 1 << 2,	/* SKB_GSO_UDP_TUNNEL_CSUM */
+	XRX_GSO_F_FIXEDID_INNER = 1 << 3,	/* SKB_GSO_TCP_FIXEDID_INNER */
 };
 
 /*
@@ -182,6 +191,17 @@ struct xrx_pkt {
 	 * pcap sink does (the kernel's skb->vlan_proto and vlan_tci). */
 	__u16 vlan_proto;		/* TPID, host order (0x8100, 0x88a8) */
 	__u16 vlan_tci;
+	/*
+	 * VXLAN (a frame to one of xrx_engine_opts.vxlan_ports, delivered
+	 * single or aggregated): l3_off, l4_off, l4_proto, nr_vlans and the
+	 * checksum fields above describe the INNER headers, as csum_start
+	 * and the inner offsets of an skb do; these locate the outer ones.
+	 * All 0 for a frame that is not VXLAN.
+	 */
+	__u16 outer_l3_off;		/* outer IPv4 or IPv6 header */
+	__u16 outer_l4_off;		/* outer UDP header */
+	__u16 inner_mac_off;		/* inner Ethernet header */
+	__u16 pad;
 };
 
 /*
@@ -251,7 +271,32 @@ struct xrx_pkt {
 	X(DROP_BAD_FRAME, "drop_bad_frame",                                    \
 	  "frame outside the region (or too long to copy in full mode)")      \
 	X(BAD_RELEASE, "bad_release",                                          \
-	  "xrx_pkt__release() of a packet not delivered or already released")
+	  "xrx_pkt__release() of a packet not delivered or already released") \
+	XRX_ENGINE_VXLAN_STATS_TABLE(X)
+
+/*
+ * VXLAN (xrx_engine_opts.vxlan_ports). vxlan_frames_in and vxlan_aggs_out
+ * count alongside frames_in and aggs_out; the flush_outer_* and
+ * single_vxlan_* ones are reasons like the others (exactly one per
+ * delivered packet). The inner headers' flush reasons are the plain
+ * counters above (flush_ttl is the inner TTL, ...).
+ */
+#define XRX_ENGINE_VXLAN_STATS_TABLE(X)                                        \
+	X(VXLAN_FRAMES_IN, "vxlan_frames_in", "frames to a VXLAN port")       \
+	X(VXLAN_AGGS_OUT, "vxlan_aggs_out",                                    \
+	  "delivered VXLAN packets of two or more segments")                   \
+	X(FLUSH_OUTER_TTL, "flush_outer_ttl",                                  \
+	  "inet/ipv6_gro_flush, outer header: TTL/hop limit differ")           \
+	X(FLUSH_OUTER_TOS, "flush_outer_tos",                                  \
+	  "inet/ipv6_gro_flush, outer header: TOS/class differ")               \
+	X(FLUSH_OUTER_DF, "flush_outer_df",                                    \
+	  "inet_gro_flush, outer header: DF differs")                          \
+	X(FLUSH_OUTER_IPID, "flush_outer_ipid",                                \
+	  "inet_gro_flush, outer header: ID neither +1 nor fixed")             \
+	X(SINGLE_VXLAN_SHORT, "single_vxlan_short",                            \
+	  "VXLAN port, no room for the VXLAN and inner Ethernet headers")      \
+	X(SINGLE_VXLAN_INNER, "single_vxlan_inner",                            \
+	  "VXLAN whose inner frame is not TCP over IPv4/IPv6 (eth_gro_receive)")
 
 enum xrx_engine_stat {
 #define XRX_X_ENUM(e, n, d) XRX_ENGINE_STAT_##e,
@@ -293,6 +338,18 @@ struct xrx_engine_opts {
 					 * 1; at most XRX_CHUNKS_MAX. Sizes
 					 * the fragment arrays */
 	__u32 pad;
+	/*
+	 * UDP destination ports that carry VXLAN (4789 is IANA's, 8472
+	 * Linux's old default); none: VXLAN is plain UDP. A frame to one of
+	 * them over IPv4 or IPv6 (without extension headers) is aggregated
+	 * as the kernel's vxlan_gro_receive() does (inner TCP over IPv4 or
+	 * IPv6), and delivered as one frame
+	 * with the outer and inner headers fixed up (see struct xrx_pkt).
+	 * The pcap sink and the callback take such packets; the TUN sink
+	 * does not yet. Ports are host order, non-zero, no duplicates.
+	 */
+	__u16 vxlan_ports[XRX_VXLAN_PORTS_MAX];
+	__u32 nr_vxlan_ports;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */

@@ -25,9 +25,12 @@
  *
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
  * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
- * 8948; TCPv4, TCPv6, UDPv4. Engine settings: copy header / max-head /
+ * 8948; TCPv4, TCPv6, UDPv4, and TCPv4 inside VXLAN over IPv4 (vxlan4,
+ * next to tcp4: the cost of the tunnel rules). Engine settings: copy
+ * header / max-head /
  * full, checksums verified or trusted, flush at every batch end or after
- * a timeout (persistent table). rte_gro sees the TCPv4 trains, in burst
+ * a timeout (persistent table). rte_gro sees the TCPv4 trains (with
+ * gro_tcp4) and the vxlan4 ones (with gro_vxlan_tcp4), in burst
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
  * xrx's timeout), the flush after every 1, 8 or 64 batches.
@@ -55,6 +58,7 @@
 #include <xrx/engine.h>
 
 #include "common/frames.h"
+#include "common/vxlan_frames.h"
 #include "dpdk/dpdk_env.h"
 
 #define BATCH 64
@@ -62,12 +66,13 @@
 #define HEADROOM 256		/* frame offset in its chunk; meta before */
 #define BIG_TCP XRX_AGGREGATE_MAX
 
-enum proto { P_TCP4, P_TCP6, P_UDP4, P_MAX };
+enum proto { P_TCP4, P_TCP6, P_UDP4, P_VXLAN4, P_MAX };
 enum order { O_BURST, O_RR };
 enum flush { F_BATCH, F_TIMEOUT };
 enum cache { C_COLD, C_WARM };
 
-static const char *const proto_names[] = { "tcp4", "tcp6", "udp4" };
+/* vxlan4: TCP/IPv4 inside VXLAN over IPv4 (xrx_engine_opts.vxlan_ports) */
+static const char *const proto_names[] = { "tcp4", "tcp6", "udp4", "vxlan4" };
 static const char *const order_names[] = { "burst", "rr" };
 static const char *const copy_names[] = { "header", "max-head", "full" };
 static const char *const csum_names[] = { "verify", "trust" };
@@ -208,6 +213,7 @@ static void spec_for(struct frame_spec *s, enum proto p)
 {
 	switch (p) {
 	case P_TCP4:
+	case P_VXLAN4:		/* the inner frame */
 		frame_spec_tcp4(s);
 		break;
 	case P_TCP6:
@@ -230,6 +236,7 @@ static int train_build(struct train *t, enum proto p, enum order o,
 {
 	static __u8 payload[9000];
 	struct frame_spec s;
+	struct vxlan_outer vo;
 	struct frame_info fi;
 	struct xrx_parsed r;
 	__u32 *next_seq, *sent, i, f, k, burst;
@@ -276,8 +283,18 @@ static int train_build(struct train *t, enum proto p, enum order o,
 				s.ip_id = sent[f];
 				s.payload = payload;
 				s.payload_len = mss;
-				len = frame_build_info(&s, frame,
-						       t->stride - HEADROOM, &fi);
+				if (p == P_VXLAN4) {
+					/* Outer ID per flow, as a sender's
+					 * tunnel device counts it. */
+					vxlan_outer_default(&vo, sent[f]);
+					len = vxlan_frame_build(&s, &vo, frame,
+								t->stride - HEADROOM,
+								&fi);
+				} else {
+					len = frame_build_info(&s, frame,
+							       t->stride - HEADROOM,
+							       &fi);
+				}
 				if (len < 0) {
 					free(next_seq);
 					free(sent);
@@ -397,6 +414,8 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 		.csum = w->csum,
 		.copy = w->copy,
 		.udp = t->proto == P_UDP4,
+		.nr_vxlan_ports = t->proto == P_VXLAN4,
+		.vxlan_ports = { VXLAN_FRAME_PORT },
 		.deliver = sink_deliver,
 		.release_frame = sink_release,
 		.ctx = &k,
@@ -510,6 +529,7 @@ static void mbuf_reset(const struct train *t, __u32 i)
 {
 	struct rte_mbuf *m = mbufs[i];
 	__u8 *ip = t->region + t->frames[i].addr + 14;
+	__u32 outer;
 
 	m->data_off = HEADROOM;
 	m->data_len = t->frames[i].len;
@@ -521,8 +541,34 @@ static void mbuf_reset(const struct train *t, __u32 i)
 	m->l2_len = 14;
 	m->l3_len = t->l3_len;
 	m->l4_len = t->l4_len;
+	if (t->proto == P_VXLAN4) {
+		/* gro_vxlan_tcp4 also rewrites the outer tot_len and UDP
+		 * length; every frame has the same outer headers around
+		 * its inner IP packet. */
+		m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+				 RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
+				 RTE_PTYPE_INNER_L2_ETHER |
+				 RTE_PTYPE_INNER_L3_IPV4 |
+				 RTE_PTYPE_INNER_L4_TCP;
+		m->outer_l2_len = 14;
+		m->outer_l3_len = 20;
+		m->l2_len = 8 + 8 + 14;
+		outer = t->tot_len[i] + VXLAN_FRAME_HDRS - 14;
+		ip[2] = outer >> 8;
+		ip[3] = outer;
+		ip[20 + 4] = (outer - 20) >> 8;
+		ip[20 + 5] = outer - 20;
+		ip += VXLAN_FRAME_HDRS;	/* the inner IP header */
+	}
 	ip[2] = t->tot_len[i] >> 8;
 	ip[3] = t->tot_len[i];
+}
+
+/* The rte_gro type of a train. */
+static __u64 dpdk_gro_type(const struct train *t)
+{
+	return t->proto == P_VXLAN4 ? RTE_GRO_IPV4_VXLAN_TCP_IPV4 :
+				      RTE_GRO_TCP_IPV4;
 }
 
 /*
@@ -554,7 +600,7 @@ static int run_dpdk(const struct train *t, struct row *w,
 		    const struct opts *op)
 {
 	struct rte_gro_param param = {
-		.gro_types = RTE_GRO_TCP_IPV4,
+		.gro_types = dpdk_gro_type(t),
 		.max_flow_num = BATCH,
 		.max_item_per_flow = BATCH,
 		.socket_id = SOCKET_ID_ANY,
@@ -624,7 +670,7 @@ static int run_dpdk(const struct train *t, struct row *w,
 				do {
 					c0 = __rdtsc();
 					m = rte_gro_timeout_flush(ctx, tmo,
-							RTE_GRO_TCP_IPV4,
+							dpdk_gro_type(t),
 							out, BATCH);
 					cf += __rdtsc() - c0;
 					dpdk_count(t, w, out, m);
@@ -642,13 +688,13 @@ static int run_dpdk(const struct train *t, struct row *w,
 			pos = 0;
 			while (ctx && rte_gro_get_pkt_count(ctx)) {
 				m = rte_gro_timeout_flush(ctx, 0,
-						RTE_GRO_TCP_IPV4, out, BATCH);
+						dpdk_gro_type(t), out, BATCH);
 				dpdk_count(t, w, out, m);
 			}
 		}
 	}
 	while (ctx && rte_gro_get_pkt_count(ctx)) {
-		m = rte_gro_timeout_flush(ctx, 0, RTE_GRO_TCP_IPV4, out, BATCH);
+		m = rte_gro_timeout_flush(ctx, 0, dpdk_gro_type(t), out, BATCH);
 		dpdk_count(t, w, out, m);
 	}
 	if (ctx)
@@ -856,7 +902,8 @@ static int plan_rows(const struct train *t, const struct opts *op,
 		     bool commit, bool *any)
 {
 	int copy, csum, flush, k, rc = 0;
-	bool dpdk = op->dpdk && t->proto == P_TCP4;
+	bool dpdk = op->dpdk &&
+		    (t->proto == P_TCP4 || t->proto == P_VXLAN4);
 
 	for (flush = 0; flush < 2 && !rc; flush++)
 		for (copy = 0; copy < 3 && !rc; copy++)
@@ -864,7 +911,8 @@ static int plan_rows(const struct train *t, const struct opts *op,
 				rc = add_row(op, commit, any, "xrx", t, copy,
 					     csum, flush, 0, C_COLD, 1);
 	/* BIG TCP: the bulk-flow aggregates of up to 512 KiB. */
-	if (!rc && t->proto != P_UDP4 && t->flows <= 64 && t->order == O_BURST)
+	if (!rc && (t->proto == P_TCP4 || t->proto == P_TCP6) &&
+	    t->flows <= 64 && t->order == O_BURST)
 		rc = add_row(op, commit, any, "xrx", t, XRX_COPY_HEADER,
 			     XRX_CSUM_TRUST, F_TIMEOUT, BIG_TCP, C_COLD, 1);
 	if (dpdk) {
@@ -903,7 +951,7 @@ static int run_train(const struct train *t, const struct opts *op)
 	bool any = false;
 
 	rc = plan_rows(t, op, true, &any);
-	if (!rc && op->dpdk && t->proto == P_TCP4)
+	if (!rc && op->dpdk && (t->proto == P_TCP4 || t->proto == P_VXLAN4))
 		mbuf_attach(t);
 	for (rep = 0; rep < op->reps && !rc; rep++)
 		for (i = first; i < nr_rows && !rc; i++)

@@ -39,6 +39,7 @@
 #include "fuzz.h"
 
 #include <xrx/parse.h>
+#include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
 
 #include "common/frames.h"
@@ -287,6 +288,7 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 	const __u8 *b = F.bytes[k];
 	__u32 len = F.frame_len[k], first, off, n;
 	struct xrx_parsed r;
+	struct xrx_tnl_parsed t;
 	struct hash_bytes *h;
 
 	memset(f, 0, sizeof(*f));
@@ -319,6 +321,13 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 	/* What xrx_rx sees: the frame whole. */
 	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r);
 	if (!F.lying_meta && (h = hb_get(r.hash)))
+		h->in += len;
+	/* A VXLAN frame the engine takes past its outer checks is delivered
+	 * under the tunnel hash (outer + VNI + inner): count it there too. */
+	if (!F.lying_meta && r.result == XRX_PARSE_L4 && r.dport == 4789 &&
+	    xrx_parse_vxlan(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+			    len, &r, &t) == XRX_TNL_VXLAN &&
+	    (h = hb_get(t.inner.hash)))
 		h->in += len;
 	if (!meta)
 		return;
@@ -469,6 +478,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b == 0)
 		F.o.pkts = 2 * F.o.flows + 8;
 	F.o.flush_timeout_us = b0 & 128 ? fz_u8(&c) * 10 : 0;
+	/* Always: UDP to 4789 from any input takes the VXLAN rules. */
+	F.o.nr_vxlan_ports = 1;
+	F.o.vxlan_ports[0] = 4789;
 	F.o.deliver = on_deliver;
 	F.o.release_frame = on_release;
 	F.max_segs = F.o.max_segs;

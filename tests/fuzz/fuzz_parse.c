@@ -12,6 +12,7 @@
 #include "fuzz.h"
 
 #include <xrx/parse.h>
+#include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
 
 #define SCRATCH_FILLS 2
@@ -72,6 +73,49 @@ static void check_invariants(const struct xrx_parsed *r, __u32 len, __u32 wire)
 	}
 }
 
+/*
+ * Any UDP frame read as VXLAN (include/xrx/parse_tunnel.h), as the engine
+ * does for a configured port: the inner result keeps the plain parser's
+ * invariants, shifted to the inner frame, stays inside the window, and
+ * does not depend on bytes past it either.
+ */
+static void check_vxlan(const __u8 *data, __u8 *scratch,
+			const struct xrx_parsed *r, __u32 len, __u32 wire)
+{
+	struct xrx_tnl_parsed t, u;
+	int tr, i;
+
+	tr = xrx_parse_vxlan(data, len, wire, r, &t);
+	if (tr == XRX_TNL_NONE) {
+		FZ_CHECK(r->result != XRX_PARSE_L4 || r->l4_proto != 17,
+			 "UDP frame not taken as VXLAN");
+		return;
+	}
+	FZ_CHECK(t.inner_mac_off == r->l4_off + 16, "inner_mac_off %u",
+		 t.inner_mac_off);
+	if (tr == XRX_TNL_VXLAN) {
+		FZ_CHECK(t.inner_mac_off + XRX_ETH_HLEN <= len,
+			 "inner Ethernet header past the window");
+		FZ_CHECK(t.inner.headlen <= wire, "inner headlen %u > %u",
+			 t.inner.headlen, wire);
+		FZ_CHECK(!t.inner.l3_off ||
+			 t.inner.l3_off >= t.inner_mac_off + XRX_ETH_HLEN,
+			 "inner l3_off %u", t.inner.l3_off);
+		if (t.inner.result == XRX_PARSE_L4)
+			FZ_CHECK(t.inner.l4_off && t.inner.headlen <= len &&
+				 t.inner.headlen >= t.inner.l4_off + 8,
+				 "inner L4: l4_off %u headlen %u window %u",
+				 t.inner.l4_off, t.inner.headlen, len);
+	}
+	for (i = 0; i < SCRATCH_FILLS; i++) {
+		memset(scratch, i ? 0x00 : 0xff, XRX_PARSE_SCRATCH);
+		memcpy(scratch, data, len);
+		FZ_CHECK(xrx_parse_vxlan(scratch, len, wire, r, &u) == tr &&
+			 !memcmp(&t, &u, sizeof(t)),
+			 "VXLAN result depends on bytes past the window");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static __u8 scratch[XRX_PARSE_SCRATCH];
@@ -102,5 +146,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 "(result %u/%u headlen %u/%u)", len, r.result, s.result,
 			 r.headlen, s.headlen);
 	}
+	check_vxlan(data, scratch, &r, len, wire);
 	return 0;
 }

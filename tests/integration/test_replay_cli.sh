@@ -63,6 +63,10 @@ expect_usage "--max-size below the minimum" "$O" "--max-size" "$R" --max-size 10
 expect_usage "--max-size above BIG TCP" "$O" "--max-size" "$R" --max-size 600000 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--csum with an unknown mode" "$O" "--csum" "$R" --csum maybe "$F/tcp4_contig.pcap" "$O"
 expect_usage "--copy with an unknown mode" "$O" "--copy" "$R" --copy some "$F/tcp4_contig.pcap" "$O"
+expect_usage "--vxlan-port 0 is refused" "$O" "--vxlan-port" "$R" --vxlan-port 0 "$F/tcp4_contig.pcap" "$O"
+expect_usage "--vxlan-port above 65535" "$O" "--vxlan-port" "$R" --vxlan-port 65536 "$F/tcp4_contig.pcap" "$O"
+expect_usage "--vxlan-port given twice" "$O" "given twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
+expect_usage "more than 8 --vxlan-port" "$O" "at most 8" "$R" -x 1 -x 2 -x 3 -x 4 -x 5 -x 6 -x 7 -x 8 -x 9 "$F/tcp4_contig.pcap" "$O"
 expect_usage "one file name only" "$O" "IN.pcap and OUT.pcap" "$R" "$F/tcp4_contig.pcap"
 
 # --- bad input ---------------------------------------------------------------
@@ -90,6 +94,14 @@ echo keep >"$O"
 "$R" "$W/cut.pcap" "$O" 2>/dev/null
 check "a failed run leaves an existing OUT untouched" "$([ "$(cat "$O")" = keep ]; echo $?)"
 rm -f "$O"
+# VXLAN ports change nothing for traffic that is not to them.
+"$R" --udp "$F/tcp4_contig.pcap" "$W/plain-t.pcap" &&
+	"$R" --udp -x 4789 -x 8472 "$F/tcp4_contig.pcap" "$W/vx-t.pcap" &&
+	"$R" --udp "$F/udp4_equal.pcap" "$W/plain-u.pcap" &&
+	"$R" --udp -x 4789 -x 8472 "$F/udp4_equal.pcap" "$W/vx-u.pcap" &&
+	$X compare "$W/plain-t.pcap" "$W/vx-t.pcap" &&
+	$X compare "$W/plain-u.pcap" "$W/vx-u.pcap"
+check "--vxlan-port leaves TCP and UDP to other ports as they were" $?
 
 # --- good runs -----------------------------------------------------------------
 count() { $X count "$1"; }

@@ -132,6 +132,8 @@ def xrx_run(a, t):
     cmd = [a.replay, "--batch", "64"]   # one NAPI budget
     if t["proto"] == "udp":
         cmd.append("--udp")
+    for port in a.vxlan_port:
+        cmd += ["--vxlan-port", str(port)]
     subprocess.run(cmd + [src, out], check=True, timeout=60)
     return xrxpcap.packets(out)
 
@@ -146,7 +148,11 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--capture", action="append", default=[],
                     help="a real capture, compared in trains of 64 frames")
+    ap.add_argument("--vxlan-port", type=int, action="append", default=[],
+                    help="UDP port of VXLAN: xrx-replay aggregates inside "
+                    "it, and packets to it compare by their inner flow")
     a = ap.parse_args()
+    xrxpcap.VXLAN_PORTS.update(a.vxlan_port)
 
     with open(os.path.join(a.fixtures, "trains.json")) as f:
         trains = json.load(f)

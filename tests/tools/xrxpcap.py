@@ -25,6 +25,9 @@ import sys
 
 MARKER_MAGIC = b"xrx-train "   # ICMP echo payload of a train separator
 LINKTYPE_ETHERNET = 1
+# UDP destination ports whose payload parse() reads as VXLAN (RFC 7348):
+# empty unless a caller (gro_oracle.py --vxlan-port) fills it in.
+VXLAN_PORTS = set()
 
 
 class PcapError(Exception):
@@ -154,10 +157,27 @@ def parse(frame):
         p["kind"] = "udp"
         p["key"] = key + ("udp", sp, dp)
         p["payload"] = frame[off + 8:end]
+        if dp in VXLAN_PORTS and off + 16 + 14 <= end:
+            return _vxlan(p, key + ("udp", sp, dp, csum != 0),
+                          frame[off + 8:off + 16], frame[off + 16:end])
     else:
         p["key"] = key + ("l4", l4)
         p["payload"] = frame[off:end]
     p["plen"] = len(p["payload"])
+    return p
+
+
+def _vxlan(p, okey, vxh, inner):
+    """A VXLAN packet: the flow is the outer one (with checksum zero or
+    not), the VXLAN flags and VNI, and the inner flow; the fields are both
+    headers' (inner ones prefixed "in."); sequence and payload the inner
+    TCP's."""
+    ip = parse(inner)
+    p["fields"].append(("vxlan", vxh.hex()))
+    p["fields"].extend(("in." + n, v) for n, v in ip["fields"])
+    p["key"] = okey + ("vxlan", vxh.hex()) + ip["key"]
+    for k in ("kind", "seq", "plen", "payload"):
+        p[k] = ip[k]
     return p
 
 

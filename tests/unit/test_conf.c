@@ -81,6 +81,7 @@ static const char full_conf[] =
 	"copy = max-head\n"
 	"csum = trust\n"
 	"udp_gro = on\n"
+	"vxlan_ports = 4789, 8472\n"
 	"\n"
 	"[offload]\n"
 	"lro = on\n"
@@ -120,12 +121,15 @@ static void test_every_key(void **state)
 	assert_int_equal(c->copy, XRX_CONF_COPY_MAX_HEAD);
 	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
 	assert_true(c->udp_gro);
+	assert_int_equal(c->nr_vxlan_ports, 2);
+	assert_int_equal(c->vxlan_ports[0], 4789);
+	assert_int_equal(c->vxlan_ports[1], 8472);
 
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 18);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 19);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -240,6 +244,14 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\ncsum_trust_may_deliver_corrupt_data = yes\n", 2, "write off or on" },
 	{ "interface = eth0\nsink = tap:\n", 2, "not a valid TAP name" },
 	{ "interface = eth0\nsink = tap:xt0\ncsum = trust\n", 3, "with sink = tap:xt0 (line 2)" },
+	{ "interface = eth0\nvxlan_ports = 0\n", 2, "out of range" },
+	{ "interface = eth0\nvxlan_ports = 65536\n", 2, "out of range" },
+	{ "interface = eth0\nvxlan_ports = vxlan\n", 2, "not a number" },
+	{ "interface = eth0\nvxlan_ports = 4789,,8472\n", 2, "empty entry" },
+	{ "interface = eth0\nvxlan_ports = 4789, 4789\n", 2, "lists 4789 twice" },
+	{ "interface = eth0\nvxlan_ports = 1,2,3,4,5,6,7,8,9\n", 2, "more than 8 ports" },
+	{ "interface = eth0\nvxlan_ports = 4789\nsink = tun:xt0\n", 2, "TUN and TAP sinks do not take VXLAN" },
+	{ "interface = eth0\nvxlan_ports = 4789\nsink = tap:xt0\n", 2, "TUN and TAP sinks do not take VXLAN" },
 	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
 	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
 	{ "interface = eth0\noffload.gro_max_size = 100\n", 2, "from 1024 to 524280" },

@@ -63,6 +63,7 @@ enum conf_key {
 	K_CSUM,
 	K_UDP_GRO,
 	K_CSUM_TRUST_ACK,
+	K_VXLAN_PORTS,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -82,6 +83,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_CSUM] = "csum",
 	[K_UDP_GRO] = "udp_gro",
 	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
+	[K_VXLAN_PORTS] = "vxlan_ports",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -269,6 +271,38 @@ static int parse_rules(struct parser *p, char *val)
 				return perr(p, "accelerate lists rule '%s' twice; remove one",
 					    tok);
 		c->nrules++;
+	}
+	return 0;
+}
+
+/* vxlan_ports = none | PORT[, PORT]...: each 1..65535, once, at most 8 */
+static int parse_vxlan_ports(struct parser *p, char *val)
+{
+	struct xrx_conf *c = p->conf;
+	char *tok, *next;
+	unsigned int port, i;
+
+	c->nr_vxlan_ports = 0;
+	if (!strcmp(val, "none"))
+		return 0;
+	for (tok = val; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok = trim(tok);
+		if (!*tok)
+			return perr(p, "vxlan_ports has an empty entry; separate ports with one comma, e.g. vxlan_ports = 4789, 8472");
+		if (parse_number(p, "vxlan_ports", tok, 1, 65535, "a UDP port",
+				 &port))
+			return -EINVAL;
+		for (i = 0; i < c->nr_vxlan_ports; i++)
+			if (c->vxlan_ports[i] == port)
+				return perr(p, "vxlan_ports lists %u twice; remove one",
+					    port);
+		if (c->nr_vxlan_ports == XRX_VXLAN_PORTS_MAX)
+			return perr(p, "vxlan_ports has more than %d ports; list at most %d",
+				    XRX_VXLAN_PORTS_MAX, XRX_VXLAN_PORTS_MAX);
+		c->vxlan_ports[c->nr_vxlan_ports++] = port;
 	}
 	return 0;
 }
@@ -519,6 +553,8 @@ static int set_key(struct parser *p, const char *key, char *val)
 		ret = parse_word(p, key, val, onoff_words, &w);
 		c->csum_trust_ack = w == 1;
 		return ret;
+	case K_VXLAN_PORTS:
+		return parse_vxlan_ports(p, val);
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
 			    key);
@@ -620,6 +656,11 @@ static int check_conf(struct parser *p)
 		return perr(p, "csum = trust with sink = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
 			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
 			    c->sink_arg, p->seen[K_SINK]);
+	}
+	if (c->nr_vxlan_ports &&
+	    (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP)) {
+		p->line = p->seen[K_VXLAN_PORTS];
+		return perr(p, "vxlan_ports needs sink = null or pcap:PATH; the TUN and TAP sinks do not take VXLAN aggregates yet: remove vxlan_ports or change the sink");
 	}
 	return 0;
 }
@@ -775,6 +816,12 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	fprintf(f, "udp_gro = %s\n", c->udp_gro ? "on" : "off");
 	if (c->csum_trust_ack)
 		fprintf(f, "csum_trust_may_deliver_corrupt_data = on\n");
+	fprintf(f, "vxlan_ports = ");
+	if (!c->nr_vxlan_ports)
+		fprintf(f, "none");
+	for (i = 0; i < c->nr_vxlan_ports; i++)
+		fprintf(f, "%s%u", i ? ", " : "", c->vxlan_ports[i]);
+	fprintf(f, "\n");
 	fprintf(f, "\n[offload]\n");
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,

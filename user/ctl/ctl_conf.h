@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include <xrx/rules.h>
+#include <xrx/engine.h>
 
 #define XRX_CONF_DIR "/etc/xrx"
 #define XRX_CONF_ERR_MAX 512	/* room for one error message */
@@ -116,6 +117,9 @@ struct xrx_conf {
 				 * allowed with a TUN sink */
 	bool udp_gro;
 	struct xrx_conf_offload offload[XRX_OFF_MAX];
+	/* UDP ports carrying VXLAN, aggregated inside (engine vxlan_ports) */
+	unsigned int nr_vxlan_ports;
+	unsigned short vxlan_ports[XRX_VXLAN_PORTS_MAX];
 };
 
 /* Fill every key with its default (interface empty). */

@@ -78,6 +78,8 @@ static void usage(FILE *f)
 "                       65536, up to 524280 for TCP (BIG TCP)\n"
 "  -n, --max-segs N     segments per aggregate; 64 (or max-size / 1024)\n"
 "  -u, --udp            aggregate UDP too (kernel UDP GRO rules)\n"
+"  -x, --vxlan-port N   UDP port carrying VXLAN: aggregate the TCP inside it\n"
+"                       as the kernel's VXLAN GRO does; repeatable, up to %u\n"
 "  -c, --csum MODE      verify (check IPv4 header and L4 sums) | trust\n"
 "  -C, --copy MODE      header (eth_get_headlen bytes) | max-head (256) | full\n"
 "  -f, --flows N        aggregates held at once; 4096\n"
@@ -88,7 +90,7 @@ static void usage(FILE *f)
 "  -V, --version        the version\n"
 "\n"
 "Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
-		SNAPLEN_DEFAULT);
+		XRX_VXLAN_PORTS_MAX, SNAPLEN_DEFAULT);
 }
 
 /* Parse an unsigned decimal option value within [min, max]. */
@@ -110,6 +112,29 @@ static int parse_u32(const char *opt, const char *s, __u32 min, __u32 max,
 	return 0;
 }
 
+/* One more --vxlan-port: a port 1..65535, not given before, room left. */
+static int parse_vxlan_port(const char *s, struct xrx_engine_opts *eng)
+{
+	__u32 port, i;
+
+	if (parse_u32("vxlan-port", s, 1, 65535, &port))
+		return -EINVAL;
+	for (i = 0; i < eng->nr_vxlan_ports; i++) {
+		if (eng->vxlan_ports[i] == port) {
+			fprintf(stderr, "xrx-replay: --vxlan-port %u given twice; give each port once\n",
+				port);
+			return -EINVAL;
+		}
+	}
+	if (eng->nr_vxlan_ports == XRX_VXLAN_PORTS_MAX) {
+		fprintf(stderr, "xrx-replay: more than %u --vxlan-port options; give at most %u\n",
+			XRX_VXLAN_PORTS_MAX, XRX_VXLAN_PORTS_MAX);
+		return -EINVAL;
+	}
+	eng->vxlan_ports[eng->nr_vxlan_ports++] = port;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct replay_opts *o)
 {
 	static const struct option longopts[] = {
@@ -117,6 +142,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "max-size", required_argument, NULL, 's' },
 		{ "max-segs", required_argument, NULL, 'n' },
 		{ "udp", no_argument, NULL, 'u' },
+		{ "vxlan-port", required_argument, NULL, 'x' },
 		{ "csum", required_argument, NULL, 'c' },
 		{ "copy", required_argument, NULL, 'C' },
 		{ "flows", required_argument, NULL, 'f' },
@@ -132,7 +158,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	o->snaplen = SNAPLEN_DEFAULT;
 	o->eng.sz = sizeof(o->eng);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:s:n:uc:C:f:S:jhV", longopts,
+	while ((c = getopt_long(argc, argv, ":b:s:n:ux:c:C:f:S:jhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -151,6 +177,10 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			break;
 		case 'u':
 			o->eng.udp = true;
+			break;
+		case 'x':
+			if (parse_vxlan_port(optarg, &o->eng))
+				return -EINVAL;
 			break;
 		case 'c':
 			if (!strcmp(optarg, "verify")) {

@@ -84,7 +84,9 @@ static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 	       a->max_segments != b->max_segments ||
 	       a->flush_timeout_us != b->flush_timeout_us ||
 	       a->flows != b->flows || a->copy != b->copy ||
-	       a->csum != b->csum || a->udp_gro != b->udp_gro;
+	       a->csum != b->csum || a->udp_gro != b->udp_gro ||
+	       a->nr_vxlan_ports != b->nr_vxlan_ports ||
+	       memcmp(a->vxlan_ports, b->vxlan_ports, sizeof(a->vxlan_ports));
 }
 
 /* What only closing and reopening the sockets can change. */
@@ -102,6 +104,8 @@ bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 
 static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
 {
+	unsigned int i;
+
 	memset(eo, 0, sizeof(*eo));
 	eo->sz = sizeof(*eo);
 	eo->flows = conf->flows;
@@ -114,6 +118,9 @@ static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
 	eo->csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
 						       XRX_CSUM_VERIFY;
 	eo->udp = conf->udp_gro;
+	eo->nr_vxlan_ports = conf->nr_vxlan_ports;
+	for (i = 0; i < conf->nr_vxlan_ports; i++)
+		eo->vxlan_ports[i] = conf->vxlan_ports[i];
 }
 
 /*

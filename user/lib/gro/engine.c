@@ -19,6 +19,23 @@
 XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
 		    XRX_ENGINE_STAT_MAX, XRX_COUNTER_NAME)
 
+/* VXLAN ports: at most XRX_VXLAN_PORTS_MAX, non-zero, each once. */
+static int xrx_engine_vxlan_check(const struct xrx_engine_opts *o)
+{
+	__u32 i, j;
+
+	if (o->nr_vxlan_ports > XRX_VXLAN_PORTS_MAX)
+		return -EINVAL;
+	for (i = 0; i < o->nr_vxlan_ports; i++) {
+		if (!o->vxlan_ports[i])
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (o->vxlan_ports[j] == o->vxlan_ports[i])
+				return -EINVAL;
+	}
+	return 0;
+}
+
 /* Options with defaults filled in. Return: 0 or -EINVAL. */
 static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 {
@@ -50,7 +67,7 @@ static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 		o->max_chunks = 1;
 	if (o->max_chunks > XRX_CHUNKS_MAX)
 		return -EINVAL;
-	return 0;
+	return xrx_engine_vxlan_check(o);
 }
 
 static int xrx_engine_pools(struct xrx_engine *e)
@@ -375,6 +392,9 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 			xrx_count(e, XRX_ENGINE_STAT_FRAMES_NO_META);
 		xrx_seg_parse(&s);
 	}
+	/* VXLAN ports configured: tunnel.c takes the frames to them */
+	if (e->opts.nr_vxlan_ports && xrx_tnl_frame(e, &s, now_ns))
+		return;
 	why = xrx_seg_no_gro(e, &s);
 	if (why)
 		xrx_gro_single(e, &s, why);

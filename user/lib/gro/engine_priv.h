@@ -53,6 +53,11 @@ struct xrx_agg {
 	__u64 born_ns;			/* when the first segment arrived */
 	struct xrx_agg *hnext;		/* flow table bucket chain */
 	struct xrx_agg *older, *newer;	/* age list; also the free list */
+	/* VXLAN (tunnel.c); the fields above are the inner headers' */
+	bool tnl;
+	bool outer_fixedid;		/* ip_fixedid bit 0: the outer ID */
+	__u16 outer_first_id;
+	bool outer_ipv6;
 };
 
 /*
@@ -84,6 +89,12 @@ struct xrx_seg {
 					 * length mismatch, reserved bit */
 	bool ip_short;			/* IP length runs past the frame */
 	bool csum_ok;			/* L4 checksum verified good */
+	/* VXLAN (tunnel.c): l3_off .. hdr_len above are the inner ones */
+	bool tnl;
+	bool outer_ipv6;
+	__u16 outer_l3_off;
+	__u16 outer_l4_off;
+	__u16 inner_mac_off;
 };
 
 /* The flow table: O(1) lookup by hash, age list for oldest-first. */
@@ -179,5 +190,12 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 		     __u64 now_ns);
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_gro_complete(struct xrx_agg *a);
+
+/* tunnel.c: VXLAN, hooked into the steps above where s->tnl / a->tnl */
+bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns);
+bool xrx_tnl_same_flow(const struct xrx_agg *a, const struct xrx_seg *s);
+int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s);
+void xrx_tnl_start(struct xrx_agg *a, const struct xrx_seg *s);
+void xrx_tnl_complete(struct xrx_engine *e, struct xrx_agg *a);
 
 #endif /* XRX_LIB_GRO_ENGINE_PRIV_H */

@@ -42,6 +42,8 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 	const __u8 *h = a->head, *d = s->data;
 	__u32 l3 = s->l3_off, l4 = s->l4_off;
 
+	if (a->tnl || s->tnl)		/* VXLAN: outer headers too (tunnel.c) */
+		return xrx_tnl_same_flow(a, s);
 	if (a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
 	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6 ||
 	    a->vlan_all != s->vlan_all)	/* gro_list_prepare(): vlan_all */
@@ -147,6 +149,13 @@ static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
 		return XRX_ENGINE_STAT_FLUSH_ACK;
 	if (xrx_bytes_differ(th + 20, th2 + 20, s->hdr_len - s->l4_off - 20))
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
+	/* VXLAN: gro_receive_network_flush() checks the outer IP header
+	 * before the inner one (tunnel.c) */
+	if (s->tnl) {
+		why = xrx_tnl_outer_flush(a, s);
+		if (why)
+			return why;
+	}
 	why = xrx_network_flush(a, s);
 	if (why)
 		return why;
@@ -251,6 +260,8 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	 * frame at all. */
 	a->held_len = s->len - XRX_ETH_HLEN;
 	a->first_id = s->ipv6 ? 0 : xrx_get16(s->data + s->l3_off + 4);
+	if (s->tnl)		/* VXLAN: outer headers, size counted from them */
+		xrx_tnl_start(a, s);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
 	return a;

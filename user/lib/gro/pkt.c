@@ -29,6 +29,10 @@ struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 	a->pkt.csum = XRX_PKT_CSUM_NONE;
 	a->pkt.csum_start = 0;
 	a->pkt.csum_offset = 0;
+	a->tnl = false;
+	a->pkt.outer_l3_off = 0;
+	a->pkt.outer_l4_off = 0;
+	a->pkt.inner_mac_off = 0;
 	return a;
 }
 
@@ -68,6 +72,8 @@ void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 		xrx_gro_table_remove(&e->table, a);
 	if (a->count >= 2) {
 		xrx_gro_complete(a);
+		if (a->tnl)	/* VXLAN: the outer headers (tunnel.c) */
+			xrx_tnl_complete(e, a);
 		xrx_count(e, XRX_ENGINE_STAT_AGGS_OUT);
 	}
 	a->state = XRX_AGG_OUT;
