@@ -166,7 +166,8 @@ static void on_release(void *ctx, __u64 addr)
 static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	static __u8 flat[FRAME_MAX];
-	__u32 i, len = pkt->head_len;
+	__u32 i, len = pkt->head_len, acct = pkt->hash;
+	struct xrx_parsed r;
 	struct hash_bytes *h;
 
 	FZ_CHECK(pkt->head_len <= pkt->len, "head_len %u > len %u",
@@ -202,6 +203,19 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 				 "single of %u bytes from frame %d (%u bytes) differs from it",
 				 pkt->len, k, F.frame_len[k]);
 		}
+		/*
+		 * A single is accounted to the flow its bytes parse to, as
+		 * its frame was: one the parser calls malformed (an IP length
+		 * past the frame) still carries the hash of the flow whose
+		 * aggregate it flushed (inet_gro_receive()).
+		 */
+		if (!pkt->nr_frags || pkt->len <= FRAME_MAX) {
+			const __u8 *b = pkt->nr_frags ? flat : pkt->head;
+
+			xrx_parse(b, pkt->len < XRX_PARSE_WINDOW ? pkt->len :
+				  XRX_PARSE_WINDOW, pkt->len, &r);
+			acct = r.hash;
+		}
 	} else {
 		FZ_CHECK(pkt->gso_segs >= 2 && pkt->gso_segs <=
 			 (pkt->gso_type == XRX_GSO_UDP_L4 ? XRX_UDP_SEGS_MAX :
@@ -216,7 +230,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 
 	F.pkts++;
 	F.bytes_out += pkt->len;
-	if (!F.lying_meta && (h = hb_get(pkt->hash)))
+	if (!F.lying_meta && (h = hb_get(acct)))
 		h->out += pkt->len;
 
 	if (F.hold && F.nr_held < sizeof(F.held) / sizeof(F.held[0]))
