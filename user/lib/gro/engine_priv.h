@@ -130,6 +130,32 @@ static inline void xrx_count(struct xrx_engine *e, enum xrx_engine_stat s)
 	e->stats[s]++;
 }
 
+/*
+ * The network and transport identity of a flow, as gro_list_prepare(),
+ * inet_gro_receive()/ipv6_gro_receive() and tcp_gro_receive() compare it
+ * between the held head @h and a new segment's headers @d, whose IP header
+ * is at @l3 and TCP/UDP header at @l4 in both: IPv4 protocol and
+ * addresses; IPv6 version/flow label, next header, addresses and any
+ * extension headers; then the ports. For plain and tunnelled (inner)
+ * headers alike.
+ */
+static inline bool xrx_l3l4_same_flow(const __u8 *h, const __u8 *d, __u32 l3,
+				      __u32 l4, bool ipv6)
+{
+	if (ipv6) {
+		if ((xrx_get32(h + l3) ^ xrx_get32(d + l3)) & 0xf00fffff)
+			return false;
+		if (h[l3 + 6] != d[l3 + 6] ||
+		    xrx_bytes_differ(h + l3 + 8, d + l3 + 8, 32) ||
+		    xrx_bytes_differ(h + l3 + 40, d + l3 + 40, l4 - l3 - 40))
+			return false;
+	} else if (h[l3 + 9] != d[l3 + 9] ||
+		   xrx_raw64(h + l3 + 12) != xrx_raw64(d + l3 + 12)) {
+		return false;
+	}
+	return xrx_raw32(h + l4) == xrx_raw32(d + l4);
+}
+
 /* csum.c: what needs a segment; the rest is in csum.h */
 __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 		       __u32 sum);

@@ -50,18 +50,7 @@ static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 		return false;
 	if (xrx_bytes_differ(h, d, l3))
 		return false;
-	if (s->ipv6) {
-		if ((xrx_get32(h + l3) ^ xrx_get32(d + l3)) & 0xf00fffff)
-			return false;
-		if (h[l3 + 6] != d[l3 + 6] ||
-		    xrx_bytes_differ(h + l3 + 8, d + l3 + 8, 32) ||
-		    xrx_bytes_differ(h + l3 + 40, d + l3 + 40, l4 - l3 - 40))
-			return false;
-	} else if (h[l3 + 9] != d[l3 + 9] ||
-		   xrx_raw64(h + l3 + 12) != xrx_raw64(d + l3 + 12)) {
-		return false;
-	}
-	return xrx_raw32(h + l4) == xrx_raw32(d + l4);
+	return xrx_l3l4_same_flow(h, d, l3, l4, s->ipv6);
 }
 
 static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,
