@@ -196,8 +196,8 @@ int xrx_sink__register(const struct xrx_sink_ops *ops);
 /* The built-in sinks (user/lib/sink_*.c). */
 extern const struct xrx_sink_ops xrx_sink_null_ops;
 extern const struct xrx_sink_ops xrx_sink_pcap_ops;
-extern const struct xrx_sink_ops xrx_sink_tun_ops;	/* sink_tun.c */
-extern const struct xrx_sink_ops xrx_sink_tap_ops;	/* sink_tun.c */
+extern const struct xrx_sink_ops xrx_sink_tun_ops;	/* user/lib/sink/tun.c */
+extern const struct xrx_sink_ops xrx_sink_tap_ops;	/* user/lib/sink/tun.c */
 
 #ifdef __cplusplus
 }

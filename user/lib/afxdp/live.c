@@ -3,7 +3,7 @@
  * libxrx live receive, the public side (include/xrx/live.h): options,
  * open/close order, rules, counters and the ownership check. The work is
  * in prog.c (xrx_rx, include/xrx/prog.h), xsk.c (sockets), umem.c
- * (frames) and worker.c (the receive loop).
+ * (frames) and rx_loop.c (the receive loop).
  *
  * Open order: program first (the sockets go into its xrx_xsks), then per
  * queue UMEM + engine + sink, then the socket, then the fill ring. Close

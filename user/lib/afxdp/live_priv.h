@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * libxrx live receive internals shared by umem.c, xsk.c, prog.c,
- * worker.c and live.c. Not installed; not API.
+ * rx_loop.c and live.c. Not installed; not API.
  */
 #ifndef XRX_LIB_LIVE_PRIV_H
 #define XRX_LIB_LIVE_PRIV_H
@@ -204,7 +204,7 @@ void xrx_xsk_kick(struct xrx_rxq *q);
 int xrx_xsk_map_insert(struct xrx_live *l, struct xrx_rxq *q);
 void xrx_xsk_map_remove(struct xrx_live *l, struct xrx_rxq *q);
 
-/* worker.c */
+/* rx_loop.c */
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);
 void xrx_rxq_fini(struct xrx_rxq *q);
 int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms);

@@ -168,7 +168,7 @@ xrx_gro_table_bucket(const struct xrx_gro_table *t, __u32 hash)
 	return t->buckets[hash & t->mask];
 }
 
-/* gro_table.c */
+/* flow_table.c */
 int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows);
 void xrx_gro_table_fini(struct xrx_gro_table *t);
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a);

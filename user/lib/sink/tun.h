@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * What the TUN sink (sink_tun.c) found and did, beyond the common sink
+ * What the TUN sink (sink/tun.c) found and did, beyond the common sink
  * counters: the offloads the running kernel accepted and how packets
  * were written. For tests, benchmarks and status output.
  */

@@ -2,7 +2,7 @@
 /*
  * From a delivered packet (struct xrx_pkt) to what a TUN device with
  * IFF_VNET_HDR takes: a struct virtio_net_hdr and the packet's bytes.
- * Pure functions (no I/O), used by the TUN sink (sink_tun.c) and tested
+ * Pure functions (no I/O), used by the TUN sink (sink/tun.c) and tested
  * on their own (tests/unit/test_vnet.c).
  *
  * @base is where the written bytes start in the packet: 0 for a frame
@@ -28,7 +28,7 @@
 #define VIRTIO_NET_HDR_GSO_UDP_L4 5
 #endif
 
-/* The longest IP packet one virtio_net_hdr write carries (see sink_tun.c). */
+/* The longest IP packet one virtio_net_hdr write carries (see sink/tun.c). */
 #define XRX_VNET_MAX_IP_LEN 65535
 
 /*
