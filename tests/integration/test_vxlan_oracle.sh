@@ -23,25 +23,9 @@
 #   GRO_ORACLE_RUNS=N      kernel runs of every train (default 2)
 #   GRO_ORACLE_RETRIES=N   extra runs of a train that did not match (3)
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/oracle_lib.sh"
 
-need_root
-for tool in tcpdump ethtool taskset chrt nsenter; do
-	if ! command -v $tool >/dev/null; then
-		skip "vxlan oracle" "$tool missing (scripts/deps.sh installs it)"
-		done_testing
-		exit
-	fi
-done
-if ! $PY -c 'import scapy' 2>/dev/null; then
-	skip "vxlan oracle" "python3-scapy missing (scripts/deps.sh installs it)"
-	done_testing
-	exit
-fi
-if [ ! -x "$BUILD/xrx-replay" ]; then
-	check "xrx-replay is built (make)" 1
-	done_testing
-	exit
-fi
+oracle_need "vxlan oracle"
 
 WORK=$(mktemp -d /tmp/xrx-vxoracle.XXXXXX)
 at_exit rm -rf "$WORK"
@@ -60,41 +44,9 @@ in_dut ip link set $VX up
 in_dut ip link add ${VX}6 type vxlan id 42 dstport 4789 local $IP6_DUT dev $IF_DUT &&
 	in_dut ip link set ${VX}6 up
 check "VXLAN device over IPv6 up" $?
-in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
-in_dut ethtool -K $IF_DUT gro on >/dev/null 2>&1
-check "receiver GRO on" "$(in_dut ethtool -k $IF_DUT | grep -q '^generic-receive-offload: on' ; echo $?)"
 check "VXLAN device up on UDP 4789" \
 	"$(in_dut ss -uln | grep -q ':4789 ' ; echo $?)"
-ip netns exec $NS_DUT sh -c "echo 1 > /sys/class/net/$IF_DUT/threaded"
-napi=$(ps -eo pid=,comm= | awk -v p="napi/$IF_DUT-" 'index($2, p) == 1 { print $1 }')
-if [ -z "$napi" ]; then
-	skip "vxlan oracle" "no threaded NAPI kthread for $IF_DUT (kernel without threaded NAPI on veth)"
-	done_testing
-	exit
-fi
-for p in $napi; do
-	taskset -p -c 0 "$p" >/dev/null
-	chrt -f -p 40 "$p"
-done
+oracle_receiver "vxlan oracle"
 
-start=$(date +%s)
-$PY "$TOP/tests/tools/gro_oracle.py" --src-ns $NS_SRC --src-if $IF_SRC \
-	--dut-ns $NS_DUT --dut-if $IF_DUT --fixtures "$WORK/fixtures" \
-	--replay "$BUILD/xrx-replay" --work "$WORK" --vxlan-port 4789 \
-	--runs "${GRO_ORACLE_RUNS:-2}" --retries "${GRO_ORACLE_RETRIES:-3}" \
-	>"$WORK/result" 2>&1
-rc=$?
-rules=0
-while read -r verdict rest; do
-	case $verdict in
-	PASS) check "$rest" 0; rules=$((rules + 1)) ;;
-	FAIL) check "$rest" 1; rules=$((rules + 1)) ;;
-	SKIP) skip "${rest%%: *}" "${rest#*: }" ;;
-	DIAG) diag "$rest" ;;
-	*) diag "$verdict $rest" ;;
-	esac
-done <"$WORK/result"
-check "oracle driver finished (exit $rc)" $rc
-check "at least 20 VXLAN rules compared ($rules)" "$([ $rules -ge 20 ]; echo $?)"
-diag "oracle took $(($(date +%s) - start)) s"
+oracle_run 20 --vxlan-port 4789
 done_testing
