@@ -59,9 +59,16 @@ clang -target bpf -O2 -Wall -I/usr/include/$(gcc -print-multiarch) \
 
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
 in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
-in_src tc qdisc add dev $IF_SRC clsact &&
-	in_src tc filter add dev $IF_SRC egress bpf da obj "$WORK/push.bpf.o" sec tc
-check "tc program on the sender pushes out-of-band tags" $?
+# Loaded by bpftool and attached pinned, as xrxd_lib.sh's xdp_pass_attach
+# does: "tc ... bpf obj" would leave iproute2's /sys/fs/bpf/{ip,tc,xdp}
+# behind. The pin only bridges load and attach.
+PUSH_PIN=/sys/fs/bpf/xrx-test-push-$$
+bpftool prog load "$WORK/push.bpf.o" $PUSH_PIN type classifier 2>"$WORK/err" &&
+	in_src tc qdisc add dev $IF_SRC clsact &&
+	in_src tc filter add dev $IF_SRC egress bpf da pinned $PUSH_PIN
+rc=$?
+rm -f $PUSH_PIN
+check "tc program on the sender pushes out-of-band tags" $rc
 MAC=$(dut_mac)
 
 # tcpdump IFACE FILE NS-RUNNER [filter...]: start a capture, wait until
