@@ -41,6 +41,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. scripts/bench/cpu_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-2}
@@ -72,19 +73,6 @@ MAC=$(dut_mac)
 in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
 	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
 
-# cpu_snap FILE: the per-CPU lines of /proc/stat.
-cpu_snap() { grep '^cpu[0-9]' /proc/stat >"$1"; }
-
-# cpu_load A B: "cpuN busy% (user% sys% softirq%)" between two snapshots.
-cpu_load() {
-	paste "$1" "$2" | awk '{
-		n = NF / 2
-		u = $(n+2) - $2 + $(n+3) - $3; s = $(n+4) - $4; id = $(n+5) - $5
-		io = $(n+6) - $6; irq = $(n+7) - $7; si = $(n+8) - $8
-		t = u + s + id + io + irq + si; if (t == 0) t = 1
-		printf "%s %.0f %.0f %.0f %.0f\n", $1, 100 * (t - id - io) / t,
-			100 * u / t, 100 * s / t, 100 * (si + irq) / t }'
-}
 
 # veth_tx_dropped: frames the source veth dropped (the peer's XDP ring
 # was full: veth_xmit() cannot hand them to the DUT's NAPI).
