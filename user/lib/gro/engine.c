@@ -267,7 +267,7 @@ static void xrx_seg_parse(struct xrx_seg *s)
  * frag_off bit other than DF; ipv6_gro_receive(): payload_len differs).
  * Return: false if the headers are inconsistent (malformed).
  */
-static bool xrx_seg_lengths(struct xrx_seg *s)
+bool xrx_seg_lengths(struct xrx_seg *s)
 {
 	const __u8 *l3 = s->data + s->l3_off;
 	__u32 ip_len, thl = 8;

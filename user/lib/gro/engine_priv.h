@@ -156,6 +156,13 @@ static inline bool xrx_l3l4_same_flow(const __u8 *h, const __u8 *d, __u32 l3,
 	return xrx_raw32(h + l4) == xrx_raw32(d + l4);
 }
 
+/*
+ * engine.c: a parsed segment's header and payload lengths (hdr_len,
+ * payload_len, ipv6, ip_flush) from its IP and TCP headers. False when
+ * they do not fit the frame.
+ */
+bool xrx_seg_lengths(struct xrx_seg *s);
+
 /* csum.c: what needs a segment; the rest is in csum.h */
 __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 		       __u32 sum);

@@ -71,39 +71,6 @@ static bool xrx_tnl_port(const struct xrx_engine *e, __u16 port)
 }
 
 /*
- * The inner headers' lengths, as xrx_seg_lengths() has them for a plain
- * frame, and the network layers' own flush (inet_gro_receive(): tot_len
- * differs from the bytes left or a frag_off bit other than DF;
- * ipv6_gro_receive(): payload_len differs), outer and inner OR-ed, as
- * NAPI_GRO_CB(skb)->flush collects them on the way in.
- * Return: false if the inner headers are inconsistent (malformed).
- */
-static bool xrx_tnl_lengths(struct xrx_seg *s, bool outer_flush)
-{
-	const __u8 *l3 = s->data + s->l3_off;
-	__u32 ip_len, thl;
-
-	if (s->l4_off + 20u > s->len)
-		return false;
-	thl = (s->data[s->l4_off + 12] >> 4) * 4;
-	if (thl < 20)
-		return false;
-	s->hdr_len = s->l4_off + thl;
-	if (s->hdr_len > s->len)
-		return false;
-	s->ipv6 = s->flags & XRX_META_F_IPV6;
-	ip_len = s->ipv6 ? 40 + xrx_get16(l3 + 4) : xrx_get16(l3 + 2);
-	if (s->l3_off + ip_len > s->len)
-		return false;
-	s->payload_len = s->l3_off + ip_len > s->hdr_len ?
-				 s->l3_off + ip_len - s->hdr_len : 0;
-	s->ip_flush = outer_flush || s->l3_off + ip_len != s->len;
-	if (!s->ipv6 && (l3[6] & 0x80))
-		s->ip_flush = true;
-	return true;
-}
-
-/*
  * udp4/6_gro_receive(): skb_gro_checksum_validate_zero_check() over the
  * @ulen bytes of the outer UDP datagram. *@body gets their plain sum,
  * which the inner check reuses (see xrx_tnl_inner_csum_ok()).
@@ -212,8 +179,12 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 	 * rx-udp-gro-forwarding delivers it alone. */
 	if (s->l4_proto != XRX_IPPROTO_TCP)
 		return XRX_ENGINE_STAT_SINGLE_VXLAN_INNER;
-	if (!xrx_tnl_lengths(s, outer_flush))
+	/* The outer headers got here whole (the outer parse found UDP), so
+	 * the inner lengths follow the plain rules; an outer flush condition
+	 * flushes too (udp_gro_receive(): NAPI_GRO_CB(skb)->flush). */
+	if (!xrx_seg_lengths(s))
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
+	s->ip_flush |= outer_flush;
 	/* tcp4/6_gro_receive(): skb_gro_checksum_validate() unless flushing */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !s->ip_flush) {
 		if (have_body ? !xrx_tnl_inner_csum_ok(s, body) :
