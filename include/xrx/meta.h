@@ -14,7 +14,7 @@
 #include <xrx/types.h>
 
 #define XRX_META_MAGIC 0x5852	/* "XR" */
-#define XRX_META_VERSION 2
+#define XRX_META_VERSION 3	/* 3: struct xrx_hdrs first */
 
 enum xrx_meta_flags {
 	XRX_META_F_VLAN = 1 << 0,	/* one or more VLAN tags */
@@ -46,19 +46,47 @@ enum xrx_hash_type {
 	XRX_HASH_HW_L3,		/* the NIC's, addresses only: not for lookup */
 };
 
+/*
+ * What the parser learns about a frame's headers, defined once and carried
+ * by three records: struct xrx_meta (xrx_rx to userspace, below), struct
+ * xrx_parsed (the parser's result, parse.h) and the engine's segment.
+ * Each embeds the members with XRX_HDRS_GROUP, as the kernel's
+ * struct_group() does: by name (m->l4_off), and all together as .hdrs,
+ * so passing the facts on is one assignment (m->hdrs = r->hdrs) and a
+ * field added here reaches all three.
+ */
+#define XRX_HDRS_MEMBERS                                                      \
+	__u32 hash;	 /* flow hash over addresses, ports, protocol */      \
+	__u16 headlen;	 /* header bytes, as eth_get_headlen() counts them */ \
+	__u16 l3_off;	 /* network header offset from the frame start */    \
+	__u16 l4_off;	 /* transport header offset, 0 if there is none */  \
+	__u16 flags;	 /* enum xrx_meta_flags */                            \
+	__u8 l4_proto;	 /* IPPROTO_* of the transport header */             \
+	__u8 nr_vlans;	 /* in-band tags: 0, 1 or 2 */                       \
+	__u8 result;	 /* enum xrx_parse_result (parse.h) */                \
+	__u8 hash_type;	 /* enum xrx_hash_type */
+
+struct xrx_hdrs {
+	XRX_HDRS_MEMBERS
+};
+
+#define XRX_HDRS_GROUP                                                        \
+	union {                                                               \
+		struct {                                                      \
+			XRX_HDRS_MEMBERS                                      \
+		};                                                            \
+		struct xrx_hdrs hdrs;                                         \
+	}
+
+XRX_STATIC_ASSERT(sizeof(struct xrx_hdrs) == 16, "xrx_hdrs: no padding");
+
 struct xrx_meta {
-	__u32 hash;	/* flow hash over addresses, ports, protocol */
-	__u16 headlen;	/* header bytes, as eth_get_headlen() counts them */
-	__u16 l3_off;	/* network header offset from the frame start */
-	__u16 l4_off;	/* transport header offset from the frame start */
-	__u16 flags;	/* enum xrx_meta_flags */
-	__u8 l4_proto;	/* IPPROTO_* of the transport header */
-	__u8 nr_vlans;	/* in-band tags: 0, 1 or 2 */
-	__u8 version;	/* XRX_META_VERSION */
-	__u8 hash_type;	/* enum xrx_hash_type */
+	XRX_HDRS_GROUP;	/* result is XRX_PARSE_L4: xrx_rx writes no
+			 * metadata for other frames */
 	__u16 vlan_tci;	/* the tag the NIC stripped (XRX_META_F_HW_VLAN), */
 	__u16 vlan_proto; /* and its TPID, host order; else both 0 */
-	__u16 pad;	/* zero */
+	__u8 version;	/* XRX_META_VERSION */
+	__u8 pad;	/* zero */
 	__u16 magic;	/* XRX_META_MAGIC; last, next to the packet */
 };
 

@@ -59,17 +59,10 @@ enum xrx_parse_result {
 struct xrx_parsed {
 	__u8 saddr[16];		/* IPv4 as ::ffff:a.b.c.d */
 	__u8 daddr[16];
-	__u32 hash;		/* see xrx_flow_hash() */
-	__u16 headlen;
-	__u16 l3_off;
-	__u16 l4_off;		/* 0 when there is no transport header */
-	__u16 flags;		/* enum xrx_meta_flags */
+	XRX_HDRS_GROUP;		/* see xrx_flow_hash() for hash; hash_type
+				 * is XRX_HASH_SW */
 	__u16 sport;		/* host order, TCP/UDP only */
 	__u16 dport;
-	__u8 l4_proto;
-	__u8 nr_vlans;
-	__u8 result;		/* enum xrx_parse_result */
-	__u8 pad;
 };
 
 /*
@@ -455,17 +448,10 @@ static __always_inline int xrx_parse_pkt(const __u8 *data,
 static __always_inline void xrx_meta_fill(struct xrx_meta *m,
 					  const struct xrx_parsed *r)
 {
-	m->hash = r->hash;
-	m->headlen = r->headlen;
-	m->l3_off = r->l3_off;
-	m->l4_off = r->l4_off;
-	m->flags = r->flags;
-	m->l4_proto = r->l4_proto;
-	m->nr_vlans = r->nr_vlans;
-	m->version = XRX_META_VERSION;
-	m->hash_type = XRX_HASH_SW;
+	m->hdrs = r->hdrs;
 	m->vlan_tci = 0;
 	m->vlan_proto = 0;
+	m->version = XRX_META_VERSION;
 	m->pad = 0;
 	m->magic = XRX_META_MAGIC;
 }

@@ -30,7 +30,7 @@ static void check_invariants(const struct xrx_parsed *r, __u32 len, __u32 wire)
 		 "flags %#x: both IPv4 and IPv6", r->flags);
 	FZ_CHECK(!((r->flags & XRX_META_F_TCP) && (r->flags & XRX_META_F_UDP)),
 		 "flags %#x: both TCP and UDP", r->flags);
-	FZ_CHECK(r->pad == 0, "pad %u", r->pad);
+	FZ_CHECK(r->hash_type == XRX_HASH_SW, "hash_type %u", r->hash_type);
 	if (r->l3_off)
 		FZ_CHECK(r->l3_off == XRX_ETH_HLEN + 4 * r->nr_vlans,
 			 "l3_off %u with %u tags", r->l3_off, r->nr_vlans);

@@ -195,19 +195,13 @@ static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 		s->vlan_all = (__u32)m->vlan_proto << 16 | m->vlan_tci;
 	if (m->hash_type != XRX_HASH_SW && m->hash_type != XRX_HASH_HW_L4)
 		return false;
-	if (!(m->flags & (XRX_META_F_TCP | XRX_META_F_UDP)) ||
+	if (m->result != XRX_PARSE_L4 ||
+	    !(m->flags & (XRX_META_F_TCP | XRX_META_F_UDP)) ||
 	    (m->flags & XRX_META_F_FRAG) || !m->l4_off ||
 	    m->l4_off + 8u > s->len || m->headlen > s->len ||
 	    m->l3_off + 20 > m->l4_off)
 		return false;
-	s->hash = m->hash;
-	s->headlen = m->headlen;
-	s->l3_off = m->l3_off;
-	s->l4_off = m->l4_off;
-	s->flags = m->flags;
-	s->l4_proto = m->l4_proto;
-	s->nr_vlans = m->nr_vlans;
-	s->result = XRX_PARSE_L4;
+	s->hdrs = m->hdrs;
 	return true;
 }
 
@@ -250,14 +244,7 @@ static void xrx_seg_parse(struct xrx_seg *s)
 	xrx_headlen(s->data, s->len, &r);
 	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r))
 		s->ip_short = true;
-	s->hash = r.hash;
-	s->headlen = r.headlen;
-	s->l3_off = r.l3_off;
-	s->l4_off = r.l4_off;
-	s->flags = r.flags;
-	s->l4_proto = r.l4_proto;
-	s->nr_vlans = r.nr_vlans;
-	s->result = r.result;
+	s->hdrs = r.hdrs;
 }
 
 /*

@@ -72,16 +72,9 @@ struct xrx_seg {
 	const struct xrx_chunk *chunks;	/* the other pieces (multi-buffer), */
 	const __u8 *region;		/* at region + chunks[i].addr */
 	__u32 nr_chunks;
-	__u32 hash;
+	XRX_HDRS_GROUP;			/* from xrx_meta or the parser */
 	__u32 payload_len;		/* bytes after the L4 header */
-	__u16 headlen;			/* eth_get_headlen() */
-	__u16 l3_off;
-	__u16 l4_off;
 	__u16 hdr_len;			/* l4_off + L4 header length */
-	__u16 flags;			/* enum xrx_meta_flags */
-	__u8 l4_proto;
-	__u8 nr_vlans;
-	__u8 result;			/* enum xrx_parse_result */
 	__u32 vlan_all;			/* out-of-band tag: proto << 16 | tci,
 					 * 0 if none (skb->vlan_all) */
 	bool ipv6;

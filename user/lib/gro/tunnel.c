@@ -151,14 +151,7 @@ static int xrx_tnl_no_gro(struct xrx_engine *e, struct xrx_seg *s,
 	/* From here on the inner frame is what the GRO rules look at. */
 	s->tnl = true;
 	s->inner_mac_off = t->inner_mac_off;
-	s->hash = t->inner.hash;
-	s->headlen = t->inner.headlen;
-	s->l3_off = t->inner.l3_off;
-	s->l4_off = t->inner.l4_off;
-	s->flags = t->inner.flags;
-	s->l4_proto = t->inner.l4_proto;
-	s->nr_vlans = t->inner.nr_vlans;
-	s->result = t->inner.result;
+	s->hdrs = t->inner.hdrs;
 	switch (s->result) {
 	case XRX_PARSE_L4:
 		break;
@@ -212,12 +205,7 @@ bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns)
 	    !xrx_tnl_port(e, xrx_get16(s->data + s->l4_off + 2)))
 		return false;
 	memset(&outer, 0, sizeof(outer));
-	outer.result = s->result;
-	outer.l4_proto = s->l4_proto;
-	outer.flags = s->flags;
-	outer.l3_off = s->l3_off;
-	outer.l4_off = s->l4_off;
-	outer.hash = s->hash;
+	outer.hdrs = s->hdrs;
 	tr = xrx_parse_vxlan(s->data, s->first_len, s->len, &outer, &t);
 	xrx_count(e, XRX_ENGINE_STAT_VXLAN_FRAMES_IN);
 	why = xrx_tnl_no_gro(e, s, &t, tr);
