@@ -30,9 +30,12 @@
 #define XRX_IPH_SADDR 12
 #define XRX_IPH_DADDR 16
 #define XRX_IPH_LEN 20		/* without options */
-#define XRX_IP_DF 0x4000	/* in frag_off, host order */
+#define XRX_IP_RF 0x8000	/* in frag_off, host order: reserved */
+#define XRX_IP_DF 0x4000	/* ... don't fragment */
 
 /* struct ipv6hdr */
+#define XRX_IP6H_VTF 0		/* version, traffic class, flow label */
+#define XRX_IP6_TCLASS_MASK 0x0ff00000	/* class bits in that word */
 #define XRX_IP6H_PAYLOAD_LEN 4
 #define XRX_IP6H_NEXTHDR 6
 #define XRX_IP6H_HOP_LIMIT 7

@@ -74,18 +74,18 @@ __u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len)
 	__u32 sum = proto + (l4_len >> 16) + (l4_len & 0xffff);
 
 	if (ipv6)
-		return xrx_csum_add(l3 + 8, 32, sum);
-	return xrx_csum_add(l3 + 12, 8, sum);
+		return xrx_csum_add(l3 + XRX_IP6H_SADDR, 32, sum);
+	return xrx_csum_add(l3 + XRX_IPH_SADDR, 8, sum);
 }
 
 void xrx_ipv4_csum_set(__u8 *iph)
 {
 	__u16 check;
 
-	iph[10] = 0;
-	iph[11] = 0;
+	iph[XRX_IPH_CHECK] = 0;
+	iph[XRX_IPH_CHECK + 1] = 0;
 	check = ~xrx_ipv4_hdr_sum(iph);		/* host order, as summed */
-	memcpy(iph + 10, &check, sizeof(check));
+	memcpy(iph + XRX_IPH_CHECK, &check, sizeof(check));
 }
 
 /*
@@ -131,10 +131,13 @@ bool xrx_l4_csum_ok(const struct xrx_seg *s)
 	__u32 l4_len, sum;
 
 	if (s->ipv6)
-		l4_len = xrx_get16(l3 + 4) - (s->l4_off - s->l3_off - 40);
+		l4_len = xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) -
+			 (s->l4_off - s->l3_off - XRX_IP6H_LEN);
 	else
-		l4_len = xrx_get16(l3 + 2) - (s->l4_off - s->l3_off);
-	if (s->l4_proto == XRX_IPPROTO_UDP && xrx_get16(l4 + 6) == 0)
+		l4_len = xrx_get16(l3 + XRX_IPH_TOT_LEN) -
+			 (s->l4_off - s->l3_off);
+	if (s->l4_proto == XRX_IPPROTO_UDP &&
+	    xrx_get16(l4 + XRX_UDPH_CHECK) == 0)
 		return true;
 	sum = xrx_csum_pseudo(l3, s->ipv6, s->l4_proto, l4_len);
 	if (s->nr_chunks)	/* multi-buffer: the payload spans pieces */

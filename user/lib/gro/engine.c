@@ -225,8 +225,9 @@ static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
 	    r->l3_off + 40u > s->first_len)
 		return false;
 	claim = r->l3_off + ((r->flags & XRX_META_F_IPV6) ?
-				     40 + xrx_get16(l3 + 4) :
-				     xrx_get16(l3 + 2));
+				     XRX_IP6H_LEN +
+					     xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) :
+				     xrx_get16(l3 + XRX_IPH_TOT_LEN));
 	if (claim <= s->len)
 		return false;
 	window = s->first_len < XRX_PARSE_WINDOW ? s->first_len :
@@ -262,7 +263,7 @@ bool xrx_seg_lengths(struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_TCP) {
 		if (s->l4_off + 20u > s->len)
 			return false;
-		thl = (s->data[s->l4_off + 12] >> 4) * 4;
+		thl = (s->data[s->l4_off + XRX_TCPH_DOFF] >> 4) * 4;
 		if (thl < 20)
 			return false;
 	}
@@ -270,7 +271,8 @@ bool xrx_seg_lengths(struct xrx_seg *s)
 	if (s->hdr_len > s->len)
 		return false;
 	s->ipv6 = s->flags & XRX_META_F_IPV6;
-	ip_len = s->ipv6 ? 40 + xrx_get16(l3 + 4) : xrx_get16(l3 + 2);
+	ip_len = s->ipv6 ? XRX_IP6H_LEN + xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) :
+			   xrx_get16(l3 + XRX_IPH_TOT_LEN);
 	if (s->l3_off + ip_len > s->len) {
 		if (!s->ip_short)
 			return false;
@@ -280,8 +282,8 @@ bool xrx_seg_lengths(struct xrx_seg *s)
 	s->payload_len = s->l3_off + ip_len > s->hdr_len ?
 				 s->l3_off + ip_len - s->hdr_len : 0;
 	s->ip_flush = s->ip_short || s->l3_off + ip_len != s->len;
-	if (!s->ipv6 && (l3[6] & 0x80))
-		s->ip_flush = true;
+	if (!s->ipv6 && (xrx_get16(l3 + XRX_IPH_FRAG_OFF) & XRX_IP_RF))
+		s->ip_flush = true;	/* inet_gro_receive(): reserved bit */
 	return true;
 }
 
@@ -323,9 +325,10 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 	}
 	if (s->l4_proto == XRX_IPPROTO_UDP) {
 		l4 = s->data + s->l4_off;
-		if (!xrx_get16(l4 + 6))	/* "requires non zero csum" */
+		/* "requires non zero csum" */
+		if (!xrx_get16(l4 + XRX_UDPH_CHECK))
 			return XRX_ENGINE_STAT_SINGLE_UDP_NO_CSUM;
-		ulen = xrx_get16(l4 + 4);
+		ulen = xrx_get16(l4 + XRX_UDPH_LEN_OFF);
 		if (ulen <= 8 || ulen != s->len - s->l4_off)
 			return XRX_ENGINE_STAT_SINGLE_UDP_LEN;
 	}
@@ -342,7 +345,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 
 	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
 	bad = f->addr > e->region_size || f->len > e->region_size - f->addr;
-	if (f->flags & XRX_FRAME_F_CHAIN) {
+	if (unlikely(f->flags & XRX_FRAME_F_CHAIN)) {
 		/* Multi-buffer: the headers (and the parse window) must be
 		 * in the first piece, every piece in the region. */
 		nc = f->chunks ? f->nr_chunks : 0;
@@ -356,7 +359,8 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 		}
 	}
 	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
-	if (bad || (e->opts.copy == XRX_COPY_FULL && len > e->head_size)) {
+	if (unlikely(bad ||
+		     (e->opts.copy == XRX_COPY_FULL && len > e->head_size))) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_BAD_FRAME);
 		xrx_release_frame(e, f->addr);
 		for (i = 0; i < nc; i++)
@@ -371,7 +375,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 	s.chunks = nc ? f->chunks : NULL;
 	s.nr_chunks = nc;
 	s.region = e->region;
-	if (!xrx_seg_from_meta(&s, f->meta)) {
+	if (unlikely(!xrx_seg_from_meta(&s, f->meta))) {
 		/* Not an error (replay has no metadata), but on the live
 		 * path every frame xrx_rx redirects should carry it: the
 		 * tests hold this counter at 0 there. */
@@ -380,10 +384,10 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 		xrx_seg_parse(&s);
 	}
 	/* VXLAN ports configured: tunnel.c takes the frames to them */
-	if (e->opts.nr_vxlan_ports && xrx_tnl_frame(e, &s, now_ns))
+	if (unlikely(e->opts.nr_vxlan_ports) && xrx_tnl_frame(e, &s, now_ns))
 		return;
 	why = xrx_seg_no_gro(e, &s);
-	if (why)
+	if (unlikely(why))
 		xrx_gro_single(e, &s, why);
 	else
 		xrx_gro_receive(e, &s, now_ns);

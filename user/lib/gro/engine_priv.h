@@ -17,6 +17,7 @@
 #include <xrx/hdr.h>
 
 #include "gro/csum.h"
+#include "compiler.h"
 
 /* skb_gro_receive(): beyond this only TCP grows (GRO_LEGACY_MAX_SIZE). */
 #define XRX_GRO_LEGACY_MAX 65536

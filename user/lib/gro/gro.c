@@ -75,24 +75,28 @@ static inline int xrx_network_flush(struct xrx_agg *a,
 	__u16 ipid_offset;
 
 	if (s->ipv6) {
-		if ((xrx_get32(iph) ^ xrx_get32(iph2)) & 0x0ff00000)
-			return XRX_ENGINE_STAT_FLUSH_TOS;	/* class */
-		if (iph[7] != iph2[7])
-			return XRX_ENGINE_STAT_FLUSH_TTL;	/* hop limit */
+		if (unlikely((xrx_get32(iph + XRX_IP6H_VTF) ^
+			      xrx_get32(iph2 + XRX_IP6H_VTF)) &
+			     XRX_IP6_TCLASS_MASK))
+			return XRX_ENGINE_STAT_FLUSH_TOS;
+		if (unlikely(iph[XRX_IP6H_HOP_LIMIT] !=
+			     iph2[XRX_IP6H_HOP_LIMIT]))
+			return XRX_ENGINE_STAT_FLUSH_TTL;
 		return 0;
 	}
-	if (iph[8] != iph2[8])
+	if (unlikely(iph[XRX_IPH_TTL] != iph2[XRX_IPH_TTL]))
 		return XRX_ENGINE_STAT_FLUSH_TTL;
-	if (iph[1] != iph2[1])
+	if (unlikely(iph[XRX_IPH_TOS] != iph2[XRX_IPH_TOS]))
 		return XRX_ENGINE_STAT_FLUSH_TOS;
-	if ((iph[6] ^ iph2[6]) & 0x40)
+	if (unlikely((xrx_get16(iph + XRX_IPH_FRAG_OFF) ^
+		      xrx_get16(iph2 + XRX_IPH_FRAG_OFF)) & XRX_IP_DF))
 		return XRX_ENGINE_STAT_FLUSH_DF;
 
 	/* The second segment decides: fixed ID or incrementing. */
-	ipid_offset = (__u16)(xrx_get16(iph + 4) - a->first_id);
+	ipid_offset = (__u16)(xrx_get16(iph + XRX_IPH_ID) - a->first_id);
 	if (a->count == 1 && ipid_offset == 0)
 		a->fixedid = true;
-	if (ipid_offset != (a->fixedid ? 0 : (__u16)a->count))
+	if (unlikely(ipid_offset != (a->fixedid ? 0 : (__u16)a->count)))
 		return XRX_ENGINE_STAT_FLUSH_IPID;
 	return 0;
 }
@@ -109,10 +113,11 @@ static int xrx_size_flush(struct xrx_engine *e, const struct xrx_agg *a,
 {
 	__u32 total = a->held_len + s->payload_len;
 
-	if (s->ip_flush)
+	if (unlikely(s->ip_flush))
 		return XRX_ENGINE_STAT_FLUSH_IP_HDR;
-	if (total >= e->limit ||
-	    (total >= XRX_GRO_LEGACY_MAX && s->l4_proto != XRX_IPPROTO_TCP))
+	if (unlikely(total >= e->limit ||
+		     (total >= XRX_GRO_LEGACY_MAX &&
+		      s->l4_proto != XRX_IPPROTO_TCP)))
 		return XRX_ENGINE_STAT_FLUSH_SIZE;
 	return 0;
 }
@@ -122,39 +127,42 @@ static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
 			 const struct xrx_seg *s)
 {
 	const __u8 *th = s->data + s->l4_off, *th2 = a->head + s->l4_off;
-	__u32 flags = xrx_get32(th + 12), diff, seq;
+	/* tcp_flag_word(): doff, reserved bits, flags and window */
+	__u32 flags = xrx_get32(th + XRX_TCPH_DOFF), diff, seq;
 	int why;
 
-	if (flags & XRX_TCP_FLAG_WORD_CWR)
+	if (unlikely(flags & XRX_TCP_FLAG_WORD_CWR))
 		return XRX_ENGINE_STAT_FLUSH_CWR;
-	diff = (flags ^ xrx_get32(th2 + 12)) &
+	diff = (flags ^ xrx_get32(th2 + XRX_TCPH_DOFF)) &
 	       ~(XRX_TCP_FLAG_WORD_CWR | XRX_TCP_FLAG_WORD_FIN |
 		 XRX_TCP_FLAG_WORD_PSH);
-	if (diff & XRX_TCP_FLAG_WORD_FLAGS)
+	if (unlikely(diff & XRX_TCP_FLAG_WORD_FLAGS))
 		return XRX_ENGINE_STAT_FLUSH_FLAGS;
-	if (diff)
+	if (unlikely(diff))
 		return XRX_ENGINE_STAT_FLUSH_WINDOW;
-	if (xrx_get32(th + 8) != xrx_get32(th2 + 8))
+	if (unlikely(xrx_get32(th + XRX_TCPH_ACK_SEQ) !=
+		     xrx_get32(th2 + XRX_TCPH_ACK_SEQ)))
 		return XRX_ENGINE_STAT_FLUSH_ACK;
-	if (xrx_bytes_differ(th + 20, th2 + 20, s->hdr_len - s->l4_off - 20))
+	if (xrx_bytes_differ(th + XRX_TCPH_LEN, th2 + XRX_TCPH_LEN,
+			     s->hdr_len - s->l4_off - XRX_TCPH_LEN))
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
 	/* VXLAN: gro_receive_network_flush() checks the outer IP header
 	 * before the inner one (tunnel.c) */
-	if (s->tnl) {
+	if (unlikely(s->tnl)) {
 		why = xrx_tnl_outer_flush(a, s);
 		if (why)
 			return why;
 	}
 	why = xrx_network_flush(a, s);
-	if (why)
+	if (unlikely(why))
 		return why;
 	/* (len - 1) >= mss: also ends the aggregate at a pure ACK */
-	if (s->payload_len == 0)
+	if (unlikely(s->payload_len == 0))
 		return XRX_ENGINE_STAT_FLUSH_NO_PAYLOAD;
-	if (s->payload_len > a->mss)
+	if (unlikely(s->payload_len > a->mss))
 		return XRX_ENGINE_STAT_FLUSH_MSS;
-	seq = xrx_get32(th2 + 4) + a->payload;
-	if (xrx_get32(th + 4) != seq)
+	seq = xrx_get32(th2 + XRX_TCPH_SEQ) + a->payload;
+	if (unlikely(xrx_get32(th + XRX_TCPH_SEQ) != seq))
 		return XRX_ENGINE_STAT_FLUSH_SEQ;
 	return xrx_size_flush(e, a, s);
 }
@@ -183,7 +191,7 @@ static int xrx_complete_reason(struct xrx_engine *e, const struct xrx_agg *a,
 	__u32 max = e->max_segs;
 
 	if (s->l4_proto == XRX_IPPROTO_TCP) {
-		if (s->data[s->l4_off + 13] & XRX_TH_FINAL)
+		if (s->data[s->l4_off + XRX_TCPH_FLAGS] & XRX_TH_FINAL)
 			return XRX_ENGINE_STAT_COMPLETE_FLAGS;
 	} else if (max > XRX_UDP_SEGS_MAX) {
 		max = XRX_UDP_SEGS_MAX;
@@ -206,8 +214,9 @@ static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
 	a->payload += s->payload_len;
 	xrx_count(e, XRX_ENGINE_STAT_SEGS_MERGED);
 	if (s->l4_proto == XRX_IPPROTO_TCP)	/* FIN and PSH are OR-ed */
-		a->head[s->l4_off + 13] |= s->data[s->l4_off + 13] &
-					   (XRX_TH_FIN | XRX_TH_PSH);
+		a->head[s->l4_off + XRX_TCPH_FLAGS] |=
+			s->data[s->l4_off + XRX_TCPH_FLAGS] &
+			(XRX_TH_FIN | XRX_TH_PSH);
 	done = xrx_complete_reason(e, a, s);
 	if (done)
 		xrx_deliver(e, a, done);
@@ -233,7 +242,7 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 {
 	struct xrx_agg *a = xrx_agg_get(e);
 
-	if (!a) {
+	if (unlikely(!a)) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_NO_BUFFER);
 		xrx_release_seg(e, s);
 		return NULL;
@@ -248,8 +257,9 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	 * runs before skb_vlan_untag()); out-of-band tags are not in the
 	 * frame at all. */
 	a->held_len = s->len - XRX_ETH_HLEN;
-	a->first_id = s->ipv6 ? 0 : xrx_get16(s->data + s->l3_off + 4);
-	if (s->tnl)		/* VXLAN: outer headers, size counted from them */
+	a->first_id = s->ipv6 ? 0 :
+				xrx_get16(s->data + s->l3_off + XRX_IPH_ID);
+	if (unlikely(s->tnl))		/* VXLAN: outer headers, size counted from them */
 		xrx_tnl_start(a, s);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
@@ -292,7 +302,7 @@ static int xrx_own_flush(const struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_TCP) {
 		if (s->payload_len == 0)
 			return XRX_ENGINE_STAT_SINGLE_PURE_ACK;
-		if (s->data[s->l4_off + 13] & XRX_TH_ALONE)
+		if (s->data[s->l4_off + XRX_TCPH_FLAGS] & XRX_TH_ALONE)
 			return XRX_ENGINE_STAT_SINGLE_TCP_FLAGS;
 	}
 	if (s->ip_flush)
@@ -313,10 +323,10 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 	struct xrx_agg *a = xrx_gro_lookup(e, s);
 	int why;
 
-	if (a) {
+	if (likely(a)) {
 		why = s->l4_proto == XRX_IPPROTO_TCP ? xrx_tcp_flush(e, a, s) :
 						       xrx_udp_flush(e, a, s);
-		if (!why) {
+		if (likely(!why)) {
 			xrx_gro_merge(e, a, s);
 			return;
 		}
@@ -344,26 +354,28 @@ void xrx_gro_complete(struct xrx_agg *a)
 	__u16 pseudo;
 
 	if (a->ipv6) {
-		ip_len -= 40;
-		xrx_put16(l3 + 4, ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
+		ip_len -= XRX_IP6H_LEN;
+		xrx_put16(l3 + XRX_IP6H_PAYLOAD_LEN,
+			  ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
 	} else {
-		xrx_put16(l3 + 2, ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
+		xrx_put16(l3 + XRX_IPH_TOT_LEN,
+			  ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
 		xrx_ipv4_csum_set(l3);
 	}
 	pseudo = xrx_csum_fold(xrx_csum_pseudo(l3, a->ipv6, p->l4_proto,
 					       l4_len));
 	if (p->l4_proto == XRX_IPPROTO_TCP) {
-		xrx_put16(l4 + 16, pseudo);
+		xrx_put16(l4 + XRX_TCPH_CHECK, pseudo);
 		p->gso_type = a->ipv6 ? XRX_GSO_TCPV6 : XRX_GSO_TCPV4;
 		p->gso_flags = (!a->ipv6 && a->fixedid) ? XRX_GSO_F_FIXEDID : 0;
-		p->csum_offset = 16;
+		p->csum_offset = XRX_TCPH_CHECK;
 	} else {
-		xrx_put16(l4 + 4, l4_len);
-		if (xrx_get16(l4 + 6))
-			xrx_put16(l4 + 6, pseudo);
+		xrx_put16(l4 + XRX_UDPH_LEN_OFF, l4_len);
+		if (xrx_get16(l4 + XRX_UDPH_CHECK))
+			xrx_put16(l4 + XRX_UDPH_CHECK, pseudo);
 		p->gso_type = XRX_GSO_UDP_L4;
 		p->gso_flags = 0;
-		p->csum_offset = 6;
+		p->csum_offset = XRX_UDPH_CHECK;
 	}
 	p->gso_size = a->mss;
 	p->gso_segs = a->count;

@@ -280,19 +280,22 @@ int xrx_tnl_outer_flush(struct xrx_agg *a, const struct xrx_seg *s)
 
 	if (s->outer_ipv6) {
 		/* ipv6_gro_flush(): traffic class and hop limit */
-		if ((xrx_get32(iph) ^ xrx_get32(iph2)) & 0x0ff00000)
+		if ((xrx_get32(iph + XRX_IP6H_VTF) ^
+		     xrx_get32(iph2 + XRX_IP6H_VTF)) & XRX_IP6_TCLASS_MASK)
 			return XRX_ENGINE_STAT_FLUSH_OUTER_TOS;
-		if (iph[7] != iph2[7])
+		if (iph[XRX_IP6H_HOP_LIMIT] != iph2[XRX_IP6H_HOP_LIMIT])
 			return XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
 		goto size;
 	}
-	if (iph[8] != iph2[8])
+	if (iph[XRX_IPH_TTL] != iph2[XRX_IPH_TTL])
 		return XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
-	if (iph[1] != iph2[1])
+	if (iph[XRX_IPH_TOS] != iph2[XRX_IPH_TOS])
 		return XRX_ENGINE_STAT_FLUSH_OUTER_TOS;
-	if ((iph[6] ^ iph2[6]) & 0x40)
+	if ((xrx_get16(iph + XRX_IPH_FRAG_OFF) ^
+	     xrx_get16(iph2 + XRX_IPH_FRAG_OFF)) & XRX_IP_DF)
 		return XRX_ENGINE_STAT_FLUSH_OUTER_DF;
-	ipid_offset = (__u16)(xrx_get16(iph + 4) - a->outer_first_id);
+	ipid_offset = (__u16)(xrx_get16(iph + XRX_IPH_ID) -
+			      a->outer_first_id);
 	if (a->count == 1 && ipid_offset == 0)
 		a->outer_fixedid = true;
 	if (ipid_offset != (a->outer_fixedid ? 0 : (__u16)a->count))

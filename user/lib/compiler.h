@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Branch hints for the per-segment paths, as the kernel's likely() and
+ * unlikely(): used where the common case is known (a segment that merges,
+ * metadata that is present and valid), never to change what is decided.
+ */
+#ifndef XRX_LIB_COMPILER_H
+#define XRX_LIB_COMPILER_H
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#endif /* XRX_LIB_COMPILER_H */
