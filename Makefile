@@ -81,6 +81,10 @@ SINK_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/s
 AFXDP_OBJS := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/afxdp/*.c))
 LIB_OBJS   := $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
 LIBXRX     := $(BUILD)/libxrx.a
+# The shared build: only what include/xrx/ marks XRX_API is exported,
+# each under the version user/lib/libxrx.map gives it.
+LIBXRXSO   := $(BUILD)/libxrx.so.0
+LIBXRX_MAP := user/lib/libxrx.map
 LIBXRXGRO  := $(BUILD)/libxrx-gro.a
 
 TOOL_SRCS  := $(wildcard user/tools/*.c)
@@ -108,7 +112,7 @@ HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard scripts/bench/*.c))
 BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS)
+all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXSO) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS)
 
 # The dependency files of everything built so far.
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
@@ -129,7 +133,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/obj/lib/%.o: user/lib/%.c | $(BPF_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(LIB_INC) $(DEPFLAGS) $(PKG_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(LIB_INC) $(DEPFLAGS) $(PKG_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 # The engine compiles without libbpf's, libxdp's or libpcap's headers.
 $(GRO_OBJS): PKG_CFLAGS =
@@ -138,6 +142,11 @@ $(LIBXRX): $(LIB_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
+
+$(LIBXRXSO): $(LIB_OBJS) $(LIBXRX_MAP) | $(BUILD)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libxrx.so.0 -Wl,--version-script=$(LIBXRX_MAP) \
+		-Wl,--no-undefined $(LIB_OBJS) -o $@ $(PKG_LIBS) -lpthread $(LDSAN)
 
 $(LIBXRXGRO): $(GRO_OBJS) | $(BUILD)
 	$(call msg,AR,$@)

@@ -353,9 +353,9 @@ struct xrx_engine_opts {
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */
-struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts);
+XRX_API struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts);
 /* Delivers everything held (flush_explicit), then frees. NULL is a no-op. */
-void xrx_engine__free(struct xrx_engine *e);
+XRX_API void xrx_engine__free(struct xrx_engine *e);
 
 /*
  * One receive batch, in arrival order. Flushes every held aggregate at
@@ -363,41 +363,41 @@ void xrx_engine__free(struct xrx_engine *e);
  * older than the timeout. @now_ns: any monotonic clock.
  * Return: frames consumed (n), or a negative errno.
  */
-int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
-		   __u32 n, __u64 now_ns);
+XRX_API int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
+			   __u32 n, __u64 now_ns);
 /* Deliver aggregates started at least flush_timeout_us before now_ns. */
-void xrx_engine__flush(struct xrx_engine *e, __u64 now_ns);
+XRX_API void xrx_engine__flush(struct xrx_engine *e, __u64 now_ns);
 /* Deliver every held aggregate, oldest first. */
-void xrx_engine__flush_all(struct xrx_engine *e);
+XRX_API void xrx_engine__flush_all(struct xrx_engine *e);
 /* Pressure (e.g. fill ring low): deliver the @n oldest. Return: delivered. */
-__u32 xrx_engine__flush_oldest(struct xrx_engine *e, __u32 n);
+XRX_API __u32 xrx_engine__flush_oldest(struct xrx_engine *e, __u32 n);
 /*
  * Bytes the engine allocated at creation: head buffers, packet buffers,
  * fragment slots and the flow table (full-copy buffers are a reserved
  * mapping whose untouched pages cost nothing). Nothing is allocated later.
  */
-__u64 xrx_engine__memory(const struct xrx_engine *e);
+XRX_API __u64 xrx_engine__memory(const struct xrx_engine *e);
 /* Aggregates held now. */
-__u32 xrx_engine__held(const struct xrx_engine *e);
+XRX_API __u32 xrx_engine__held(const struct xrx_engine *e);
 /* When the oldest held aggregate times out (ns, same clock), or 0. */
-__u64 xrx_engine__next_timeout(const struct xrx_engine *e);
+XRX_API __u64 xrx_engine__next_timeout(const struct xrx_engine *e);
 
 /* Give back a delivered packet: its frames are released. */
-void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt);
+XRX_API void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt);
 
 /* Copy the counters: vals[] has XRX_ENGINE_STAT_MAX entries. */
-void xrx_engine__stats(const struct xrx_engine *e,
-		       __u64 vals[XRX_ENGINE_STAT_MAX]);
+XRX_API void xrx_engine__stats(const struct xrx_engine *e,
+			       __u64 vals[XRX_ENGINE_STAT_MAX]);
 /* Name ("flush_ack") / description of a counter; NULL if out of range. */
-const char *xrx_engine_stat__name(int stat);
-const char *xrx_engine_stat__desc(int stat);
+XRX_API const char *xrx_engine_stat__name(int stat);
+XRX_API const char *xrx_engine_stat__desc(int stat);
 
 /*
  * Header length of a frame as eth_get_headlen() counts it, with the one
  * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL.
  * Return: the header length (always <= len).
  */
-__u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);
+XRX_API __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);
 
 #ifdef __cplusplus
 }

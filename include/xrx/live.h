@@ -195,8 +195,8 @@ struct xrx_live_stats {
  * modes) or poll(). Return: the handle, or NULL with errno set; the
  * reason is logged, naming the object and the fix.
  */
-struct xrx_live *xrx_live__open(const char *ifname,
-				const struct xrx_live_opts *opts);
+XRX_API struct xrx_live *xrx_live__open(const char *ifname,
+					const struct xrx_live_opts *opts);
 /*
  * Change the sink and/or the engine options of an open handle in sink
  * mode, running or not, without closing its sockets or UMEMs: no frame is
@@ -217,11 +217,11 @@ struct xrx_live *xrx_live__open(const char *ifname,
  * Return: 0, -EINVAL (not sink mode, bad options) or what opening failed
  * with.
  */
-int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
-			  const struct xrx_sink_opts *sink_opts,
-			  const struct xrx_engine_opts *engine);
+XRX_API int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
+				  const struct xrx_sink_opts *sink_opts,
+				  const struct xrx_engine_opts *engine);
 /* Start one worker thread per queue (sink or callback mode). */
-int xrx_live__start(struct xrx_live *l);
+XRX_API int xrx_live__start(struct xrx_live *l);
 /*
  * Stop and join the workers; held aggregates are delivered first. The
  * sockets leave xrx_xsks first (xrx_rx passes their queues' frames to
@@ -229,10 +229,10 @@ int xrx_live__start(struct xrx_live *l);
  * rings is received and delivered, so a stop loses no redirected frame;
  * start() puts them back.
  */
-int xrx_live__stop(struct xrx_live *l);
+XRX_API int xrx_live__stop(struct xrx_live *l);
 /* Stop, deliver what is held, close sinks, sockets, UMEMs; detach and
  * unpin what open() attached. NULL is a no-op. */
-void xrx_live__close(struct xrx_live *l);
+XRX_API void xrx_live__close(struct xrx_live *l);
 
 /*
  * Poll mode: run one receive batch on queue index @qi (0-based) in the
@@ -240,34 +240,38 @@ void xrx_live__close(struct xrx_live *l);
  * Return: packets stored in @pkts (at most @max; more stay queued for the
  * next call), or a negative errno.
  */
-int xrx_live__poll(struct xrx_live *l, __u32 qi, struct xrx_pkt **pkts,
-		   __u32 max, int timeout_ms);
+XRX_API int xrx_live__poll(struct xrx_live *l, __u32 qi, struct xrx_pkt **pkts,
+			   __u32 max, int timeout_ms);
 /* Give back a packet delivered on queue index @qi. */
-void xrx_live__release(struct xrx_live *l, __u32 qi, struct xrx_pkt *pkt);
+XRX_API void xrx_live__release(struct xrx_live *l, __u32 qi,
+			       struct xrx_pkt *pkt);
 
 /* Rules (include/xrx/rules.h), applied at once to the program. */
 /* @act: enum xrx_action (XRX_ACT_PASS, XRX_ACT_ACCEL). */
-int xrx_live__set_default_action(struct xrx_live *l, __u32 act);
-int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
-		       const struct xrx_rule_val *val);
-int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key);
+XRX_API int xrx_live__set_default_action(struct xrx_live *l, __u32 act);
+XRX_API int xrx_live__rule_add(struct xrx_live *l,
+			       const struct xrx_rule_key *key,
+			       const struct xrx_rule_val *val);
+XRX_API int xrx_live__rule_del(struct xrx_live *l,
+			       const struct xrx_rule_key *key);
 /* Shorthand: accelerate @proto to destination @port (0: any), any address. */
-int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port);
+XRX_API int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port);
 
-__u32 xrx_live__nr_queues(const struct xrx_live *l);
-int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
-			 struct xrx_live_queue_info *info);
+XRX_API __u32 xrx_live__nr_queues(const struct xrx_live *l);
+XRX_API int xrx_live__queue_info(const struct xrx_live *l, __u32 qi,
+				 struct xrx_live_queue_info *info);
 /* How xrx_rx is attached: "native", "skb", or "none" (someone else's). */
-const char *xrx_live__attach_mode(const struct xrx_live *l);
+XRX_API const char *xrx_live__attach_mode(const struct xrx_live *l);
 
 /*
  * Counters of queue index @qi, or summed over all queues with qi < 0.
  * Exact when the workers are stopped; while they run, each value is a
  * recent one. Return: 0, or -EINVAL.
  */
-int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st);
-const char *xrx_live_stat__name(int stat);
-const char *xrx_live_stat__desc(int stat);
+XRX_API int xrx_live__stats(struct xrx_live *l, int qi,
+			    struct xrx_live_stats *st);
+XRX_API const char *xrx_live_stat__name(int stat);
+XRX_API const char *xrx_live_stat__desc(int stat);
 
 /*
  * Check the frame-ownership invariant of queue @qi (or every queue, qi <
@@ -276,8 +280,8 @@ const char *xrx_live_stat__desc(int stat);
  * counted); no violation recorded. Call with the workers stopped.
  * Return: 0, or -EUCLEAN with the first discrepancy written to @why.
  */
-int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
-			   size_t why_len);
+XRX_API int xrx_live__check_frames(struct xrx_live *l, int qi, char *why,
+				   size_t why_len);
 
 #ifdef __cplusplus
 }

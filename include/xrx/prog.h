@@ -88,52 +88,54 @@ enum xrx_prog_map {
  * are removed first. Return: the handle, or NULL with errno set; the
  * reason is logged, naming the object and the fix.
  */
-struct xrx_prog *xrx_prog__attach(const char *ifname,
-				  const struct xrx_prog_opts *opts);
+XRX_API struct xrx_prog *xrx_prog__attach(const char *ifname,
+					  const struct xrx_prog_opts *opts);
 /*
  * Use an xrx_rx someone else attached (xrxd, xdp-loader --pin-path)
  * through its maps pinned in PIN_ROOT/@ifname; close leaves it in place.
  */
-struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
-				       const struct xrx_prog_opts *opts);
+XRX_API struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
+					       const struct xrx_prog_opts *opts);
 /*
  * An attached handle: detach the program if it is still the one attached,
  * remove every pin of PIN_ROOT/IFACE (xrx_ustats and xrx_rx included) and
  * the directory. An opened one: close its descriptors. NULL is a no-op.
  */
-void xrx_prog__close(struct xrx_prog *p);
+XRX_API void xrx_prog__close(struct xrx_prog *p);
 
 /* A map's fd (owned by the handle), or -EINVAL. */
-int xrx_prog__map_fd(const struct xrx_prog *p, enum xrx_prog_map map);
+XRX_API int xrx_prog__map_fd(const struct xrx_prog *p, enum xrx_prog_map map);
 /* The program's id; 0 for an opened handle. */
-__u32 xrx_prog__id(const struct xrx_prog *p);
+XRX_API __u32 xrx_prog__id(const struct xrx_prog *p);
 /* XRX_LIVE_ATTACH_NATIVE or _SKB as attached; _NONE for an opened one. */
-enum xrx_live_attach xrx_prog__mode(const struct xrx_prog *p);
+XRX_API enum xrx_live_attach xrx_prog__mode(const struct xrx_prog *p);
 /* "native", "skb" or "none". */
-const char *xrx_prog__mode_name(const struct xrx_prog *p);
+XRX_API const char *xrx_prog__mode_name(const struct xrx_prog *p);
 /* PIN_ROOT/IFACE. */
-const char *xrx_prog__pin_dir(const struct xrx_prog *p);
+XRX_API const char *xrx_prog__pin_dir(const struct xrx_prog *p);
 /*
  * True if the device-bound build is attached: xrx_meta then carries what
  * the driver answers to bpf_xdp_metadata_rx_vlan_tag()/_rx_hash() (a
  * driver without the ops answers -EOPNOTSUPP: see xrx_meta's flags).
  */
-bool xrx_prog__hw_meta(const struct xrx_prog *p);
+XRX_API bool xrx_prog__hw_meta(const struct xrx_prog *p);
 
 /*
  * xrx_rx's counters, summed over CPUs: pkts[] and bytes[] have
  * XRX_STAT_MAX entries (enum xrx_stat). Return: 0 or a negative errno.
  */
-int xrx_prog__stats(const struct xrx_prog *p, __u64 *pkts, __u64 *bytes);
+XRX_API int xrx_prog__stats(const struct xrx_prog *p, __u64 *pkts,
+			    __u64 *bytes);
 
 /* Unlink every name xrx pins in PIN_ROOT/@ifname (not the directory). */
-void xrx_prog__unpin(const char *pin_root, const char *ifname);
+XRX_API void xrx_prog__unpin(const char *pin_root, const char *ifname);
 
 /*
  * XDP_FLAGS_{DRV,SKB,HW}_MODE that program @id is attached in according
  * to @q (bpf_xdp_query()), 0 if it is not attached.
  */
-__u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q, __u32 id);
+XRX_API __u32 xrx_xdp_attached_flags(const struct bpf_xdp_query_opts *q,
+				     __u32 id);
 
 #ifdef __cplusplus
 }

@@ -140,29 +140,29 @@ struct xrx_sink {
  * Return: the sink, or NULL with errno set (ENOENT: unknown sink name,
  * EINVAL: bad spec or options, or what the sink's open() returned).
  */
-struct xrx_sink *xrx_sink__open(const char *spec,
-				const struct xrx_sink_opts *opts);
+XRX_API struct xrx_sink *xrx_sink__open(const char *spec,
+					const struct xrx_sink_opts *opts);
 /*
  * The pcap sink's argument "PATH[,size=N][,files=N][,snaplen=N]" (the spec
  * after "pcap:"): PATH into @path, the options into @opts (fields not
  * named stay as they are). Return: 0, or -EINVAL with one line in @err
  * naming the option and the accepted values (-ENAMETOOLONG: PATH).
  */
-int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
-			 struct xrx_sink_opts *opts, char *err, size_t errlen);
+XRX_API int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
+				 struct xrx_sink_opts *opts, char *err, size_t errlen);
 /* True when the spec's prefix names a built-in or registered sink kind. */
-bool xrx_sink__known(const char *spec);
+XRX_API bool xrx_sink__known(const char *spec);
 /* Flush, close and free. NULL is a no-op. */
-void xrx_sink__close(struct xrx_sink *s);
+XRX_API void xrx_sink__close(struct xrx_sink *s);
 
 /* Where the sink gives packets back (see Ownership). */
-void xrx_sink__bind(struct xrx_sink *s,
-		    void (*release)(void *ctx, struct xrx_pkt *pkt), void *ctx);
+XRX_API void xrx_sink__bind(struct xrx_sink *s,
+			    void (*release)(void *ctx, struct xrx_pkt *pkt), void *ctx);
 
 /* Hand a packet to the sink. Return: 0 or a negative errno. */
-int xrx_sink__deliver(struct xrx_sink *s, struct xrx_pkt *pkt);
+XRX_API int xrx_sink__deliver(struct xrx_sink *s, struct xrx_pkt *pkt);
 /* End of batch. Return: 0 or a negative errno. */
-int xrx_sink__flush(struct xrx_sink *s);
+XRX_API int xrx_sink__flush(struct xrx_sink *s);
 
 /* For sink implementations: give a packet back to its owner. */
 static inline void xrx_sink__release(struct xrx_sink *s, struct xrx_pkt *pkt)
@@ -179,19 +179,20 @@ static inline void xrx_sink__count(struct xrx_sink *s, enum xrx_sink_stat st,
 }
 
 /* Copy the counters: vals[] has XRX_SINK_STAT_MAX entries. */
-void xrx_sink__stats(const struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX]);
+XRX_API void xrx_sink__stats(const struct xrx_sink *s,
+			     __u64 vals[XRX_SINK_STAT_MAX]);
 /* Name / description of a counter; NULL if out of range. */
-const char *xrx_sink_stat__name(int stat);
-const char *xrx_sink_stat__desc(int stat);
+XRX_API const char *xrx_sink_stat__name(int stat);
+XRX_API const char *xrx_sink_stat__desc(int stat);
 /* The sink's kind ("pcap"). */
-const char *xrx_sink__name(const struct xrx_sink *s);
+XRX_API const char *xrx_sink__name(const struct xrx_sink *s);
 
 /*
  * Add a sink kind found by its name as spec prefix. @ops must stay valid
  * for the life of the process; the built-in names cannot be replaced.
  * Return: 0, -EEXIST (name taken), -ENOSPC (table full), -EINVAL.
  */
-int xrx_sink__register(const struct xrx_sink_ops *ops);
+XRX_API int xrx_sink__register(const struct xrx_sink_ops *ops);
 
 /* The built-in sinks (user/lib/sink_*.c). */
 extern const struct xrx_sink_ops xrx_sink_null_ops;

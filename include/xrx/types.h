@@ -15,4 +15,13 @@
 
 #define XRX_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 
+/*
+ * libxrx's exported functions, as LIBBPF_API marks libbpf's: the library
+ * is built with -fvisibility=hidden, so what is not marked stays inside
+ * it, and user/lib/libxrx.map names each export with its version.
+ */
+#ifndef XRX_API
+#define XRX_API __attribute__((visibility("default")))
+#endif
+
 #endif /* XRX_TYPES_H */
