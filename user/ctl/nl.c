@@ -153,11 +153,30 @@ static int family_msg_cb(const struct nlmsghdr *nlh, void *data)
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_cb, data);
 }
 
+/* The id of generic netlink family @name. Return: 0, or -errno
+ * (-ENOENT: the kernel has no such family). */
+static int genl_family_id(struct xrx_nl *nl, const char *name, __u16 *id)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->sbuf);
+	struct genlmsghdr *g;
+	int ret;
+
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	*id = 0;
+	ret = ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, family_msg_cb,
+			  id);
+	if (ret)
+		return ret;
+	return *id ? 0 : -ENOENT;
+}
+
 int xrx_nl_open(struct xrx_nl **out, char *err, size_t errlen)
 {
 	struct xrx_nl *nl = calloc(1, sizeof(*nl));
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	int ret;
 
 	if (!nl)
@@ -170,16 +189,8 @@ int xrx_nl_open(struct xrx_nl **out, char *err, size_t errlen)
 			 strerror(errno));
 		goto fail;
 	}
-	nlh = mnl_nlmsg_put_header(nl->sbuf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	ret = ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, family_msg_cb,
-		      &nl->ethtool_family);
-	if (ret || !nl->ethtool_family) {
-		ret = ret ? ret : -ENOENT;
+	ret = genl_family_id(nl, ETHTOOL_GENL_NAME, &nl->ethtool_family);
+	if (ret) {
 		snprintf(err, errlen,
 			 "the kernel has no ethtool netlink family (%s); xrx needs Linux 5.6 or later with CONFIG_ETHTOOL_NETLINK",
 			 strerror(-ret));
@@ -231,16 +242,9 @@ int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features)
 	int ret;
 
 	*features = 0;
-	nlh = mnl_nlmsg_put_header(nl->sbuf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, XRX_NETDEV_FAMILY_NAME);
-	ret = ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, family_msg_cb,
-		      &family);
-	if (ret || !family)
-		return ret ? ret : -ENOENT;
+	ret = genl_family_id(nl, XRX_NETDEV_FAMILY_NAME, &family);
+	if (ret)
+		return ret;
 	nlh = mnl_nlmsg_put_header(nl->sbuf);
 	nlh->nlmsg_type = family;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
