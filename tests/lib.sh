@@ -88,6 +88,12 @@ trap 'exit 130' INT TERM
 
 in_src() { nsenter --net=/run/netns/$NS_SRC "$@"; }
 in_dut() { nsenter --net=/run/netns/$NS_DUT "$@"; }
+# bg_src/bg_dut CMD...: CMD in the background in that namespace, with $!
+# its own pid (nsenter execs it in place), so the test can kill it by pid.
+# "in_dut CMD &" would fork a subshell: $! would be the subshell's, and
+# killing that leaves CMD running.
+bg_src() { nsenter --net=/run/netns/$NS_SRC "$@" & }
+bg_dut() { nsenter --net=/run/netns/$NS_DUT "$@" & }
 
 # testbed_up [ip-link-options]: two namespaces joined by a veth pair.
 testbed_up() {

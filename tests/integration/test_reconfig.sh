@@ -96,7 +96,7 @@ nosock0=$(jget kernel.pass_no_socket.packets)
 	n=0
 	while [ ! -e "$WORK/STOP" ] && [ $n -lt 100 ]; do
 		n=$((n + 1))
-		in_dut "$H" recv -b $IP4_DUT -p $PORT -t 40 >"$WORK/recv$n" 2>&1 &
+		bg_dut "$H" recv -b $IP4_DUT -p $PORT -t 40 >"$WORK/recv$n" 2>&1
 		rp=$!
 		wait_for 5 grep -q ready "$WORK/recv$n"
 		in_src "$H" send -a $IP4_DUT -p $PORT -n $STREAM_BYTES -s $n -t 40 \

@@ -229,7 +229,7 @@ wait_for 10 eval 'in_dut ip link show $TUN | grep -q ",UP"'
 check "the TUN sink created $TUN inside the unit's sandbox" \
 	$(in_dut ip link show $TUN | grep -q ',UP'; echo $?)
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0 2>/dev/null
-in_dut timeout 30 iperf3 -s -1 -p 5201 -J >"$OUT/iperf-s2" 2>&1 &
+bg_dut timeout 30 iperf3 -s -1 -p 5201 -J >"$OUT/iperf-s2" 2>&1
 IPS=$!
 at_exit kill $IPS
 wait_for 10 eval 'in_dut ss -ltn | grep -q ":5201 "'

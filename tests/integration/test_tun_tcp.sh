@@ -71,7 +71,7 @@ bytes_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }
 
 for dst in $IP4_DUT $IP6_DUT; do
 	v=4; [ "$dst" = "$IP6_DUT" ] && v=6
-	in_dut "$H" recv -b $dst -p $PORT -t 50 >"$OUT/recv$v" 2>&1 &
+	bg_dut "$H" recv -b $dst -p $PORT -t 50 >"$OUT/recv$v" 2>&1
 	RP=$!
 	at_exit kill $RP
 	wait_for 5 grep -q ready "$OUT/recv$v"

@@ -89,7 +89,7 @@ fi
 start "$WORK/xrx.conf" "$WORK/d1.err"
 wait_for 15 ready
 id1=$(prog_id)
-in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 200 >/dev/null &
+bg_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 200 >/dev/null
 tpid=$!
 at_exit kill $tpid
 frames_in() { xrxctl stats $IF_DUT --json | grep -o '"frames_in":[0-9]*' | cut -d: -f2; }

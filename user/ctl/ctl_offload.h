@@ -24,6 +24,16 @@ struct xrx_nl;
 /* Open rtnetlink and ethtool genetlink sockets in the current netns. */
 int xrx_nl_open(struct xrx_nl **nl, char *err, size_t errlen);
 void xrx_nl_close(struct xrx_nl *nl);
+/*
+ * A non-blocking socket on the ethtool family's "monitor" group, where the
+ * kernel posts a notification whenever a setting changes (ethtool -L, -G,
+ * -K, ...). Return: the socket, or NULL with errno set.
+ */
+struct mnl_socket;
+struct mnl_socket *xrx_ethtool_monitor_open(struct xrx_nl *nl);
+/* Whether the datagram @buf read from it tells of a channel count change
+ * (ETHTOOL_MSG_CHANNELS_NTF) on @ifindex. */
+bool xrx_ethtool_channels_ntf(const void *buf, size_t len, int ifindex);
 
 struct xrx_nic_feature {
 	char name[ETH_GSTRING_LEN];

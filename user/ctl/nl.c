@@ -9,6 +9,7 @@
  * reaches the operator in the driver's own words.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -140,11 +141,50 @@ static struct mnl_socket *nl_socket(int bus, unsigned int *portid)
 	return sk;
 }
 
+/* What CTRL_CMD_GETFAMILY is asked: the family's id, and optionally the
+ * id of one of its multicast groups. */
+struct family_q {
+	__u16 id;
+	const char *grp;	/* NULL: no group wanted */
+	__u32 grp_id;
+};
+
+static int mcast_grp_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type == CTRL_ATTR_MCAST_GRP_NAME &&
+	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+		tb[0] = attr;
+	else if (type == CTRL_ATTR_MCAST_GRP_ID &&
+		 mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+		tb[1] = attr;
+	return MNL_CB_OK;
+}
+
 static int family_cb(const struct nlattr *attr, void *data)
 {
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
-		*(__u16 *)data = mnl_attr_get_u16(attr);
+	struct family_q *q = data;
+	const struct nlattr *grp, *tb[2];
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
+			q->id = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		if (!q->grp)
+			break;
+		mnl_attr_for_each_nested(grp, attr) {
+			tb[0] = tb[1] = NULL;
+			mnl_attr_parse_nested(grp, mcast_grp_cb, tb);
+			if (tb[0] && tb[1] &&
+			    !strcmp(mnl_attr_get_str(tb[0]), q->grp))
+				q->grp_id = mnl_attr_get_u32(tb[1]);
+		}
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -153,9 +193,10 @@ static int family_msg_cb(const struct nlmsghdr *nlh, void *data)
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_cb, data);
 }
 
-/* The id of generic netlink family @name. Return: 0, or -errno
- * (-ENOENT: the kernel has no such family). */
-static int genl_family_id(struct xrx_nl *nl, const char *name, __u16 *id)
+/* Look up generic netlink family q->... by @name. Return: 0, or -errno
+ * (-ENOENT: the kernel has no such family, or no such group). */
+static int genl_family(struct xrx_nl *nl, const char *name,
+		       struct family_q *q)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->sbuf);
 	struct genlmsghdr *g;
@@ -166,12 +207,90 @@ static int genl_family_id(struct xrx_nl *nl, const char *name, __u16 *id)
 	g->cmd = CTRL_CMD_GETFAMILY;
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	*id = 0;
 	ret = ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, family_msg_cb,
-			  id);
+			  q);
 	if (ret)
 		return ret;
-	return *id ? 0 : -ENOENT;
+	return q->id && (!q->grp || q->grp_id) ? 0 : -ENOENT;
+}
+
+static int genl_family_id(struct xrx_nl *nl, const char *name, __u16 *id)
+{
+	struct family_q q = { 0 };
+	int ret = genl_family(nl, name, &q);
+
+	*id = q.id;
+	return ret;
+}
+
+struct mnl_socket *xrx_ethtool_monitor_open(struct xrx_nl *nl)
+{
+	struct family_q q = { .grp = ETHTOOL_MCGRP_MONITOR_NAME };
+	struct mnl_socket *sk;
+	unsigned int portid;
+	int ret, flags;
+
+	ret = genl_family(nl, ETHTOOL_GENL_NAME, &q);
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	sk = nl_socket(NETLINK_GENERIC, &portid);
+	if (!sk)
+		return NULL;
+	flags = fcntl(mnl_socket_get_fd(sk), F_GETFL);
+	if (flags < 0 ||
+	    fcntl(mnl_socket_get_fd(sk), F_SETFL, flags | O_NONBLOCK) ||
+	    mnl_socket_setsockopt(sk, NETLINK_ADD_MEMBERSHIP, &q.grp_id,
+				  sizeof(q.grp_id))) {
+		ret = errno;
+		mnl_socket_close(sk);
+		errno = ret;
+		return NULL;
+	}
+	return sk;
+}
+
+struct ntf_q {
+	int ifindex;
+	bool hit;
+};
+
+static int ntf_hdr_cb(const struct nlattr *attr, void *data)
+{
+	struct ntf_q *q = data;
+
+	if (mnl_attr_get_type(attr) == ETHTOOL_A_HEADER_DEV_INDEX &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) >= 0 &&
+	    (int)mnl_attr_get_u32(attr) == q->ifindex)
+		q->hit = true;
+	return MNL_CB_OK;
+}
+
+static int ntf_attr_cb(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_get_type(attr) == ETHTOOL_A_CHANNELS_HEADER &&
+	    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+		mnl_attr_parse_nested(attr, ntf_hdr_cb, data);
+	return MNL_CB_OK;
+}
+
+static int ntf_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*g) ||
+	    g->cmd != ETHTOOL_MSG_CHANNELS_NTF)
+		return MNL_CB_OK;
+	return mnl_attr_parse(nlh, sizeof(*g), ntf_attr_cb, data);
+}
+
+bool xrx_ethtool_channels_ntf(const void *buf, size_t len, int ifindex)
+{
+	struct ntf_q q = { .ifindex = ifindex };
+
+	mnl_cb_run(buf, len, 0, 0, ntf_msg_cb, &q);
+	return q.hit;
 }
 
 int xrx_nl_open(struct xrx_nl **out, char *err, size_t errlen)

@@ -40,6 +40,7 @@
 #include <sys/timerfd.h>
 
 #include <linux/capability.h>
+#include <libmnl/libmnl.h>
 #include <systemd/sd-daemon.h>
 
 #include "ctl_conf.h"
@@ -511,6 +512,63 @@ static void mtu_changed(struct xrxd *x)
 }
 
 /*
+ * The RX queue count changed (ethtool -L): with queues = all, the workers
+ * follow it, so that no queue is left without a socket (its frames would
+ * go to the kernel, pass_no_socket) and none is served that no longer
+ * exists. A fixed count stays; xrxd says when the interface no longer has
+ * that many.
+ */
+static void channels_changed(struct xrxd *x)
+{
+	struct xrx_nic *nic;
+	unsigned int n, have;
+
+	nic = malloc(sizeof(*nic));
+	if (!nic || read_nic(x, nic)) {
+		free(nic);
+		return;
+	}
+	have = nic->channels_err ? 0 : nic->ch_combined + nic->ch_rx;
+	n = xrxd_queue_count(x->conf, nic);
+	free(nic);
+	if (n > XRX_LIVE_QUEUES_MAX)
+		n = XRX_LIVE_QUEUES_MAX;
+	if (x->conf->queues) {
+		if (have && have < x->conf->queues)
+			ctl_warn("%s: the interface has %u RX queues now, fewer than queues = %u; workers of the missing queues idle (set queues = all, or restore the channels)",
+				 x->ifname, have, x->conf->queues);
+		return;
+	}
+	if (n == x->nr_queues || x->degraded)
+		return;		/* degraded: the retry opens for the count of then */
+	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
+		   x->ifname, x->nr_queues, n);
+	restart_workers(x, x->conf);
+}
+
+/* Drain the ethtool monitor socket (bounded); true if our channels changed. */
+static bool ethtool_events(struct xrxd *x, struct mnl_socket *mon)
+{
+	char buf[8192] __attribute__((aligned(4)));
+	bool hit = false;
+	ssize_t n;
+	int rounds;
+
+	for (rounds = 0; rounds < 64; rounds++) {
+		n = recv(mnl_socket_get_fd(mon), buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == ENOBUFS) {	/* lost some: look anyway */
+				hit = true;
+				continue;
+			}
+			break;
+		}
+		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n, x->ifindex);
+	}
+	return hit;
+}
+
+/*
  * SIGHUP: rules in place, workers only if their settings changed. A bad
  * config keeps the running one. Offload and attach changes need a restart.
  */
@@ -639,7 +697,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 {
 	__u64 wd_usec = 0, period = 1000000000ull, last_refresh = 0, now, tick;
 	struct signalfd_siginfo si;
-	struct pollfd pfd[3];
+	struct pollfd pfd[4];
+	struct mnl_socket *mon;
 	bool restart, wd;
 	unsigned int stuck;
 	__u64 sage = 0;
@@ -653,6 +712,7 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 	sfd = signalfd(-1, sigs, SFD_NONBLOCK | SFD_CLOEXEC);
 	tfd = timer_fd(period);
 	lfd = xrxd_linkmon_open();
+	mon = xrx_ethtool_monitor_open(x->nl);
 	if (sfd < 0 || tfd < 0) {
 		ctl_err("%s: cannot set up the event loop: %s", x->ifname,
 			strerror(errno));
@@ -661,11 +721,17 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 	if (lfd < 0)
 		ctl_warn("%s: no link events (%s): removal is noticed within a second, MTU changes are not",
 			 x->ifname, strerror(-lfd));
+	if (!mon)
+		ctl_warn("%s: no ethtool events (%s): a change of the RX queue count is not followed",
+			 x->ifname, strerror(errno));
 	pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = tfd, .events = POLLIN };
+	/* A negative fd is skipped by poll(). */
 	pfd[2] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = mon ? mnl_socket_get_fd(mon) : -1,
+				  .events = POLLIN };
 	for (;;) {
-		if (poll(pfd, lfd >= 0 ? 3 : 2, -1) < 0) {
+		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			ctl_err("%s: poll: %s", x->ifname, strerror(errno));
@@ -694,6 +760,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			if (restart)
 				mtu_changed(x);
 		}
+		if (mon && pfd[3].revents & POLLIN && ethtool_events(x, mon))
+			channels_changed(x);
 		if (pfd[1].revents & POLLIN &&
 		    read(tfd, &tick, sizeof(tick)) == sizeof(tick)) {
 			/* A stuck worker withholds the watchdog: systemd
@@ -732,6 +800,8 @@ out:
 		close(tfd);
 	if (lfd >= 0)
 		close(lfd);
+	if (mon)
+		mnl_socket_close(mon);
 	return ret;
 }
 
