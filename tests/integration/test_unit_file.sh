@@ -53,6 +53,21 @@ ok "the config is asserted by its unescaped name" has "AssertPathExists=/etc/xrx
 # A device unit's name is its escaped sysfs path: %i, never %I.
 ok "the device dependency uses the escaped name (%i)" eval \
 	'has BindsTo=sys-subsystem-net-devices-%i.device && has After=sys-subsystem-net-devices-%i.device'
+# Enabled, the instance is wanted by the boot and by its device: when the
+# interface is made again, its device unit starts xrxd (BindsTo= stopped it).
+if command -v systemctl >/dev/null; then
+	mkdir -p "$WORK/root/etc/systemd/system"
+	cp "$UNIT" "$WORK/root/etc/systemd/system/"
+	systemctl --root="$WORK/root" enable 'xrxd@op\x2db.service' >"$WORK/enable" 2>&1
+	rc=$?
+	sed 's/^/# /' "$WORK/enable"
+	W=$WORK/root/etc/systemd/system
+	check "systemctl enable xrxd@op\\x2db: wanted by multi-user.target and by its device" \
+		$([ $rc = 0 ] && [ -L "$W/multi-user.target.wants/xrxd@op\x2db.service" ] &&
+		  [ -L "$W/sys-subsystem-net-devices-op\x2db.device.wants/xrxd@op\x2db.service" ]; echo $?)
+else
+	skip "systemctl enable" "systemctl not installed (package systemd)"
+fi
 ok "no program or path gets the escaped name" \
 	eval '! grep -E "^(Exec[A-Za-z]*|AssertPathExists)=.*%i" "$UNIT"'
 ok "system calls: @system-service, bpf and perf_event_open" \
