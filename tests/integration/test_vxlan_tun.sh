@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# VXLAN through xrxd into the DUT's own stack: a TCP stream between two
-# VXLAN devices (VNI 42, UDP 4789) over the veth pair, inner 198.19.42.0/24
-# and 2001:db8:42::/64. On the DUT, xrxd accelerates udp/4789 with
+# VXLAN through xrxd into the DUT's own stack: TCP streams between two
+# pairs of VXLAN devices over the veth pair, vx0 (VNI 42, outer IPv4, UDP
+# checksum zero: SKB_GSO_UDP_TUNNEL) with inner 198.19.42.0/24 and
+# 2001:db8:42::/64, and vx6 (VNI 43, outer IPv6, UDP checksum set:
+# SKB_GSO_UDP_TUNNEL_CSUM) with inner 198.19.43.0/24, all on UDP 4789.
+# On the DUT, xrxd accelerates udp/4789 with
 # "vxlan_ports = 4789", aggregates the VXLAN frames, and its TUN or TAP sink
 # writes the aggregates into a TUN/TAP device; the DUT's VXLAN socket takes
 # them from there (rp_filter off: the outer source is routed through the
@@ -16,7 +19,8 @@
 #                   (TUN_F_UDP_TUNNEL_GSO, Linux 6.17+; SKIP otherwise);
 #   tap:NAME,nogso  the segment fallback forced.
 #
-# Each run proves: both streams (IPv4 and IPv6 inside) complete with the
+# Each run proves: the three streams (IPv4 and IPv6 in vx0, IPv4 in vx6)
+# complete with the
 # receiver's hash of the byte stream equal to the sender's
 # (tests/helpers/tcp_hash.c); VXLAN aggregates of two or more segments were
 # made (segments per aggregate reported); the sink's tunnel counters say
@@ -32,12 +36,14 @@ H=$BUILD/tests/tcp_hash
 need_built "$H"
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"
 
-BYTES=$((64 << 20))
+BYTES=$((48 << 20))
 PORT=5201
 VX4_SRC=198.19.42.1
 VX4_DUT=198.19.42.2
 VX6_SRC=2001:db8:42::1
 VX6_DUT=2001:db8:42::2
+VX46_SRC=198.19.43.1
+VX46_DUT=198.19.43.2
 
 testbed_up || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work vxtun
@@ -46,21 +52,29 @@ xrxd_work vxtun
 in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
 in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 
-vx_up() {	# NS-RUNNER LOCAL REMOTE DEV INNER4 INNER6
-	$1 ip link add vx0 type vxlan id 42 dstport 4789 local $2 remote $3 dev $4 &&
-	$1 ip addr add $5/24 dev vx0 &&
-	$1 ip -6 addr add $6/64 dev vx0 nodad &&
-	$1 ip link set vx0 up
+# vx_up NS-RUNNER NAME "VXLAN OPTIONS" INNER4 [INNER6]
+vx_up() {
+	$1 ip link add $2 type vxlan dstport 4789 $3 &&
+	$1 ip addr add $4/24 dev $2 &&
+	{ [ -z "${5:-}" ] || $1 ip -6 addr add $5/64 dev $2 nodad; } &&
+	$1 ip link set $2 up
 }
-if ! vx_up in_src $IP4_SRC $IP4_DUT $IF_SRC $VX4_SRC $VX6_SRC ||
-   ! vx_up in_dut $IP4_DUT $IP4_SRC $IF_DUT $VX4_DUT $VX6_DUT; then
+# the outer UDP checksum: off over IPv4, on over IPv6 (the defaults, spelt out)
+V4="id 42 noudpcsum"
+V6="id 43 noudp6zerocsumtx noudp6zerocsumrx"
+if ! vx_up in_src vx0 "$V4 local $IP4_SRC remote $IP4_DUT dev $IF_SRC" $VX4_SRC $VX6_SRC ||
+   ! vx_up in_dut vx0 "$V4 local $IP4_DUT remote $IP4_SRC dev $IF_DUT" $VX4_DUT $VX6_DUT ||
+   ! vx_up in_src vx6 "$V6 local $IP6_SRC remote $IP6_DUT dev $IF_SRC" $VX46_SRC ||
+   ! vx_up in_dut vx6 "$V6 local $IP6_DUT remote $IP6_SRC dev $IF_DUT" $VX46_DUT; then
 	skip_all "cannot create VXLAN devices (CONFIG_VXLAN)"
 fi
 
 hash_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "hash") print $(i + 1) }' "$1"; }
 bytes_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$1"; }
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
-vx_rx() { in_dut ip -s -j link show vx0 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])'; }
+vx_rx() {	# packets the DUT's VXLAN devices received
+	in_dut ip -s -j link show type vxlan | $PY -c 'import json,sys; print(sum(d["stats64"]["rx"]["packets"] for d in json.load(sys.stdin)))'
+}
 dev_rx_errors() { in_dut ip -s -j link show $1 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["errors"])'; }
 
 # run KIND OPTS: one xrxd with sink = KIND:DEV[OPTS], the two streams,
@@ -88,8 +102,12 @@ run() {
 	fi
 	check "$label: xrxd ready with vxlan_ports = 4789" 0
 	local vx0=$(vx_rx)
-	for v in 4 6; do
-		dst=$VX4_DUT; [ $v = 6 ] && dst=$VX6_DUT
+	for v in 4o4 6o4 4o6; do
+		case $v in
+		4o4) dst=$VX4_DUT ;;
+		6o4) dst=$VX6_DUT ;;
+		4o6) dst=$VX46_DUT ;;
+		esac
 		in_dut "$H" recv -b $dst -p $PORT -t 90 >"$WORK/recv$v" 2>&1 &
 		rp=$!
 		at_exit kill $rp
@@ -100,16 +118,21 @@ run() {
 		wait $rp
 		rc=$?
 		sed 's/^/# /' "$WORK/send$v" "$WORK/recv$v"
-		check "$label: TCPv$v in VXLAN, $((BYTES >> 20)) MiB through xrxd: completed, hash intact" \
+		check "$label: TCPv${v%o*} in VXLAN over IPv${v#*o}, $((BYTES >> 20)) MiB through xrxd: completed, hash intact" \
 			"$([ $src = 0 ] && [ $rc = 0 ] &&
 			   [ "$(bytes_of "$WORK/recv$v" | tail -1)" = $BYTES ] &&
 			   [ -n "$(hash_of "$WORK/send$v")" ] &&
 			   [ "$(hash_of "$WORK/send$v")" = "$(hash_of "$WORK/recv$v" | tail -1)" ]; echo $?)"
 	done
-	# idle: everything delivered, counters refreshed (1 s)
+	# Idle: everything delivered and counted (the counters refresh once a
+	# second). What the VXLAN devices received by now was written before
+	# (vxa); the snapshot is taken once the counters show those writes,
+	# and vxb read after it.
 	wait_for 10 eval '[ "$(jget user.unaccounted)" = 0 ]'
-	sleep 1.2
+	local vxa=$(( $(vx_rx) - vx0 ))
+	wait_for 10 eval '[ "$(jget user.sink.pkts_out)" -ge $vxa ]'
 	xrxctl stats $IF_DUT --json >"$WORK/stats.json"
+	local vxb=$(( $(vx_rx) - vx0 ))
 	js() {
 		"$PY" -c '
 import json, sys
@@ -123,8 +146,8 @@ print(v)' "$WORK/stats.json" "$1"
 	whole=$(js user.sink.tunnel_whole)
 	segmented=$(js user.sink.tunnel_segmented)
 	seg_writes=$(js user.sink.tunnel_segment_writes)
-	local out=$(js user.sink.pkts_out) vxd=$(( $(vx_rx) - vx0 ))
-	diag "$label: vxlan_frames_in $(js user.engine.vxlan_frames_in), vxlan_aggs_out $aggs of $(js user.engine.aggs_out) aggregates, $segs segments in them ($(js derived.segments_per_aggregate) per aggregate), sink pkts_out $out, tunnel_whole $whole, tunnel_segmented $segmented, tunnel_segment_writes $seg_writes; DUT vx0 rx $vxd packets"
+	local out=$(js user.sink.pkts_out)
+	diag "$label: vxlan_frames_in $(js user.engine.vxlan_frames_in), vxlan_aggs_out $aggs of $(js user.engine.aggs_out) aggregates, $segs segments in them ($(js derived.segments_per_aggregate) per aggregate), sink pkts_out $out, tunnel_whole $whole, tunnel_segmented $segmented, tunnel_segment_writes $seg_writes; DUT vx0 + vx6 rx $vxb packets"
 	check "$label: VXLAN aggregates of >= 2 segments ($aggs aggregates, $segs segments)" \
 		"$([ "$aggs" -gt 1 ] && [ "$aggs" = "$(js user.engine.aggs_out)" ] &&
 		   [ "$segs" -ge $((2 * aggs)) ]; echo $?)"
@@ -139,16 +162,16 @@ print(v)' "$WORK/stats.json" "$1"
 	check "$label: xrxctl stats: unaccounted 0" "$([ "$(js user.unaccounted)" = 0 ]; echo $?)"
 	if [ "$segmented" -gt 0 ]; then
 		# each segmented aggregate became exactly its segments, and each
-		# reached vx0 as a packet of its own
+		# reached vx0/vx6 as a packet of its own
 		check "$label: segmented aggregates written as exactly their segments ($seg_writes)" \
 			"$([ "$whole" != 0 ] || [ "$seg_writes" = "$segs" ]; echo $?)"
-		check "$label: DUT vx0 got a packet per segment ($vxd >= $seg_writes)" \
-			"$([ "$vxd" -ge "$seg_writes" ]; echo $?)"
+		check "$label: DUT vx0 + vx6 got a packet per segment ($vxb >= $seg_writes)" \
+			"$([ "$vxb" -ge "$seg_writes" ]; echo $?)"
 	else
-		# whole: one skb per aggregate reached vx0, far fewer than the
-		# segments
-		check "$label: DUT vx0 got one GSO packet per write ($vxd <= $out, < $segs segments)" \
-			"$([ "$vxd" -le "$out" ] && [ "$vxd" -lt "$segs" ]; echo $?)"
+		# whole: one skb per aggregate reached vx0/vx6, far fewer than
+		# the segments
+		check "$label: DUT vx0 + vx6 got one GSO packet per write ($vxa <= $out, < $segs segments)" \
+			"$([ "$vxa" -le "$out" ] && [ "$vxa" -lt "$segs" ]; echo $?)"
 	fi
 	why=$(grep -o 'VXLAN aggregates are written as their segments: .*' "$WORK/xrxd.$kind$opts.err")
 	[ -n "$why" ] && diag "$label: xrxd: $why"
