@@ -89,9 +89,8 @@ run() {
 	in_dut ip link set $dev up
 	printf '%s\n' "interface = $IF_DUT" "accelerate = udp/4789" \
 		"vxlan_ports = 4789" "sink = $kind:$dev$opts" >"$WORK/xrx.conf"
-	# nsenter execs xrxd in place: $! is xrxd's pid
-	nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
-		-c "$WORK/xrx.conf" 2>"$WORK/xrxd.$kind$opts.err" &
+	bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" \
+		2>"$WORK/xrxd.$kind$opts.err"
 	pid=$!
 	at_exit kill -KILL $pid
 	if ! wait_for 15 ready; then
@@ -108,7 +107,7 @@ run() {
 		6o4) dst=$VX6_DUT ;;
 		4o6) dst=$VX46_DUT ;;
 		esac
-		in_dut "$H" recv -b $dst -p $PORT -t 90 >"$WORK/recv$v" 2>&1 &
+		bg_dut "$H" recv -b $dst -p $PORT -t 90 >"$WORK/recv$v" 2>&1
 		rp=$!
 		at_exit kill $rp
 		wait_for 10 grep -q ready "$WORK/recv$v"
