@@ -345,8 +345,9 @@ struct xrx_engine_opts {
 	 * as the kernel's vxlan_gro_receive() does (inner TCP over IPv4 or
 	 * IPv6), and delivered as one frame
 	 * with the outer and inner headers fixed up (see struct xrx_pkt).
-	 * The pcap sink and the callback take such packets; the TUN sink
-	 * does not yet. Ports are host order, non-zero, no duplicates.
+	 * The pcap sink writes such packets as they are; the TUN and TAP
+	 * sinks write them whole (GSO over a UDP tunnel) or as their
+	 * segments. Ports are host order, non-zero, no duplicates.
 	 */
 	__u16 vxlan_ports[XRX_VXLAN_PORTS_MAX];
 	__u32 nr_vxlan_ports;

@@ -72,7 +72,13 @@ extern "C" {
 	X(ERRORS, "errors", "packets lost to a write/inject error")           \
 	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
 	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
-	X(ROTATIONS, "rotations", "output files rotated (pcap)")
+	X(ROTATIONS, "rotations", "output files rotated (pcap)")           \
+	X(TNL_WHOLE, "tunnel_whole",                                           \
+	  "VXLAN aggregates written whole, GSO over a UDP tunnel (tap)")       \
+	X(TNL_SEGMENTED, "tunnel_segmented",                                   \
+	  "VXLAN aggregates written as their segments (tun, tap)")            \
+	X(TNL_SEG_WRITES, "tunnel_segment_writes",                             \
+	  "VXLAN packets written for those segmented aggregates")
 
 enum xrx_sink_stat {
 #define XRX_X_ENUM(e, n, d) XRX_SINK_STAT_##e,

@@ -173,6 +173,14 @@ static void test_other_values(void **state)
 	assert_int_equal(c->max_aggregate, 1024);
 	assert_int_equal(c->flush_timeout_us, 1000000);
 
+	/* VXLAN into the TUN and TAP sinks (whole or as segments) */
+	assert_int_equal(parse(c, "interface = a\nvxlan_ports = 4789\nsink = tun:xt0\n", err), 0);
+	assert_int_equal(c->nr_vxlan_ports, 1);
+	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
+	assert_int_equal(parse(c, "interface = a\nsink = tap:xt0,nogso\nvxlan_ports = 4789, 8472\n", err), 0);
+	assert_int_equal(c->nr_vxlan_ports, 2);
+	assert_int_equal(c->sink, XRX_CONF_SINK_TAP);
+
 	/* A key under [offload] and the dotted form are the same key. */
 	assert_int_equal(parse(c, "interface = a\n[offload]\ngro = on\n", err), 0);
 	assert_true(c->offload[XRX_OFF_GRO].set);
@@ -250,8 +258,6 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nvxlan_ports = 4789,,8472\n", 2, "empty entry" },
 	{ "interface = eth0\nvxlan_ports = 4789, 4789\n", 2, "lists 4789 twice" },
 	{ "interface = eth0\nvxlan_ports = 1,2,3,4,5,6,7,8,9\n", 2, "more than 8 ports" },
-	{ "interface = eth0\nvxlan_ports = 4789\nsink = tun:xt0\n", 2, "TUN and TAP sinks do not take VXLAN" },
-	{ "interface = eth0\nvxlan_ports = 4789\nsink = tap:xt0\n", 2, "TUN and TAP sinks do not take VXLAN" },
 	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
 	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
 	{ "interface = eth0\noffload.gro_max_size = 100\n", 2, "from 1024 to 524280" },

@@ -6,7 +6,10 @@
  * virtio_net_hdr_from_skb()'s for the skb the kernel's GRO would build,
  * and for pieces of one segment, the input frames themselves: cutting an
  * aggregate must give back, byte for byte, the IP packets it was made of.
+ * VXLAN aggregates likewise: the extended header for GSO over a UDP
+ * tunnel, and segments that are the VXLAN frames that went in.
  */
+#include <endian.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 
 #include <xrx/engine.h>
 #include "common/frames.h"
+#include "common/vxlan_frames.h"
 #include "sink/vnet.h"
 
 #define SLOT 2048
@@ -40,12 +44,17 @@ static void vt_deliver(void *ctx, struct xrx_pkt *pkt)
 	v->out[v->nr_out++] = pkt;	/* kept until vt_free() */
 }
 
-static struct vt *vt_new(bool udp, enum xrx_csum_mode csum)
+static struct vt *vt_new_opts(bool udp, enum xrx_csum_mode csum,
+			      __u16 vxlan_port)
 {
 	struct xrx_engine_opts o = { .sz = sizeof(o) };
 	struct vt *v = calloc(1, sizeof(*v));
 
 	assert_non_null(v);
+	if (vxlan_port) {
+		o.vxlan_ports[0] = vxlan_port;
+		o.nr_vxlan_ports = 1;
+	}
 	o.region = v->region;
 	o.region_size = sizeof(v->region);
 	o.udp = udp;
@@ -55,6 +64,11 @@ static struct vt *vt_new(bool udp, enum xrx_csum_mode csum)
 	v->e = xrx_engine__new(&o);
 	assert_non_null(v->e);
 	return v;
+}
+
+static struct vt *vt_new(bool udp, enum xrx_csum_mode csum)
+{
+	return vt_new_opts(udp, csum, 0);
 }
 
 static void vt_add(struct vt *v, const struct frame_spec *s)
@@ -392,6 +406,237 @@ static void test_iov(void **state)
 	vt_free(v);
 }
 
+/* ---- VXLAN aggregates -------------------------------------------------- */
+
+struct vx_case {
+	int outer_v6, inner_v6;
+	int csum_zero;		/* outer UDP checksum 0 */
+	int fixed_outer_id, fixed_inner_id;
+	int n;
+	__u32 size;
+};
+
+/*
+ * A VXLAN train per @c: @c->n segments of one inner flow, PSH on the
+ * last, outer and inner IPv4 IDs incrementing unless fixed. One aggregate.
+ */
+static struct vt *vx_train(const struct vx_case *c)
+{
+	struct vt *v = vt_new_opts(false, XRX_CSUM_VERIFY, VXLAN_FRAME_PORT);
+	struct vxlan_outer o;
+	struct frame_spec in;
+	int i, len;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->inner_v6)
+			frame_spec_tcp6(&in);
+		else
+			frame_spec_tcp4(&in);
+		in.payload_len = c->size;
+		in.seq = 1000 + i * c->size;
+		in.ip_id = (__u16)(c->fixed_inner_id ? 77 : 500 + i);
+		if (i == c->n - 1)
+			in.tcp_flags |= 0x08;	/* PSH ends the train */
+		vxlan_outer_default(&o, (__u16)(c->fixed_outer_id ? 9 : 300 + i));
+		o.v6 = c->outer_v6;
+		o.csum_zero = c->csum_zero;
+		len = vxlan_frame_build(&in, &o, v->region + v->nr * SLOT, SLOT,
+					&v->info[v->nr]);
+		assert_true(len > 0);
+		v->frames[v->nr].addr = (__u64)v->nr * SLOT;
+		v->frames[v->nr].len = (__u32)len;
+		v->nr++;
+	}
+	vt_run(v);
+	assert_int_equal(v->nr_out, 1);
+	assert_int_equal(v->out[0]->gso_segs, c->n);
+	return v;
+}
+
+static const struct vx_case vx_cases[] = {
+	{ .n = 12, .size = 1400 },				/* UDP csum set */
+	{ .n = 9, .size = 1001, .csum_zero = 1 },		/* odd mss */
+	{ .n = 5, .size = 1300, .outer_v6 = 1 },
+	{ .n = 6, .size = 1200, .inner_v6 = 1, .csum_zero = 1 },
+	{ .n = 4, .size = 999, .outer_v6 = 1, .inner_v6 = 1 },
+	{ .n = 7, .size = 1000, .fixed_outer_id = 1 },
+	{ .n = 7, .size = 1000, .fixed_inner_id = 1, .csum_zero = 1 },
+	{ .n = 3, .size = 1000, .fixed_outer_id = 1, .fixed_inner_id = 1 },
+};
+
+/* The extended virtio_net_hdr of a whole VXLAN aggregate, per case. */
+static void test_vxlan_tnl_hdr(void **state)
+{
+	struct xrx_vnet_hdr_tnl h;
+	struct virtio_net_hdr plain;
+	const struct vx_case *c;
+	__u32 o3len, i3len, base;
+	struct xrx_pkt *p;
+	struct vt *v;
+	size_t k;
+
+	for (k = 0; k < sizeof(vx_cases) / sizeof(vx_cases[0]); k++) {
+		c = &vx_cases[k];
+		v = vx_train(c);
+		p = v->out[0];
+		o3len = c->outer_v6 ? 40 : 20;
+		i3len = c->inner_v6 ? 40 : 20;
+		assert_true(xrx_vnet_is_tnl(p));
+		for (base = 0; base <= 14; base += 14) {
+			assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(p, base, &h), 0);
+			assert_int_equal(h.hdr.gso_type,
+					 (c->inner_v6 ? VIRTIO_NET_HDR_GSO_TCPV6 :
+							VIRTIO_NET_HDR_GSO_TCPV4) |
+					 (c->outer_v6 ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6 :
+							VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4));
+			assert_int_equal(h.hdr.flags,
+					 VIRTIO_NET_HDR_F_NEEDS_CSUM |
+					 (c->csum_zero ? 0 : VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM));
+			assert_int_equal(h.hdr.gso_size, c->size);
+			/* the inner TCP header, from the write's start */
+			assert_int_equal(h.hdr.csum_start,
+					 14 + o3len + 16 + 14 + i3len - base);
+			assert_int_equal(h.hdr.csum_offset, 16);
+			assert_int_equal(h.hdr.hdr_len, h.hdr.csum_start + 32);
+			assert_int_equal(le16toh(h.outer_th_offset), 14 + o3len - base);
+			assert_int_equal(le16toh(h.inner_nh_offset),
+					 14 + o3len + 16 + 14 - base);
+			assert_int_equal(h.num_buffers | h.hash_value_lo |
+					 h.hash_value_hi | h.hash_report | h.padding, 0);
+		}
+		/* virtio_net_hdr_tnl_to_skb()'s offset rules hold from the
+		 * Ethernet header (tap) */
+		xrx_vnet_tnl_hdr_from_pkt(p, 0, &h);
+		assert_true(le16toh(h.outer_th_offset) >= 14 + o3len);
+		assert_true(le16toh(h.inner_nh_offset) >= le16toh(h.outer_th_offset) + 8);
+		assert_true(h.hdr.csum_start >= le16toh(h.inner_nh_offset) + i3len);
+		/* not past the outer IP header */
+		assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(p, 15, &h), -EINVAL);
+		/* inner CWR: ECN, as for plain TCP */
+		p->head[p->l4_off + 13] |= 0x80;
+		assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(p, 0, &h), 0);
+		assert_true(h.hdr.gso_type & VIRTIO_NET_HDR_GSO_ECN);
+		/* the plain header of the same packet stays plain TCP */
+		assert_int_equal(xrx_vnet_hdr_from_pkt(p, 0, &plain), 0);
+		assert_false(plain.gso_type & (VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4 |
+					       VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6));
+		vt_free(v);
+	}
+	/* a plain TCP aggregate is not a tunnel one */
+	v = train(frame_spec_tcp4, false, 4, 1000, 0);
+	assert_false(xrx_vnet_is_tnl(v->out[0]));
+	assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(v->out[0], 0, &h), -EINVAL);
+	vt_free(v);
+}
+
+/*
+ * Every segment of every case, written from the outer IP header (tun)
+ * and from the Ethernet header (tap), is the VXLAN frame that went in,
+ * byte for byte: outer length, ID and checksum, UDP length and checksum
+ * (zero or complete), inner length, ID and checksum, TCP seq, flags and
+ * checksum. Also checked field by field, so a failure names the field.
+ */
+static void test_vxlan_segments(void **state)
+{
+	__u8 hdr[XRX_HEAD_SIZE], buf[SLOT];
+	__u32 pay_off, pay_len, len, base, o3len, o4, i3, i4;
+	const struct vx_case *c;
+	const __u8 *orig;
+	struct xrx_pkt *p;
+	struct vt *v;
+	size_t k;
+	int i, hlen;
+
+	for (k = 0; k < sizeof(vx_cases) / sizeof(vx_cases[0]); k++) {
+		c = &vx_cases[k];
+		v = vx_train(c);
+		p = v->out[0];
+		o3len = c->outer_v6 ? 40 : 20;
+		o4 = 14 + o3len;
+		i3 = o4 + 16 + 14;
+		i4 = i3 + (c->inner_v6 ? 40 : 20);
+		assert_int_equal(xrx_vnet_nr_segs(p), c->n);
+		for (base = 0; base <= 14; base += 14) {
+			for (i = 0; i < c->n; i++) {
+				hlen = xrx_vnet_tnl_seg(p, base, i, hdr, sizeof(hdr),
+							&pay_off, &pay_len);
+				assert_int_equal(hlen, i4 + 32 - base);
+				assert_int_equal(pay_len, c->size);
+				len = piece_bytes(p, hdr, hlen, pay_off, pay_len,
+						  buf + base);
+				memcpy(buf, v->region + v->frames[i].addr, base);
+				len += base;
+				orig = v->region + v->frames[i].addr;
+				assert_int_equal(len, v->frames[i].len);
+				/* outer IP: length, ID, checksum */
+				if (c->outer_v6) {
+					assert_int_equal(buf[18] << 8 | buf[19], len - 54);
+				} else {
+					assert_int_equal(buf[16] << 8 | buf[17], len - 14);
+					assert_int_equal(buf[18] << 8 | buf[19],
+							 c->fixed_outer_id ? 9 : 300 + i);
+					assert_int_equal(frame_csum(buf + 14, 20, 0), 0);
+				}
+				/* UDP length and checksum */
+				assert_int_equal(buf[o4 + 4] << 8 | buf[o4 + 5], len - o4);
+				if (c->csum_zero)
+					assert_int_equal(buf[o4 + 6] | buf[o4 + 7], 0);
+				assert_memory_equal(buf + o4 + 6, orig + o4 + 6, 2);
+				/* inner IP */
+				if (!c->inner_v6) {
+					assert_int_equal(buf[i3 + 2] << 8 | buf[i3 + 3], len - i3);
+					assert_int_equal(buf[i3 + 4] << 8 | buf[i3 + 5],
+							 c->fixed_inner_id ? 77 : 500 + i);
+					assert_int_equal(frame_csum(buf + i3, 20, 0), 0);
+				} else {
+					assert_int_equal(buf[i3 + 4] << 8 | buf[i3 + 5],
+							 len - i3 - 40);
+				}
+				/* TCP: seq, PSH on the last only, checksum */
+				assert_memory_equal(buf + i4 + 4, orig + i4 + 4, 4);
+				assert_int_equal(buf[i4 + 13] & 0x08,
+						 i == c->n - 1 ? 0x08 : 0);
+				assert_memory_equal(buf + i4 + 16, orig + i4 + 16, 2);
+				/* and every other byte */
+				assert_memory_equal(buf, orig, len);
+			}
+			assert_int_equal(xrx_vnet_tnl_seg(p, base, c->n, hdr,
+							  sizeof(hdr), &pay_off,
+							  &pay_len), -EINVAL);
+		}
+		assert_int_equal(xrx_vnet_tnl_seg(p, 0, 0, hdr, 40, &pay_off,
+						  &pay_len), -ENOSPC);
+		assert_int_equal(xrx_vnet_tnl_seg(p, 15, 0, hdr, sizeof(hdr),
+						  &pay_off, &pay_len), -EINVAL);
+		vt_free(v);
+	}
+	v = train(frame_spec_tcp4, false, 4, 1000, 0);
+	assert_int_equal(xrx_vnet_tnl_seg(v->out[0], 14, 0, hdr, sizeof(hdr),
+					  &pay_off, &pay_len), -EINVAL);
+	vt_free(v);
+}
+
+/* CWR on the first segment only, FIN on the last only. */
+static void test_vxlan_segments_flags(void **state)
+{
+	static const struct vx_case c = { .n = 4, .size = 1000 };
+	struct vt *v = vx_train(&c);
+	struct xrx_pkt *p = v->out[0];
+	__u8 hdr[XRX_HEAD_SIZE];
+	__u32 po, pl, th = p->l4_off;
+	int i;
+
+	p->head[th + 13] |= 0x80 | 0x01;	/* CWR, FIN */
+	for (i = 0; i < 4; i++) {
+		assert_true(xrx_vnet_tnl_seg(p, 0, i, hdr, sizeof(hdr), &po,
+					     &pl) > 0);
+		assert_int_equal(hdr[th + 13] & 0x80, i == 0 ? 0x80 : 0);
+		assert_int_equal(hdr[th + 13] & 0x09, i == 3 ? 0x09 : 0);
+		assert_int_equal(hdr[th + 13] & 0x10, 0x10);	/* ACK */
+	}
+	vt_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +651,9 @@ int main(void)
 		cmocka_unit_test(test_gso_pieces),
 		cmocka_unit_test(test_pieces_cwr),
 		cmocka_unit_test(test_iov),
+		cmocka_unit_test(test_vxlan_tnl_hdr),
+		cmocka_unit_test(test_vxlan_segments),
+		cmocka_unit_test(test_vxlan_segments_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -657,11 +657,6 @@ static int check_conf(struct parser *p)
 			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
 			    c->sink_arg, p->seen[K_SINK]);
 	}
-	if (c->nr_vxlan_ports &&
-	    (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP)) {
-		p->line = p->seen[K_VXLAN_PORTS];
-		return perr(p, "vxlan_ports needs sink = null or pcap:PATH; the TUN and TAP sinks do not take VXLAN aggregates yet: remove vxlan_ports or change the sink");
-	}
 	return 0;
 }
 

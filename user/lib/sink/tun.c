@@ -46,10 +46,23 @@
  * the TAP: give it the receiving NIC's MAC (or make it promiscuous) and
  * put VLAN devices on it for tagged traffic.
  *
+ * VXLAN (packets with outer headers, xrx_engine_opts.vxlan_ports). A
+ * single goes in as received, from its outer IP header (tun) or frame
+ * start (tap), for the host's VXLAN socket to take. An aggregate goes
+ * whole as GSO over a UDP tunnel (the 24-byte virtio_net_hdr of Linux
+ * 6.17+, vnet.h) where the kernel takes that: TUNSETOFFLOAD accepts
+ * TUN_F_UDP_TUNNEL_GSO, the sink is tap (6.18's
+ * virtio_net_hdr_tnl_to_skb() wants ETH_HLEN before the outer IP header,
+ * so no IFF_TUN write passes; measured: EINVAL), GSO is on and the host is
+ * little-endian. Otherwise it is cut into full VXLAN packets as the
+ * kernel's GSO would (xrx_vnet_tnl_seg()), and the first logs one line
+ * saying why. Counted in tunnel_whole / tunnel_segmented.
+ *
  * Cost. One writev() per packet (TUN has no batched write); no payload
  * copy in userspace: the iovecs point at the head buffer and the frags
  * in the UMEM. The kernel copies once into its skb, as for any write.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,7 +93,14 @@ struct tun_sink {
 	bool big4;			/* IPv4 tot_len 0 taken (6.3+) */
 	__u32 offloads;			/* TUN_F_* accepted */
 	struct xrx_tun_info info;
-	struct virtio_net_hdr vh;
+	union {				/* vnet_sz bytes of it are written */
+		struct virtio_net_hdr vh;
+		struct xrx_vnet_hdr_tnl vht;	/* GSO over a UDP tunnel */
+	};
+	__u32 vnet_sz;			/* TUNSETVNETHDRSZ: 10, or 24 */
+	bool tnl_gso;			/* VXLAN aggregates written whole */
+	bool tnl_warned;		/* ... or the one line saying why not */
+	const char *tnl_why;
 	__u8 tag[4];			/* tap: the stripped VLAN tag */
 	__u8 hdr[XRX_HEAD_SIZE + 4];	/* headers of a piece (+ tag) */
 	struct iovec iov[TUN_IOVS];
@@ -113,10 +133,15 @@ static int tun_writev(struct tun_sink *t, int cnt)
 	return n < 0 ? -errno : 0;
 }
 
-/* Where a write starts: the IP header (tun) or the frame (tap). */
+/*
+ * Where a write starts: the IP header (tun) or the frame (tap). VXLAN:
+ * the outer IP header, so the host's VXLAN socket takes it.
+ */
 static __u32 tun_base(const struct tun_sink *t, const struct xrx_pkt *pkt)
 {
-	return t->tap ? 0 : pkt->l3_off;
+	if (t->tap)
+		return 0;
+	return pkt->outer_l3_off ? pkt->outer_l3_off : pkt->l3_off;
 }
 
 /*
@@ -149,7 +174,7 @@ static int tun_write_whole(struct tun_sink *t, const struct xrx_pkt *pkt)
 	if (err)
 		return err;
 	t->iov[0].iov_base = &t->vh;
-	t->iov[0].iov_len = sizeof(t->vh);
+	t->iov[0].iov_len = t->vnet_sz;
 	tag = tun_tag(t, pkt, &t->vh);
 	off = base;
 	if (tag) {
@@ -209,7 +234,7 @@ static int tun_write_pieces(struct tun_sink *t, const struct xrx_pkt *pkt,
 			hlen += 4;
 		}
 		t->iov[0].iov_base = &t->vh;
-		t->iov[0].iov_len = sizeof(t->vh);
+		t->iov[0].iov_len = t->vnet_sz;
 		t->iov[1].iov_base = t->hdr;
 		t->iov[1].iov_len = (size_t)hlen;
 		err = tun_writev(t, cnt + 2);
@@ -241,6 +266,121 @@ static void tun_warn_fallback(struct xrx_sink *s, struct tun_sink *t,
 			types[pkt->gso_type < 4 ? pkt->gso_type : 0]);
 }
 
+/* The end of every deliver: count, give the packet back. */
+static int tun_done(struct xrx_sink *s, struct xrx_pkt *pkt, int err,
+		    __u32 bytes)
+{
+	if (err) {
+		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+	} else {
+		xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
+		xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, bytes);
+	}
+	xrx_sink__release(s, pkt);
+	return err;
+}
+
+static void tun_warn_tnl(struct tun_sink *t)
+{
+	if (t->tnl_warned || !t->tnl_why)
+		return;
+	t->tnl_warned = true;
+	fprintf(stderr, "xrx: %s %s: VXLAN aggregates are written as their segments: %s\n",
+		t->tap ? "tap" : "tun", t->info.name, t->tnl_why);
+}
+
+/*
+ * Header bytes t->hdr[0, hlen) (from the write's start), then packet
+ * bytes [pay_off, pay_off + pay_len) in place, behind vnet_sz bytes of
+ * t->vht; a tag the NIC stripped goes back in (tap).
+ */
+static int tun_write_tnl(struct tun_sink *t, const struct xrx_pkt *pkt,
+			 int hlen, __u32 pay_off, __u32 pay_len)
+{
+	int cnt = xrx_vnet_iov(pkt, pay_off, pay_len, t->iov + 2,
+			       TUN_IOVS - 2);
+
+	if (cnt < 0)
+		return cnt;
+	if (tun_tag(t, pkt, &t->vh)) {
+		memmove(t->hdr + 16, t->hdr + 12, (size_t)hlen - 12);
+		memcpy(t->hdr + 12, t->tag, 4);
+		hlen += 4;
+		if (t->vht.outer_th_offset) {
+			t->vht.outer_th_offset = htole16(le16toh(t->vht.outer_th_offset) + 4);
+			t->vht.inner_nh_offset = htole16(le16toh(t->vht.inner_nh_offset) + 4);
+		}
+	}
+	t->iov[0].iov_base = &t->vht;
+	t->iov[0].iov_len = t->vnet_sz;
+	t->iov[1].iov_base = t->hdr;
+	t->iov[1].iov_len = (size_t)hlen;
+	return tun_writev(t, cnt + 2);
+}
+
+/*
+ * A VXLAN aggregate as full VXLAN packets, one per segment, each as the
+ * kernel's GSO would have cut it (xrx_vnet_tnl_seg()): complete
+ * checksums, no offload asked of the stack.
+ */
+static int tun_write_tnl_segs(struct xrx_sink *s, struct tun_sink *t,
+			      const struct xrx_pkt *pkt)
+{
+	__u32 base = tun_base(t, pkt), nsegs = xrx_vnet_nr_segs(pkt), seg;
+	__u32 pay_off, pay_len;
+	int hlen, err;
+
+	tun_warn_tnl(t);
+	for (seg = 0; seg < nsegs; seg++) {
+		hlen = xrx_vnet_tnl_seg(pkt, base, seg, t->hdr,
+					sizeof(t->hdr) - 4, &pay_off, &pay_len);
+		if (hlen < 0)
+			return hlen;
+		memset(&t->vht, 0, sizeof(t->vht));
+		t->vh.flags = VIRTIO_NET_HDR_F_DATA_VALID; /* informational */
+		err = tun_write_tnl(t, pkt, hlen, pay_off, pay_len);
+		if (err)
+			return err;
+		xrx_sink__count(s, XRX_SINK_STAT_TNL_SEG_WRITES, 1);
+	}
+	xrx_sink__count(s, XRX_SINK_STAT_TNL_SEGMENTED, 1);
+	return 0;
+}
+
+/*
+ * A VXLAN packet (outer_l3_off set). A single goes as received; an
+ * aggregate whole, GSO over a UDP tunnel, where the kernel takes that
+ * (tun_open_tnl()), else as its segments. A whole write the kernel
+ * refuses after all turns whole writes off for this sink, with the
+ * reason logged, and goes as segments.
+ */
+static int tun_deliver_vxlan(struct xrx_sink *s, struct tun_sink *t,
+			     struct xrx_pkt *pkt)
+{
+	__u32 hlen = xrx_vnet_hdr_len(pkt);
+	int err;
+
+	if (!xrx_vnet_is_tnl(pkt))
+		err = tun_write_whole(t, pkt);
+	else if (!t->tnl_gso || xrx_vnet_tnl_hdr_from_pkt(pkt, 0, &t->vht))
+		err = tun_write_tnl_segs(s, t, pkt);
+	else {
+		memcpy(t->hdr, pkt->head, hlen);
+		err = tun_write_tnl(t, pkt, (int)hlen, hlen, pkt->len - hlen);
+		t->vht.outer_th_offset = 0;	/* the next write may be plain */
+		t->vht.inner_nh_offset = 0;
+		if (!err) {
+			xrx_sink__count(s, XRX_SINK_STAT_TNL_WHOLE, 1);
+		} else if (err == -EINVAL) {
+			t->tnl_gso = false;
+			t->info.tnl_gso = false;
+			t->tnl_why = "the kernel refused one written whole (EINVAL), so none is any more";
+			err = tun_write_tnl_segs(s, t, pkt);
+		}
+	}
+	return tun_done(s, pkt, err, pkt->len - tun_base(t, pkt));
+}
+
 static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct tun_sink *t = s->priv;
@@ -248,6 +388,8 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
 	int err;
 
+	if (pkt->outer_l3_off)		/* VXLAN: the outer headers count */
+		return tun_deliver_vxlan(s, t, pkt);
 	if (ver != 4 && ver != 6 && !t->tap) {
 		/* IFF_TUN carries IP only; the rest was the kernel's to
 		 * keep (xrx_rx passes it) */
@@ -272,14 +414,7 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	} else {
 		err = tun_write_whole(t, pkt);
 	}
-	if (err) {
-		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
-	} else {
-		xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
-		xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, ip_len);
-	}
-	xrx_sink__release(s, pkt);
-	return err;
+	return tun_done(s, pkt, err, ip_len);
 }
 
 /* Each flag alone: set_offload() answers EINVAL for one it does not know. */
@@ -305,6 +440,45 @@ static __u32 tun_probe_offloads(int fd)
 	if (ioctl(fd, TUNSETOFFLOAD, ok))
 		return 0;
 	return ok;
+}
+
+/*
+ * GSO over a UDP tunnel (Linux 6.17+): set_offload() takes
+ * TUN_F_UDP_TUNNEL_GSO(_CSUM) only next to a plain TSO/USO flag, and
+ * refuses it on older kernels. Written whole only where it can pass
+ * virtio_net_hdr_tnl_to_skb() (see vnet.h): an L2 write (tap), a
+ * little-endian host, GSO on for the sink; then every write carries the
+ * 24-byte header (TUNSETVNETHDRSZ is the device's, so every queue's
+ * instance decides the same). Otherwise the tunnel flags stay off and
+ * t->tnl_why says why VXLAN aggregates go as segments.
+ */
+static void tun_open_tnl(struct tun_sink *t)
+{
+	const unsigned int tnl = TUN_F_UDP_TUNNEL_GSO | TUN_F_UDP_TUNNEL_GSO_CSUM;
+	int sz = sizeof(struct xrx_vnet_hdr_tnl);
+	const char *why = NULL;
+
+	t->vnet_sz = sizeof(struct virtio_net_hdr);
+	if (ioctl(t->fd, TUNSETOFFLOAD, t->offloads | tnl)) {
+		why = "this kernel's TUN does not take GSO over a UDP tunnel (TUN_F_UDP_TUNNEL_GSO: Linux 6.17+, with TSO)";
+	} else {
+		t->offloads |= tnl;
+		if (!t->gso)
+			why = "GSO is off for this sink (,nogso)";
+		else if (!t->tap)
+			why = "the kernel takes GSO over a UDP tunnel from an L2 write only (virtio_net_hdr_tnl_to_skb() counts an Ethernet header before the outer IP header); write them whole with tap:NAME";
+		else if (__BYTE_ORDER != __LITTLE_ENDIAN)
+			why = "the tunnel virtio_net_hdr is little-endian and this host is not";
+		else if (ioctl(t->fd, TUNSETVNETHDRSZ, &sz))
+			why = "TUNSETVNETHDRSZ 24 refused";
+		if (why && ioctl(t->fd, TUNSETOFFLOAD, t->offloads & ~tnl) == 0)
+			t->offloads &= ~tnl;
+	}
+	t->tnl_why = why;
+	if (why)
+		return;
+	t->vnet_sz = (__u32)sz;
+	t->tnl_gso = true;
 }
 
 /* iph_totlen() (IPv4 BIG TCP) arrived in Linux 6.3. */
@@ -426,6 +600,7 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 		goto fail;
 	}
 	t->offloads = tun_probe_offloads(t->fd);
+	tun_open_tnl(t);
 	t->csum = t->offloads & TUN_F_CSUM;
 	t->big4 = tun_kernel_big4();
 	err = tun_up(t->info.name);
@@ -438,6 +613,7 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->info.offloads = t->offloads;
 	t->info.gso = t->gso;
 	t->info.big_ipv4 = t->big4;
+	t->info.tnl_gso = t->tnl_gso;
 	s->priv = t;
 	return 0;
 fail:

@@ -20,6 +20,14 @@ struct xrx_sink;
 #define TUN_F_USO6 0x40
 #endif
 
+/* GSO over a UDP tunnel (Linux 6.17+), absent from 6.1's headers too. */
+#ifndef TUN_F_UDP_TUNNEL_GSO
+#define TUN_F_UDP_TUNNEL_GSO 0x80
+#endif
+#ifndef TUN_F_UDP_TUNNEL_GSO_CSUM
+#define TUN_F_UDP_TUNNEL_GSO_CSUM 0x100
+#endif
+
 struct xrx_tun_info {
 	char name[IF_NAMESIZE];
 	int ifindex;
@@ -32,6 +40,8 @@ struct xrx_tun_info {
 	__u64 plain_writes;	/* writes of one plain packet */
 	__u64 split_pkts;	/* aggregates written in pieces */
 	__u64 split_big;	/* ... of them because IP length > 65535 */
+	bool tnl_gso;		/* VXLAN aggregates written whole (GSO over
+				 * a UDP tunnel); else as their segments */
 };
 
 /* Return: 0, or -EINVAL if @s is not a TUN sink. */

@@ -11,6 +11,7 @@
  * The pieces follow tcp_gso_segment() and __udp_gso_segment() header
  * for header, so what the stack receives is what the sender sent.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -283,6 +284,138 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 			vh->gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 		vh->gso_size = mss;
 		vh->hdr_len = hlen - base;
+	}
+	*pay_off = hlen + off;
+	*pay_len = plen;
+	return (int)(hlen - base);
+}
+
+/* VXLAN aggregates: GSO over a UDP tunnel, and its segments (vnet.h). */
+
+static bool vnet_tnl_ok(const struct xrx_pkt *pkt, __u32 base, __u32 hlen)
+{
+	return xrx_vnet_is_tnl(pkt) && pkt->l4_proto == XRX_IPPROTO_TCP &&
+	       pkt->gso_size && hlen && hlen <= pkt->head_len &&
+	       hlen < pkt->len && base <= pkt->outer_l3_off &&
+	       pkt->outer_l3_off < pkt->outer_l4_off &&
+	       pkt->outer_l4_off + 8u <= pkt->inner_mac_off &&
+	       pkt->inner_mac_off < pkt->l3_off && pkt->l3_off < pkt->l4_off;
+}
+
+int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
+			      struct xrx_vnet_hdr_tnl *vh)
+{
+	__u32 hlen = xrx_vnet_hdr_len(pkt);
+	bool outer6;
+
+	memset(vh, 0, sizeof(*vh));
+	if (!vnet_tnl_ok(pkt, base, hlen) || pkt->csum != XRX_PKT_CSUM_PARTIAL)
+		return -EINVAL;
+	outer6 = (pkt->head[pkt->outer_l3_off] >> 4) == 6;
+	vh->hdr.gso_type = vnet_gso_type(pkt) |
+			   (outer6 ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6 :
+				     VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4);
+	/* the inner TCP's CWR: SKB_GSO_TCP_ECN, as for plain TCP */
+	if (pkt->head[pkt->l4_off + 13] & XRX_TH_CWR)
+		vh->hdr.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
+	vh->hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	if (pkt->gso_flags & XRX_GSO_F_UDP_TUNNEL_CSUM)
+		vh->hdr.flags |= VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM;
+	vh->hdr.gso_size = pkt->gso_size;
+	vh->hdr.hdr_len = hlen - base;
+	vh->hdr.csum_start = pkt->l4_off - base;
+	vh->hdr.csum_offset = 16;
+	vh->outer_th_offset = htole16(pkt->outer_l4_off - base);
+	vh->inner_nh_offset = htole16(pkt->l3_off - base);
+	return 0;
+}
+
+/* An IP header of a segment: length, ID (unless fixed) and checksum. */
+static void vnet_tnl_ip(__u8 *ip, __u32 len, __u32 seg, bool fixed_id)
+{
+	if ((ip[0] >> 4) == 6) {
+		xrx_put16(ip + 4, len - 40);
+		return;
+	}
+	xrx_put16(ip + 2, len);
+	if (!fixed_id)
+		xrx_put16(ip + 4, xrx_get16(ip + 4) + seg);
+	xrx_ipv4_csum_set(ip);
+}
+
+/* The complete checksum of a header run plus the payload's sum @psum. */
+static __u16 vnet_tnl_csum(const __u8 *l3, __u8 proto, const __u8 *l4,
+			   __u32 hdr_len, __u32 l4_len, __u16 psum)
+{
+	__u32 sum = xrx_csum_pseudo(l3, (l3[0] >> 4) == 6, proto, l4_len);
+
+	sum += xrx_csum_fold(xrx_csum_add(l4, hdr_len, 0));
+	/* the payload starts at an odd offset of the run: its sum swapped */
+	if (hdr_len & 1)
+		psum = (__u16)(psum << 8 | psum >> 8);
+	return (__u16)~xrx_csum_fold(sum + psum);
+}
+
+int xrx_vnet_tnl_seg(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
+		     __u8 *hdr, __u32 cap, __u32 *pay_off, __u32 *pay_len)
+{
+	__u32 hlen = xrx_vnet_hdr_len(pkt), mss = pkt->gso_size;
+	__u32 nsegs, off, plen, psum = 0, ulen;
+	__u8 *o3, *o4, *i3, *th, flags;
+	__u16 c;
+	int err;
+
+	if (!vnet_tnl_ok(pkt, base, hlen))
+		return -EINVAL;
+	nsegs = xrx_vnet_nr_segs(pkt);
+	if (seg >= nsegs)
+		return -EINVAL;
+	if (cap < hlen - base)
+		return -ENOSPC;
+	off = seg * mss;
+	plen = mss < pkt->len - hlen - off ? mss : pkt->len - hlen - off;
+	err = vnet_sum(pkt, hlen + off, plen, &psum);
+	if (err)
+		return err;
+
+	memcpy(hdr, pkt->head + base, hlen - base);
+	o3 = hdr + (pkt->outer_l3_off - base);
+	o4 = hdr + (pkt->outer_l4_off - base);
+	i3 = hdr + (pkt->l3_off - base);
+	th = hdr + (pkt->l4_off - base);
+
+	/* inet_gso_segment() / ipv6_gso_segment() on both IP headers */
+	vnet_tnl_ip(o3, hlen - pkt->outer_l3_off + plen, seg,
+		    pkt->gso_flags & XRX_GSO_F_FIXEDID);
+	vnet_tnl_ip(i3, hlen - pkt->l3_off + plen, seg,
+		    pkt->gso_flags & XRX_GSO_F_FIXEDID_INNER);
+
+	/* tcp_gso_segment(): seq, FIN/PSH last only, CWR first only */
+	xrx_put32(th + 4, xrx_get32(th + 4) + off);
+	flags = th[13];
+	if (seg + 1 < nsegs)
+		flags &= ~(XRX_TH_FIN | XRX_TH_PSH);
+	if (seg)
+		flags &= ~XRX_TH_CWR;
+	th[13] = flags;
+	th[16] = 0;
+	th[17] = 0;
+	xrx_put16(th + 16, vnet_tnl_csum(i3, XRX_IPPROTO_TCP, th,
+					 hlen - pkt->l4_off,
+					 hlen - pkt->l4_off + plen,
+					 xrx_csum_fold(psum)));
+
+	/* __skb_udp_tunnel_segment(): UDP length; its checksum over the
+	 * finished inner packet, or zero as it came */
+	ulen = hlen - pkt->outer_l4_off + plen;
+	xrx_put16(o4 + 4, ulen);
+	o4[6] = 0;
+	o4[7] = 0;
+	if (pkt->gso_flags & XRX_GSO_F_UDP_TUNNEL_CSUM) {
+		c = vnet_tnl_csum(o3, XRX_IPPROTO_UDP, o4,
+				  hlen - pkt->outer_l4_off, ulen,
+				  xrx_csum_fold(psum));
+		xrx_put16(o4 + 6, c ? c : 0xffff);
 	}
 	*pay_off = hlen + off;
 	*pay_len = plen;

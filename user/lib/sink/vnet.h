@@ -88,4 +88,90 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 /* Segments of @pkt (its payload cut at gso_size); 1 for a single. */
 __u32 xrx_vnet_nr_segs(const struct xrx_pkt *pkt);
 
+/*
+ * GSO over a UDP tunnel (VXLAN aggregates: gso_flags XRX_GSO_F_UDP_TUNNEL
+ * or XRX_GSO_F_UDP_TUNNEL_CSUM), Linux 6.17+. The virtio_net_hdr grows to
+ * struct virtio_net_hdr_v1_hash_tunnel (TUNSETVNETHDRSZ 24), whose last
+ * two fields locate the outer UDP and the inner IP header; the kernel
+ * reads them in virtio_net_hdr_tnl_to_skb() (include/linux/virtio_net.h):
+ *   - gso_type is the inner one (TCPV4/TCPV6, ECN) OR-ed with
+ *     UDP_TUNNEL_IPV4 or UDP_TUNNEL_IPV6 for the outer header (one);
+ *   - NEEDS_CSUM, csum_start at the INNER transport header;
+ *   - F_UDP_TUNNEL_CSUM for a non-zero outer UDP checksum
+ *     (SKB_GSO_UDP_TUNNEL_CSUM), else SKB_GSO_UDP_TUNNEL;
+ *   - outer_th_offset >= ETH_HLEN + the outer IP header, inner_nh_offset
+ *     >= outer_th_offset + 8, csum_start >= inner_nh_offset + the inner IP
+ *     header: offsets count from the Ethernet header. 6.18 applies the
+ *     ETH_HLEN minimum to IFF_TUN writes too, which start at the IP
+ *     header, so only an L2 (IFF_TAP) write can pass it.
+ * The tunnel fields are little-endian whatever TUNSETVNETLE says
+ * (le16_to_cpu()), and the kernel reads the base header through
+ * __virtio_net_hdr_to_skb(..., little_endian = true): the sink uses this
+ * form on little-endian hosts only.
+ * Debian 12's linux-libc-dev (6.1) has none of it.
+ */
+#ifndef VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM
+#define VIRTIO_NET_HDR_F_UDP_TUNNEL_CSUM 8
+#endif
+#ifndef VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4
+#define VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4 0x20
+#endif
+#ifndef VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6
+#define VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6 0x40
+#endif
+
+/* struct virtio_net_hdr_v1_hash_tunnel, spelled out */
+struct xrx_vnet_hdr_tnl {
+	struct virtio_net_hdr hdr;	/* the legacy 10 bytes */
+	__u16 num_buffers;		/* 0 (receive side only) */
+	__u16 hash_value_lo;		/* 0: no hash report */
+	__u16 hash_value_hi;
+	__u16 hash_report;
+	__u16 padding;
+	__u16 outer_th_offset;		/* little-endian */
+	__u16 inner_nh_offset;		/* little-endian */
+};
+_Static_assert(sizeof(struct xrx_vnet_hdr_tnl) == 24,
+	       "virtio_net_hdr_v1_hash_tunnel is 24 bytes");
+
+/* A VXLAN aggregate: GSO over a UDP tunnel, not plain TCP. */
+static inline bool xrx_vnet_is_tnl(const struct xrx_pkt *pkt)
+{
+	return pkt->gso_type != XRX_GSO_NONE &&
+	       (pkt->gso_flags &
+		(XRX_GSO_F_UDP_TUNNEL | XRX_GSO_F_UDP_TUNNEL_CSUM));
+}
+
+/*
+ * The extended header for VXLAN aggregate @pkt written whole from byte
+ * @base (0: the Ethernet header), what virtio_net_hdr_tnl_from_skb()
+ * gives for the skb the kernel's UDP-tunnel GRO builds. Return: 0, or
+ * -EINVAL (not a tunnel aggregate, no partial sum, inner not TCP, @base
+ * past the outer IP header).
+ */
+int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
+			      struct xrx_vnet_hdr_tnl *vh);
+
+/*
+ * Segment @seg of VXLAN aggregate @pkt as one full VXLAN packet, with the
+ * headers the kernel's GSO gives it (skb_udp_tunnel_segment() around
+ * tcp_gso_segment(), inet_gso_segment() / ipv6_gso_segment() on each
+ * side):
+ *   outer IPv4 tot_len, ID = first + seg unless XRX_GSO_F_FIXEDID, and
+ *     header checksum; outer IPv6 payload_len; UDP length; the outer UDP
+ *     checksum zero for XRX_GSO_F_UDP_TUNNEL, else complete (0 -> 0xffff);
+ *   inner IPv4 tot_len, ID = first + seg unless XRX_GSO_F_FIXEDID_INNER,
+ *     header checksum; inner IPv6 payload_len;
+ *   TCP seq advanced by seg * mss, FIN and PSH on the last segment only,
+ *     CWR on the first only, and the complete TCP checksum.
+ * No GSO and no partial sum: the packet is final, its payload read (not
+ * copied) for the sums. @hdr receives its header bytes from @base (the
+ * aggregate's up to the end of the inner TCP header, at most @cap); the
+ * payload is bytes [*pay_off, *pay_off + *pay_len) of @pkt
+ * (xrx_vnet_iov()). Return: the header length written, or -EINVAL (not a
+ * tunnel aggregate, @seg out of range, offsets out of order), -ENOSPC.
+ */
+int xrx_vnet_tnl_seg(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
+		     __u8 *hdr, __u32 cap, __u32 *pay_off, __u32 *pay_len);
+
 #endif /* XRX_LIB_VNET_H */
