@@ -35,15 +35,8 @@ testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work storm
 MAC=$(dut_mac)
 SMAC=$(in_src ip -br link show $IF_SRC | awk '{ print $3 }')
-# A field of xrxctl stats --json, e.g. user.engine.frames_in.
-jget() {
-	"$PY" -c '
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(v)' "$WORK/stats.json" "$1"
-}
+# A field of the saved xrxctl stats --json, e.g. user.engine.frames_in.
+jget() { jpath "$WORK/stats.json" "$1"; }
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 
 in_src ethtool -K $IF_SRC tx off >/dev/null

@@ -22,14 +22,7 @@ fi
 testbed_up mtu 2000 || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work vxlan
 MAC=$(dut_mac)
-jget() {
-	"$PY" -c '
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(v)' "$WORK/stats.json" "$1"
-}
+jget() { jpath "$WORK/stats.json" "$1"; }
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
 

@@ -132,14 +132,7 @@ run() {
 	wait_for 10 eval '[ "$(jget user.sink.pkts_out)" -ge $vxa ]'
 	xrxctl stats $IF_DUT --json >"$WORK/stats.json"
 	local vxb=$(( $(vx_rx) - vx0 ))
-	js() {
-		"$PY" -c '
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(v)' "$WORK/stats.json" "$1"
-	}
+	js() { jpath "$WORK/stats.json" "$1"; }
 	aggs=$(js user.engine.vxlan_aggs_out)
 	segs=$(( $(js user.engine.segs_merged) + $(js user.engine.aggs_out) ))
 	whole=$(js user.sink.tunnel_whole)

@@ -40,15 +40,20 @@ xrxd_work() {
 
 xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 
-# A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
-jget() {
-	xrxctl stats $IF_DUT --json | "$PY" -c '
+# jpath FILE PATH: a field of a JSON document by dotted path; FILE "-"
+# reads the first line of stdin (one xrxctl stats --json record).
+jpath() {
+	"$PY" -c '
 import json, sys
-v = json.loads(sys.stdin.readline())
-for k in sys.argv[1].split("."):
+f = sys.argv[1]
+v = json.loads(sys.stdin.readline()) if f == "-" else json.load(open(f))
+for k in sys.argv[2].split("."):
     v = v[k]
-print(v)' "$1"
+print(v)' "$1" "$2"
 }
+
+# A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
+jget() { xrxctl stats $IF_DUT --json | jpath - "$1"; }
 
 snapshot() {
 	{
