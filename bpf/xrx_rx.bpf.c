@@ -21,11 +21,16 @@
  *                                       bpf_redirect_map(xrx_xsks, queue),
  *                                       XDP_PASS if no socket is bound
  *
+ * The flow hash is computed for accelerated frames only, after the rule
+ * lookup (the parse leaves it out): a frame passed to the kernel needs
+ * none.
+ *
  * Built twice from this source. build/xrx_rx.bpf.o is the plain program
  * that xdp-loader and libxdp's dispatcher load. build/xrx_rx_hw.bpf.o
  * (XRX_RX_HW_META) also asks the driver, through the XDP metadata kfuncs,
- * for the VLAN tag it took out of the frame and for its RX hash; the
- * kernel loads kfunc callers only device-bound (prog_ifindex,
+ * for the VLAN tag it took out of the frame and for its RX hash, which,
+ * when it covers the ports, is the flow hash instead of xrx_flow_hash();
+ * the kernel loads kfunc callers only device-bound (prog_ifindex,
  * BPF_F_XDP_DEV_BOUND_ONLY), which the stock loaders do not do, so libxrx
  * loads that build itself and attaches it in native mode.
  */
@@ -151,14 +156,23 @@ extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx,
 					__u16 *vlan_tci) __ksym;
 
 /*
+ * 1: the NIC's L4 hash replaces xrx_flow_hash(). 0: hash in software
+ * anyway (to measure what the NIC's hash saves). Set by the loader
+ * (xrx_prog_opts.no_hw_hash) before the program is loaded, so the
+ * verifier sees a constant and drops the branch not taken.
+ */
+const volatile __u8 xrx_use_nic_hash = 1;
+
+/*
  * What the driver knows and the frame no longer shows. A stripped tag is
  * flow identity (gro_list_prepare() compares vlan_all), so it goes into
  * xrx_meta. -ENODATA: no tag on this frame, which is an answer too
  * (XRX_META_F_HW_META); -EOPNOTSUPP: the driver has no such op. The NIC's
  * hash replaces ours only when it covers the ports (enum xrx_hash_type).
+ * Return: 1 if m->hash is the NIC's, 0 if xrx_rx must compute it.
  */
-static __always_inline void read_hw_meta(struct xdp_md *ctx,
-					 struct xrx_meta *m)
+static __always_inline int read_hw_meta(struct xdp_md *ctx,
+					struct xrx_meta *m)
 {
 	enum xdp_rss_hash_type type = 0;
 	__u16 tci = 0;
@@ -174,19 +188,26 @@ static __always_inline void read_hw_meta(struct xdp_md *ctx,
 	}
 	if (!err || err == -61 /* ENODATA */)
 		m->flags |= XRX_META_F_HW_META;
-	if (!bpf_xdp_metadata_rx_hash(ctx, &hash, &type) && (type & XRX_RSS_L4)) {
-		m->hash = hash;
-		m->hash_type = XRX_HASH_HW_L4;
-	}
+	if (!xrx_use_nic_hash ||
+	    bpf_xdp_metadata_rx_hash(ctx, &hash, &type) || !(type & XRX_RSS_L4))
+		return 0;
+	m->hash = hash;
+	m->hash_type = XRX_HASH_HW_L4;
+	return 1;
 }
 #endif
 
-/* Return: 0 with xrx_meta written in front of the data, -1 if no room. */
+/*
+ * Return: 0 with xrx_meta written in front of the data, -1 if no room.
+ * The flow hash is computed here, for accelerated frames only (the parse
+ * leaves it out), unless the NIC's L4 hash stands in for it.
+ */
 static __always_inline int write_meta(struct xdp_md *ctx,
 				      const struct xrx_parsed *r)
 {
 	struct xrx_meta *m;
 	void *data;
+	int nic_hash = 0;
 
 	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)))
 		return -1;
@@ -196,8 +217,10 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 		return -1;
 	xrx_meta_fill(m, r);
 #ifdef XRX_RX_HW_META
-	read_hw_meta(ctx, m);
+	nic_hash = read_hw_meta(ctx, m);
 #endif
+	if (!nic_hash)
+		m->hash = xrx_flow_hash(r);
 	return 0;
 }
 
@@ -226,7 +249,7 @@ static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
 		len = wire & (XRX_PARSE_WINDOW - 1);
 	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
 		return -1;
-	return xrx_parse(s->buf, len, wire, r);
+	return xrx_parse_copy(s->buf, len, wire, r);
 }
 
 SEC("xdp.frags")

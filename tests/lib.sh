@@ -9,6 +9,7 @@
 #   skip "name" "why"     # report a skip with its reason
 #   skip_all "why"        # skip the whole test (also need_root,
 #                         # need_built FILE..., need_bpffs)
+#   tc_egress SRC.c [MAPDIR]  # a tc BPF program on $IF_SRC's egress
 #   done_testing          # print the plan, exit 1 on any failure
 #
 # Addresses: 198.18.0.1/24 + 2001:db8::1/64 on the source side,
@@ -151,3 +152,29 @@ need_bpffs() {
 
 # The DUT interface's MAC address.
 dut_mac() { in_dut ip -br link show $IF_DUT | awk '{ print $3 }'; }
+
+# tc_egress SRC.c [MAPDIR]: build the tc BPF program SRC.c (SEC "tc") with
+# clang and attach it to $IF_SRC's egress (clsact, direct action); with
+# MAPDIR its maps are pinned there (removed on exit). Return: 0 attached;
+# 2 clang cannot build it (a machine without the BPF toolchain: skip);
+# 1 loading or attaching failed. The first line of any error in $TC_ERR.
+# Loaded by bpftool and attached pinned: "tc ... bpf obj" would leave
+# iproute2's /sys/fs/bpf/{ip,tc,xdp} behind. The pin only bridges load and
+# attach.
+tc_egress() {
+	local src=$1 obj=${1%.c}.o pin=/sys/fs/bpf/xrx-test-tc-$$ rc
+	TC_ERR=
+	if ! clang -target bpf -O2 -g -Wall -I/usr/include/$(gcc -print-multiarch) \
+		-c "$src" -o "$obj" 2>"$src.err"; then
+		TC_ERR=$(head -1 "$src.err")
+		return 2
+	fi
+	[ -z "${2:-}" ] || at_exit rm -rf "$2"
+	bpftool prog load "$obj" $pin type classifier ${2:+pinmaps "$2"} 2>"$src.err" &&
+		in_src tc qdisc add dev $IF_SRC clsact 2>>"$src.err" &&
+		in_src tc filter add dev $IF_SRC egress bpf da pinned $pin 2>>"$src.err"
+	rc=$?
+	rm -f $pin
+	[ $rc = 0 ] || TC_ERR=$(head -1 "$src.err")
+	return $rc
+}

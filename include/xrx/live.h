@@ -135,6 +135,7 @@ struct xrx_live_opts {
 	 * rebind right after a close can find it still taken. 0: 1000.
 	 */
 	__u32 bind_busy_ms;
+	bool no_hw_hash;		/* ignore the NIC's RX hash (prog.h) */
 };
 
 /*

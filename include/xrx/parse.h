@@ -207,13 +207,17 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
  * @len:  window length, min(@wire, XRX_PARSE_WINDOW)
  * @wire: the frame's full length (all fragments of a multi-buffer frame)
  * @r:    result; every field is written
+ * @hash: non-zero: also compute r->hash (xrx_flow_hash()); 0: leave it
+ *        0. A constant at every call, so a copy that does not hash holds
+ *        no hash code: xrx_rx parses without it and hashes only the
+ *        frames it accelerates, from the NIC's hash where it has one
  *
  * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
  * result; offsets, addresses and ports for as far as parsing got.
  */
 static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 					__u32 len, __u32 wire,
-					struct xrx_parsed *r)
+					struct xrx_parsed *r, int hash)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
 
@@ -404,9 +408,10 @@ XRX_UNROLL
 		goto hash;
 	}
 	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
-	/* One place computes the hash: the BPF program holds one copy. */
+	/* One place computes the hash. */
 hash:
-	r->hash = xrx_flow_hash(r);
+	if (hash)
+		r->hash = xrx_flow_hash(r);
 	return r->result;
 
 	/* Only the packet window's reads come here (XRX_LOAD), and never:
@@ -422,17 +427,22 @@ static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r);
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 1);
 }
 
 #ifdef __bpf__
 /*
- * The window is the packet's linear area, from data to @data_end; @len
- * is at most what it holds. A result of XRX_PARSE_TOO_LONG with @len
- * shorter than min(@wire, XRX_PARSE_WINDOW) means the headers continue in
- * a fragment: parse a copy of the full window instead. Every other result
- * is the one the full window gives, since the window length only enters
- * the parse where a header would need more of it (xrx_cut()).
+ * xrx_rx's two parses, neither of which hashes (r->hash is 0): the
+ * program hashes after its rule lookup, once, and only a frame it
+ * accelerates; r->hash is then what xrx_parse() would have given.
+ *
+ * xrx_parse_pkt(): the window is the packet's linear area, from data to
+ * @data_end; @len is at most what it holds. A result of
+ * XRX_PARSE_TOO_LONG with @len shorter than min(@wire, XRX_PARSE_WINDOW)
+ * means the headers continue in a fragment: parse a copy of the full
+ * window instead (xrx_parse_copy()). Every other result is the one the
+ * full window gives, since the window length only enters the parse where
+ * a header would need more of it (xrx_cut()).
  */
 static __always_inline int xrx_parse_pkt(const __u8 *data,
 					 const void *data_end, __u32 len,
@@ -440,7 +450,15 @@ static __always_inline int xrx_parse_pkt(const __u8 *data,
 {
 	struct xrx_win w = { .p = data, .end = data_end };
 
-	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r);
+	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r, 0);
+}
+
+static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
+					  __u32 wire, struct xrx_parsed *r)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 0);
 }
 #endif
 

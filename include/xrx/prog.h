@@ -72,6 +72,9 @@ struct xrx_prog_opts {
 	void (*log)(void *ctx, enum xrx_log_level level, const char *msg);
 	void *log_ctx;
 	bool no_hw_meta;		/* attach the plain build only */
+	/* The device-bound build hashes in software even where the NIC
+	 * gives an L4 hash (what the NIC's hash saves, measured). */
+	bool no_hw_hash;
 };
 
 enum xrx_prog_map {

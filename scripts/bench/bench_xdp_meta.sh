@@ -1,33 +1,46 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# xrx_rx per frame on live traffic: the plain build against the
+# xrx_rx per frame on live traffic, the plain build against the
 # device-bound build that also calls bpf_xdp_metadata_rx_vlan_tag() and
-# bpf_xdp_metadata_rx_hash(). Both run natively on a veth behind
-# tests/helpers/live_rx (null sink, -H for the plain build), on the same
-# TCP trains from build/xrx-send; the kernel's own accounting
-# (kernel.bpf_stats_enabled, run_time_ns / run_cnt of the attached
-# program) gives the time per frame. BPF_PROG_TEST_RUN cannot run a
-# device-bound program against a driver's metadata ops, hence live.
+# bpf_xdp_metadata_rx_hash(), and what taking the NIC's hash instead of
+# computing xrx_flow_hash() saves. Four cases, interleaved round by round,
+# each natively on a veth behind tests/helpers/live_rx (null sink), on the
+# same TCP trains from build/xrx-send (through the qdisc layer, --qdisc);
+# the kernel's own accounting (kernel.bpf_stats_enabled, run_time_ns /
+# run_cnt of the attached program) gives the time per frame. The sender
+# runs on CPU 1, so veth's NAPI, and xrx_rx in it, run there too; the
+# receiving worker on CPU 0.
 #
-# What it shows depends on the driver: veth answers rx_hash with
-# skb_get_hash(), a software flow dissection, where a NIC reads its RX
-# descriptor; xrx_rx still computes its own hash while parsing, so on
-# veth the device-bound build can only cost more.
+#   plain      build/xrx_rx.bpf.o (live_rx -H): xrx_flow_hash()
+#   hw_sw      the device-bound build told to ignore the NIC's hash
+#              (no_hw_hash, live_rx -W): the VLAN kfunc, xrx_flow_hash()
+#   hw         the device-bound build, the skb's hash already set (a tc
+#              program on the sender, bpf_set_hash()): veth's rx_hash op
+#              returns a stored value, as a NIC reads its RX descriptor;
+#              xrx_flow_hash() is skipped
+#   hw_dissect the device-bound build, no hash in the skb: veth's
+#              skb_get_hash() dissects the frame in software first
+#
+# BPF_PROG_TEST_RUN refuses device-bound programs (EINVAL: the driver's
+# metadata ops need the driver's xdp_buff), hence live. On veth the RX
+# hash is the kernel's software skb hash either way; only hw shows what a
+# NIC's hash would cost.
 #
 # kernel.bpf_stats_enabled is switched on only while a case sends and
 # set back to what it was. Prints a table and writes $BENCH_OUT/xdp_meta.json.
-#   BENCH_ROUNDS=N   rounds, interleaved (default 3)
-#   BENCH_TRAINS=N   trains of 4 x 16 segments per case (default 1500)
+#   BENCH_ROUNDS=N   rounds, interleaved (default 7; 8 to 13 s each)
+#   BENCH_TRAINS=N   trains of 4 x 16 segments per case (default 1000)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
-ROUNDS=${BENCH_ROUNDS:-3}
-TRAINS=${BENCH_TRAINS:-1500}
+ROUNDS=${BENCH_ROUNDS:-7}
+TRAINS=${BENCH_TRAINS:-1000}
 RX=$BUILD/tests/live_rx
 SEND=$BUILD/xrx-send
 STATS=/proc/sys/kernel/bpf_stats_enabled
+CASES="plain hw_sw hw hw_dissect"
 mkdir -p "$BENCH_OUT"
 if [ "$(id -u)" != 0 ] || [ ! -x "$RX" ] || [ ! -x "$SEND" ]; then
 	echo "bench_xdp_meta: needs root, $RX and $SEND (make)" >&2
@@ -46,13 +59,41 @@ at_exit "echo $stats0 > $STATS"
 testbed_up || exit 1
 MAC=$(dut_mac)
 
-# one_case plain|hw: ns per frame of the attached program, "" on failure.
+# The sender's skb hash for port 5001 (case hw); port 5002 keeps none.
+cat >"$OUT/set_hash.c" <<'EOF'
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("tc") int set_hash(struct __sk_buff *skb)
+{
+	__u8 h[38];
+
+	if (!bpf_skb_load_bytes(skb, 0, h, sizeof(h)) && h[12] == 0x08 &&
+	    h[13] == 0x00 && h[14] == 0x45 && h[23] == 6 &&
+	    (h[36] << 8 | h[37]) == 5001)
+		bpf_set_hash(skb, 0x5a170000 | h[34] << 8 | h[35]);
+	return TC_ACT_OK;
+}
+char _license[] SEC("license") = "GPL";
+EOF
+if ! tc_egress "$OUT/set_hash.c"; then
+	echo "bench_xdp_meta: the sender's tc program: ${TC_ERR:-not attached} (clang, bpftool and tc are needed)" >&2
+	exit 1
+fi
+
+# one_case CASE: ns per frame of the attached program and frames, "" on
+# failure.
 one_case() {
-	local opt= pid id t c
-	[ "$1" = plain ] && opt=-H
+	local opt='' port=5001 pid id t c
+	case $1 in
+	plain) opt=-H ;;
+	hw_sw) opt=-W ;;
+	hw_dissect) port=5002 ;;
+	esac
 	: >"$OUT/rx.out"
 	nsenter --net=/run/netns/$NS_DUT "$RX" -i $IF_DUT -P "$PIN" -a native \
-		-p 5001 -s null -t 120 $opt >"$OUT/rx.out" 2>"$OUT/rx.err" &
+		-p $port -s null -t 120 -c 0 $opt >"$OUT/rx.out" 2>"$OUT/rx.err" &
 	pid=$!
 	at_exit kill $pid
 	if ! wait_for 10 grep -q '^ready' "$OUT/rx.out"; then
@@ -62,8 +103,8 @@ one_case() {
 	fi
 	id=$(in_dut ip -d link show $IF_DUT | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1)
 	echo 1 >$STATS
-	in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport 5001 --flows 4 \
-		--segs 16 --trains $TRAINS >/dev/null 2>&1
+	in_src taskset -c 1 "$SEND" -i $IF_SRC --dmac "$MAC" --dport $port --flows 4 \
+		--segs 16 --trains $TRAINS --qdisc >/dev/null 2>&1
 	read -r t c < <(bpftool prog show id "$id" --json 2>/dev/null | $PY -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -71,27 +112,67 @@ print(d.get("run_time_ns", 0), d.get("run_cnt", 0))')
 	echo "$stats0" >$STATS
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
+	# The case must have run the build it names.
+	case $1 in
+	plain) grep -q "device-bound" "$OUT/rx.err" && return ;;
+	*) grep -q "device-bound, NIC metadata" "$OUT/rx.err" || return ;;
+	esac
 	[ "${c:-0}" -gt 0 ] && echo "$((t / c)) $c"
 }
 
 for r in $(seq "$ROUNDS"); do
-	for m in plain hw; do
+	for m in $CASES; do
 		res=$(one_case $m)
-		[ -n "$res" ] && echo "$m $res" >>"$OUT/results"
+		[ -n "$res" ] && echo "$r $m $res" >>"$OUT/results"
 	done
 done
 [ -s "$OUT/results" ] || { echo "bench_xdp_meta: no case ran" >&2; exit 1; }
-$PY - "$OUT/results" "$BENCH_OUT/xdp_meta.json" <<'PYEOF'
-import json, sys
-runs = {}
+$PY - "$OUT/results" "$BENCH_OUT/xdp_meta.json" "$TRAINS" <<'PYEOF'
+import json, statistics, sys
+CONFIG = {
+    "plain": "build/xrx_rx.bpf.o: xrx_flow_hash()",
+    "hw_sw": "device-bound, NIC hash ignored (no_hw_hash): VLAN kfunc + xrx_flow_hash()",
+    "hw": "device-bound, skb hash set by the sender (bpf_set_hash): "
+          "veth's rx_hash returns it, xrx_flow_hash() skipped",
+    "hw_dissect": "device-bound, no skb hash: veth's skb_get_hash() "
+                  "dissects the frame, xrx_flow_hash() skipped",
+}
+RATIOS = (("hw", "hw_sw", "NIC hash vs software hash, same program"),
+          ("hw", "plain", "device-bound with NIC hash vs plain"),
+          ("hw_sw", "plain", "device-bound, software hash vs plain"),
+          ("hw_dissect", "hw_sw", "veth hash by dissection vs software hash"))
+rounds = {}
 for line in open(sys.argv[1]):
-    m, ns, cnt = line.split()
-    runs.setdefault(m, []).append({"ns_per_frame": int(ns), "frames": int(cnt)})
-print("%-8s %-28s %s" % ("build", "ns per frame (each round)", "frames"))
-for m in ("plain", "hw"):
-    r = runs.get(m, [])
-    print("%-8s %-28s %s" % (m, " ".join(str(x["ns_per_frame"]) for x in r),
-                             " ".join(str(x["frames"]) for x in r)))
-json.dump({"bench": "xdp_meta", "driver": "veth", "runs": runs},
+    r, m, ns, cnt = line.split()
+    rounds.setdefault(int(r), {})[m] = {"ns_per_frame": int(ns), "frames": int(cnt)}
+cases = {}
+for m in CONFIG:
+    ns = [rd[m]["ns_per_frame"] for rd in rounds.values() if m in rd]
+    cases[m] = {"config": CONFIG[m], "ns_per_frame": ns,
+                "frames": [rd[m]["frames"] for rd in rounds.values() if m in rd],
+                "median_ns": statistics.median(ns) if ns else None}
+ratios = {}
+for a, b, what in RATIOS:
+    per = [rd[a]["ns_per_frame"] / rd[b]["ns_per_frame"]
+           for rd in rounds.values() if a in rd and b in rd and rd[b]["ns_per_frame"]]
+    if per:
+        ratios["%s/%s" % (a, b)] = {"what": what, "rounds": [round(x, 3) for x in per],
+                                    "median": round(statistics.median(per), 3)}
+print("driver veth, native XDP, live_rx null sink; 4 TCP flows x 16 x 1448 B "
+      "segments, %s trains per case; ns per frame = run_time_ns / run_cnt" % sys.argv[3])
+print("%-11s %-9s %-26s %s" % ("case", "median ns", "ns per frame (each round)", "configuration"))
+for m, c in cases.items():
+    print("%-11s %-9s %-26s %s" % (m, c["median_ns"], " ".join(map(str, c["ns_per_frame"])),
+                                   c["config"]))
+print("%-18s %-7s %-30s %s" % ("ratio", "median", "each round", "what"))
+for k, v in ratios.items():
+    print("%-18s %-7.3f %-30s %s" % (k, v["median"], " ".join("%.3f" % x for x in v["rounds"]),
+                                     v["what"]))
+json.dump({"bench": "xdp_meta", "driver": "veth", "unit": "ns per frame",
+           "method": "live veth, native XDP, run_time_ns / run_cnt "
+                     "(kernel.bpf_stats_enabled); rounds interleaved",
+           "traffic": "xrx-send --qdisc, 4 flows x 16 segments x 1448 B, "
+                      "%s trains per case" % sys.argv[3],
+           "cases": cases, "ratios": ratios},
           open(sys.argv[2], "w"), indent=1)
 PYEOF

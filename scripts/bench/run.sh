@@ -59,7 +59,8 @@ for line in sh("lscpu").splitlines():
     k, _, v = line.partition(":")
     lscpu[k.strip()] = v.strip()
 benches = {}
-for name in ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json"):
+for name in ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
+             "xdp_meta.json"):
     p = os.path.join(out, name)
     if os.path.exists(p):
         with open(p) as f:

@@ -8,10 +8,18 @@
  *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
- *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-v]
+ *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-W]
+ *           [-F] [-v]
  *
  * -H: attach the plain xrx_rx only, not the device-bound build that reads
- * the NIC's VLAN tag and hash (include/xrx/prog.h).
+ * the NIC's VLAN tag and hash (include/xrx/prog.h). -W: the device-bound
+ * build, hashing in software even where the NIC gives an L4 hash.
+ * -F (with -m cb): account every TCP packet to its flow (ports) and print
+ *   flow SPORT DPORT hash H pkts N segs N bytes N sw N rehash N gaps N
+ * H: the first packet's xrx_pkt.hash; sw: packets whose hash is
+ * xrx_flow_hash() of their own headers; rehash: packets of the flow with
+ * another hash; bytes: TCP payload; gaps: packets whose sequence number
+ * is not where the flow's previous packet ended.
  * -m cb: a callback that sleeps -S microseconds per packet (a slow
  * consumer) and then releases it; it also records per-queue packet
  * counts, and with -R PORT counts packets from source ports >= PORT
@@ -32,11 +40,20 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <netinet/in.h>
 
 #include <xrx/xrx.h>
+#include <xrx/parse.h>
 
 #define MAX_PORTS 16
+#define MAX_FLOWS 64
+
+struct flow_acct {
+	__u16 sport, dport;
+	__u32 hash, next_seq;
+	__u64 pkts, segs, bytes, sw, rehash, gaps;
+};
 
 static volatile sig_atomic_t stop;
 
@@ -46,7 +63,53 @@ struct cb_state {
 	__u64 late;
 	__u64 pkts[XRX_LIVE_QUEUES_MAX];
 	__u64 segs[XRX_LIVE_QUEUES_MAX];
+	bool per_flow;			/* -F */
+	pthread_mutex_t lock;		/* flows: one worker per queue */
+	struct flow_acct flows[MAX_FLOWS];
+	__u32 nr_flows;
+	__u64 flow_other;		/* not TCP, or beyond MAX_FLOWS */
 };
+
+/* -F: one delivered packet into its flow's account. */
+static void flow_account(struct cb_state *cs, const struct xrx_pkt *pkt)
+{
+	struct xrx_parsed r;
+	struct flow_acct *f = NULL;
+	__u32 win, seq, i;
+
+	win = pkt->head_len < XRX_PARSE_WINDOW ? pkt->head_len : XRX_PARSE_WINDOW;
+	if (xrx_parse(pkt->head, win, pkt->len, &r) != XRX_PARSE_L4 ||
+	    r.l4_proto != IPPROTO_TCP) {
+		pthread_mutex_lock(&cs->lock);
+		cs->flow_other++;
+		pthread_mutex_unlock(&cs->lock);
+		return;
+	}
+	seq = xrx_get32(pkt->head + r.l4_off + 4);
+	pthread_mutex_lock(&cs->lock);
+	for (i = 0; i < cs->nr_flows; i++)
+		if (cs->flows[i].sport == r.sport && cs->flows[i].dport == r.dport)
+			f = &cs->flows[i];
+	if (!f && cs->nr_flows < MAX_FLOWS) {
+		f = &cs->flows[cs->nr_flows++];
+		f->sport = r.sport;
+		f->dport = r.dport;
+		f->hash = pkt->hash;
+		f->next_seq = seq;
+	}
+	if (!f) {
+		cs->flow_other++;
+	} else {
+		f->pkts++;
+		f->segs += pkt->gso_segs;
+		f->bytes += pkt->len - r.headlen;
+		f->sw += pkt->hash == r.hash;
+		f->rehash += pkt->hash != f->hash;
+		f->gaps += seq != f->next_seq;
+		f->next_seq = seq + (pkt->len - r.headlen);
+	}
+	pthread_mutex_unlock(&cs->lock);
+}
 
 static void on_signal(int sig)
 {
@@ -60,6 +123,8 @@ static void slow_cb(void *ctx, struct xrx_live *l, __u32 qi,
 
 	cs->pkts[qi]++;
 	cs->segs[qi] += pkt->gso_segs;
+	if (cs->per_flow)
+		flow_account(cs, pkt);
 	if (cs->late_port && pkt->l4_off && pkt->l4_off + 2u <= pkt->head_len &&
 	    (pkt->head[pkt->l4_off] << 8 | pkt->head[pkt->l4_off + 1]) >=
 		    cs->late_port)
@@ -84,7 +149,7 @@ static void usage(FILE *f)
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
-		"               [-R PORT] [-H] [-v]\n");
+		"               [-R PORT] [-H] [-W] [-F] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -129,6 +194,17 @@ static void print_stats(struct xrx_live *l, const struct cb_state *cs)
 		printf("prog %s %llu\n", xrx_stat_names[j],
 		       (unsigned long long)st.prog[j]);
 	printf("cb late %llu\n", (unsigned long long)cs->late);
+	for (i = 0; i < cs->nr_flows; i++) {
+		const struct flow_acct *f = &cs->flows[i];
+
+		printf("flow %u %u hash %#010x pkts %llu segs %llu bytes %llu sw %llu rehash %llu gaps %llu\n",
+		       f->sport, f->dport, f->hash, (unsigned long long)f->pkts,
+		       (unsigned long long)f->segs, (unsigned long long)f->bytes,
+		       (unsigned long long)f->sw, (unsigned long long)f->rehash,
+		       (unsigned long long)f->gaps);
+	}
+	if (cs->per_flow)
+		printf("flow other %llu\n", (unsigned long long)cs->flow_other);
 	if (xrx_live__check_frames(l, -1, why, sizeof(why)))
 		printf("check FAIL %s\n", why);
 	else
@@ -149,8 +225,9 @@ int main(int argc, char **argv)
 	time_t deadline;
 	char *tok;
 
+	pthread_mutex_init(&cs.lock, NULL);
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:Hvh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:HWFvh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -194,12 +271,14 @@ int main(int argc, char **argv)
 		case 'B': o.sink_opts.rotate_bytes = strtoull(optarg, NULL, 0); break;
 		case 'R': cs.late_port = atoi(optarg); break;
 		case 'H': o.no_hw_meta = true; break;
+		case 'W': o.no_hw_hash = true; break;
+		case 'F': cs.per_flow = true; break;
 		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!ifname || timeout <= 0) {
+	if (!ifname || timeout <= 0 || (cs.per_flow && strcmp(mode, "cb"))) {
 		usage(stderr);
 		return 2;
 	}

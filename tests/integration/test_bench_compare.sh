@@ -65,6 +65,22 @@ check "a lower cost ratio counts as better, not worse" \
 rc=$?
 check "single benchmark files compare too" $([ $rc = 1 ]; echo $?)
 
+# The live xrx_rx benchmark (bench_xdp_meta.sh): its median ratios are
+# cost ratios; the NIC's hash costing 20% more than xrx's own is worse.
+for r in 0.9 1.08; do
+	$PY -c 'import json, sys
+json.dump({"bench": "xdp_meta", "ratios": {
+    "hw/hw_sw": {"what": "NIC hash vs software hash", "median": float(sys.argv[2])},
+    "hw_dissect/hw_sw": {"what": "veth", "median": 1.6}}}, open(sys.argv[1], "w"))' \
+		"$WORK/meta$r" $r
+done
+"$CMP" "$WORK/meta0.9" "$WORK/meta1.08" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "xdp_meta: the NIC-hash row compared as a cost (0.90 -> 1.08: worse), veth's own row left out" \
+	$([ $rc = 1 ] && grep 'hw/hw_sw' "$WORK/out" | grep -q -- '-16.7%  WORSE' &&
+	  ! grep -q hw_dissect "$WORK/out"; echo $?)
+
 "$CMP" "$WORK/old" "$WORK/missing.json" >"$WORK/out" 2>&1
 rc=$?
 check "an unreadable file: exit 2, one line naming it" \

@@ -53,21 +53,13 @@ __attribute__((section("tc"), used)) int vlan_push(struct __sk_buff *skb)
 }
 char _license[] __attribute__((section("license"), used)) = "GPL";
 EOF
-clang -target bpf -O2 -Wall -I/usr/include/$(gcc -print-multiarch) \
-	-c "$WORK/push.bpf.c" -o "$WORK/push.bpf.o" 2>"$WORK/err" ||
-	skip_all "clang cannot build a tc program: $(head -1 "$WORK/err")"
 
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
 in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
-# Loaded by bpftool and attached pinned, as xrxd_lib.sh's xdp_pass_attach
-# does: "tc ... bpf obj" would leave iproute2's /sys/fs/bpf/{ip,tc,xdp}
-# behind. The pin only bridges load and attach.
-PUSH_PIN=/sys/fs/bpf/xrx-test-push-$$
-bpftool prog load "$WORK/push.bpf.o" $PUSH_PIN type classifier 2>"$WORK/err" &&
-	in_src tc qdisc add dev $IF_SRC clsact &&
-	in_src tc filter add dev $IF_SRC egress bpf da pinned $PUSH_PIN
+tc_egress "$WORK/push.bpf.c"
 rc=$?
-rm -f $PUSH_PIN
+[ $rc = 2 ] && skip_all "clang cannot build a tc program: $TC_ERR"
+[ $rc = 0 ] || diag "$TC_ERR"
 check "tc program on the sender pushes out-of-band tags" $rc
 MAC=$(dut_mac)
 

@@ -5,7 +5,8 @@
  * optional reordering, duplicates, loss and malformed frames. For tests
  * and benchmarks of xrx inside network namespaces; it sends with
  * AF_PACKET (PACKET_QDISC_BYPASS, sendmmsg() batches), so no qdisc, no
- * netem and no pktgen are needed.
+ * netem and no pktgen are needed; --qdisc sends through the qdisc layer
+ * instead, where tc egress programs see the frames.
  *
  * Generated trains: --flows flows (source ports sport, sport+1, ...), each
  * --segs segments of --mss payload bytes, --trains times; flows
@@ -58,6 +59,7 @@ struct opts {
 	__u32 batch;
 	__u32 gap_us;		/* pause between trains */
 	__u32 repeat;		/* pcap replays */
+	bool qdisc;		/* through the qdisc layer (tc egress) */
 	bool verbose;
 };
 
@@ -421,6 +423,7 @@ static void usage(FILE *f)
 "      --reorder PCT --dup PCT --loss PCT --malformed PCT   (default 0)\n"
 "      --seed N           random choices (default 1)\n"
 "      --gap-us N         pause between trains\n"
+"      --qdisc            through the qdisc layer, so tc egress programs run\n"
 "  -c, --count N          send at most N frames\n"
 "  -r, --rate PPS         at most PPS frames per second\n"
 "  -b, --batch N          frames per sendmmsg() (default 64, max %d)\n"
@@ -449,7 +452,8 @@ static int open_socket(const struct opts *o, int *ifindex, __u8 *mac)
 		return -errno;
 	}
 	/* Straight to the driver: no qdisc in the way of a burst. */
-	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
+	if (!o->qdisc &&
+	    setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
 		fprintf(stderr, "xrx-send: %s: PACKET_QDISC_BYPASS: %s; sending through the qdisc\n",
 			o->ifname, strerror(errno));
 	sll.sll_ifindex = *ifindex;
@@ -491,6 +495,7 @@ int main(int argc, char **argv)
 		{ "malformed", required_argument, NULL, 12 },
 		{ "seed", required_argument, NULL, 13 },
 		{ "gap-us", required_argument, NULL, 14 },
+		{ "qdisc", no_argument, NULL, 15 },
 		{ "count", required_argument, NULL, 'c' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "batch", required_argument, NULL, 'b' },
@@ -543,6 +548,7 @@ int main(int argc, char **argv)
 		case 12: o.malformed = strtoul(optarg, NULL, 0); break;
 		case 13: o.seed = strtoul(optarg, NULL, 0); break;
 		case 14: o.gap_us = strtoul(optarg, NULL, 0); break;
+		case 15: o.qdisc = true; break;
 		case 'c': o.count = strtoull(optarg, NULL, 0); break;
 		case 'r': o.rate = strtoull(optarg, NULL, 0); break;
 		case 'b': o.batch = strtoul(optarg, NULL, 0); break;

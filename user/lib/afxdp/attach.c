@@ -276,6 +276,7 @@ static int xrx_prog_attach_hw(struct xrx_prog *p)
 	if (!p->hw_skel)
 		return -errno;
 	prog = p->hw_skel->progs.xrx_rx;
+	p->hw_skel->rodata->xrx_use_nic_hash = !p->o.no_hw_hash;
 	bpf_program__set_ifindex(prog, p->ifindex);
 	err = bpf_program__set_flags(prog, bpf_program__flags(prog) |
 					   BPF_F_XDP_DEV_BOUND_ONLY);

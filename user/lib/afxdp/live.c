@@ -90,6 +90,7 @@ static int xrx_live_prog_open(struct xrx_live *l)
 		.log = l->o.log,
 		.log_ctx = l->o.log_ctx,
 		.no_hw_meta = l->o.no_hw_meta,
+		.no_hw_hash = l->o.no_hw_hash,
 	};
 
 	if (l->o.attach == XRX_LIVE_ATTACH_NONE)
