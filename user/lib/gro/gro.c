@@ -341,8 +341,8 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 
 /*
  * napi_gro_complete() for two or more segments: inet_gro_complete() /
- * ipv6_gro_complete() set the IP length (0 above 65535: BIG TCP, no
- * jumbo option), tcp4/6_gro_complete() and udp4/6_gro_complete() leave
+ * ipv6_gro_complete() set the IP length (0 above 65535: BIG TCP; the
+ * IPv6 jumbo option, when asked for, is xrx_gro_ipv6_jumbo()'s), tcp4/6_gro_complete() and udp4/6_gro_complete() leave
  * the pseudo-header sum in the L4 checksum for CHECKSUM_PARTIAL and fill
  * in the GSO information.
  */
