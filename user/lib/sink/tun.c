@@ -31,10 +31,11 @@
  * socket intact (ip_rcv_core() takes the length from the skb through
  * iph_totlen(), Linux 6.3+). A TCPv6 one with payload_len 0 and no
  * hop-by-hop jumbo option, the form the engine delivers by default, is
- * accepted by the TUN write and then lost: ip6_rcv_core() of 6.x trims
- * it to its 40-byte header unless an RFC 2675 jumbo option follows the
- * IPv6 header (ipv6_hop_jumbo() then takes the length from it; mainline
- * 7.0 reads the length from the skb and has no option). So the sink
+ * accepted by the TUN write and then dropped by the IPv6 input of 6.x
+ * (counted in Ip6InHdrErrors; no byte reaches the socket), which takes
+ * payload_len 0 only with an RFC 2675 jumbo option after the IPv6
+ * header (ipv6_hop_jumbo() then takes the length from it; mainline 7.0
+ * reads the length from the skb and has no option). So the sink
  * writes a TCPv6 aggregate above 64 KiB as opts->tun_ipv6_jumbo says:
  * "hbh" (the default before Linux 7.0, from uname) inserts the 8 bytes
  * Linux 6.x's own ipv6_gro_complete() inserts, in the write's header
