@@ -270,13 +270,13 @@ static int tun_write_jumbo(struct tun_sink *t, const struct xrx_pkt *pkt)
 	hlen += XRX_HBH_JUMBO_LEN;
 	t->vh.csum_start += XRX_HBH_JUMBO_LEN;
 	t->vh.hdr_len += XRX_HBH_JUMBO_LEN;
+	n = xrx_vnet_iov(pkt, nh, pkt->len - nh, t->iov + 2, TUN_IOVS - 2);
+	if (n < 0)
+		return n;
 	t->iov[0].iov_base = &t->vh;
 	t->iov[0].iov_len = t->vnet_sz;
 	t->iov[1].iov_base = t->hdr;
 	t->iov[1].iov_len = hlen;
-	n = xrx_vnet_iov(pkt, nh, pkt->len - nh, t->iov + 2, TUN_IOVS - 2);
-	if (n < 0)
-		return n;
 	err = tun_writev(t, n + 2);
 	if (!err) {
 		t->info.gso_writes++;
