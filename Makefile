@@ -112,16 +112,7 @@ HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard scripts/bench/*.c))
 BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-# BPF programs of the tests themselves (tests/bpf/*.bpf.c), e.g. the
-# XDP_PASS program the IPv6 BIG TCP oracle puts on its receiving veth.
-TEST_BPF   := $(patsubst tests/bpf/%.bpf.c,$(BUILD)/tests/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
-
-all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXSO) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS) $(TEST_BPF)
-
-$(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c | $(BUILD)
-	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXSO) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS)
 
 # The dependency files of everything built so far.
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

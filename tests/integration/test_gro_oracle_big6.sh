@@ -8,13 +8,16 @@
 # deliver the same packets, header bytes included: the hop-by-hop jumbo
 # option Linux 6.x inserts (ipv6_gro_complete()) and its length.
 #
-# The receiver needs an XDP program (build/tests/xdp_pass.bpf.o, it
+# The receiver needs an XDP program (xrxd_lib.sh's xdp_pass_attach, which
 # passes everything): without one the frames an AF_PACKET sender makes
-# reach GRO with 2 bytes of headroom in front of the Ethernet header, and
-# the kernel never grows an IPv6 aggregate past 64 KiB (45 x 1448); with
-# one, veth rebuilds each skb with 256 bytes of headroom. The test shows
-# both: the kernel's aggregates first without the program (at most 64
-# KiB), then with it (above 64 KiB, jumbo option).
+# reach GRO with 2 bytes of headroom in front of the Ethernet header
+# (LL_RESERVED_SPACE 16 - ETH_HLEN), short of the 8 bytes
+# ipv6_gro_complete() moves the headers by for the option, and the kernel
+# never grows an IPv6 aggregate past 64 KiB (skb_gro_receive()'s
+# GRO_LEGACY_MAX_SIZE branch: 45 x 1448); with one, veth_xdp_rcv_skb()
+# rebuilds each skb with XDP_PACKET_HEADROOM (256). The test shows both:
+# the kernel's aggregates first without the program (at most 64 KiB),
+# then with it (above 64 KiB, jumbo option).
 #
 # Two limits: gro_max_size 185000 (every train fits) and 80000 (the size
 # rule, skb_gro_receive(): p->len + len >= gro_max_size refuses). IPv4 is
@@ -22,14 +25,11 @@
 # Debian 12's iproute2 cannot set, and xrx has one limit for both.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/oracle_lib.sh"
+. "$(dirname "$0")/xrxd_lib.sh"
 
 oracle_need "ipv6 big tcp oracle"
-PASS_PROG=$BUILD/tests/xdp_pass.bpf.o
-if [ ! -f "$PASS_PROG" ]; then
-	check "$PASS_PROG is built (make)" 1
-	done_testing
-	exit
-fi
+command -v clang >/dev/null && command -v bpftool >/dev/null ||
+	skip_all "clang or bpftool missing (scripts/deps.sh installs them)"
 
 WORK=$(mktemp -d /tmp/xrx-oracle6.XXXXXX)
 at_exit rm -rf "$WORK"
@@ -72,9 +72,10 @@ diag "without an XDP program: largest IPv6 TCP payload $big, $n jumbo option(s)"
 check "without an XDP program the kernel keeps IPv6 aggregates at 64 KiB ($big bytes of TCP payload)" \
 	"$([ "$n" = 0 ] && [ "$big" = 65160 ]; echo $?)"
 
-if ! in_dut ip link set dev $IF_DUT xdpdrv obj "$PASS_PROG" sec xdp 2>"$WORK/err"; then
-	skip_all "cannot attach an XDP program natively to veth: $(head -1 "$WORK/err")"
+if ! xdp_pass_attach; then
+	skip_all "cannot attach an XDP program to veth: $(head -1 "$WORK/err")"
 fi
+check "an XDP program on the receiver" "$([ -n "$(prog_id)" ]; echo $?)"
 # Attaching may give the veth new NAPI instances: pin and prioritise
 # the threads again.
 oracle_receiver "ipv6 big tcp oracle"
