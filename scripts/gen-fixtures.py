@@ -370,6 +370,19 @@ def extra_trains():
          tcp_train(370)),
         ("big_tcp6", "BIG TCP over IPv6: 370 x 1448",
          tcp_train(370, v=6)),
+        # IPv6 BIG TCP with a receiver's gro_max_size above 64 KiB: at
+        # most 64 frames, so the kernel sees each in one NAPI poll
+        # (tests/integration/test_gro_oracle_big6.sh).
+        ("big6_64", "IPv6 BIG TCP: 64 x 1448 in one aggregate, jumbo option",
+         tcp_train(64, v=6)),
+        ("big6_psh", "IPv6 BIG TCP: PSH at 50 ends a 72400-byte aggregate",
+         tcp_train(60, {50: dict(flags="PA")}, v=6)),
+        ("big6_ts", "IPv6 BIG TCP with timestamps: 64 x 1436",
+         tcp_train(64, v=6, opts=TS, plen=1436)),
+        ("big6_dstopt", "IPv6 BIG TCP: jumbo option before a destination "
+         "options header", tcp_train(50, v=6, ext=[DSTOPT])),
+        ("big6_limit", "IPv6 BIG TCP at gro_max_size 80000: 64 x 1448 -> "
+         "55 + 9", tcp_train(64, v=6)),
         ("udp4_cap66", "66 UDP datagrams: 64 (UDP_GRO_CNT_MAX) + 2",
          udp_train(66, plen=200)),
         ("many_flows", "200 interleaved flows of 8 segments",

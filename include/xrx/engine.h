@@ -67,6 +67,22 @@ enum xrx_csum_mode {
 				 * always does in inet_gro_receive()) */
 };
 
+/*
+ * How an IPv6 TCP aggregate above 65535 bytes of payload (BIG TCP) says
+ * its length; payload_len is 0 in both forms.
+ */
+enum xrx_ipv6_jumbo {
+	XRX_IPV6_JUMBO_ZERO = 0,	/* no option: the length is the
+					 * packet's (Linux 7.0) */
+	XRX_IPV6_JUMBO_HBH,		/* an RFC 2675 hop-by-hop jumbo option
+					 * right after the IPv6 header, as
+					 * Linux 6.x ipv6_gro_complete()
+					 * inserts it and ip6_rcv_core()
+					 * needs it */
+};
+
+#define XRX_HBH_JUMBO_LEN 8		/* struct hop_jumbo_hdr */
+
 enum xrx_gso_type {
 	XRX_GSO_NONE = 0,	/* a single frame, delivered as received */
 	XRX_GSO_TCPV4,
@@ -157,8 +173,12 @@ struct xrx_frag {
  * IPv4 tot_len and header checksum recomputed, IPv6 payload_len set,
  * TCP FIN and PSH OR-ed from every segment, L4 checksum as described at
  * enum xrx_pkt_csum. Above 65535 bytes of IP length (BIG TCP) IPv4 tot_len
- * is 0 and IPv6 payload_len is 0 with NO hop-by-hop jumbo option inserted
- * (as mainline Linux 7.0 delivers it; the length is len - l3_off). A
+ * is 0 and IPv6 payload_len is 0: by default with NO hop-by-hop jumbo
+ * option (as Linux 7.0 delivers it; the length is len - l3_off), or with
+ * xrx_engine_opts.ipv6_jumbo = XRX_IPV6_JUMBO_HBH with the 8-byte option
+ * Linux 6.x inserts after the IPv6 header (next header 0; the option's
+ * next header is the TCP one, type 0xC2, length 4, then the payload
+ * length counted from the option; l4_off and csum_start count it). A
  * packet that was held alone (one segment) is delivered byte-identical to
  * the frame, gso_type NONE, as napi_gro_complete() does for count == 1.
  *
@@ -351,6 +371,10 @@ struct xrx_engine_opts {
 	 */
 	__u16 vxlan_ports[XRX_VXLAN_PORTS_MAX];
 	__u32 nr_vxlan_ports;
+	/* IPv6 BIG TCP aggregates: with or without the hop-by-hop jumbo
+	 * option (see struct xrx_pkt). The TUN sink takes the default and
+	 * inserts the option itself where the kernel needs it. */
+	enum xrx_ipv6_jumbo ipv6_jumbo;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */

@@ -87,6 +87,21 @@ enum xrx_sink_stat {
 	XRX_SINK_STAT_MAX
 };
 
+/*
+ * tun/tap: an IPv6 TCP aggregate above 65535 bytes of payload (BIG TCP)
+ * arrives with payload_len 0 (xrx_engine_opts.ipv6_jumbo's default form).
+ * Linux 6.x takes it into the stack only with a hop-by-hop jumbo option
+ * (ip6_rcv_core()); Linux 7.0 takes it as it is.
+ */
+enum xrx_tun_ipv6_jumbo {
+	XRX_TUN_IPV6_JUMBO_AUTO = 0,	/* hbh on kernels before 7.0, else
+					 * zero (uname) */
+	XRX_TUN_IPV6_JUMBO_HBH,		/* whole, the sink inserting the
+					 * 8-byte option in the write */
+	XRX_TUN_IPV6_JUMBO_ZERO,	/* whole, as it is */
+	XRX_TUN_IPV6_JUMBO_SPLIT,	/* in GSO pieces of at most 64 KiB */
+};
+
 struct xrx_sink_opts {
 	size_t sz;			/* sizeof(struct xrx_sink_opts) */
 	__u32 queue;			/* which worker opens this instance */
@@ -101,6 +116,8 @@ struct xrx_sink_opts {
 	bool tun_no_gso;		/* tun: write aggregates as segments
 					 * (default: GSO via virtio_net_hdr) */
 	__u32 tun_flags;		/* tun: sink-specific, zero */
+	/* tun/tap: how IPv6 TCP aggregates above 64 KiB go in */
+	enum xrx_tun_ipv6_jumbo tun_ipv6_jumbo;
 };
 
 struct xrx_sink;

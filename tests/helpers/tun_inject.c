@@ -5,6 +5,7 @@
  *
  *   tun_inject -d DEV -f 4|6 -p udp|tcp [-n SEGS] [-s SIZE] [-P PORT]
  *              [-A MAX_AGGREGATE] [-g gso|nogso] [-t SECONDS]
+ *              [-j auto|hbh|zero|split] [-e zero|hbh]
  *
  * Frames are built in memory (tests/common/frames.h) from the peer
  * 198.18.1.1 / 2001:db8:1::1 to the local end 198.18.1.2 / 2001:db8:1::2,
@@ -16,9 +17,12 @@
  *        the sink, the SYN-ACK is read back from the TUN, then the ACK
  *        and SEGS segments of SIZE bytes go in (aggregated), and the
  *        accepted socket must read exactly the bytes sent.
+ * -j is the sink's tun_ipv6_jumbo (IPv6 aggregates above 64 KiB), -e the
+ * engine's ipv6_jumbo form.
  * Prints one line:
  *   result bytes N expected N match 0|1 aggs N gso_writes N plain_writes N
- *          split N split_big N errors N offloads 0xN
+ *          split N split_big N errors N offloads 0xN jumbo_writes N
+ *          ipv6_jumbo hbh|zero|split
  * Exit 0 when the bytes match, 1 when not or on a setup failure, 2 on
  * bad usage.
  */
@@ -356,7 +360,8 @@ out:
 static void usage(void)
 {
 	fprintf(stderr, "usage: tun_inject -d DEV -f 4|6 -p udp|tcp [-n SEGS] [-s SIZE] [-P PORT]\n"
-			"                  [-A MAX_AGGREGATE] [-g gso|nogso] [-t SECONDS]\n");
+			"                  [-A MAX_AGGREGATE] [-g gso|nogso] [-t SECONDS]\n"
+			"                  [-j auto|hbh|zero|split] [-e zero|hbh]\n");
 }
 
 int main(int argc, char **argv)
@@ -374,7 +379,10 @@ int main(int argc, char **argv)
 	bool match = false;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "d:f:p:n:s:P:A:g:t:h")) != -1) {
+	static const char *const jumbos[] = { "auto", "hbh", "zero", "split" };
+	unsigned int k;
+
+	while ((c = getopt(argc, argv, "d:f:p:n:s:P:A:g:t:j:e:h")) != -1) {
 		switch (c) {
 		case 'd': j.dev = optarg; break;
 		case 'f': j.family = atoi(optarg); break;
@@ -385,6 +393,19 @@ int main(int argc, char **argv)
 		case 'A': j.max_agg = (__u32)strtoul(optarg, NULL, 0); break;
 		case 'g': j.gso = strcmp(optarg, "nogso") != 0; break;
 		case 't': j.timeout_ms = atoi(optarg) * 1000; break;
+		case 'j':
+			for (k = 0; k < 4 && strcmp(optarg, jumbos[k]); k++)
+				;
+			if (k == 4) {
+				usage();
+				return 2;
+			}
+			so.tun_ipv6_jumbo = (enum xrx_tun_ipv6_jumbo)k;
+			break;
+		case 'e':
+			eo.ipv6_jumbo = strcmp(optarg, "hbh") ?
+				XRX_IPV6_JUMBO_ZERO : XRX_IPV6_JUMBO_HBH;
+			break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
@@ -439,7 +460,7 @@ int main(int argc, char **argv)
 	xrx_engine__stats(j.e, es);
 	xrx_sink__stats(j.sink, ss);
 	xrx_sink_tun__info(j.sink, &info);
-	printf("result bytes %llu expected %llu match %d aggs %llu gso_writes %llu plain_writes %llu split %llu split_big %llu errors %llu offloads 0x%x\n",
+	printf("result bytes %llu expected %llu match %d aggs %llu gso_writes %llu plain_writes %llu split %llu split_big %llu errors %llu offloads 0x%x jumbo_writes %llu ipv6_jumbo %s\n",
 	       (unsigned long long)got,
 	       (unsigned long long)j.nsegs * j.size, match,
 	       (unsigned long long)es[XRX_ENGINE_STAT_AGGS_OUT],
@@ -447,7 +468,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)info.plain_writes,
 	       (unsigned long long)info.split_pkts,
 	       (unsigned long long)info.split_big,
-	       (unsigned long long)ss[XRX_SINK_STAT_ERRORS], info.offloads);
+	       (unsigned long long)ss[XRX_SINK_STAT_ERRORS], info.offloads,
+	       (unsigned long long)info.jumbo_writes,
+	       jumbos[info.ipv6_jumbo < 4 ? info.ipv6_jumbo : 0]);
 	xrx_engine__free(j.e);
 	xrx_sink__close(j.sink);
 	munmap(j.region, j.region_size);

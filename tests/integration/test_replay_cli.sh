@@ -63,6 +63,7 @@ expect_usage "--max-size below the minimum" "$O" "--max-size" "$R" --max-size 10
 expect_usage "--max-size above BIG TCP" "$O" "--max-size" "$R" --max-size 600000 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--csum with an unknown mode" "$O" "--csum" "$R" --csum maybe "$F/tcp4_contig.pcap" "$O"
 expect_usage "--copy with an unknown mode" "$O" "--copy" "$R" --copy some "$F/tcp4_contig.pcap" "$O"
+expect_usage "--ipv6-jumbo with an unknown form" "$O" "--ipv6-jumbo" "$R" --ipv6-jumbo split "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port 0 is refused" "$O" "--vxlan-port" "$R" --vxlan-port 0 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port above 65535" "$O" "--vxlan-port" "$R" --vxlan-port 65536 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port given twice" "$O" "given twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
@@ -166,6 +167,36 @@ for v in 4 6; do
 	$X check-payload "$F/big_tcp$v.pcap" "$W/big$v.pcap"
 	check "  the 512 KiB aggregate is whole, every byte in place" $?
 done
+# The Linux 6.x form: the same aggregates with the 8-byte hop-by-hop
+# jumbo option after the IPv6 header; IPv4 and 64 KiB ones unchanged.
+"$R" --batch 512 --max-size 524280 --ipv6-jumbo hbh "$F/big_tcp6.pcap" "$W/big6h.pcap" &&
+	"$R" --batch 512 --max-size 524280 --ipv6-jumbo hbh "$F/big_tcp4.pcap" "$W/big4h.pcap" &&
+	"$R" --ipv6-jumbo hbh "$F/big_tcp6.pcap" "$W/big6h64.pcap" &&
+	"$R" "$F/big_tcp6.pcap" "$W/big6z64.pcap"
+check "--ipv6-jumbo hbh: exit 0" $?
+$PY - "$TOP/tests/tools" "$W" <<'EOF2'
+import sys
+sys.path.insert(0, sys.argv[1])
+import xrxpcap
+w = sys.argv[2]
+zero = xrxpcap.read_pcap(w + "/big6.pcap")
+hbh = xrxpcap.read_pcap(w + "/big6h.pcap")
+assert len(zero) == len(hbh) == 2, (len(zero), len(hbh))
+z, h = zero[0][0], hbh[0][0]
+# Ethernet 14 + IPv6 40: next header 0, payload_len 0, then the option
+assert len(h) == len(z) + 8 and h[14 + 4:14 + 6] == b"\0\0", len(h)
+assert h[14 + 6] == 0 and z[14 + 6] == 6, (h[20], z[20])
+opt = h[54:62]
+assert opt[:4] == bytes([6, 0, 0xc2, 4]), opt.hex()
+assert int.from_bytes(opt[4:], "big") == 524176 + 20 + 8, opt.hex()
+assert h[:20] == z[:20] and h[21:54] == z[21:54] and h[62:] == z[54:]
+assert hbh[1][0] == zero[1][0]      # 8 segments: below 64 KiB, as it was
+assert xrxpcap.read_pcap(w + "/big4h.pcap") == xrxpcap.read_pcap(w + "/big4.pcap")
+assert xrxpcap.read_pcap(w + "/big6h64.pcap") == xrxpcap.read_pcap(w + "/big6z64.pcap")
+EOF2
+check "  IPv6 512 KiB aggregate: option 06 00 c2 04, length 524204; the rest byte for byte the zero form" $?
+$X check-payload "$F/big_tcp6.pcap" "$W/big6h.pcap"
+check "  every payload byte in place (xrxpcap reads the jumbo length)" $?
 # Debian 12's libpcap 1.10 and Wireshark 4.0 refuse records above 262144
 # bytes; written with that snaplen the aggregate is kept truncated with
 # its original length, as a live capture of BIG TCP records it.

@@ -85,9 +85,12 @@ def kernel_run(a, names, tag):
     cap = os.path.join(a.work, "kernel-%s.pcap" % tag)
     outdir = os.path.join(a.work, "kernel-%s" % tag)
     os.makedirs(outdir, exist_ok=True)
+    # Immediate mode makes libpcap use a TPACKET_V2 ring whose slots hold
+    # about 64 KiB: BIG TCP aggregates need the TPACKET_V3 blocks (--big).
+    imm = [] if a.big else ["--immediate-mode"]
     td = subprocess.Popen(
-        ["nsenter", "--net=/run/netns/" + a.dut_ns, "tcpdump",
-         "--immediate-mode", "-U", "-n", "-i", a.dut_if, "-Q", "in",
+        ["nsenter", "--net=/run/netns/" + a.dut_ns, "tcpdump"] + imm +
+        ["-U", "-n", "-i", a.dut_if, "-Q", "in",
          "-s", "0", "-w", cap, "ether[6:4] == 0x02000000"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
@@ -121,6 +124,11 @@ def kernel_run(a, names, tag):
             except subprocess.TimeoutExpired:
                 td.kill()
                 td.wait()
+    cut = [wl for fr, wl in xrxpcap.read_pcap(cap) if len(fr) < wl]
+    if cut:
+        raise RuntimeError("the capture cut %d frame(s) short (%d bytes on "
+                           "the wire)%s" % (len(cut), cut[0], "" if a.big
+                           else "; BIG TCP needs --big"))
     got = xrxpcap.split(cap, outdir)
     return {n: xrxpcap.packets(os.path.join(outdir, n + ".pcap"))
             for n in got}
@@ -134,6 +142,7 @@ def xrx_run(a, t):
         cmd.append("--udp")
     for port in a.vxlan_port:
         cmd += ["--vxlan-port", str(port)]
+    cmd += a.replay_args.split()
     subprocess.run(cmd + [src, out], check=True, timeout=60)
     return xrxpcap.packets(out)
 
@@ -151,6 +160,13 @@ def main():
     ap.add_argument("--vxlan-port", type=int, action="append", default=[],
                     help="UDP port of VXLAN: xrx-replay aggregates inside "
                     "it, and packets to it compare by their inner flow")
+    ap.add_argument("--replay-args", default="",
+                    help="more xrx-replay options, as one word list "
+                    "(--replay-args='--ipv6-jumbo hbh --max-size 185000'), "
+                    "for a receiver set up to match them")
+    ap.add_argument("--big", action="store_true",
+                    help="aggregates above 64 KiB: capture without "
+                    "immediate mode")
     a = ap.parse_args()
     xrxpcap.VXLAN_PORTS.update(a.vxlan_port)
 

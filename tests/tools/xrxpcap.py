@@ -119,11 +119,21 @@ def parse(frame):
         end = min(off + 40 + plen, len(frame)) if plen else len(frame)
         F += [("ip6.w0", "%08x" % w0), ("ip6.plen", plen), ("ip6.nh", nh),
               ("ip6.hlim", hlim), ("ip.pad", len(frame) - end)]
+        ip6 = off
         off += 40
-        exts = b""
+        exts = kexts = b""
         while nh in (0, 43, 60, 44) and off + 8 <= end:
             hl = 8 if nh == 44 else (frame[off + 1] + 1) * 8
             exts += frame[off:off + hl]
+            if nh == 0 and hl == 8 and frame[off + 2:off + 4] == b"\xc2\x04":
+                # RFC 2675 jumbo option (Linux 6.x IPv6 BIG TCP): the
+                # length is in it, and it is not part of the flow
+                jumbo = struct.unpack("!I", frame[off + 4:off + 8])[0]
+                F.append(("ip6.jumbo", jumbo))
+                if not plen:
+                    end = min(ip6 + 40 + jumbo, len(frame))
+            else:
+                kexts += frame[off:off + hl]
             if nh == 44:
                 F.append(("ip6.ext", exts.hex()))
                 p["key"] = ("frag", 6, src.hex(), dst.hex())
@@ -133,7 +143,7 @@ def parse(frame):
             off += hl
         F.append(("ip6.ext", exts.hex()))
         key = (6, ",".join(vlans), src.hex(), dst.hex(),
-               "%05x" % (w0 & 0xfffff), exts.hex(), nh)
+               "%05x" % (w0 & 0xfffff), kexts.hex(), nh)
         l4 = nh
     else:
         p["key"] = ("nonip", etype)

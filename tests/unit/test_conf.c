@@ -56,6 +56,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->copy, XRX_CONF_COPY_HEADER);
 	assert_int_equal(c->csum, XRX_CONF_CSUM_VERIFY);
 	assert_false(c->udp_gro);
+	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_AUTO);
 	/* LRO off by default, not required; everything else kept. */
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
@@ -82,6 +83,7 @@ static const char full_conf[] =
 	"csum = trust\n"
 	"udp_gro = on\n"
 	"vxlan_ports = 4789, 8472\n"
+	"tun_ipv6_jumbo = split\n"
 	"\n"
 	"[offload]\n"
 	"lro = on\n"
@@ -124,12 +126,13 @@ static void test_every_key(void **state)
 	assert_int_equal(c->nr_vxlan_ports, 2);
 	assert_int_equal(c->vxlan_ports[0], 4789);
 	assert_int_equal(c->vxlan_ports[1], 8472);
+	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_SPLIT);
 
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 19);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 20);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -253,6 +256,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = tap:\n", 2, "not a valid TAP name" },
 	{ "interface = eth0\nsink = tap:xt0\ncsum = trust\n", 3, "with sink = tap:xt0 (line 2)" },
 	{ "interface = eth0\nvxlan_ports = 0\n", 2, "out of range" },
+	{ "interface = eth0\ntun_ipv6_jumbo = on\n", 2, "write auto, hbh, zero or split" },
 	{ "interface = eth0\nvxlan_ports = 65536\n", 2, "out of range" },
 	{ "interface = eth0\nvxlan_ports = vxlan\n", 2, "not a number" },
 	{ "interface = eth0\nvxlan_ports = 4789,,8472\n", 2, "empty entry" },

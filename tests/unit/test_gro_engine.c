@@ -297,6 +297,13 @@ static void test_opts(void **state)
 	o.max_segs = 65536;
 	assert_null(xrx_engine__new(&o));
 	o.max_segs = 0;
+	o.ipv6_jumbo = XRX_IPV6_JUMBO_HBH + 1;
+	assert_null(xrx_engine__new(&o));
+	o.ipv6_jumbo = XRX_IPV6_JUMBO_HBH;
+	e = xrx_engine__new(&o);
+	assert_non_null(e);
+	xrx_engine__free(e);
+	o.ipv6_jumbo = XRX_IPV6_JUMBO_ZERO;
 	o.region = NULL;
 	assert_null(xrx_engine__new(&o));
 	assert_null(xrx_engine__new(NULL));
@@ -323,6 +330,116 @@ static void test_opts(void **state)
 	/* An older caller's smaller struct, short of the fields all have. */
 	o.sz = offsetof(struct xrx_engine_opts, ctx) - 1;
 	assert_null(xrx_engine__new(&o));
+	(void)state;
+}
+
+/*
+ * IPv6 BIG TCP in the Linux 6.x form (ipv6_jumbo = HBH): the aggregate is
+ * the default form with the 8-byte hop-by-hop jumbo option inserted after
+ * the IPv6 header, in every copy mode; nothing more is copied from the
+ * frames; an aggregate of 64 KiB or less, and IPv4, stay as they were.
+ */
+static void jumbo_run(enum xrx_copy_mode copy, enum xrx_ipv6_jumbo form,
+		      int family, int n, __u8 **bytes, __u32 *len,
+		      struct xrx_pkt *pkt, __u64 *copied)
+{
+	struct xrx_engine_opts o = { .max_aggregate = 185000, .copy = copy,
+				     .ipv6_jumbo = form };
+	struct harness *h = h_new(&o);
+	struct frame_spec s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (family == 6)
+			frame_spec_tcp6(&s);
+		else
+			frame_spec_tcp4(&s);
+		s.tcp_opts = NULL;
+		s.tcp_opts_len = 0;
+		s.payload_len = 1448;
+		s.seq = 1000 + (__u32)i * s.payload_len;
+		s.ip_id = (__u16)i;
+		h_build(h, i, &s);
+	}
+	h_rx(h, 0, n, 0);
+	assert_int_equal(h->nr_out, 1);
+	*len = h->out[0].len;
+	*bytes = malloc(*len);
+	assert_non_null(*bytes);
+	memcpy(*bytes, h->out[0].bytes, *len);
+	*pkt = h->out[0].pkt;
+	*copied = h_stat(h, S(BYTES_COPIED));
+	h_assert_released_once(h);
+	h_free(h);
+}
+
+static void test_ipv6_jumbo(void **state)
+{
+	static const enum xrx_copy_mode modes[] = {
+		XRX_COPY_HEADER, XRX_COPY_MAX_HEAD, XRX_COPY_FULL };
+	__u8 *zero, *hbh, *want;
+	__u32 zlen, hlen, nh;
+	struct xrx_pkt zp, hp;
+	__u64 zc, hc;
+	unsigned int m;
+
+	for (m = 0; m < 3; m++) {
+		/* 60 x 1448 = 86880 bytes of payload: above 65535 */
+		jumbo_run(modes[m], XRX_IPV6_JUMBO_ZERO, 6, 60, &zero, &zlen,
+			  &zp, &zc);
+		jumbo_run(modes[m], XRX_IPV6_JUMBO_HBH, 6, 60, &hbh, &hlen,
+			  &hp, &hc);
+		nh = zp.l3_off + 40;
+		assert_int_equal(zp.gso_segs, 60);
+		assert_int_equal(hlen, zlen + 8);
+		assert_int_equal(hp.len, zp.len + 8);
+		assert_int_equal(hp.head_len, zp.head_len + 8);
+		assert_int_equal(hp.l4_off, zp.l4_off + 8);
+		assert_int_equal(hp.csum_start, hp.l4_off);
+		assert_int_equal(hp.csum_offset, 16);
+		assert_int_equal(hp.gso_type, XRX_GSO_TCPV6);
+		if (hc != zc)
+			fail_msg("mode %u: %llu bytes copied, %llu without the option",
+				 m, (unsigned long long)hc,
+				 (unsigned long long)zc);
+		/* want: the default form, option inserted, next header 0 */
+		want = malloc(hlen);
+		assert_non_null(want);
+		memcpy(want, zero, nh);
+		want[zp.l3_off + 6] = 0;
+		want[nh] = 6;
+		want[nh + 1] = 0;
+		want[nh + 2] = 0xc2;
+		want[nh + 3] = 4;
+		want[nh + 4] = (zlen - nh + 8) >> 24;
+		want[nh + 5] = (zlen - nh + 8) >> 16;
+		want[nh + 6] = (zlen - nh + 8) >> 8;
+		want[nh + 7] = zlen - nh + 8;
+		memcpy(want + nh + 8, zero + nh, zlen - nh);
+		assert_int_equal(zero[zp.l3_off + 4], 0);	/* payload_len 0 */
+		assert_int_equal(zero[zp.l3_off + 5], 0);
+		assert_int_equal(zlen - nh + 8, 86908);
+		h_assert_bytes(hbh, hlen, want, hlen, "ipv6 jumbo HBH");
+		free(want);
+		free(zero);
+		free(hbh);
+	}
+	/* 45 segments (64 KiB and less) and IPv4: no option */
+	jumbo_run(XRX_COPY_HEADER, XRX_IPV6_JUMBO_ZERO, 6, 45, &zero, &zlen,
+		  &zp, &zc);
+	jumbo_run(XRX_COPY_HEADER, XRX_IPV6_JUMBO_HBH, 6, 45, &hbh, &hlen,
+		  &hp, &hc);
+	h_assert_bytes(hbh, hlen, zero, zlen, "ipv6 64 KiB, HBH asked");
+	assert_int_equal(hp.l4_off, zp.l4_off);
+	free(zero);
+	free(hbh);
+	jumbo_run(XRX_COPY_HEADER, XRX_IPV6_JUMBO_ZERO, 4, 60, &zero, &zlen,
+		  &zp, &zc);
+	jumbo_run(XRX_COPY_HEADER, XRX_IPV6_JUMBO_HBH, 4, 60, &hbh, &hlen,
+		  &hp, &hc);
+	h_assert_bytes(hbh, hlen, zero, zlen, "ipv4 BIG TCP, HBH asked");
+	free(zero);
+	free(hbh);
 	(void)state;
 }
 
@@ -356,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_meta_hw_hash),
 		cmocka_unit_test(test_bad_frame),
 		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_ipv6_jumbo),
 		cmocka_unit_test(test_stat_names),
 	};
 

@@ -64,6 +64,7 @@ enum conf_key {
 	K_UDP_GRO,
 	K_CSUM_TRUST_ACK,
 	K_VXLAN_PORTS,
+	K_TUN_IPV6_JUMBO,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -84,6 +85,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_UDP_GRO] = "udp_gro",
 	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
 	[K_VXLAN_PORTS] = "vxlan_ports",
+	[K_TUN_IPV6_JUMBO] = "tun_ipv6_jumbo",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -91,6 +93,8 @@ static const char *const default_words[] = { "pass", "accel", NULL };
 static const char *const copy_words[] = { "header", "max-head", "full", NULL };
 static const char *const csum_words[] = { "verify", "trust", NULL };
 static const char *const onoff_words[] = { "off", "on", NULL };
+static const char *const jumbo_words[] = { "auto", "hbh", "zero", "split",
+					   NULL };
 
 struct numeric_key {
 	enum conf_key key;
@@ -555,6 +559,10 @@ static int set_key(struct parser *p, const char *key, char *val)
 		return ret;
 	case K_VXLAN_PORTS:
 		return parse_vxlan_ports(p, val);
+	case K_TUN_IPV6_JUMBO:
+		ret = parse_word(p, key, val, jumbo_words, &w);
+		c->tun_ipv6_jumbo = (enum xrx_conf_ipv6_jumbo)w;
+		return ret;
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
 			    key);
@@ -817,6 +825,7 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	for (i = 0; i < c->nr_vxlan_ports; i++)
 		fprintf(f, "%s%u", i ? ", " : "", c->vxlan_ports[i]);
 	fprintf(f, "\n");
+	fprintf(f, "tun_ipv6_jumbo = %s\n", jumbo_words[c->tun_ipv6_jumbo]);
 	fprintf(f, "\n[offload]\n");
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,

@@ -45,6 +45,14 @@ enum xrx_conf_csum {
 	XRX_CONF_CSUM_TRUST,
 };
 
+/* tun_ipv6_jumbo: in the order of enum xrx_tun_ipv6_jumbo (sink.h) */
+enum xrx_conf_ipv6_jumbo {
+	XRX_CONF_IPV6_JUMBO_AUTO,
+	XRX_CONF_IPV6_JUMBO_HBH,
+	XRX_CONF_IPV6_JUMBO_ZERO,
+	XRX_CONF_IPV6_JUMBO_SPLIT,
+};
+
 /*
  * NIC settings xrxd can change, in the order it applies and restores them:
  * features and sizes first, then rings, then channels (a channel change
@@ -120,6 +128,8 @@ struct xrx_conf {
 	/* UDP ports carrying VXLAN, aggregated inside (engine vxlan_ports) */
 	unsigned int nr_vxlan_ports;
 	unsigned short vxlan_ports[XRX_VXLAN_PORTS_MAX];
+	/* TUN/TAP sink: IPv6 BIG TCP aggregates (sink tun_ipv6_jumbo) */
+	enum xrx_conf_ipv6_jumbo tun_ipv6_jumbo;
 };
 
 /* Fill every key with its default (interface empty). */

@@ -77,6 +77,7 @@ static void usage(FILE *f)
 "  -s, --max-size BYTES aggregate size limit from the IP header (gro_max_size);\n"
 "                       65536, up to 524280 for TCP (BIG TCP)\n"
 "  -n, --max-segs N     segments per aggregate; 64 (or max-size / 1024)\n"
+"  -J, --ipv6-jumbo F   IPv6 BIG TCP: zero (Linux 7.0) | hbh (jumbo option, 6.x)\n"
 "  -u, --udp            aggregate UDP too (kernel UDP GRO rules)\n"
 "  -x, --vxlan-port N   UDP port carrying VXLAN: aggregate the TCP inside it\n"
 "                       as the kernel's VXLAN GRO does; repeatable, up to %u\n"
@@ -141,6 +142,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "max-size", required_argument, NULL, 's' },
 		{ "max-segs", required_argument, NULL, 'n' },
+		{ "ipv6-jumbo", required_argument, NULL, 'J' },
 		{ "udp", no_argument, NULL, 'u' },
 		{ "vxlan-port", required_argument, NULL, 'x' },
 		{ "csum", required_argument, NULL, 'c' },
@@ -158,7 +160,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	o->snaplen = SNAPLEN_DEFAULT;
 	o->eng.sz = sizeof(o->eng);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:s:n:ux:c:C:f:S:jhV", longopts,
+	while ((c = getopt_long(argc, argv, ":b:s:n:J:ux:c:C:f:S:jhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -174,6 +176,17 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			if (parse_u32("max-segs", optarg, 1, XRX_SEGS_MAX,
 				      &o->eng.max_segs))
 				return -EINVAL;
+			break;
+		case 'J':
+			if (!strcmp(optarg, "zero")) {
+				o->eng.ipv6_jumbo = XRX_IPV6_JUMBO_ZERO;
+			} else if (!strcmp(optarg, "hbh")) {
+				o->eng.ipv6_jumbo = XRX_IPV6_JUMBO_HBH;
+			} else {
+				fprintf(stderr, "xrx-replay: --ipv6-jumbo '%s' is unknown; use hbh or zero\n",
+					optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'u':
 			o->eng.udp = true;

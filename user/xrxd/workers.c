@@ -75,7 +75,21 @@ static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
 
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg);
+	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
+	       a->tun_ipv6_jumbo != b->tun_ipv6_jumbo;
+}
+
+_Static_assert((int)XRX_CONF_IPV6_JUMBO_AUTO == (int)XRX_TUN_IPV6_JUMBO_AUTO &&
+	       (int)XRX_CONF_IPV6_JUMBO_HBH == (int)XRX_TUN_IPV6_JUMBO_HBH &&
+	       (int)XRX_CONF_IPV6_JUMBO_ZERO == (int)XRX_TUN_IPV6_JUMBO_ZERO &&
+	       (int)XRX_CONF_IPV6_JUMBO_SPLIT == (int)XRX_TUN_IPV6_JUMBO_SPLIT,
+	       "tun_ipv6_jumbo words in the sink's order");
+
+static void sink_opts(const struct xrx_conf *conf, struct xrx_sink_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->sz = sizeof(*so);
+	so->tun_ipv6_jumbo = (enum xrx_tun_ipv6_jumbo)conf->tun_ipv6_jumbo;
 }
 
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
@@ -131,15 +145,20 @@ static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_engine_opts eo;
+	struct xrx_sink_opts so;
 	char spec[PATH_MAX + 8];
+	bool new_sink;
 	int err;
 
 	if (!x->live)
 		return 0;
 	sink_spec(conf, spec, sizeof(spec));
+	sink_opts(conf, &so);
 	engine_opts(conf, &eo);
-	err = xrx_live__reconfigure(x->live, sink_differs(x->conf, conf) ? spec : NULL,
-				    NULL, engine_differs(x->conf, conf) ? &eo : NULL);
+	new_sink = sink_differs(x->conf, conf);
+	err = xrx_live__reconfigure(x->live, new_sink ? spec : NULL,
+				    new_sink ? &so : NULL,
+				    engine_differs(x->conf, conf) ? &eo : NULL);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to sink %s: %s; still running the previous sink and engine settings",
 			x->ifname, spec, strerror(-err));
@@ -213,6 +232,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 
 	sink_spec(conf, spec, sizeof(spec));
 	lo.sink = spec;
+	sink_opts(conf, &lo.sink_opts);
 	engine_opts(conf, &lo.engine);
 
 	x->live = xrx_live__open(x->ifname, &lo);

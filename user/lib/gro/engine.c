@@ -61,7 +61,8 @@ static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 		o->pkts = o->flows + 1024;
 	if (o->pkts > (1u << 26))
 		return -EINVAL;
-	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL)
+	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL ||
+	    o->ipv6_jumbo > XRX_IPV6_JUMBO_HBH)
 		return -EINVAL;
 	if (!o->max_chunks)
 		o->max_chunks = 1;
@@ -82,6 +83,9 @@ static int xrx_engine_pools(struct xrx_engine *e)
 	 * largest single frame, plus room for L2. Untouched pages of the
 	 * mapping cost nothing. */
 	e->head_size = XRX_HEAD_SIZE;
+	/* room to insert the IPv6 jumbo option behind a full head */
+	if (o->ipv6_jumbo == XRX_IPV6_JUMBO_HBH)
+		e->head_size += XRX_HBH_JUMBO_LEN;
 	if (o->copy == XRX_COPY_FULL)
 		e->head_size += e->limit > 65536 ? e->limit : 65536;
 	e->heads_size = (size_t)e->head_size * o->pkts;

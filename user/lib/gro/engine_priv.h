@@ -217,6 +217,7 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 		     __u64 now_ns);
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_gro_complete(struct xrx_agg *a);
+void xrx_gro_ipv6_jumbo(struct xrx_agg *a);
 
 /* tunnel.c: VXLAN, hooked into the steps above where s->tnl / a->tnl */
 bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns);

@@ -341,8 +341,8 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 
 /*
  * napi_gro_complete() for two or more segments: inet_gro_complete() /
- * ipv6_gro_complete() set the IP length (0 above 65535: BIG TCP, no
- * jumbo option), tcp4/6_gro_complete() and udp4/6_gro_complete() leave
+ * ipv6_gro_complete() set the IP length (0 above 65535: BIG TCP; the
+ * IPv6 jumbo option, when asked for, is xrx_gro_ipv6_jumbo()'s), tcp4/6_gro_complete() and udp4/6_gro_complete() leave
  * the pseudo-header sum in the L4 checksum for CHECKSUM_PARTIAL and fill
  * in the GSO information.
  */
@@ -380,5 +380,37 @@ void xrx_gro_complete(struct xrx_agg *a)
 	p->gso_size = a->mss;
 	p->gso_segs = a->count;
 	p->csum = XRX_PKT_CSUM_PARTIAL;
+	p->csum_start = p->l4_off;
+}
+
+/*
+ * The Linux 6.x form of an IPv6 BIG TCP aggregate (xrx_engine_opts
+ * ipv6_jumbo = XRX_IPV6_JUMBO_HBH): ipv6_gro_complete() inserts struct
+ * hop_jumbo_hdr right after the fixed IPv6 header when the payload
+ * exceeds IPV6_MAXPLEN, and ip6_rcv_core()/ipv6_hop_jumbo() of 6.x take a
+ * payload_len 0 packet only with it. The kernel moves the headers in
+ * front of it 8 bytes into the headroom; here the bytes behind it move 8
+ * bytes on (the head buffer has the room, engine.c). The TCP
+ * pseudo-header sum stays: it counts the same L4 length.
+ */
+void xrx_gro_ipv6_jumbo(struct xrx_agg *a)
+{
+	struct xrx_pkt *p = &a->pkt;
+	__u32 nh = p->l3_off + 40, payload = p->len - nh;
+	__u8 *h = a->head + nh;
+
+	if (!a->ipv6 || p->l4_proto != XRX_IPPROTO_TCP ||
+	    payload <= XRX_IP_MAX_LEN || p->head_len < nh)
+		return;
+	memmove(h + XRX_HBH_JUMBO_LEN, h, p->head_len - nh);
+	h[0] = a->head[p->l3_off + 6];	/* hop_jumbo->nexthdr */
+	h[1] = 0;			/* hdrlen: 8 bytes */
+	h[2] = 0xc2;			/* IPV6_TLV_JUMBO */
+	h[3] = 4;
+	xrx_put32(h + 4, payload + XRX_HBH_JUMBO_LEN);
+	a->head[p->l3_off + 6] = 0;	/* NEXTHDR_HOP */
+	p->head_len += XRX_HBH_JUMBO_LEN;
+	p->len += XRX_HBH_JUMBO_LEN;
+	p->l4_off += XRX_HBH_JUMBO_LEN;
 	p->csum_start = p->l4_off;
 }

@@ -74,6 +74,8 @@ void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 		xrx_gro_complete(a);
 		if (a->tnl)	/* VXLAN: the outer headers (tunnel.c) */
 			xrx_tnl_complete(e, a);
+		else if (e->opts.ipv6_jumbo == XRX_IPV6_JUMBO_HBH)
+			xrx_gro_ipv6_jumbo(a);
 		xrx_count(e, XRX_ENGINE_STAT_AGGS_OUT);
 	}
 	a->state = XRX_AGG_OUT;

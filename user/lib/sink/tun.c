@@ -30,13 +30,24 @@
  * aggregate of up to 512 KiB with tot_len 0 goes in whole and reaches the
  * socket intact (ip_rcv_core() takes the length from the skb through
  * iph_totlen(), Linux 6.3+). A TCPv6 one with payload_len 0 and no
- * hop-by-hop jumbo option, the form the engine delivers, is accepted by
- * the TUN write and then lost: ip6_rcv_core() of 6.x trims it to its
- * 40-byte header (only mainline 7.0 reads the length from the skb).
+ * hop-by-hop jumbo option, the form the engine delivers by default, is
+ * accepted by the TUN write and then dropped by the IPv6 input of 6.x
+ * (counted in Ip6InHdrErrors; no byte reaches the socket), which takes
+ * payload_len 0 only with an RFC 2675 jumbo option after the IPv6
+ * header (ipv6_hop_jumbo() then takes the length from it; mainline 7.0
+ * reads the length from the skb and has no option). So the sink
+ * writes a TCPv6 aggregate above 64 KiB as opts->tun_ipv6_jumbo says:
+ * "hbh" (the default before Linux 7.0, from uname) inserts the 8 bytes
+ * Linux 6.x's own ipv6_gro_complete() inserts, in the write's header
+ * iovec (payload_len 0, next header 0, then next header TCP, type 0xC2,
+ * length 4, the payload length counted from the option), and the packet
+ * goes in whole; "zero" writes it as it is (7.0); "split" writes GSO
+ * pieces of at most 65535 bytes of IP length, cut at segment boundaries,
+ * which every kernel takes. An aggregate the engine already built with
+ * the option (xrx_engine_opts.ipv6_jumbo) is written whole as it is.
  * Linux 6.1's tun_alloc_skb() also refuses writes past MAX_SKB_FRAGS
- * order-0 pages (68 KiB) with EMSGSIZE. So: IPv4 aggregates go whole on
- * 6.3+; IPv6 ones, and IPv4 ones on older kernels, are written in GSO
- * pieces of at most 65535 bytes of IP length, cut at segment boundaries.
+ * order-0 pages (68 KiB) with EMSGSIZE. IPv4 aggregates go whole on
+ * 6.3+ and in pieces on older kernels.
  *
  * "tap:NAME[,gso|,nogso]" is the same at L2 (IFF_TAP): the packet is
  * written from its Ethernet header, MAC addresses and VLAN tags kept, and
@@ -90,7 +101,9 @@ struct tun_sink {
 	bool gso;			/* write aggregates as GSO */
 	bool csum;			/* TUN_F_CSUM: partial sums taken */
 	bool warned;			/* the one fallback log line */
+	bool warned_jumbo;		/* ... and the one jumbo line */
 	bool big4;			/* IPv4 tot_len 0 taken (6.3+) */
+	enum xrx_tun_ipv6_jumbo jumbo;	/* resolved: never AUTO */
 	__u32 offloads;			/* TUN_F_* accepted */
 	struct xrx_tun_info info;
 	union {				/* vnet_sz bytes of it are written */
@@ -102,7 +115,9 @@ struct tun_sink {
 	bool tnl_warned;		/* ... or the one line saying why not */
 	const char *tnl_why;
 	__u8 tag[4];			/* tap: the stripped VLAN tag */
-	__u8 hdr[XRX_HEAD_SIZE + 4];	/* headers of a piece (+ tag) */
+	__u8 hdr[XRX_HEAD_SIZE + 4 + XRX_HBH_JUMBO_LEN];
+					/* headers of a piece (+ tag), or of
+					 * a jumbo write (+ tag + option) */
 	struct iovec iov[TUN_IOVS];
 };
 
@@ -195,6 +210,77 @@ static int tun_write_whole(struct tun_sink *t, const struct xrx_pkt *pkt)
 			t->info.gso_writes++;
 		else
 			t->info.plain_writes++;
+	}
+	return err;
+}
+
+/*
+ * An IPv6 TCP aggregate above 64 KiB does not carry the jumbo option yet
+ * (the engine's default form): Linux 6.x needs it inserted.
+ */
+static bool tun_ipv6_has_jumbo(const struct xrx_pkt *pkt)
+{
+	const __u8 *ip = pkt->head + pkt->l3_off;
+
+	return pkt->head_len >= pkt->l3_off + 40u + XRX_HBH_JUMBO_LEN &&
+	       ip[6] == 0 && ip[41] == 0 && ip[42] == 0xc2 && ip[43] == 4;
+}
+
+/*
+ * The Linux 6.x form written whole: the headers up to the end of the
+ * IPv6 header are copied into t->hdr (the tap's stripped tag put back),
+ * payload_len and next header set to 0, and the 8-byte hop-by-hop jumbo
+ * option appended, as ipv6_gro_complete() builds it; the rest of the
+ * packet follows by reference. The TCP pseudo-header sum stays.
+ */
+static int tun_write_jumbo(struct tun_sink *t, const struct xrx_pkt *pkt)
+{
+	__u32 base = tun_base(t, pkt), nh = pkt->l3_off + 40u, hlen, tag;
+	__u32 jumbo = pkt->len - nh + XRX_HBH_JUMBO_LEN;
+	__u8 *ip, *opt;
+	int n, err;
+
+	if (pkt->head_len < nh)
+		return -EINVAL;
+	err = xrx_vnet_hdr_from_pkt(pkt, base, &t->vh);
+	if (err)
+		return err;
+	tag = tun_tag(t, pkt, &t->vh);
+	if (tag) {
+		memcpy(t->hdr, pkt->head, 12);
+		memcpy(t->hdr + 12, t->tag, 4);
+		memcpy(t->hdr + 16, pkt->head + 12, nh - 12);
+		hlen = nh + 4;
+	} else {
+		memcpy(t->hdr, pkt->head + base, nh - base);
+		hlen = nh - base;
+	}
+	ip = t->hdr + hlen - 40;
+	opt = t->hdr + hlen;
+	opt[0] = ip[6];			/* hop_jumbo->nexthdr */
+	opt[1] = 0;			/* hdrlen: 8 bytes */
+	opt[2] = 0xc2;			/* IPV6_TLV_JUMBO */
+	opt[3] = 4;
+	opt[4] = jumbo >> 24;
+	opt[5] = jumbo >> 16;
+	opt[6] = jumbo >> 8;
+	opt[7] = jumbo;
+	ip[4] = ip[5] = 0;		/* payload_len */
+	ip[6] = 0;			/* NEXTHDR_HOP */
+	hlen += XRX_HBH_JUMBO_LEN;
+	t->vh.csum_start += XRX_HBH_JUMBO_LEN;
+	t->vh.hdr_len += XRX_HBH_JUMBO_LEN;
+	n = xrx_vnet_iov(pkt, nh, pkt->len - nh, t->iov + 2, TUN_IOVS - 2);
+	if (n < 0)
+		return n;
+	t->iov[0].iov_base = &t->vh;
+	t->iov[0].iov_len = t->vnet_sz;
+	t->iov[1].iov_base = t->hdr;
+	t->iov[1].iov_len = hlen;
+	err = tun_writev(t, n + 2);
+	if (!err) {
+		t->info.gso_writes++;
+		t->info.jumbo_writes++;
 	}
 	return err;
 }
@@ -381,11 +467,21 @@ static int tun_deliver_vxlan(struct xrx_sink *s, struct tun_sink *t,
 	return tun_done(s, pkt, err, pkt->len - tun_base(t, pkt));
 }
 
+static void tun_warn_jumbo(struct tun_sink *t)
+{
+	if (t->warned_jumbo)
+		return;
+	t->warned_jumbo = true;
+	fprintf(stderr, "xrx: tun %s: an IPv6 aggregate that already carries the jumbo option has to be cut into pieces, which would keep the option: dropped; leave the engine's ipv6_jumbo at zero with this sink (it inserts the option itself)\n",
+		t->info.name);
+}
+
 static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct tun_sink *t = s->priv;
 	__u8 ver = pkt->head_len > pkt->l3_off ? pkt->head[pkt->l3_off] >> 4 : 0;
 	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
+	bool big6;
 	int err;
 
 	if (pkt->outer_l3_off)		/* VXLAN: the outer headers count */
@@ -397,13 +493,29 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		xrx_sink__release(s, pkt);
 		return -EPROTONOSUPPORT;
 	}
-	if (pkt->gso_type == XRX_GSO_NONE) {
+	big6 = ver == 6 && pkt->gso_type == XRX_GSO_TCPV6 &&
+	       ip_len - 40 > XRX_VNET_MAX_IP_LEN;
+	if (big6 && tun_ipv6_has_jumbo(pkt)) {
+		/* already the 6.x form: cutting it would need the option
+		 * taken out again, which the pieces do not do */
+		if (!t->gso || !tun_type_ok(t, pkt) ||
+		    pkt->nr_frags + 2 > TUN_IOVS) {
+			tun_warn_jumbo(t);
+			err = -EINVAL;
+		} else {
+			err = tun_write_whole(t, pkt);
+		}
+	} else if (pkt->gso_type == XRX_GSO_NONE) {
 		err = tun_write_whole(t, pkt);
 	} else if (!t->gso || !tun_type_ok(t, pkt)) {
 		tun_warn_fallback(s, t, pkt);
 		err = tun_write_pieces(t, pkt, 1);
+	} else if (big6 && t->jumbo == XRX_TUN_IPV6_JUMBO_HBH &&
+		   pkt->nr_frags + 2 <= TUN_IOVS) {
+		err = tun_write_jumbo(t, pkt);
 	} else if ((ip_len > XRX_VNET_MAX_IP_LEN &&
-		    (ver == 6 || !t->big4)) ||
+		    (ver == 6 ? t->jumbo != XRX_TUN_IPV6_JUMBO_ZERO :
+				!t->big4)) ||
 		   pkt->nr_frags + 2 > TUN_IOVS) {
 		hlen = xrx_vnet_hdr_len(pkt);
 		per = hlen && pkt->gso_size ?
@@ -481,15 +593,28 @@ static void tun_open_tnl(struct tun_sink *t)
 	t->tnl_gso = true;
 }
 
-/* iph_totlen() (IPv4 BIG TCP) arrived in Linux 6.3. */
-static bool tun_kernel_big4(void)
+/* The running kernel is at least @maj.@min (uname). */
+static bool tun_kernel_at_least(unsigned int maj, unsigned int min)
 {
 	struct utsname u;
 	unsigned int major = 0, minor = 0;
 
 	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
 		return false;
-	return major > 6 || (major == 6 && minor >= 3);
+	return major > maj || (major == maj && minor >= min);
+}
+
+/*
+ * auto: Linux 7.0 takes IPv6 payload_len 0 from the skb's length and no
+ * longer builds or expects the jumbo option (ipv6_gro_complete(),
+ * ip6_rcv_core()); every kernel before it needs the option.
+ */
+static enum xrx_tun_ipv6_jumbo tun_jumbo_resolve(enum xrx_tun_ipv6_jumbo j)
+{
+	if (j != XRX_TUN_IPV6_JUMBO_AUTO)
+		return j;
+	return tun_kernel_at_least(7, 0) ? XRX_TUN_IPV6_JUMBO_ZERO :
+					   XRX_TUN_IPV6_JUMBO_HBH;
 }
 
 /*
@@ -561,6 +686,12 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->tap = tap;
 	t->gso = !opts->tun_no_gso;
 	err = tun_parse(arg, t->info.name, &t->gso);
+	if (!err && opts->tun_ipv6_jumbo > XRX_TUN_IPV6_JUMBO_SPLIT) {
+		fprintf(stderr, "xrx: %s sink \"%s\": tun_ipv6_jumbo %d is unknown; use auto, hbh, zero or split (enum xrx_tun_ipv6_jumbo)\n",
+			kind, arg, (int)opts->tun_ipv6_jumbo);
+		err = -EINVAL;
+		goto fail;
+	}
 	if (err || opts->tun_flags) {
 		fprintf(stderr, "xrx: %s sink \"%s\": expected %s:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
 			kind, arg, kind, IF_NAMESIZE - 1);
@@ -602,7 +733,8 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->offloads = tun_probe_offloads(t->fd);
 	tun_open_tnl(t);
 	t->csum = t->offloads & TUN_F_CSUM;
-	t->big4 = tun_kernel_big4();
+	t->big4 = tun_kernel_at_least(6, 3);	/* iph_totlen() */
+	t->jumbo = tun_jumbo_resolve(opts->tun_ipv6_jumbo);
 	err = tun_up(t->info.name);
 	if (err) {
 		fprintf(stderr, "xrx: tun %s: cannot set it up: %s\n",
@@ -614,6 +746,7 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->info.gso = t->gso;
 	t->info.big_ipv4 = t->big4;
 	t->info.tnl_gso = t->tnl_gso;
+	t->info.ipv6_jumbo = t->jumbo;
 	s->priv = t;
 	return 0;
 fail:

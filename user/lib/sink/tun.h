@@ -36,12 +36,16 @@ struct xrx_tun_info {
 	__u32 offloads;		/* TUN_F_* TUNSETOFFLOAD accepted, each probed */
 	bool gso;		/* aggregates are written as GSO packets */
 	bool big_ipv4;		/* IPv4 above 64 KiB written whole (6.3+) */
+	__u8 ipv6_jumbo;	/* enum xrx_tun_ipv6_jumbo in use (never
+				 * AUTO: what it resolved to) */
 	__u64 gso_writes;	/* writes of one GSO packet (2+ segments) */
 	__u64 plain_writes;	/* writes of one plain packet */
 	__u64 split_pkts;	/* aggregates written in pieces */
 	__u64 split_big;	/* ... of them because IP length > 65535 */
 	bool tnl_gso;		/* VXLAN aggregates written whole (GSO over
 				 * a UDP tunnel); else as their segments */
+	__u64 jumbo_writes;	/* IPv6 above 64 KiB written whole with the
+				 * hop-by-hop jumbo option inserted */
 };
 
 /* Return: 0, or -EINVAL if @s is not a TUN sink. */
