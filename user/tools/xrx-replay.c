@@ -94,6 +94,27 @@ static void usage(FILE *f)
 		XRX_VXLAN_PORTS_MAX, SNAPLEN_DEFAULT);
 }
 
+/*
+ * Parse a keyword option: @names[i] is the word for enum value i, the list
+ * ends with NULL. Return: the value, or -EINVAL having said which words
+ * there are.
+ */
+static int parse_choice(const char *opt, const char *s,
+			const char *const *names)
+{
+	int i, n;
+
+	for (n = 0; names[n]; n++)
+		if (!strcmp(s, names[n]))
+			return n;
+	fprintf(stderr, "xrx-replay: --%s '%s' is unknown; use ", opt, s);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
+			names[i]);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
 /* Parse an unsigned decimal option value within [min, max]. */
 static int parse_u32(const char *opt, const char *s, __u32 min, __u32 max,
 		     __u32 *out)
@@ -154,7 +175,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, v;
 
 	o->batch = 64;
 	o->snaplen = SNAPLEN_DEFAULT;
@@ -177,16 +198,12 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 				      &o->eng.max_segs))
 				return -EINVAL;
 			break;
-		case 'J':
-			if (!strcmp(optarg, "zero")) {
-				o->eng.ipv6_jumbo = XRX_IPV6_JUMBO_ZERO;
-			} else if (!strcmp(optarg, "hbh")) {
-				o->eng.ipv6_jumbo = XRX_IPV6_JUMBO_HBH;
-			} else {
-				fprintf(stderr, "xrx-replay: --ipv6-jumbo '%s' is unknown; use hbh or zero\n",
-					optarg);
-				return -EINVAL;
-			}
+		case 'J':	/* enum xrx_ipv6_jumbo */
+			v = parse_choice("ipv6-jumbo", optarg,
+					 (const char *const[]){ "zero", "hbh", NULL });
+			if (v < 0)
+				return v;
+			o->eng.ipv6_jumbo = v;
 			break;
 		case 'u':
 			o->eng.udp = true;
@@ -195,29 +212,20 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			if (parse_vxlan_port(optarg, &o->eng))
 				return -EINVAL;
 			break;
-		case 'c':
-			if (!strcmp(optarg, "verify")) {
-				o->eng.csum = XRX_CSUM_VERIFY;
-			} else if (!strcmp(optarg, "trust")) {
-				o->eng.csum = XRX_CSUM_TRUST;
-			} else {
-				fprintf(stderr, "xrx-replay: --csum '%s' is unknown; use verify or trust\n",
-					optarg);
-				return -EINVAL;
-			}
+		case 'c':	/* enum xrx_csum_mode */
+			v = parse_choice("csum", optarg,
+					 (const char *const[]){ "verify", "trust", NULL });
+			if (v < 0)
+				return v;
+			o->eng.csum = v;
 			break;
-		case 'C':
-			if (!strcmp(optarg, "header")) {
-				o->eng.copy = XRX_COPY_HEADER;
-			} else if (!strcmp(optarg, "max-head")) {
-				o->eng.copy = XRX_COPY_MAX_HEAD;
-			} else if (!strcmp(optarg, "full")) {
-				o->eng.copy = XRX_COPY_FULL;
-			} else {
-				fprintf(stderr, "xrx-replay: --copy '%s' is unknown; use header, max-head or full\n",
-					optarg);
-				return -EINVAL;
-			}
+		case 'C':	/* enum xrx_copy_mode */
+			v = parse_choice("copy", optarg,
+					 (const char *const[]){ "header", "max-head",
+								"full", NULL });
+			if (v < 0)
+				return v;
+			o->eng.copy = v;
 			break;
 		case 'f':
 			if (parse_u32("flows", optarg, 1, 1u << 24,
