@@ -16,11 +16,12 @@
  * VXLAN frames (tests/common/vxlan_frames.h: random inner frames, inner
  * VLAN tags, IPv4/IPv6 inside and outside; most mutated inside, some
  * outside or cut short) go through xrx_rx as above and through
- * tests/bpf/tnl_parse.bpf.c, the BPF build of xrx_parse_vxlan() reading
- * the frame as xrx_rx does, twice: all in the linear area, and with only
- * part of it there (parsed in place or from the bpf_xdp_load_bytes()
- * copy). Every field of the outer and the tunnel result must equal
- * userspace's, and the path taken the one predicted.
+ * tests/bpf/tnl_parse.bpf.c, the BPF builds of xrx_parse_vxlan() on a
+ * packet window (in place) and on a bpf_xdp_load_bytes() copy (as xrx_rx
+ * reads the inner frame), all of the frame in the linear area and only
+ * part of it. Every field of the outer and the tunnel result must equal
+ * userspace's, and the packet build must ask for the copy exactly when
+ * the headers run past the linear area.
  *
  * Counters are checked per batch of frames (one map read for BATCH runs,
  * the expected deltas summed), and a batch that does not add up is rerun
@@ -71,7 +72,7 @@ static const unsigned int shares[NR_SHARES] = { 100, 750, 150, 200 };
 static struct env {
 	struct xrx_rx_env rx;
 	struct tnl_parse *tnl;	/* tests/bpf/tnl_parse.bpf.c */
-	int tnl_prog_fd, tnl_out_fd;
+	int tnl_pkt_fd, tnl_copy_fd, tnl_out_fd;
 	const char *tnl_broken;
 	unsigned long frames;
 	__u32 seed;
@@ -702,11 +703,9 @@ static void tnl_print(const char *who, const struct tnl_out *o)
 	parsed_print(name, &o->t.inner);
 }
 
-/*
- * One VXLAN frame through tnl_parse with @linear bytes in the linear
- * area. Return: 0 when every field agrees with userspace, 1 reported.
- */
-static int tnl_diff_one(const struct frame *f, __u32 linear)
+/* One run of @prog_fd on @f with @linear bytes linear; its tnl_out. */
+static int tnl_run(int prog_fd, const struct frame *f, __u32 linear,
+		   struct tnl_out *got)
 {
 	static __u8 out[OUT_CAP];
 	struct xdp_md ctx_in = { .data_end = linear };
@@ -718,29 +717,68 @@ static int tnl_diff_one(const struct frame *f, __u32 linear)
 		    .ctx_in = &ctx_in,
 		    .ctx_size_in = sizeof(ctx_in),
 		    .repeat = 1);
-	struct tnl_out want, got;
 	__u32 zero = 0;
 
-	tnl_want(f->buf, f->len, linear, &want);
-	memset(&got, 0xa5, sizeof(got));
-	if (bpf_map_update_elem(env.tnl_out_fd, &zero, &got, 0) ||
-	    bpf_prog_test_run_opts(env.tnl_prog_fd, &opts) ||
-	    bpf_map_lookup_elem(env.tnl_out_fd, &zero, &got)) {
+	memset(got, 0xa5, sizeof(*got));
+	if (bpf_map_update_elem(env.tnl_out_fd, &zero, got, 0) ||
+	    bpf_prog_test_run_opts(prog_fd, &opts) ||
+	    bpf_map_lookup_elem(env.tnl_out_fd, &zero, got)) {
 		print_message("# frame %lu (%u linear): tnl_parse: %s\n",
 			      f->index, linear, strerror(errno));
 		return 1;
 	}
-	if (opts.retval != XDP_PASS || memcmp(&got, &want, sizeof(got))) {
-		print_message("# frame %lu (seed %#x, %u bytes, %u linear): the "
-			      "VXLAN parser's BPF build differs (retval %u)\n",
-			      f->index, env.seed, f->len, linear, opts.retval);
-		tnl_print("BPF ", &got);
-		tnl_print("user", &want);
-		hexdump(f->buf, f->len);
+	if (opts.retval != XDP_PASS) {
+		print_message("# frame %lu (%u linear): tnl_parse returned %u\n",
+			      f->index, linear, opts.retval);
 		return 1;
 	}
+	return 0;
+}
+
+static int tnl_report(const struct frame *f, __u32 linear, const char *what,
+		      const struct tnl_out *got, const struct tnl_out *want)
+{
+	print_message("# frame %lu (seed %#x, %u bytes, %u linear): %s\n",
+		      f->index, env.seed, f->len, linear, what);
+	tnl_print("BPF ", got);
+	tnl_print("user", want);
+	hexdump(f->buf, f->len);
+	return 1;
+}
+
+/*
+ * One VXLAN frame with @linear bytes in the linear area through the
+ * packet-window build (tnl_parse_pkt) and, when @copy, the copy build
+ * (tnl_parse_copy). Return: 0 when every field agrees with userspace and
+ * the packet build fell back exactly when predicted, 1 reported.
+ */
+static int tnl_diff_one(const struct frame *f, __u32 linear, int copy)
+{
+	struct tnl_out want, got;
+	__u32 path;
+
+	tnl_want(f->buf, f->len, linear, &want);
+	path = want.path;
+	if (tnl_run(env.tnl_pkt_fd, f, linear, &got))
+		return 1;
+	if (path == TNL_PATH_COPY) {
+		if (got.path != TNL_PATH_NONE)
+			return tnl_report(f, linear, "the packet-window build did "
+					  "not ask for the copy", &got, &want);
+	} else if (memcmp(&got, &want, sizeof(got))) {
+		return tnl_report(f, linear, "the packet-window build differs",
+				  &got, &want);
+	}
+	tally.path[path]++;
+	if (copy) {
+		want.path = TNL_PATH_COPY;
+		if (tnl_run(env.tnl_copy_fd, f, linear, &got))
+			return 1;
+		if (memcmp(&got, &want, sizeof(got)))
+			return tnl_report(f, linear, "the copy build differs",
+					  &got, &want);
+	}
 	tally.tnl[want.tnl]++;
-	tally.path[want.path]++;
 	if (want.tnl == XRX_TNL_VXLAN) {
 		tally.inner[want.t.inner.result <= XRX_PARSE_TOO_LONG ?
 				    want.t.inner.result : XRX_PARSE_MALFORMED]++;
@@ -751,18 +789,19 @@ static int tnl_diff_one(const struct frame *f, __u32 linear)
 	return 0;
 }
 
-/* Both ways the program can read the frame: in place, and (multi-buffer)
- * with the headers partly in fragments. */
+/* Both ways the programs can get the frame: all of it in the linear
+ * area, and (multi-buffer) only part of it. */
 static int tnl_diff(const struct frame *f)
 {
 	if (f->len < FRAME_ETH_HLEN)
 		return 0;
-	if (tnl_diff_one(f, f->len))
+	if (tnl_diff_one(f, f->len, 1))
 		return 1;
 	if (f->linear != f->len)
-		return tnl_diff_one(f, f->linear);
+		return tnl_diff_one(f, f->linear, 1);
 	if (env.rx.small_linear && f->len > FRAME_ETH_HLEN)
-		return tnl_diff_one(f, FRAME_ETH_HLEN + below(f->len - FRAME_ETH_HLEN));
+		return tnl_diff_one(f, FRAME_ETH_HLEN +
+				    below(f->len - FRAME_ETH_HLEN), 0);
 	return 0;
 }
 
@@ -793,7 +832,7 @@ static void tnl_check_tally(unsigned long n)
 		fail_msg("no inner VLAN tag, outer IPv6 or inner IPv6 among %lu", n);
 	if (!tally.path[TNL_PATH_LINEAR] ||
 	    (env.rx.small_linear && !tally.path[TNL_PATH_COPY]))
-		fail_msg("the program never parsed in place, or never copied");
+		fail_msg("the packet-window build never parsed a frame whole, or never fell back to the copy");
 }
 
 static void run_share(int kind)
@@ -932,7 +971,8 @@ static int setup(void **state)
 		env.tnl_broken = "tnl_parse (the VXLAN parser's BPF build) does not load: the verifier refused it (see the log above)";
 		return 0;
 	}
-	env.tnl_prog_fd = bpf_program__fd(env.tnl->progs.tnl_parse);
+	env.tnl_pkt_fd = bpf_program__fd(env.tnl->progs.tnl_parse_pkt);
+	env.tnl_copy_fd = bpf_program__fd(env.tnl->progs.tnl_parse_copy);
 	env.tnl_out_fd = bpf_map__fd(env.tnl->maps.tnl_out);
 	return 0;
 }

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Test-only XDP program: the BPF build of the VXLAN parser
- * (include/xrx/parse_tunnel.h), read the way xrx_rx reads a frame. The
- * outer headers and the inner frame are parsed in place when the linear
- * area holds them, and otherwise from a bpf_xdp_load_bytes() copy of the
- * window, in a subprogram of its own as in xrx_rx. Every outer TCP/UDP
- * frame is tried as VXLAN, whatever its port (the port is the caller's
- * choice; the parser does not look at it).
+ * Test-only XDP programs: the BPF builds of the VXLAN parser
+ * (include/xrx/parse_tunnel.h) on both kinds of window. tnl_parse_pkt
+ * parses the outer headers and the inner frame in place, from the linear
+ * area (every read checked against data_end); tnl_parse_copy parses them
+ * from a bpf_xdp_load_bytes() copy of the window, which is how xrx_rx
+ * reads the inner frame. Two programs rather than one with both paths:
+ * the verifier's work on four inlined copies of the parser came to 790k
+ * of its 1M instructions. Every outer UDP frame is tried as VXLAN,
+ * whatever its port (the port is the caller's choice; the parser does
+ * not look at it).
  *
  * The whole result (struct tnl_out) goes into the one entry of tnl_out,
  * which test_parse_diff.c compares field by field with userspace
- * xrx_parse() and xrx_parse_vxlan() on the same bytes. Returns XDP_PASS.
+ * xrx_parse() and xrx_parse_vxlan() on the same bytes. Return: XDP_PASS.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -38,36 +41,21 @@ struct {
 	__type(value, struct tnl_scratch);
 } tnl_scratch SEC(".maps");
 
-/* Outer and inner parse from a copy of the window. */
-static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
-				 struct tnl_out *o)
-{
-	struct tnl_scratch *s;
-	__u32 len, zero = 0;
-
-	s = bpf_map_lookup_elem(&tnl_scratch, &zero);
-	if (!s)
-		return -1;
-	if (wire >= XRX_PARSE_WINDOW)
-		len = XRX_PARSE_WINDOW;
-	else
-		len = wire & (XRX_PARSE_WINDOW - 1);
-	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
-		return -1;
-	xrx_parse(s->buf, len, wire, &o->outer);
-	o->tnl = xrx_parse_vxlan(s->buf, len, wire, &o->outer, &o->t);
-	return 0;
-}
-
+/*
+ * In place: the outer headers, the VXLAN header and the inner frame read
+ * from the linear area. When any of them runs past it (the window is
+ * shorter than min(wire, XRX_PARSE_WINDOW) and the parse says
+ * XRX_PARSE_TOO_LONG or XRX_TNL_SHORT), the path is TNL_PATH_NONE: the
+ * frame needs the copy, which tnl_parse_copy parses.
+ */
 SEC("xdp.frags")
-int tnl_parse(struct xdp_md *ctx)
+int tnl_parse_pkt(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	__u32 wire, win, len, zero = 0;
 	struct tnl_out *o;
 	__u64 linear;
-	int res;
 
 	o = bpf_map_lookup_elem(&tnl_out, &zero);
 	if (!o)
@@ -76,33 +64,45 @@ int tnl_parse(struct xdp_md *ctx)
 	win = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
 	linear = data_end - data;
 	o->path = TNL_PATH_NONE;
-	if (linear >= XRX_ETH_HLEN) {
-		len = linear < win ? linear : win;
-		res = xrx_parse_pkt(data, data_end, len, wire, &o->outer);
-		if (res != XRX_PARSE_TOO_LONG || len >= win) {
-			o->tnl = xrx_parse_vxlan_pkt(data, data_end, len, wire,
-						     &o->outer, &o->t);
-			/* The inner headers run into a fragment, or the
-			 * VXLAN header does (too short for the packet
-			 * window but maybe not for the frame): copy. */
-			if ((o->tnl == XRX_TNL_VXLAN &&
-			     o->t.inner.result == XRX_PARSE_TOO_LONG &&
-			     len < win) ||
-			    (o->tnl == XRX_TNL_SHORT && len < win))
-				res = -1;
-			else
-				o->path = TNL_PATH_LINEAR;
-		} else {
-			res = -1;
-		}
-	} else {
-		res = -1;
-	}
-	if (res < 0) {
-		if (parse_copy(ctx, wire, o))
-			return XDP_ABORTED;
-		o->path = TNL_PATH_COPY;
-	}
+	if (linear < XRX_ETH_HLEN)
+		return XDP_PASS;
+	len = linear < win ? linear : win;
+	if (xrx_parse_pkt(data, data_end, len, wire, &o->outer) ==
+		    XRX_PARSE_TOO_LONG && len < win)
+		return XDP_PASS;
+	o->tnl = xrx_parse_vxlan_pkt(data, data_end, len, wire, &o->outer,
+				     &o->t);
+	if (len < win && (o->tnl == XRX_TNL_SHORT ||
+			  (o->tnl == XRX_TNL_VXLAN &&
+			   o->t.inner.result == XRX_PARSE_TOO_LONG)))
+		return XDP_PASS;
+	o->path = TNL_PATH_LINEAR;
+	return XDP_PASS;
+}
+
+/* From a copy of the window made with bpf_xdp_load_bytes(), as xrx_rx's
+ * parse_copy() and parse_vxlan_copy() read it. */
+SEC("xdp.frags")
+int tnl_parse_copy(struct xdp_md *ctx)
+{
+	struct tnl_scratch *s;
+	struct tnl_out *o;
+	__u32 wire, len, zero = 0;
+
+	o = bpf_map_lookup_elem(&tnl_out, &zero);
+	s = bpf_map_lookup_elem(&tnl_scratch, &zero);
+	if (!o || !s)
+		return XDP_ABORTED;
+	wire = bpf_xdp_get_buff_len(ctx);
+	if (wire >= XRX_PARSE_WINDOW)
+		len = XRX_PARSE_WINDOW;
+	else
+		len = wire & (XRX_PARSE_WINDOW - 1);
+	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
+		return XDP_ABORTED;
+	xrx_parse(s->buf, len, wire, &o->outer);
+	o->tnl = xrx_parse_vxlan(s->buf, len, wire, &o->outer, &o->t);
+	o->path = TNL_PATH_COPY;
 	return XDP_PASS;
 }
 
