@@ -21,7 +21,10 @@
  * reads the inner frame), all of the frame in the linear area and only
  * part of it. Every field of the outer and the tunnel result must equal
  * userspace's, and the packet build must ask for the copy exactly when
- * the headers run past the linear area.
+ * the headers run past the linear area. xrx_rx itself runs them with
+ * VXLAN on port 4789 and inner rules that pass every inner TCP/UDP frame
+ * (inner_rules()): its verdict and its vxlan and vxlan_inner_rule
+ * counters must be what userspace's tunnel parse predicts.
  *
  * Counters are checked per batch of frames (one map read for BATCH runs,
  * the expected deltas summed), and a batch that does not add up is rerun
@@ -73,6 +76,7 @@ static struct env {
 	struct xrx_rx_env rx;
 	struct tnl_parse *tnl;	/* tests/bpf/tnl_parse.bpf.c */
 	int tnl_pkt_fd, tnl_copy_fd, tnl_out_fd;
+	int inner_rules;	/* inner_rules() on: VXLAN share */
 	const char *tnl_broken;
 	unsigned long frames;
 	__u32 seed;
@@ -516,6 +520,57 @@ static void report(const struct frame *f, const struct xrx_parsed *p,
  * One frame through both. Return: 0 when they agree (counters are
  * checked per batch), 1 with the difference reported.
  */
+/*
+ * The VXLAN share runs xrx_rx with VXLAN on port 4789 and inner rules
+ * vxlan:tcp/any and vxlan:udp/any that say pass, over the default
+ * accelerate: a frame xrx_rx finds TCP/UDP inside VXLAN is passed, any
+ * other is decided as without them.
+ */
+static void inner_rules(int on)
+{
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL };
+	struct xrx_rule_val val = { .action = XRX_ACT_PASS, .id = 1 };
+	struct xrx_rule_key key = { .prefixlen = XRX_RULE_PREFIX_BASE,
+				    .scope = XRX_RULE_SCOPE_INNER };
+	static const __u8 protos[] = { IPPROTO_TCP, IPPROTO_UDP };
+	__u32 zero = 0, i;
+
+	if (on) {
+		cfg.flags = XRX_CFG_F_INNER_RULES;
+		cfg.vxlan_ports[0] = VXLAN_FRAME_PORT;
+	}
+	for (i = 0; i < sizeof(protos); i++) {
+		key.proto = protos[i];
+		if (on)
+			assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key,
+							     &val, 0), 0);
+		else
+			bpf_map_delete_elem(env.rx.rules_fd, &key);
+	}
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
+	env.inner_rules = on;
+}
+
+/*
+ * With inner_rules() on: is @f a frame xrx_rx counts as VXLAN (the
+ * return), and does an inner rule decide it (*@inner)?
+ */
+static int vxlan_note(const struct frame *f, const struct xrx_parsed *p,
+		      int *inner)
+{
+	__u32 win = f->len < XRX_PARSE_WINDOW ? f->len : XRX_PARSE_WINDOW;
+	struct xrx_tnl_parsed t;
+
+	*inner = 0;
+	if (!env.inner_rules || f->len < FRAME_ETH_HLEN ||
+	    p->result != XRX_PARSE_L4 || p->l4_proto != IPPROTO_UDP ||
+	    (p->flags & XRX_META_F_IPV6_EXT) || p->dport != VXLAN_FRAME_PORT)
+		return 0;
+	*inner = xrx_parse_vxlan(f->buf, win, f->len, p, &t) == XRX_TNL_VXLAN &&
+		 t.inner.result == XRX_PARSE_L4;
+	return 1;
+}
+
 static int diff_one(const struct frame *f, struct xrx_parsed *p,
 		    enum xrx_stat *stat)
 {
@@ -524,8 +579,13 @@ static int diff_one(const struct frame *f, struct xrx_parsed *p,
 	__u32 win = f->len < XRX_PARSE_WINDOW ? f->len : XRX_PARSE_WINDOW;
 	char why[160];
 
+	int inner;
+
 	xrx_parse(f->buf, win, f->len, p);
 	*stat = stat_of(p->result);
+	vxlan_note(f, p, &inner);
+	if (inner)
+		*stat = XRX_STAT_PASS_EXCLUDED;
 	if (f->len < FRAME_ETH_HLEN) {
 		/* BPF_PROG_TEST_RUN takes no frame shorter than ETH_HLEN. */
 		if (p->result != XRX_PARSE_MALFORMED) {
@@ -543,7 +603,7 @@ static int diff_one(const struct frame *f, struct xrx_parsed *p,
 		return 1;
 	}
 	if (r.retval != (*stat == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS) ||
-	    r.meta_len != (p->result == XRX_PARSE_L4 ? sizeof(want) : 0)) {
+	    r.meta_len != (p->result == XRX_PARSE_L4 && !inner ? sizeof(want) : 0)) {
 		snprintf(why, sizeof(why),
 			 "xrx_rx verdict %u with %u bytes of metadata; userspace "
 			 "class %s", r.retval, r.meta_len, xrx_stat_names[*stat]);
@@ -580,12 +640,20 @@ static void stats_reset(void)
 }
 
 /* A frame counts in RX, its verdict, and how its headers were read. */
-static void count_want(enum xrx_stat stat, const struct frame *f)
+static void count_want(enum xrx_stat stat, const struct frame *f,
+		       const struct xrx_parsed *p)
 {
 	enum xrx_stat path;
+	int inner;
 
 	if (stat >= XRX_STAT_MAX)
 		return;
+	if (vxlan_note(f, p, &inner)) {
+		env.want_pkts[XRX_STAT_VXLAN]++;
+		env.want_bytes[XRX_STAT_VXLAN] += f->len;
+		env.want_pkts[XRX_STAT_VXLAN_INNER_RULE] += inner;
+		env.want_bytes[XRX_STAT_VXLAN_INNER_RULE] += inner ? f->len : 0;
+	}
 	path = xrx_rx_env_path(f->buf, f->len, f->linear);
 	env.want_pkts[XRX_STAT_RX]++;
 	env.want_bytes[XRX_STAT_RX] += f->len;
@@ -625,7 +693,7 @@ static void pinpoint(const struct frame *batch, __u32 n)
 		stats_reset();
 		if (diff_one(&batch[i], &p, &stat))
 			return;
-		count_want(stat, &batch[i]);
+		count_want(stat, &batch[i], &p);
 		k = stats_differ();
 		if (k >= 0) {
 			char why[96];
@@ -839,10 +907,11 @@ static void run_share(int kind)
 {
 	static struct frame batch[BATCH];
 	unsigned long n, i, classes[XRX_PARSE_TOO_LONG + 1] = { 0 };
-	unsigned long bad = 0;
+	unsigned long bad = 0, inner_seen[2] = { 0 };
 	struct xrx_parsed p;
 	enum xrx_stat stat;
 	__u32 nb = 0, c;
+	int in;
 	struct timespec t0, t1;
 
 	if (env.rx.broken)
@@ -853,6 +922,7 @@ static void run_share(int kind)
 		print_message("# kernel refuses ctx_in.data_end < data_size_in: no multi-buffer frames\n");
 		skip();
 	}
+	inner_rules(kind == SHARE_VXLAN);
 	if (kind == SHARE_VXLAN) {
 		if (env.tnl_broken)
 			fail_msg("%s", env.tnl_broken);
@@ -881,7 +951,9 @@ static void run_share(int kind)
 		}
 		nb++;
 		classes[p.result <= XRX_PARSE_TOO_LONG ? p.result : XRX_PARSE_MALFORMED]++;
-		count_want(stat, f);
+		if (vxlan_note(f, &p, &in))
+			inner_seen[in]++;
+		count_want(stat, f, &p);
 		if (nb == BATCH || i + 1 == n) {
 			if (stats_differ() >= 0) {
 				pinpoint(batch, nb);
@@ -898,8 +970,15 @@ static void run_share(int kind)
 	for (c = 0; c <= XRX_PARSE_TOO_LONG; c++)
 		print_message(" %s %lu", xrx_stat_names[stat_of(c)], classes[c]);
 	print_message("\n");
-	if (kind == SHARE_VXLAN)
+	if (kind == SHARE_VXLAN) {
+		print_message("# xrx_rx with inner rules: %lu VXLAN frames, %lu "
+			      "decided by an inner rule\n",
+			      inner_seen[0] + inner_seen[1], inner_seen[1]);
+		if (n >= 10000 && (!inner_seen[0] || !inner_seen[1]))
+			fail_msg("no VXLAN frame with, or none without, an inner "
+				 "rule's verdict among %lu", n);
 		tnl_check_tally(n);
+	}
 	if (bad)
 		fail_msg("xrx_rx and xrx_parse() disagree (seed %#x; XRX_DIFF_SEED "
 			 "and XRX_DIFF_FRAMES reproduce the run)", env.seed);
