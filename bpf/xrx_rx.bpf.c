@@ -312,7 +312,7 @@ static __noinline int parse_vxlan_copy(struct xdp_md *ctx, __u32 wire,
 		len = wire & (XRX_PARSE_WINDOW - 1);
 	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
 		return -1;
-	return xrx_parse_vxlan(s->buf, len, wire, outer, t);
+	return xrx_parse_vxlan_copy(s->buf, len, wire, outer, t);
 }
 
 /*

@@ -54,13 +54,16 @@ struct xrx_tnl_parsed {
  * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
  * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
  * @t:      result; every field is written (zero where parsing did not get)
+ * @hash:   as for xrx_parse_at(): non-zero computes t->inner.hash (which
+ *          mixes in @outer->hash), 0 leaves it 0; a constant at each call
  *
  * An outer IPv4 (any length) or IPv6 header with UDP qualifies. The
  * VXLAN flags are not judged here
  * (vxlan_gro_receive() does not either: it only compares them). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
- * and its hash covers the outer hash, the VNI and the inner flow.
+ * and its hash (with @hash) covers the outer hash, the VNI and the inner
+ * flow.
  *
  * The inner frame is parsed by xrx_parse_at() on a window of its own that
  * starts at the inner Ethernet header, inside the outer window. In BPF
@@ -77,7 +80,8 @@ struct xrx_tnl_parsed {
 static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 					      int kind, __u32 len, __u32 wire,
 					      const struct xrx_parsed *outer,
-					      struct xrx_tnl_parsed *t)
+					      struct xrx_tnl_parsed *t,
+					      int hash)
 {
 	struct xrx_win iw;
 	__u32 off, h;
@@ -101,15 +105,17 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 	 * and move its offsets to the outer frame's. */
 	iw.p = w->p + off;
 	iw.end = w->end;
-	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner);
+	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner, hash);
 	t->inner.headlen += off;
 	if (t->inner.l3_off)	/* 0: parsing stopped before L3 */
 		t->inner.l3_off += off;
 	if (t->inner.l4_off)
 		t->inner.l4_off += off;
 
-	h = xrx_hash_mix(outer->hash, t->vni);
-	t->inner.hash = xrx_hash_mix(h, t->inner.hash);
+	if (hash) {
+		h = xrx_hash_mix(outer->hash, t->vni);
+		t->inner.hash = xrx_hash_mix(h, t->inner.hash);
+	}
 	return XRX_TNL_VXLAN;
 
 	/* The VNI read of a packet window, as in xrx_parse_at(): never. */
@@ -125,11 +131,24 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t);
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 1);
 }
 
 #ifdef __bpf__
-/* The window is the packet's linear area, as for xrx_parse_pkt(). */
+/* A scratch copy of the window, without the hash: what xrx_rx needs to
+ * match rules on the inner frame (xrx_parse_copy()). */
+static __always_inline int xrx_parse_vxlan_copy(const __u8 *p, __u32 len,
+						__u32 wire,
+						const struct xrx_parsed *outer,
+						struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 0);
+}
+
+/* The window is the packet's linear area, as for xrx_parse_pkt(), with
+ * the hash (the parser differential compares it). */
 static __always_inline int xrx_parse_vxlan_pkt(const __u8 *data,
 					       const void *data_end, __u32 len,
 					       __u32 wire,
@@ -138,7 +157,7 @@ static __always_inline int xrx_parse_vxlan_pkt(const __u8 *data,
 {
 	struct xrx_win w = { .p = data, .end = data_end };
 
-	return xrx_parse_vxlan_at(&w, XRX_WIN_PKT, len, wire, outer, t);
+	return xrx_parse_vxlan_at(&w, XRX_WIN_PKT, len, wire, outer, t, 1);
 }
 #endif
 

@@ -54,6 +54,7 @@ int tnl_parse_pkt(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	__u32 wire, win, len, zero = 0;
+	struct xrx_win w;
 	struct tnl_out *o;
 	__u64 linear;
 
@@ -67,7 +68,10 @@ int tnl_parse_pkt(struct xdp_md *ctx)
 	if (linear < XRX_ETH_HLEN)
 		return XDP_PASS;
 	len = linear < win ? linear : win;
-	if (xrx_parse_pkt(data, data_end, len, wire, &o->outer) ==
+	/* xrx_parse_pkt() would leave the hash out; compare it too. */
+	w.p = data;
+	w.end = data_end;
+	if (xrx_parse_at(&w, XRX_WIN_PKT, len, wire, &o->outer, 1) ==
 		    XRX_PARSE_TOO_LONG && len < win)
 		return XDP_PASS;
 	o->tnl = xrx_parse_vxlan_pkt(data, data_end, len, wire, &o->outer,
