@@ -101,8 +101,7 @@ PYEOF
 
 printf '%s\n' "interface = $IF_DUT" "accelerate = vxlan:tcp/5201" \
 	"vxlan_ports = 4789" "sink = pcap:$WORK/rx.pcap" >"$WORK/xrx.conf"
-nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
-	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 pid=$!
 at_exit kill -KILL $pid
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
@@ -191,8 +190,7 @@ check "the capture holds the $N4 + $N6 inner tcp/5201 frames and nothing else" \
 # The same configuration without the inner rule: nothing is taken.
 printf '%s\n' "interface = $IF_DUT" "accelerate = none" "vxlan_ports = 4789" \
 	"sink = pcap:$WORK/rx2.pcap" >"$WORK/xrx.conf"
-nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
-	-c "$WORK/xrx.conf" 2>"$WORK/xrxd2.err" &
+bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd2.err"
 pid=$!
 at_exit kill -KILL $pid
 if wait_for 15 ready; then
