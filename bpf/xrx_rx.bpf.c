@@ -293,7 +293,7 @@ static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
  * packet window doubled the verifier's work on xrx_rx (to 660k of its 1M
  * instructions), and the copy costs about 15 ns, on VXLAN frames only
  * and only with inner rules configured (all of the inner lookup: about
- * 100 ns per frame in BPF_PROG_TEST_RUN).
+ * 70-100 ns per frame in BPF_PROG_TEST_RUN).
  * Return: an enum xrx_tnl_result, or -1 if the window could not be read.
  */
 static __noinline int parse_vxlan_copy(struct xdp_md *ctx, __u32 wire,
