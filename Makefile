@@ -172,6 +172,24 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(BPF_SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
+# Test-only BPF programs (tests/bpf/*.bpf.c) and their skeletons, for the
+# BPF tests that hold a shared parser's BPF build against userspace.
+TEST_BPF_SKELS := $(patsubst tests/bpf/%.bpf.c,$(BUILD)/tests/%.skel.h,$(wildcard tests/bpf/*.bpf.c))
+
+$(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c $(HDRS) $(wildcard tests/bpf/*.h)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Itests -c $< -o $@
+
+$(BUILD)/tests/%.skel.h: $(BUILD)/tests/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$(basename $(basename $(notdir $<)))) > $@
+
+.SECONDARY: $(TEST_BPF_SKELS:.skel.h=.bpf.o)
+
+$(BUILD)/tests/test_parse_diff: $(TEST_BPF_SKELS)
+$(BUILD)/tests/test_parse_diff: XCFLAGS += -I$(BUILD)/tests
+
 # xrx-send builds its trains with the same frame builder as the tests, so
 # what it sends is what the tests' oracles expect.
 $(BUILD)/xrx-send: $(TEST_SUPPORT)

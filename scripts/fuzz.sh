@@ -20,8 +20,8 @@
 # and keep it as tests/fuzz/TARGET/regress-WHAT.
 #
 # Without -q, it then runs the BPF-vs-userspace parser differential
-# (build/tests/test_parse_diff) on XRX_DIFF_FRAMES frames, 1000000 by
-# default. Exit status: 0 when nothing crashed and the differential passed.
+# (build/tests/test_parse_diff, VXLAN frames included) on XRX_DIFF_FRAMES
+# frames, 1000000 by default. Exit status: 0 when nothing crashed and the differential passed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}

@@ -247,8 +247,13 @@ XRX_API int xrx_live__poll(struct xrx_live *l, __u32 qi, struct xrx_pkt **pkts,
 XRX_API void xrx_live__release(struct xrx_live *l, __u32 qi,
 			       struct xrx_pkt *pkt);
 
-/* Rules (include/xrx/rules.h), applied at once to the program. */
-/* @act: enum xrx_action (XRX_ACT_PASS, XRX_ACT_ACCEL). */
+/*
+ * Rules (include/xrx/rules.h), applied at once to the program. A rule of
+ * scope XRX_RULE_SCOPE_INNER matches only once xrx_cfg lists VXLAN ports
+ * and has XRX_CFG_F_INNER_RULES, which xrxd writes and these calls do not.
+ */
+/* @act: enum xrx_action (XRX_ACT_PASS, XRX_ACT_ACCEL); the rest of
+ * xrx_cfg is kept. */
 XRX_API int xrx_live__set_default_action(struct xrx_live *l, __u32 act);
 XRX_API int xrx_live__rule_add(struct xrx_live *l,
 			       const struct xrx_rule_key *key,

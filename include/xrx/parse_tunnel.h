@@ -13,7 +13,8 @@
  * caller decides; this header only parses.
  *
  * Everything here reads the same window as xrx_parse() and uses its masked
- * reads, so it can run in BPF too; the userspace engine is its first user.
+ * reads, so it runs in BPF too: the parser differential
+ * (tests/bpf/test_parse_diff.c) holds the two builds to the same result.
  */
 #ifndef XRX_PARSE_TUNNEL_H
 #define XRX_PARSE_TUNNEL_H
@@ -41,26 +42,48 @@ struct xrx_tnl_parsed {
 };
 
 /*
- * xrx_parse_vxlan() - parse the VXLAN header and the inner frame.
- * @p, @len, @wire: as for xrx_parse()
- * @outer:          xrx_parse()'s result for the frame, XRX_PARSE_L4
- * @t:              result; every field is written (zero where parsing
- *                  did not get)
+ * The BPF copy of the window (xrx_rx's scratch buffer) must hold every
+ * masked read of the inner parse: the inner window starts at most
+ * XRX_PARSE_WINDOW bytes in, and xrx_parse_at() reads up to
+ * XRX_PARSE_SCRATCH bytes beyond its start.
+ */
+#define XRX_TNL_SCRATCH (XRX_PARSE_WINDOW + XRX_PARSE_SCRATCH)
+
+/*
+ * xrx_parse_vxlan_at() - parse the VXLAN header and the inner frame.
+ * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
+ * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
+ * @t:      result; every field is written (zero where parsing did not get)
+ * @hash:   as for xrx_parse_at(): non-zero computes t->inner.hash (which
+ *          mixes in @outer->hash), 0 leaves it 0; a constant at each call
  *
  * An outer IPv4 (any length) or IPv6 header with UDP qualifies. The
  * VXLAN flags are not judged here
  * (vxlan_gro_receive() does not either: it only compares them). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
- * and its hash covers the outer hash, the VNI and the inner flow.
+ * and its hash (with @hash) covers the outer hash, the VNI and the inner
+ * flow.
+ *
+ * The inner frame is parsed by xrx_parse_at() on a window of its own that
+ * starts at the inner Ethernet header, inside the outer window. In BPF
+ * that start is a pointer with a variable offset, bounded by masking it
+ * with XRX_PARSE_WINDOW - 1 (a no-op: the length check before it keeps
+ * it below XRX_PARSE_WINDOW); a scratch copy must therefore be
+ * XRX_TNL_SCRATCH bytes long, and a packet window is checked against
+ * data_end on every read as the outer parse is. As for xrx_parse_pkt(),
+ * an inner result of XRX_PARSE_TOO_LONG from a packet window shorter
+ * than min(@wire, XRX_PARSE_WINDOW) means: parse a copy instead.
  *
  * Return: enum xrx_tnl_result.
  */
-static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
-					   __u32 wire,
-					   const struct xrx_parsed *outer,
-					   struct xrx_tnl_parsed *t)
+static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
+					      int kind, __u32 len, __u32 wire,
+					      const struct xrx_parsed *outer,
+					      struct xrx_tnl_parsed *t,
+					      int hash)
 {
+	struct xrx_win iw;
 	__u32 off, h;
 
 	__builtin_memset(t, 0, sizeof(*t));
@@ -75,21 +98,67 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 	t->inner_mac_off = off + XRX_VXLAN_HLEN;
 	if (off + XRX_VXLAN_HLEN + XRX_ETH_HLEN > len)
 		return XRX_TNL_SHORT;
-	t->vni = xrx_get32(p + off + 4) >> 8;
-	off += XRX_VXLAN_HLEN;
+	t->vni = xrx_be32(XRX_LOAD(w, kind, off + 4, __u32)) >> 8;
+	off = (off + XRX_VXLAN_HLEN) & (XRX_PARSE_WINDOW - 1);
 
 	/* The inner frame is a frame of its own: parse it where it starts
 	 * and move its offsets to the outer frame's. */
-	xrx_parse(p + off, len - off, wire - off, &t->inner);
+	iw.p = w->p + off;
+	iw.end = w->end;
+	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner, hash);
 	t->inner.headlen += off;
 	if (t->inner.l3_off)	/* 0: parsing stopped before L3 */
 		t->inner.l3_off += off;
 	if (t->inner.l4_off)
 		t->inner.l4_off += off;
 
-	h = xrx_hash_mix(outer->hash, t->vni);
-	t->inner.hash = xrx_hash_mix(h, t->inner.hash);
+	if (hash) {
+		h = xrx_hash_mix(outer->hash, t->vni);
+		t->inner.hash = xrx_hash_mix(h, t->inner.hash);
+	}
 	return XRX_TNL_VXLAN;
+
+	/* The VNI read of a packet window, as in xrx_parse_at(): never. */
+xrx_out_of_window: __attribute__((unused));
+	return XRX_TNL_SHORT;
 }
+
+/* The window is a buffer (userspace, or BPF's scratch copy). */
+static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
+					   __u32 wire,
+					   const struct xrx_parsed *outer,
+					   struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 1);
+}
+
+#ifdef __bpf__
+/* A scratch copy of the window, without the hash: what xrx_rx needs to
+ * match rules on the inner frame (xrx_parse_copy()). */
+static __always_inline int xrx_parse_vxlan_copy(const __u8 *p, __u32 len,
+						__u32 wire,
+						const struct xrx_parsed *outer,
+						struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 0);
+}
+
+/* The window is the packet's linear area, as for xrx_parse_pkt(), with
+ * the hash (the parser differential compares it). */
+static __always_inline int xrx_parse_vxlan_pkt(const __u8 *data,
+					       const void *data_end, __u32 len,
+					       __u32 wire,
+					       const struct xrx_parsed *outer,
+					       struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = data, .end = data_end };
+
+	return xrx_parse_vxlan_at(&w, XRX_WIN_PKT, len, wire, outer, t, 1);
+}
+#endif
 
 #endif /* XRX_PARSE_TUNNEL_H */

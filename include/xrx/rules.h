@@ -3,7 +3,7 @@
  * Accelerate rules (map xrx_rules) and program configuration (map xrx_cfg).
  *
  * xrx_rules is one LPM trie for both address families. The key's data is
- *   proto (8 bits) | zero (8) | destination port (16, network order) |
+ *   proto (8 bits) | scope (8) | destination port (16, network order) |
  *   destination address (128; IPv4 as ::ffff:a.b.c.d)
  * so a rule's prefix length is 32 + the address prefix it covers:
  *   "tcp/5001"                 prefixlen 32       (any address, v4 and v6)
@@ -11,6 +11,16 @@
  *   "tcp/5001@2001:db8::/32"   prefixlen 32+32
  * Port 0 means "any port": xrx_rx looks up the frame's port first and
  * port 0 second, so a specific port rule wins over a wildcard one.
+ *
+ * The scope says which headers a rule matches. XRX_RULE_SCOPE_OUTER (0)
+ * matches the frame's own IP and TCP/UDP headers. XRX_RULE_SCOPE_INNER
+ * ("vxlan:tcp/5201" in xrxd's config) matches the frame inside VXLAN: for
+ * a UDP frame to one of xrx_cfg's vxlan_ports, with XRX_CFG_F_INNER_RULES
+ * set, xrx_rx parses the inner frame and looks up its protocol, port and
+ * address in this scope first; the verdict of an inner rule is the
+ * frame's, and when none matches the outer rules decide. The scope is
+ * inside the 32 bits every rule's prefix covers, so the two scopes never
+ * match each other's rules.
  */
 #ifndef XRX_RULES_H
 #define XRX_RULES_H
@@ -24,12 +34,20 @@
 struct xrx_rule_key {
 	__u32 prefixlen;	/* LPM: bits of the fields below */
 	__u8 proto;		/* IPPROTO_TCP or IPPROTO_UDP */
-	__u8 zero;
+	union {
+		__u8 scope;	/* enum xrx_rule_scope */
+		__u8 zero;	/* its name before scopes: always 0 then */
+	};
 	__be16 port;		/* destination port, 0 = any */
 	__u8 addr[16];		/* destination; IPv4 mapped into ::ffff:0:0/96 */
 };
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_rule_key) == 24, "xrx_rules key ABI");
+
+enum xrx_rule_scope {
+	XRX_RULE_SCOPE_OUTER = 0,	/* the frame's own headers */
+	XRX_RULE_SCOPE_INNER = 1,	/* the frame inside VXLAN */
+};
 
 enum xrx_action {
 	XRX_ACT_PASS = 0,	/* hand the frame to the kernel */
@@ -43,12 +61,22 @@ struct xrx_rule_val {
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_rule_val) == 8, "xrx_rules value ABI");
 
+#define XRX_CFG_VXLAN_PORTS 8	/* = XRX_VXLAN_PORTS_MAX of the engine */
+
+enum xrx_cfg_flags {
+	/* Parse the frame inside VXLAN and look up XRX_RULE_SCOPE_INNER
+	 * rules; without it VXLAN frames are only counted. */
+	XRX_CFG_F_INNER_RULES = 1u << 0,
+};
+
 /* xrx_cfg: a one-entry array, key 0. Zero-filled means pass everything. */
 struct xrx_cfg {
 	__u32 default_action;	/* enum xrx_action when no rule matches */
-	__u32 flags;		/* reserved, zero */
+	__u32 flags;		/* enum xrx_cfg_flags; other bits zero */
+	/* UDP destination ports that carry VXLAN, host order; 0 = unused */
+	__u16 vxlan_ports[XRX_CFG_VXLAN_PORTS];
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 8, "xrx_cfg value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 24, "xrx_cfg value ABI");
 
 #endif /* XRX_RULES_H */

@@ -14,6 +14,7 @@
  * counter (redirect or one pass_*); no_meta_room is an extra note on a
  * redirected frame. Every frame that reaches the parser is also counted
  * once in parse_linear or parse_copy: how xrx_rx read its headers.
+ * vxlan and vxlan_inner_rule describe VXLAN frames (include/xrx/rules.h).
  */
 #ifndef XRX_STATS_H
 #define XRX_STATS_H
@@ -34,7 +35,9 @@
 	X(PASS_TOO_LONG, pass_too_long, "headers beyond the parse window")  \
 	X(NO_META_ROOM, no_meta_room, "redirected without xrx_meta")        \
 	X(PARSE_LINEAR, parse_linear, "headers parsed in the linear area")   \
-	X(PARSE_COPY, parse_copy, "headers copied out of fragments to parse")
+	X(PARSE_COPY, parse_copy, "headers copied out of fragments to parse") \
+	X(VXLAN, vxlan, "UDP frames to a VXLAN port (xrx_cfg vxlan_ports)") \
+	X(VXLAN_INNER_RULE, vxlan_inner_rule, "VXLAN frames an inner rule gave the verdict")
 
 enum xrx_stat {
 #define XRX_X_ENUM(e, n, d) XRX_STAT_##e,
@@ -46,8 +49,8 @@ enum xrx_stat {
 /*
  * Every frame xrx_rx sees is counted in RX and in exactly one verdict,
  * REDIRECT or one of the PASS_ reasons; the counters after them
- * (no_meta_room, parse_linear, parse_copy) say more about some of those
- * frames and add up to nothing.
+ * (no_meta_room, parse_linear, parse_copy, vxlan, vxlan_inner_rule) say
+ * more about some of those frames and add up to nothing.
  */
 #define XRX_STAT_VERDICT_FIRST XRX_STAT_REDIRECT
 #define XRX_STAT_VERDICT_LAST XRX_STAT_PASS_TOO_LONG

@@ -33,6 +33,7 @@
 #include <xrx/stats.h>
 
 #include "common/frames.h"
+#include "common/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 
 #define FRAME_CAP 16384
@@ -95,11 +96,12 @@ static void set_default(__u32 action)
  * Add "proto/port[@addr/plen]" -> action. @addr NULL: any address.
  * The key layout is the one include/xrx/rules.h documents.
  */
-static void rule_add(__u8 proto, __u16 port, const char *addr, int plen,
-		     __u32 action)
+static void rule_add_scoped(__u8 scope, __u8 proto, __u16 port,
+			    const char *addr, int plen, __u32 action)
 {
 	struct xrx_rule_val val = { .action = action, .id = env.nr_keys + 1 };
-	struct xrx_rule_key key = { .proto = proto, .port = htons(port) };
+	struct xrx_rule_key key = { .proto = proto, .scope = scope,
+				    .port = htons(port) };
 
 	key.prefixlen = XRX_RULE_PREFIX_BASE;
 	if (addr && strchr(addr, ':')) {
@@ -113,6 +115,12 @@ static void rule_add(__u8 proto, __u16 port, const char *addr, int plen,
 	assert_true(env.nr_keys < (int)(sizeof(env.keys) / sizeof(env.keys[0])));
 	assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key, &val, 0), 0);
 	env.keys[env.nr_keys++] = key;
+}
+
+static void rule_add(__u8 proto, __u16 port, const char *addr, int plen,
+		     __u32 action)
+{
+	rule_add_scoped(XRX_RULE_SCOPE_OUTER, proto, port, addr, plen, action);
 }
 
 /* The configuration the frame-kind table runs under. */
@@ -936,6 +944,169 @@ static void test_hash(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* VXLAN: steering by the inner frame                                 */
+
+/*
+ * The configuration the VXLAN table runs under: VXLAN on UDP 4789 and
+ * 8472; inner rules vxlan:tcp/5201 (accelerate), vxlan:tcp/22 (pass),
+ * vxlan:udp/any@2001:db8:1::/48 (accelerate); one outer rule, udp/8472
+ * (accelerate); default pass.
+ */
+static void rules_vxlan(__u32 flags)
+{
+	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 } };
+	__u32 zero = 0;
+
+	rules_clear();
+	rule_add_scoped(XRX_RULE_SCOPE_INNER, IPPROTO_TCP, 5201, NULL, 0,
+			XRX_ACT_ACCEL);
+	rule_add_scoped(XRX_RULE_SCOPE_INNER, IPPROTO_TCP, 22, NULL, 0,
+			XRX_ACT_PASS);
+	rule_add_scoped(XRX_RULE_SCOPE_INNER, IPPROTO_UDP, 0, "2001:db8:1::",
+			48, XRX_ACT_ACCEL);
+	rule_add(IPPROTO_UDP, 8472, NULL, 0, XRX_ACT_ACCEL);
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
+}
+
+enum { VX_OUTER4 = 0, VX_OUTER6 = 1, VX_PLAIN = 2 };
+
+struct vxlan_row {
+	const char *name;
+	void (*make)(struct frame_spec *s);	/* the inner frame */
+	__u16 dport;		/* inner TCP/UDP port; 0: the builder's */
+	int outer;		/* VX_OUTER4, VX_OUTER6; VX_PLAIN: no tunnel */
+	__u16 udp_port;		/* outer UDP port; 0: 4789 */
+	__u32 linear;		/* bytes in the linear area; 0: all */
+	__u32 flags;		/* xrx_cfg flags */
+	enum xrx_stat want;	/* verdict; ACCEL = accelerated */
+	int vxlan;		/* counted in vxlan */
+	int inner_rule;		/* counted in vxlan_inner_rule */
+};
+
+#define INNER XRX_CFG_F_INNER_RULES
+
+static void m_tcp6_inner(struct frame_spec *s)
+{
+	frame_spec_tcp6(s);
+	s->payload_len = 1000;
+}
+
+static void m_udp6_inner(struct frame_spec *s)
+{
+	static const __u8 a[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 2 };
+
+	frame_spec_udp6(s);
+	memcpy(s->daddr, a, sizeof(a));		/* 2001:db8:1::2 */
+}
+
+static const struct vxlan_row vxlan_rows[] = {
+	{ "vxlan inner tcp4/5201: inner rule", m_tcp4, 5201, VX_OUTER4, 0, 0,
+	  INNER, ACCEL, 1, 1 },
+	{ "vxlan over ipv6, inner tcp4/5201", m_tcp4, 5201, VX_OUTER6, 0, 0,
+	  INNER, ACCEL, 1, 1 },
+	{ "vxlan inner tcp6/5201", m_tcp6_inner, 5201, VX_OUTER4, 0, 0, INNER,
+	  ACCEL, 1, 1 },
+	{ "vxlan inner vlan tcp4/5201", m_vlan_tcp4, 5201, VX_OUTER4, 0, 0,
+	  INNER, ACCEL, 1, 1 },
+	{ "vxlan inner qinq tcp6/5201", m_qinq_tcp6, 5201, VX_OUTER6, 0, 0,
+	  INNER, ACCEL, 1, 1 },
+	{ "vxlan inner udp6 in the inner prefix", m_udp6_inner, 0, VX_OUTER4,
+	  0, 0, INNER, ACCEL, 1, 1 },
+	{ "vxlan inner udp6 outside the inner prefix", m_udp6, 0, VX_OUTER4,
+	  0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0 },
+	{ "vxlan on the second port, inner tcp4/5201", m_tcp4, 5201,
+	  VX_OUTER4, 8472, 0, INNER, ACCEL, 1, 1 },
+	{ "vxlan inner tcp4/80: no inner rule, no outer rule", m_tcp4, 80,
+	  VX_OUTER4, 0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0 },
+	{ "vxlan inner tcp4/80: the outer rule udp/8472", m_tcp4, 80,
+	  VX_OUTER4, 8472, 0, INNER, ACCEL, 1, 0 },
+	{ "vxlan inner tcp4/22: the inner pass rule beats the outer rule",
+	  m_tcp4, 22, VX_OUTER4, 8472, 0, INNER, XRX_STAT_PASS_EXCLUDED, 1, 1 },
+	{ "vxlan inner icmp4: outer rules", m_icmp4, 0, VX_OUTER4, 0, 0, INNER,
+	  XRX_STAT_PASS_NO_RULE, 1, 0 },
+	{ "vxlan inner tcp doff 4: outer rules", m_doff4, 5201, VX_OUTER4, 0,
+	  0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0 },
+	{ "vxlan inner arp: outer rule udp/8472", m_arp, 0, VX_OUTER4, 8472, 0,
+	  INNER, ACCEL, 1, 0 },
+	{ "udp to a port that is not vxlan, tcp4/5201 inside", m_tcp4, 5201,
+	  VX_OUTER4, 4790, 0, INNER, XRX_STAT_PASS_NO_RULE, 0, 0 },
+	{ "vxlan without inner rules in xrx_cfg: counted only", m_tcp4, 5201,
+	  VX_OUTER4, 0, 0, 0, XRX_STAT_PASS_NO_RULE, 1, 0 },
+	{ "plain tcp4/5201 is not matched by the inner rule", m_tcp4, 5201,
+	  VX_PLAIN, 0, 0, INNER, XRX_STAT_PASS_NO_RULE, 0, 0 },
+	{ "vxlan tcp4/5201, only ethernet linear", m_tcp4, 5201, VX_OUTER4, 0,
+	  FRAME_ETH_HLEN, INNER, ACCEL, 1, 1 },
+	{ "vxlan tcp4/5201, outer headers linear, inner in a fragment",
+	  m_tcp4, 5201, VX_OUTER4, 0, 60, INNER, ACCEL, 1, 1 },
+	{ "vxlan over ipv6 tcp6/5201, inner tcp header in a fragment",
+	  m_tcp6_inner, 5201, VX_OUTER6, 0, 140, INNER, ACCEL, 1, 1 },
+};
+
+static void test_vxlan_row(void **state)
+{
+	const struct vxlan_row *row = *state;
+	static __u8 frame[FRAME_CAP];
+	static struct run r;
+	struct frame_spec s;
+	struct vxlan_outer o;
+	struct xrx_parsed p;
+	enum xrx_stat want;
+	__u32 linear;
+	int len, k;
+
+	need_env();
+	rules_vxlan(row->flags);
+	row->make(&s);
+	if (row->dport)
+		s.dport = row->dport;
+	if (row->outer == VX_PLAIN) {
+		len = frame_build(&s, frame, sizeof(frame));
+	} else {
+		vxlan_outer_default(&o, 1);
+		o.v6 = row->outer == VX_OUTER6;
+		if (row->udp_port)
+			o.dport = row->udp_port;
+		len = vxlan_frame_build(&s, &o, frame, sizeof(frame), NULL);
+	}
+	assert_true(len > 0);
+	linear = row->linear ? row->linear : (__u32)len;
+	if (linear < (__u32)len && !env.rx.small_linear) {
+		print_message("# kernel refuses ctx_in.data_end < data_size_in\n");
+		skip();
+	}
+	run_prog(frame, len, linear, &r);
+	if (r.err)
+		fail_msg("BPF_PROG_TEST_RUN: %s", strerror(-r.err));
+	want = verdict_stat(row->want);
+	assert_int_equal(r.retval,
+			 want == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS);
+	for (k = 0; k < XRX_STAT_MAX; k++) {
+		__u64 n = k == XRX_STAT_RX || k == (int)want || k == (int)r.path ||
+			  (k == XRX_STAT_VXLAN && row->vxlan) ||
+			  (k == XRX_STAT_VXLAN_INNER_RULE && row->inner_rule);
+
+		if (r.stat[k].packets != n || r.stat[k].bytes != n * len)
+			fail_msg("counter %s: %llu packets, want %llu", stat_name(k),
+				 (unsigned long long)r.stat[k].packets,
+				 (unsigned long long)n);
+	}
+	assert_int_equal(r.out_len, len + r.meta_len);
+	assert_memory_equal(r.out + r.meta_len, frame, len);
+	/* The metadata describes the outer headers, whoever decided. */
+	if (row->want == ACCEL) {
+		struct xrx_meta m;
+
+		assert_int_equal(r.meta_len, sizeof(m));
+		xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+			  len, &p);
+		xrx_meta_fill(&m, &p);
+		assert_memory_equal(r.out, &m, sizeof(m));
+	} else {
+		assert_int_equal(r.meta_len, 0);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* Multi-buffer                                                       */
 
 /*
@@ -1069,15 +1240,22 @@ int main(void)
 		T(test_mb_icmp4_jumbo),
 	};
 	enum { NR_ROWS = sizeof(rows) / sizeof(rows[0]),
+	       NR_VXLAN = sizeof(vxlan_rows) / sizeof(vxlan_rows[0]),
 	       NR_FIXED = sizeof(fixed) / sizeof(fixed[0]) };
-	struct CMUnitTest tests[NR_ROWS + NR_FIXED];
+	struct CMUnitTest tests[NR_ROWS + NR_VXLAN + NR_FIXED];
 	int i;
 
 	for (i = 0; i < NR_ROWS; i++)
 		tests[i] = (struct CMUnitTest){ .name = rows[i].name,
 						.test_func = test_row,
 						.initial_state = (void *)&rows[i] };
-	memcpy(tests + NR_ROWS, fixed, sizeof(fixed));
-	return _cmocka_run_group_tests("xrx_rx", tests, NR_ROWS + NR_FIXED,
-				       setup, teardown);
+	for (i = 0; i < NR_VXLAN; i++)
+		tests[NR_ROWS + i] = (struct CMUnitTest){
+			.name = vxlan_rows[i].name,
+			.test_func = test_vxlan_row,
+			.initial_state = (void *)&vxlan_rows[i] };
+	memcpy(tests + NR_ROWS + NR_VXLAN, fixed, sizeof(fixed));
+	return _cmocka_run_group_tests("xrx_rx", tests,
+				       NR_ROWS + NR_VXLAN + NR_FIXED, setup,
+				       teardown);
 }

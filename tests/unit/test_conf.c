@@ -73,7 +73,7 @@ static const char full_conf[] =
 	"queues = 3\n"
 	"attach = native\n"
 	"sink = pcap:/var/lib/xrx/cap.pcap\n"
-	"accelerate = tcp/5001, udp/4789, tcp/any, tcp/5001@198.18.0.0/15, udp/53@2001:db8::/32\n"
+	"accelerate = tcp/5001, udp/4789, tcp/any, tcp/5001@198.18.0.0/15, udp/53@2001:db8::/32, vxlan:tcp/5201\n"
 	"default = accel\n"
 	"max_aggregate = 524280\n"
 	"max_segments = 45\n"
@@ -114,7 +114,8 @@ static void test_every_key(void **state)
 	assert_int_equal(c->attach, XRX_CONF_ATTACH_NATIVE);
 	assert_int_equal(c->sink, XRX_CONF_SINK_PCAP);
 	assert_string_equal(c->sink_arg, "/var/lib/xrx/cap.pcap");
-	assert_int_equal(c->nrules, 5);
+	assert_int_equal(c->nrules, 6);
+	assert_int_equal(c->rules[5].scope, XRX_RULE_SCOPE_INNER);
 	assert_int_equal(c->default_action, XRX_ACT_ACCEL);
 	assert_int_equal(c->max_aggregate, 524280);
 	assert_int_equal(c->max_segments, 45);
@@ -262,6 +263,10 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nvxlan_ports = 4789,,8472\n", 2, "empty entry" },
 	{ "interface = eth0\nvxlan_ports = 4789, 4789\n", 2, "lists 4789 twice" },
 	{ "interface = eth0\nvxlan_ports = 1,2,3,4,5,6,7,8,9\n", 2, "more than 8 ports" },
+	{ "interface = eth0\naccelerate = tcp/1, vxlan:tcp/5201\n", 2,
+	  "accelerate has vxlan:tcp/5201, a rule on the frame inside VXLAN, but vxlan_ports is none; add vxlan_ports = 4789" },
+	{ "interface = eth0\naccelerate = vxlan:sctp/1\n", 2, "has protocol 'sctp'; write tcp or udp" },
+	{ "interface = eth0\naccelerate = vxlna:tcp/1\n", 2, "unknown scope" },
 	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
 	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
 	{ "interface = eth0\noffload.gro_max_size = 100\n", 2, "from 1024 to 524280" },
@@ -344,19 +349,26 @@ struct rule_case {
 	__u32 prefixlen;
 	const char *addr;	/* NULL: none; else the address as text */
 	const char *canon;	/* xrx_rule_format(), NULL: same as text */
+	__u8 scope;		/* enum xrx_rule_scope */
 };
 
 static const struct rule_case rules[] = {
-	{ "tcp/5001", IPPROTO_TCP, 5001, 32, NULL, NULL },
-	{ "udp/4789", IPPROTO_UDP, 4789, 32, NULL, NULL },
-	{ "tcp/any", IPPROTO_TCP, 0, 32, NULL, NULL },
-	{ "tcp/65535", IPPROTO_TCP, 65535, 32, NULL, NULL },
-	{ "tcp/5001@198.18.0.0/15", IPPROTO_TCP, 5001, 32 + 96 + 15, "::ffff:198.18.0.0", NULL },
-	{ "udp/any@198.18.0.7", IPPROTO_UDP, 0, 32 + 96 + 32, "::ffff:198.18.0.7", "udp/any@198.18.0.7/32" },
-	{ "tcp/80@0.0.0.0/0", IPPROTO_TCP, 80, 32 + 96, "::ffff:0.0.0.0", NULL },
-	{ "tcp/5001@2001:db8::/32", IPPROTO_TCP, 5001, 32 + 32, "2001:db8::", NULL },
-	{ "udp/53@2001:db8::1", IPPROTO_UDP, 53, 32 + 128, "2001:db8::1", "udp/53@2001:db8::1/128" },
-	{ "tcp/1@::/0", IPPROTO_TCP, 1, 32, "::", "tcp/1" },
+	{ "tcp/5001", IPPROTO_TCP, 5001, 32, NULL, NULL, 0 },
+	{ "udp/4789", IPPROTO_UDP, 4789, 32, NULL, NULL, 0 },
+	{ "tcp/any", IPPROTO_TCP, 0, 32, NULL, NULL, 0 },
+	{ "tcp/65535", IPPROTO_TCP, 65535, 32, NULL, NULL, 0 },
+	{ "tcp/5001@198.18.0.0/15", IPPROTO_TCP, 5001, 32 + 96 + 15, "::ffff:198.18.0.0", NULL, 0 },
+	{ "udp/any@198.18.0.7", IPPROTO_UDP, 0, 32 + 96 + 32, "::ffff:198.18.0.7", "udp/any@198.18.0.7/32", 0 },
+	{ "tcp/80@0.0.0.0/0", IPPROTO_TCP, 80, 32 + 96, "::ffff:0.0.0.0", NULL, 0 },
+	{ "tcp/5001@2001:db8::/32", IPPROTO_TCP, 5001, 32 + 32, "2001:db8::", NULL, 0 },
+	{ "udp/53@2001:db8::1", IPPROTO_UDP, 53, 32 + 128, "2001:db8::1", "udp/53@2001:db8::1/128", 0 },
+	{ "tcp/1@::/0", IPPROTO_TCP, 1, 32, "::", "tcp/1", 0 },
+	{ "vxlan:tcp/5201", IPPROTO_TCP, 5201, 32, NULL, NULL,
+	  XRX_RULE_SCOPE_INNER },
+	{ "vxlan:udp/any@198.18.0.0/15", IPPROTO_UDP, 0, 32 + 96 + 15,
+	  "::ffff:198.18.0.0", NULL, XRX_RULE_SCOPE_INNER },
+	{ "vxlan:tcp/22@2001:db8:1::/48", IPPROTO_TCP, 22, 32 + 48,
+	  "2001:db8:1::", NULL, XRX_RULE_SCOPE_INNER },
 };
 
 static void test_rules(void **state)
@@ -372,6 +384,7 @@ static void test_rules(void **state)
 		want.prefixlen = r->prefixlen;
 		want.proto = r->proto;
 		want.port = htons(r->port);
+		want.scope = r->scope;
 		if (r->addr)
 			assert_int_equal(inet_pton(AF_INET6, r->addr, want.addr), 1);
 		if (xrx_rule_parse(r->text, &key, err, sizeof(err)))
@@ -390,6 +403,10 @@ static void test_rules(void **state)
 	assert_int_equal(xrx_rule_parse("tcp/1@", &key, err, sizeof(err)), -EINVAL);
 	assert_int_equal(xrx_rule_parse("tcp/1@2001:db8::1/64", &key, err, sizeof(err)), -EINVAL);
 	assert_int_equal(xrx_rule_parse("tcp/1@1.2.3.4/", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("vxlan:", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("vxlan:vxlan:tcp/1", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("geneve:tcp/1", &key, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown scope; write vxlan:PROTO/PORT"));
 }
 
 /* Parse, write, parse again: the same configuration. */

@@ -639,6 +639,7 @@ static int check_conf(struct parser *p)
 {
 	struct xrx_conf *c = p->conf;
 	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
+	unsigned int i;
 
 	/* xrxd@IFACE names the interface already: the key may be left out. */
 	if (!c->ifname[0] && p->ifname)
@@ -664,6 +665,16 @@ static int check_conf(struct parser *p)
 		return perr(p, "csum = trust with sink = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
 			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
 			    c->sink_arg, p->seen[K_SINK]);
+	}
+	for (i = 0; i < c->nrules && !c->nr_vxlan_ports; i++) {
+		char rule[96];
+
+		if (c->rules[i].scope != XRX_RULE_SCOPE_INNER)
+			continue;
+		xrx_rule_format(&c->rules[i], rule, sizeof(rule));
+		p->line = p->seen[K_ACCELERATE];
+		return perr(p, "accelerate has %s, a rule on the frame inside VXLAN, but vxlan_ports is none; add vxlan_ports = 4789 (the VXLAN device's dstport)",
+			    rule);
 	}
 	return 0;
 }

@@ -155,7 +155,7 @@ int xrx_conf_parse_file_for(const char *path, const char *ifname,
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);
 
 /*
- * An accelerate rule "PROTO/PORT[@PREFIX]" (see include/xrx/rules.h) as an
+ * An accelerate rule "[vxlan:]PROTO/PORT[@PREFIX]" (see include/xrx/rules.h) as an
  * xrx_rules key. Return 0 or -EINVAL with err saying what is wrong and what
  * to write instead.
  */

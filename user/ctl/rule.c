@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Accelerate rules as text ("tcp/5001", "udp/any@2001:db8::/32") and as
- * xrx_rules LPM keys. The key layout and prefix arithmetic are defined in
+ * Accelerate rules as text ("tcp/5001", "udp/any@2001:db8::/32", and
+ * "vxlan:tcp/5201" for the frame inside VXLAN) and as xrx_rules LPM keys.
+ * The key layout, scopes and prefix arithmetic are defined in
  * include/xrx/rules.h; this file is their only text front end.
  */
+
+#define VXLAN_PREFIX "vxlan:"
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -37,22 +40,44 @@ static int host_bits_zero(const __u8 *addr, unsigned int len, unsigned int plen)
 	return 1;
 }
 
+/* A "WORD:" in front of the protocol that is not "vxlan:". */
+static bool unknown_scope(const char *text)
+{
+	const char *colon = strchr(text, ':'), *slash = strchr(text, '/'),
+		   *at = strchr(text, '@');
+
+	return colon && (!slash || colon < slash) && (!at || colon < at);
+}
+
 int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 		   size_t errlen)
 {
 	char buf[128], *slash, *at, *port, *addr = NULL, *plen_s = NULL;
 	unsigned int port_v = 0, plen;
+	__u8 scope = XRX_RULE_SCOPE_OUTER;
+	const char *body = text;
 	struct in6_addr a6;
 	struct in_addr a4;
 	int is_v4;
 
-	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "rule '%.40s...' is too long; write PROTO/PORT[@PREFIX]",
+	if (!strncmp(text, VXLAN_PREFIX, strlen(VXLAN_PREFIX))) {
+		scope = XRX_RULE_SCOPE_INNER;
+		body = text + strlen(VXLAN_PREFIX);
+	} else if (unknown_scope(text)) {
+		/* "vxlna:tcp/80", "geneve:udp/53" */
+		snprintf(err, errlen,
+			 "rule '%s' has an unknown scope; write vxlan:PROTO/PORT for the frame inside VXLAN, or PROTO/PORT",
 			 text);
 		return -EINVAL;
 	}
-	strcpy(buf, text);
+	if (strlen(body) >= sizeof(buf)) {
+		snprintf(err, errlen, "rule '%.40s...' is too long; write [vxlan:]PROTO/PORT[@PREFIX]",
+			 text);
+		return -EINVAL;
+	}
+	strcpy(buf, body);
 	memset(key, 0, sizeof(*key));
+	key->scope = scope;
 
 	at = strchr(buf, '@');
 	if (at) {
@@ -139,21 +164,27 @@ int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len)
 	__u32 plen;
 	int n;
 
+	const char *scope = key->scope == XRX_RULE_SCOPE_OUTER ? "" :
+			    key->scope == XRX_RULE_SCOPE_INNER ? VXLAN_PREFIX :
+								 "?:";
+
 	if (key->port)
 		snprintf(port, sizeof(port), "%u", ntohs(key->port));
 	else
 		strcpy(port, "any");
 	if (key->prefixlen <= XRX_RULE_PREFIX_BASE) {
-		n = snprintf(buf, len, "%s/%s", proto, port);
+		n = snprintf(buf, len, "%s%s/%s", scope, proto, port);
 	} else if (key->prefixlen >= XRX_RULE_PREFIX_V4 &&
 		   !memcmp(key->addr, v4mapped, sizeof(v4mapped))) {
 		plen = key->prefixlen - XRX_RULE_PREFIX_V4;
 		inet_ntop(AF_INET, key->addr + 12, addr, sizeof(addr));
-		n = snprintf(buf, len, "%s/%s@%s/%u", proto, port, addr, plen);
+		n = snprintf(buf, len, "%s%s/%s@%s/%u", scope, proto, port, addr,
+			     plen);
 	} else {
 		plen = key->prefixlen - XRX_RULE_PREFIX_BASE;
 		inet_ntop(AF_INET6, key->addr, addr, sizeof(addr));
-		n = snprintf(buf, len, "%s/%s@%s/%u", proto, port, addr, plen);
+		n = snprintf(buf, len, "%s%s/%s@%s/%u", scope, proto, port, addr,
+			     plen);
 	}
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -201,6 +201,7 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_cfg cfg = { .default_action = conf->default_action };
 	struct xrx_rule_key *old, key, *prev = NULL;
+	unsigned int inner = 0;
 	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL };
 	unsigned int n = 0, i;
 	char text[96];
@@ -236,6 +237,14 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 				x->ifname, text, strerror(errno));
 		}
 	}
+	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
+	 * the frame inside VXLAN the flag that makes it look inside. */
+	for (i = 0; i < conf->nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS; i++)
+		cfg.vxlan_ports[i] = conf->vxlan_ports[i];
+	for (i = 0; i < conf->nrules; i++)
+		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
+	if (inner)
+		cfg.flags |= XRX_CFG_F_INNER_RULES;
 	if (bpf_map_update_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
 				&zero, &cfg, BPF_ANY)) {
 		ret = -errno;
@@ -247,6 +256,9 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		ctl_info("%s: %u accelerate rule%s, default %s", x->ifname,
 			 conf->nrules, conf->nrules == 1 ? "" : "s",
 			 conf->default_action == XRX_ACT_ACCEL ? "accel" : "pass");
+		if (inner)
+			ctl_info("%s: %u of the rules match the frame inside VXLAN (vxlan_ports)",
+				 x->ifname, inner);
 	}
 	return ret;
 }

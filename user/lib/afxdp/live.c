@@ -433,13 +433,18 @@ void xrx_live__release(struct xrx_live *l, __u32 qi, struct xrx_pkt *pkt)
 
 int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
 {
-	struct xrx_cfg cfg = { .default_action = act };
+	struct xrx_cfg cfg = { 0 };
 	__u32 zero = 0;
+	int fd;
 
 	if (!l || act > XRX_ACT_ACCEL)
 		return -EINVAL;
-	return bpf_map_update_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_CFG),
-				   &zero, &cfg, BPF_ANY) ? -errno : 0;
+	/* Only the default: VXLAN ports and flags stay as they are. */
+	fd = xrx_prog__map_fd(l->prog, XRX_PROG_MAP_CFG);
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		return -errno;
+	cfg.default_action = act;
+	return bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 
 int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
