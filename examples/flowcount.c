@@ -135,6 +135,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct xrx_engine_opts eo = { .sz = sizeof(eo), .udp = true };
 	__u16 ports[MAX_PORTS];
 	int nports = 0, seconds = 0, opt, err, i;
 	const char *ifname = NULL;
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
 		return 1;
 	o.cb = count;
 	o.cb_ctx = tabs;
-	o.engine.udp = true;
+	o.engine = &eo;
 	l = xrx_live__open(ifname, &o);
 	if (!l) {
 		fprintf(stderr, "flowcount: %s: %s\n", ifname, strerror(errno));
@@ -193,6 +194,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flowcount: start: %s\n", strerror(-err));
 		goto out;
 	}
+	fprintf(stderr, "flowcount: counting on %s until %s\n", ifname,
+		seconds ? "the time is up or SIGINT/SIGTERM" : "SIGINT/SIGTERM");
 	for (i = 0; !stop && (!seconds || i < seconds * 10); i++)
 		usleep(100000);
 	xrx_live__stop(l);	/* the tables are ours alone from here */

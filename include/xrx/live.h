@@ -114,12 +114,15 @@ struct xrx_live_opts {
 	 * NULL or a negative entry: not pinned. */
 	const int *cpus;
 	const char *pin_root;		/* NULL: XRX_PIN_ROOT_DEFAULT */
-	/* Engine options (region, deliver, release_frame and ctx are set
-	 * by libxrx; the rest is used as given, zeros are defaults). */
-	struct xrx_engine_opts engine;
+	/* Engine options, NULL: defaults. Copied at open and checked by
+	 * their own sz (region, deliver, release_frame and ctx are set by
+	 * libxrx). Pointed to, not embedded: an option added to the engine
+	 * must not move the fields after this one. */
+	const struct xrx_engine_opts *engine;
 	/* Consumer: a sink spec, or a callback, or neither (poll mode). */
 	const char *sink;
-	struct xrx_sink_opts sink_opts;	/* queue/nr_queues set by libxrx */
+	/* NULL: defaults; copied at open; queue/nr_queues set by libxrx. */
+	const struct xrx_sink_opts *sink_opts;
 	xrx_live_cb cb;
 	void *cb_ctx;
 	/* Messages (attach mode, bind mode, fallbacks). NULL: warnings and

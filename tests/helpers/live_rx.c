@@ -214,6 +214,8 @@ static void print_stats(struct xrx_live *l, const struct cb_state *cs)
 int main(int argc, char **argv)
 {
 	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct xrx_engine_opts eo = { .sz = sizeof(eo) };
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	struct cb_state cs = { 0 };
 	const char *ifname = NULL, *mode = "sink";
 	struct xrx_pkt *pkts[64];
@@ -244,8 +246,8 @@ int main(int argc, char **argv)
 		case 'S': cs.sleep_us = atoi(optarg); break;
 		case 't': timeout = atoi(optarg); break;
 		case 'n': want = strtoull(optarg, NULL, 0); break;
-		case 'T': o.engine.flush_timeout_us = atoi(optarg); break;
-		case 'u': o.engine.udp = true; break;
+		case 'T': eo.flush_timeout_us = atoi(optarg); break;
+		case 'u': eo.udp = true; break;
 		case 'a':
 			if (!strcmp(optarg, "native"))
 				o.attach = XRX_LIVE_ATTACH_NATIVE;
@@ -267,8 +269,8 @@ int main(int argc, char **argv)
 				cpus[i++] = -1;
 			o.cpus = cpus;
 			break;
-		case 'L': o.sink_opts.snaplen = atoi(optarg); break;
-		case 'B': o.sink_opts.rotate_bytes = strtoull(optarg, NULL, 0); break;
+		case 'L': so.snaplen = atoi(optarg); break;
+		case 'B': so.rotate_bytes = strtoull(optarg, NULL, 0); break;
 		case 'R': cs.late_port = atoi(optarg); break;
 		case 'H': o.no_hw_meta = true; break;
 		case 'W': o.no_hw_hash = true; break;
@@ -297,6 +299,8 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
+	o.engine = &eo;
+	o.sink_opts = &so;
 	l = xrx_live__open(ifname, &o);
 	if (!l) {
 		fprintf(stderr, "live_rx: open %s: %s\n", ifname, strerror(errno));

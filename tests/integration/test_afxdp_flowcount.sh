@@ -11,13 +11,21 @@ FC=$BUILD/examples/flowcount
 need_built "$FC"
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
 
-nsenter --net=/run/netns/$NS_DUT "$FC" -i $IF_DUT -p 5001 -t 4 >$WORK/fc.out 2>$WORK/fc.err &
+# Counting until SIGTERM (bounded by -t 60), from the line that says it
+# counts: nothing here depends on how fast the machine is.
+bg_dut "$FC" -i $IF_DUT -p 5001 -t 60 >$WORK/fc.out 2>$WORK/fc.err
 pid=$!
 at_exit "kill $pid"
-sleep 1.5
+wait_for 20 grep -q "counting on" $WORK/fc.err
 send --flows 2 --segs 30 --mss 1000
 send --udp --sport 42000 --flows 1 --segs 10 --mss 500
 send --dport 5002 --flows 1 --segs 5 --mss 100
+# Once xrx_rx has redirected the 70 frames of port 5001 they are on the
+# sockets' rings, and stopping drains the rings through the engines.
+redirected() { in_dut ethtool -S $IF_DUT | awk '$1 == "rx_queue_0_xdp_redirect:" { print $2 }'; }
+wait_for 20 eval '[ "$(redirected)" -ge 70 ]'
+diag "xrx_rx redirected $(redirected) frames"
+kill -TERM $pid
 wait $pid
 check "flowcount ran and exited" $?
 diag "$(cat $WORK/fc.out)"

@@ -40,4 +40,9 @@ static inline int xrx_opts_copy(void *dst, size_t dst_sz, const void *src,
 	return 0;
 }
 
+/* The fields every version of each options struct has (@min_sz). */
+#define XRX_ENGINE_OPTS_MIN offsetof(struct xrx_engine_opts, ctx)
+#define XRX_SINK_OPTS_MIN offsetof(struct xrx_sink_opts, snaplen)
+#define XRX_LIVE_OPTS_MIN offsetof(struct xrx_live_opts, engine)
+
 #endif /* XRX_LIB_OPTS_H */

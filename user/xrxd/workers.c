@@ -225,6 +225,8 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		.bind_busy_ms = x->bind_busy_ms,
 	};
 	struct xrx_live_queue_info qi;
+	struct xrx_engine_opts eo;
+	struct xrx_sink_opts so;
 	char spec[PATH_MAX + 8];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
@@ -232,8 +234,10 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 
 	sink_spec(conf, spec, sizeof(spec));
 	lo.sink = spec;
-	sink_opts(conf, &lo.sink_opts);
-	engine_opts(conf, &lo.engine);
+	sink_opts(conf, &so);
+	engine_opts(conf, &eo);
+	lo.sink_opts = &so;
+	lo.engine = &eo;
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {

@@ -57,9 +57,14 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 {
 	struct xrx_live_opts *o = &l->o;
 
-	if (xrx_opts_copy(o, sizeof(*o), opts,
-			  offsetof(struct xrx_live_opts, engine)))
+	if (xrx_opts_copy(o, sizeof(*o), opts, XRX_LIVE_OPTS_MIN) ||
+	    xrx_opts_copy(&l->eng, sizeof(l->eng), o->engine,
+			  XRX_ENGINE_OPTS_MIN) ||
+	    xrx_opts_copy(&l->sink_o, sizeof(l->sink_o), o->sink_opts,
+			  XRX_SINK_OPTS_MIN))
 		return -EINVAL;
+	o->engine = &l->eng;
+	o->sink_opts = &l->sink_o;
 	if (!o->nr_queues)
 		o->nr_queues = 1;
 	if (!o->frame_size)
@@ -237,14 +242,26 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 {
 	struct xrx_engine **ne = NULL;
 	struct xrx_sink **ns = NULL;
+	struct xrx_engine_opts eng;
+	struct xrx_sink_opts so;
 	struct timespec ms = { 0, 1000000 };
 	struct xrx_rxq *q;
 	__u32 i, waited;
 	int err = 0;
 
-	if (!l || !l->o.sink || (sink && strlen(sink) >= sizeof(l->sink_spec)) ||
-	    (engine && engine->sz > sizeof(*engine)))
+	if (!l || !l->o.sink || (sink && strlen(sink) >= sizeof(l->sink_spec)))
 		return -EINVAL;
+	/* The caller's structs by their own sz, as at open. */
+	if (engine) {
+		if (xrx_opts_copy(&eng, sizeof(eng), engine, XRX_ENGINE_OPTS_MIN))
+			return -EINVAL;
+		engine = &eng;
+	}
+	if (sink_opts) {
+		if (xrx_opts_copy(&so, sizeof(so), sink_opts, XRX_SINK_OPTS_MIN))
+			return -EINVAL;
+		sink_opts = &so;
+	}
 	if (sink && !sink_opts && !strcmp(sink, l->sink_spec))
 		sink = NULL;	/* the same sink: keep it */
 	if (!sink && !engine)
@@ -272,7 +289,7 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 	}
 	for (i = 0; i < l->nr_q && sink; i++) {
 		ns[i] = xrx_rxq_sink_open(l, &l->q[i], sink,
-					  sink_opts ? sink_opts : &l->o.sink_opts);
+					  sink_opts ? sink_opts : &l->sink_o);
 		if (!ns[i]) {
 			err = -errno;
 			goto out;
@@ -281,7 +298,7 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 	/* A kept engine is swapped for a fresh one of the same options, so
 	 * that the worker's switch is one code path. */
 	for (i = 0; i < l->nr_q && !engine; i++) {
-		ne[i] = xrx_rxq_engine_new(l, &l->q[i], &l->o.engine);
+		ne[i] = xrx_rxq_engine_new(l, &l->q[i], &l->eng);
 		if (!ne[i]) {
 			err = -errno;
 			goto out;
@@ -300,14 +317,12 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 		if (!q->running)
 			xrx_rxq_apply_swap(q);	/* no worker: here and now */
 	}
-	if (engine) {
-		l->o.engine = *engine;
-		l->o.engine.sz = sizeof(l->o.engine);
-	}
+	if (engine)
+		l->eng = *engine;
 	if (sink) {
 		strcpy(l->sink_spec, sink);
 		if (sink_opts)
-			l->o.sink_opts = *sink_opts;
+			l->sink_o = *sink_opts;
 	}
 	/* Each worker goes round its loop at least every 100 ms. */
 	for (waited = 0; waited < XRX_SWAP_WAIT_MS; waited++) {

@@ -112,7 +112,9 @@ struct xrx_rxq {
 };
 
 struct xrx_live {
-	struct xrx_live_opts o;
+	struct xrx_live_opts o;		/* .engine and .sink_opts point at: */
+	struct xrx_engine_opts eng;	/* the engine options in use, */
+	struct xrx_sink_opts sink_o;	/* and the sink options, copied */
 	char ifname[32];
 	int ifindex;
 	struct xrx_prog *prog;

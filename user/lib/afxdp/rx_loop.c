@@ -71,7 +71,7 @@ static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
  */
 static __u32 xrx_rxq_max_pieces(const struct xrx_live *l)
 {
-	__u32 n = l->o.engine.max_chunks;
+	__u32 n = l->eng.max_chunks;
 
 	if (!n && !l->o.no_multi_buffer)
 		n = (XRX_JUMBO_MAX + l->o.frame_size - 256 - 1) /
@@ -173,18 +173,18 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 	q->chunks = calloc(q->batch + XRX_CHUNKS_MAX, sizeof(*q->chunks));
 	if (!q->frames || !q->chunks)
 		return -ENOMEM;
-	q->e = xrx_rxq_engine_new(l, q, &l->o.engine);
+	q->e = xrx_rxq_engine_new(l, q, &l->eng);
 	if (!q->e)
 		return -errno;
 	q->max_pieces = xrx_rxq_max_pieces(l);
 	if (l->o.sink) {
-		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->o.sink_opts);
+		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->sink_o);
 		if (!q->sink)
 			return -errno;
 	} else if (!l->o.cb) {
 		/* At most every packet buffer delivered and not yet polled. */
-		q->pend_cap = l->o.engine.pkts ? l->o.engine.pkts :
-			      (l->o.engine.flows ? l->o.engine.flows :
+		q->pend_cap = l->eng.pkts ? l->eng.pkts :
+			      (l->eng.flows ? l->eng.flows :
 						   XRX_FLOWS_DEFAULT) + 1024;
 		q->pend = calloc(q->pend_cap, sizeof(*q->pend));
 		if (!q->pend)

@@ -141,7 +141,7 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 		return NULL;
 	}
 	err = xrx_opts_copy(&e->opts, sizeof(e->opts), opts,
-			    offsetof(struct xrx_engine_opts, ctx));
+			    XRX_ENGINE_OPTS_MIN);
 	if (!err)
 		err = xrx_engine_opts_check(&e->opts);
 	if (err)

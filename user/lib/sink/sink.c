@@ -94,8 +94,7 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (xrx_opts_copy(&o, sizeof(o), opts,
-			  offsetof(struct xrx_sink_opts, snaplen))) {
+	if (xrx_opts_copy(&o, sizeof(o), opts, XRX_SINK_OPTS_MIN)) {
 		errno = EINVAL;
 		return NULL;
 	}
