@@ -232,9 +232,9 @@ static __always_inline int read_hw_meta(struct xdp_md *ctx,
 #endif
 
 /*
- * Return: 0 with xrx_meta written in front of the data, -1 if no room.
- * The flow hash is computed here, for accelerated frames only (the parse
- * leaves it out), unless the NIC's L4 hash stands in for it.
+ * Return: -1 if there is no room for xrx_meta; else it is written in front
+ * of the data, and the return is 1 if its hash is the NIC's L4 hash, 0 if
+ * computed here (for accelerated frames only: the parse leaves it out).
  */
 static __always_inline int write_meta(struct xdp_md *ctx,
 				      const struct xrx_parsed *r)
@@ -255,7 +255,7 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 #endif
 	if (!nic_hash)
 		m->hash = xrx_flow_hash(r);
-	return 0;
+	return nic_hash;
 }
 
 /*
@@ -346,7 +346,7 @@ int xrx_rx(struct xdp_md *ctx)
 	__u32 wire, win, len, zero = 0;
 	__u64 linear;
 	long act;
-	int res = -1, inner = -1;
+	int res = -1, inner = -1, ret;
 
 	st = bpf_map_lookup_elem(&xrx_stats, &zero);
 	if (!st)
@@ -419,8 +419,11 @@ int xrx_rx(struct xdp_md *ctx)
 		return XDP_PASS;
 	}
 
-	if (write_meta(ctx, &r))
+	ret = write_meta(ctx, &r);
+	if (ret < 0)
 		count(st, XRX_STAT_NO_META_ROOM, wire);
+	else if (ret)
+		count(st, XRX_STAT_HASH_NIC, wire);
 
 	act = bpf_redirect_map(&xrx_xsks, ctx->rx_queue_index, XDP_PASS);
 	count(st, act == XDP_REDIRECT ? XRX_STAT_REDIRECT : XRX_STAT_PASS_NO_SOCKET,

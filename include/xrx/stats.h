@@ -14,7 +14,10 @@
  * counter (redirect or one pass_*); no_meta_room is an extra note on a
  * redirected frame. Every frame that reaches the parser is also counted
  * once in parse_linear or parse_copy: how xrx_rx read its headers.
- * vxlan and vxlan_inner_rule describe VXLAN frames (include/xrx/rules.h).
+ * vxlan and vxlan_inner_rule describe VXLAN frames (include/xrx/rules.h);
+ * hash_nic counts accelerated frames whose xrx_meta hash is the NIC's L4
+ * RX hash rather than xrx_flow_hash(): 0 with the plain build, and with
+ * the device-bound one on a NIC that gives no L4 hash (rx-hashing off).
  */
 #ifndef XRX_STATS_H
 #define XRX_STATS_H
@@ -37,7 +40,8 @@
 	X(PARSE_LINEAR, parse_linear, "headers parsed in the linear area")   \
 	X(PARSE_COPY, parse_copy, "headers copied out of fragments to parse") \
 	X(VXLAN, vxlan, "UDP frames to a VXLAN port (xrx_cfg vxlan_ports)") \
-	X(VXLAN_INNER_RULE, vxlan_inner_rule, "VXLAN frames an inner rule gave the verdict")
+	X(VXLAN_INNER_RULE, vxlan_inner_rule, "VXLAN frames an inner rule gave the verdict") \
+	X(HASH_NIC, hash_nic, "accelerated frames whose flow hash is the NIC's (device-bound build)")
 
 enum xrx_stat {
 #define XRX_X_ENUM(e, n, d) XRX_STAT_##e,
@@ -49,7 +53,8 @@ enum xrx_stat {
 /*
  * Every frame xrx_rx sees is counted in RX and in exactly one verdict,
  * REDIRECT or one of the PASS_ reasons; the counters after them
- * (no_meta_room, parse_linear, parse_copy, vxlan, vxlan_inner_rule) say
+ * (no_meta_room, parse_linear, parse_copy, vxlan, vxlan_inner_rule,
+ * hash_nic) say
  * more about some of those frames and add up to nothing.
  */
 #define XRX_STAT_VERDICT_FIRST XRX_STAT_REDIRECT

@@ -159,6 +159,11 @@ run() {
 	rx_meta_check
 	grep -q "check ok" "$RX_OUT"
 	check "$name: every UMEM frame accounted for" $?
+	# hash_nic: every accelerated frame on the NIC's hash, or none.
+	local want=0
+	[ $mode = hw ] && want=$TOTAL
+	[ "$(rxstat prog hash_nic)" = $want ]
+	check "$name: xrx_rx counts $want frames on the NIC's hash (hash_nic $(rxstat prog hash_nic))" $?
 	flows_check "$name" $mode
 	rc=$?
 	if [ $mode = hw ]; then
