@@ -481,7 +481,8 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	struct tun_sink *t = s->priv;
 	__u8 ver = pkt->head_len > pkt->l3_off ? pkt->head[pkt->l3_off] >> 4 : 0;
 	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
-	bool big6;
+	enum xrx_sink_stat big_how = XRX_SINK_STAT_MAX;	/* none */
+	bool big6, big;
 	int err;
 
 	if (pkt->outer_l3_off)		/* VXLAN: the outer headers count */
@@ -495,6 +496,9 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	}
 	big6 = ver == 6 && pkt->gso_type == XRX_GSO_TCPV6 &&
 	       ip_len - 40 > XRX_VNET_MAX_IP_LEN;
+	/* too long for the length field: IPv4 tot_len, IPv6 payload_len */
+	big = pkt->gso_type != XRX_GSO_NONE &&
+	      (ver == 6 ? ip_len - 40 : ip_len) > XRX_VNET_MAX_IP_LEN;
 	if (big6 && tun_ipv6_has_jumbo(pkt)) {
 		/* already the 6.x form: cutting it would need the option
 		 * taken out again, which the pieces do not do */
@@ -504,15 +508,20 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 			err = -EINVAL;
 		} else {
 			err = tun_write_whole(t, pkt);
+			big_how = XRX_SINK_STAT_BIG_WHOLE;
 		}
 	} else if (pkt->gso_type == XRX_GSO_NONE) {
 		err = tun_write_whole(t, pkt);
 	} else if (!t->gso || !tun_type_ok(t, pkt)) {
 		tun_warn_fallback(s, t, pkt);
 		err = tun_write_pieces(t, pkt, 1);
+		big_how = XRX_SINK_STAT_BIG_SPLIT;
 	} else if (big6 && t->jumbo == XRX_TUN_IPV6_JUMBO_HBH &&
 		   pkt->nr_frags + 2 <= TUN_IOVS) {
 		err = tun_write_jumbo(t, pkt);
+		if (!err)
+			xrx_sink__count(s, XRX_SINK_STAT_JUMBO_WRITES, 1);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	} else if ((ip_len > XRX_VNET_MAX_IP_LEN &&
 		    (ver == 6 ? t->jumbo != XRX_TUN_IPV6_JUMBO_ZERO :
 				!t->big4)) ||
@@ -523,9 +532,13 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 				      pkt->gso_size : 1;
 		t->info.split_big++;
 		err = tun_write_pieces(t, pkt, per ? per : 1);
+		big_how = XRX_SINK_STAT_BIG_SPLIT;
 	} else {
 		err = tun_write_whole(t, pkt);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	}
+	if (!err && big && big_how != XRX_SINK_STAT_MAX)
+		xrx_sink__count(s, big_how, 1);
 	return tun_done(s, pkt, err, ip_len);
 }
 
