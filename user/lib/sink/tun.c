@@ -44,7 +44,10 @@
  * goes in whole; "zero" writes it as it is (7.0); "split" writes GSO
  * pieces of at most 65535 bytes of IP length, cut at segment boundaries,
  * which every kernel takes. An aggregate the engine already built with
- * the option (xrx_engine_opts.ipv6_jumbo) is written whole as it is.
+ * the option (xrx_engine_opts.ipv6_jumbo) is written whole as it is, or,
+ * where it has to be cut (,nogso, too many iovecs), in pieces without
+ * it, as ipv6_gso_segment() cuts one. Counted: big_whole (jumbo_writes
+ * those with the option inserted here) and big_split.
  * Linux 6.1's tun_alloc_skb() also refuses writes past MAX_SKB_FRAGS
  * order-0 pages (68 KiB) with EMSGSIZE. IPv4 aggregates go whole on
  * 6.3+ and in pieces on older kernels.
@@ -101,7 +104,6 @@ struct tun_sink {
 	bool gso;			/* write aggregates as GSO */
 	bool csum;			/* TUN_F_CSUM: partial sums taken */
 	bool warned;			/* the one fallback log line */
-	bool warned_jumbo;		/* ... and the one jumbo line */
 	bool big4;			/* IPv4 tot_len 0 taken (6.3+) */
 	enum xrx_tun_ipv6_jumbo jumbo;	/* resolved: never AUTO */
 	__u32 offloads;			/* TUN_F_* accepted */
@@ -467,15 +469,6 @@ static int tun_deliver_vxlan(struct xrx_sink *s, struct tun_sink *t,
 	return tun_done(s, pkt, err, pkt->len - tun_base(t, pkt));
 }
 
-static void tun_warn_jumbo(struct tun_sink *t)
-{
-	if (t->warned_jumbo)
-		return;
-	t->warned_jumbo = true;
-	fprintf(stderr, "xrx: tun %s: an IPv6 aggregate that already carries the jumbo option has to be cut into pieces, which would keep the option: dropped; leave the engine's ipv6_jumbo at zero with this sink (it inserts the option itself)\n",
-		t->info.name);
-}
-
 static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct tun_sink *t = s->priv;
@@ -499,17 +492,12 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	/* too long for the length field: IPv4 tot_len, IPv6 payload_len */
 	big = pkt->gso_type != XRX_GSO_NONE &&
 	      (ver == 6 ? ip_len - 40 : ip_len) > XRX_VNET_MAX_IP_LEN;
-	if (big6 && tun_ipv6_has_jumbo(pkt)) {
-		/* already the 6.x form: cutting it would need the option
-		 * taken out again, which the pieces do not do */
-		if (!t->gso || !tun_type_ok(t, pkt) ||
-		    pkt->nr_frags + 2 > TUN_IOVS) {
-			tun_warn_jumbo(t);
-			err = -EINVAL;
-		} else {
-			err = tun_write_whole(t, pkt);
-			big_how = XRX_SINK_STAT_BIG_WHOLE;
-		}
+	if (big6 && tun_ipv6_has_jumbo(pkt) && t->gso && tun_type_ok(t, pkt) &&
+	    pkt->nr_frags + 2 <= TUN_IOVS) {
+		/* already the 6.x form, whatever tun_ipv6_jumbo says (cut,
+		 * below, its pieces lose the option: xrx_vnet_piece()) */
+		err = tun_write_whole(t, pkt);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	} else if (pkt->gso_type == XRX_GSO_NONE) {
 		err = tun_write_whole(t, pkt);
 	} else if (!t->gso || !tun_type_ok(t, pkt)) {
