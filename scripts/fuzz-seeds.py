@@ -122,6 +122,34 @@ def engine_seeds():
     return seeds
 
 
+def vnet_seeds():
+    # b0: 1 vxlan, 2 ipv6_jumbo hbh, 4 UDP GRO, (agg << 3), 0x20 timeout;
+    # b1: max_segs; see tests/fuzz/fuzz_vnet.c
+    def hdr(b0=0, segs=0):
+        return bytes([b0, segs])
+
+    def f(kind=0, flow=0, p=0, extra=b""):
+        return bytes([0x40 + (flow << 3) + kind, p]) + extra
+
+    batch = b"\x80"
+    big = 2 << 3 | 0x20              # max_aggregate 185000, kept 1 ms
+    seeds = {}
+    seeds["tcp4-train"] = hdr() + f() * 40 + batch
+    seeds["tcp6-big-hbh"] = hdr(big | 2) + f(1) * 140 + batch + f(1, 1) * 60
+    seeds["tcp6-big-zero"] = hdr(big) + f(1) * 140 + batch
+    seeds["tcp4-big"] = hdr(3 << 3 | 0x20, 200) + f() * 200 + batch
+    seeds["udp"] = hdr(4) + f(2) * 30 + f(3) * 30 + batch
+    seeds["vxlan"] = (hdr(1) + f(4) * 30 + f(5) * 30 + f(6) * 30
+                      + f(4, 1, 1) + batch)
+    seeds["ext-hdr"] = hdr(big | 2) + f(7) * 60 + batch
+    # PSH, a gap, CWR, a short segment, a bad checksum, a changed byte
+    seeds["flags"] = (hdr() + f() * 5 + f(p=1) + f() * 3 + f(p=2) + f() * 3
+                      + f(p=8) + f() * 3 + f(p=4, extra=b"\x20") + f() * 2
+                      + f(p=16) + f() * 2 + f(p=32, extra=b"\x30\x01")
+                      + f() * 3 + batch)
+    return seeds
+
+
 def conf_seeds(top):
     with open(os.path.join(top, "etc/xrx/example.conf"), "rb") as f:
         example = f.read()
@@ -181,7 +209,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests/fuzz")
     sets = {"fuzz_parse": parse_seeds(), "fuzz_engine": engine_seeds(),
             "fuzz_conf": conf_seeds(top), "fuzz_state": state_seeds(),
-            "fuzz_replay": replay_seeds()}
+            "fuzz_replay": replay_seeds(), "fuzz_vnet": vnet_seeds()}
     for target, seeds in sets.items():
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)

@@ -78,7 +78,13 @@ extern "C" {
 	X(TNL_SEGMENTED, "tunnel_segmented",                                   \
 	  "VXLAN aggregates written as their segments (tun, tap)")            \
 	X(TNL_SEG_WRITES, "tunnel_segment_writes",                             \
-	  "VXLAN packets written for those segmented aggregates")
+	  "VXLAN packets written for those segmented aggregates")             \
+	X(BIG_WHOLE, "big_whole",                                              \
+	  "aggregates too long for the IP length field written whole (tun, tap)") \
+	X(JUMBO_WRITES, "jumbo_writes",                                        \
+	  "IPv6 ones of them with the hop-by-hop jumbo option inserted")       \
+	X(BIG_SPLIT, "big_split",                                              \
+	  "aggregates too long for the IP length field written in pieces")
 
 enum xrx_sink_stat {
 #define XRX_X_ENUM(e, n, d) XRX_SINK_STAT_##e,

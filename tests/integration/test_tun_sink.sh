@@ -12,7 +12,8 @@
 #   - BIG TCP: IPv4 aggregates above 64 KiB written whole (Linux 6.3+);
 #     IPv6 ones whole with the hop-by-hop jumbo option the sink inserts
 #     (before Linux 7.0, tun_ipv6_jumbo auto), whole as the engine built
-#     them in that form, or cut into GSO pieces of <= 64 KiB (split);
+#     them in that form (and cut, with GSO off, into segments without
+#     it), or cut into GSO pieces of <= 64 KiB (split);
 #     without the option (zero) 6.x drops them (Ip6InHdrErrors);
 #   - the kernel's own counters: datagrams/segments in, no checksum or
 #     receive errors.
@@ -118,6 +119,14 @@ for fam in 4 6; do
 		r=$(LAST_LINE)
 		check "TCPv6 BIG TCP, engine form: one GSO write, nothing inserted" \
 			"$([ "$(field gso_writes "$r")" = 1 ] && [ "$(field jumbo_writes "$r")" = 0 ] && [ "$(field split_big "$r")" = 0 ]; echo $?)"
+		# Cut (GSO off): each segment loses the option, as
+		# ipv6_gso_segment() takes it out; it used to be kept with a
+		# non-zero payload_len, which the IPv6 input refuses.
+		ok "TCPv6 BIG TCP, the engine's jumbo form with GSO off: cut into its 300 segments, bytes intact" \
+			inject -f 6 -p tcp -n 300 -s 1448 -A 524280 -e hbh -g nogso -P 6033
+		r=$(LAST_LINE)
+		check "TCPv6 BIG TCP, engine form, GSO off: 300 segments + SYN + ACK written, none GSO" \
+			"$([ "$(field gso_writes "$r")" = 0 ] && [ "$(field plain_writes "$r")" = 302 ]; echo $?)"
 	fi
 	if [ $fam = 6 ] || ! kernel_at_least 6 3; then
 		j=; [ $fam = 6 ] && j="-j split"

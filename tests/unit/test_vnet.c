@@ -317,6 +317,82 @@ static void test_resegment_udp(void **state)
 }
 
 /*
+ * An IPv6 BIG TCP aggregate in the Linux 6.x form (the engine's
+ * ipv6_jumbo HBH: payload_len 0, the 8-byte jumbo option): cut into
+ * pieces, the option goes, as ipv6_gso_segment() takes it out. Pieces of
+ * one segment are the input frames byte for byte; 64 KiB pieces carry
+ * their own payload_len and no option; all 60 segments in one piece
+ * would not fit payload_len: refused. (Pieces used to keep the option
+ * next to a non-zero payload_len, which RFC 2675 and ip6_rcv_core()
+ * refuse; the vnet fuzz target found it.)
+ */
+static void test_resegment_tcp6_jumbo(void **state)
+{
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	struct vt *v = calloc(1, sizeof(*v));
+	__u8 hdr[XRX_HEAD_SIZE], *buf = malloc(66000);
+	__u32 pay_off, pay_len, len, l3, hlen, per, seg, done = 0;
+	struct virtio_net_hdr h;
+	struct frame_spec s;
+	struct xrx_pkt *p;
+	int i, n = 60, hl;
+
+	assert_non_null(v);
+	assert_non_null(buf);
+	o.region = v->region;
+	o.region_size = sizeof(v->region);
+	o.max_aggregate = 185000;
+	o.max_segs = 64;
+	o.ipv6_jumbo = XRX_IPV6_JUMBO_HBH;
+	o.deliver = vt_deliver;
+	o.ctx = v;
+	v->e = xrx_engine__new(&o);
+	assert_non_null(v->e);
+	for (i = 0; i < n; i++) {
+		frame_spec_tcp6(&s);
+		s.payload_len = 1400;
+		s.seq = 1000 + i * 1400;
+		if (i == n - 1)
+			s.tcp_flags |= 0x08;
+		vt_add(v, &s);
+	}
+	vt_run(v);
+	assert_int_equal(v->nr_out, 1);
+	p = v->out[0];
+	l3 = p->l3_off;
+	hlen = xrx_vnet_hdr_len(p);
+	/* the 6.x form: payload_len 0, next header hop-by-hop, jumbo */
+	assert_int_equal(p->head[l3 + 4] | p->head[l3 + 5], 0);
+	assert_int_equal(p->head[l3 + 6], 0);
+	assert_int_equal(p->head[l3 + 42], 0xc2);
+	for (i = 0; i < n; i++) {
+		hl = xrx_vnet_piece(p, l3, i, 1, true, hdr, sizeof(hdr), &h,
+				    &pay_off, &pay_len);
+		assert_int_equal(hl, hlen - l3 - 8);
+		len = piece_bytes(p, hdr, hl, pay_off, pay_len, buf);
+		assert_int_equal(len, v->info[i].ip_len);
+		assert_memory_equal(buf, v->region + v->frames[i].addr + l3,
+				    len);
+	}
+	per = (65535 - (hlen - l3)) / 1400;
+	for (seg = 0; seg < (__u32)n; seg += per) {
+		hl = xrx_vnet_piece(p, l3, seg, per, false, hdr, sizeof(hdr),
+				    &h, &pay_off, &pay_len);
+		assert_int_equal(hl, hlen - l3 - 8);
+		assert_int_equal(hdr[6], 6);		/* TCP follows */
+		assert_int_equal(hdr[4] << 8 | hdr[5], hl - 40 + pay_len);
+		assert_int_equal(h.csum_start, 40);	/* the TCP header */
+		assert_int_equal(pay_off, hlen + seg * 1400);
+		done += pay_len;
+	}
+	assert_int_equal(done, n * 1400);
+	assert_int_equal(xrx_vnet_piece(p, l3, 0, n, false, hdr, sizeof(hdr),
+					&h, &pay_off, &pay_len), -E2BIG);
+	free(buf);
+	vt_free(v);
+}
+
+/*
  * GSO pieces: 10 segments in pieces of 4 -> 4 + 4 + 2; each piece's
  * headers are those of its first segment with the piece's lengths and the
  * pseudo-header sum, and the last keeps PSH.
@@ -648,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_resegment_tcp4),
 		cmocka_unit_test(test_resegment_tcp6),
 		cmocka_unit_test(test_resegment_udp),
+		cmocka_unit_test(test_resegment_tcp6_jumbo),
 		cmocka_unit_test(test_gso_pieces),
 		cmocka_unit_test(test_pieces_cwr),
 		cmocka_unit_test(test_iov),

@@ -44,7 +44,10 @@
  * goes in whole; "zero" writes it as it is (7.0); "split" writes GSO
  * pieces of at most 65535 bytes of IP length, cut at segment boundaries,
  * which every kernel takes. An aggregate the engine already built with
- * the option (xrx_engine_opts.ipv6_jumbo) is written whole as it is.
+ * the option (xrx_engine_opts.ipv6_jumbo) is written whole as it is, or,
+ * where it has to be cut (,nogso, too many iovecs), in pieces without
+ * it, as ipv6_gso_segment() cuts one. Counted: big_whole (jumbo_writes
+ * those with the option inserted here) and big_split.
  * Linux 6.1's tun_alloc_skb() also refuses writes past MAX_SKB_FRAGS
  * order-0 pages (68 KiB) with EMSGSIZE. IPv4 aggregates go whole on
  * 6.3+ and in pieces on older kernels.
@@ -101,7 +104,6 @@ struct tun_sink {
 	bool gso;			/* write aggregates as GSO */
 	bool csum;			/* TUN_F_CSUM: partial sums taken */
 	bool warned;			/* the one fallback log line */
-	bool warned_jumbo;		/* ... and the one jumbo line */
 	bool big4;			/* IPv4 tot_len 0 taken (6.3+) */
 	enum xrx_tun_ipv6_jumbo jumbo;	/* resolved: never AUTO */
 	__u32 offloads;			/* TUN_F_* accepted */
@@ -467,21 +469,13 @@ static int tun_deliver_vxlan(struct xrx_sink *s, struct tun_sink *t,
 	return tun_done(s, pkt, err, pkt->len - tun_base(t, pkt));
 }
 
-static void tun_warn_jumbo(struct tun_sink *t)
-{
-	if (t->warned_jumbo)
-		return;
-	t->warned_jumbo = true;
-	fprintf(stderr, "xrx: tun %s: an IPv6 aggregate that already carries the jumbo option has to be cut into pieces, which would keep the option: dropped; leave the engine's ipv6_jumbo at zero with this sink (it inserts the option itself)\n",
-		t->info.name);
-}
-
 static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct tun_sink *t = s->priv;
 	__u8 ver = pkt->head_len > pkt->l3_off ? pkt->head[pkt->l3_off] >> 4 : 0;
 	__u32 ip_len = pkt->len - pkt->l3_off, hlen, per;
-	bool big6;
+	enum xrx_sink_stat big_how = XRX_SINK_STAT_MAX;	/* none */
+	bool big6, big;
 	int err;
 
 	if (pkt->outer_l3_off)		/* VXLAN: the outer headers count */
@@ -495,24 +489,27 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	}
 	big6 = ver == 6 && pkt->gso_type == XRX_GSO_TCPV6 &&
 	       ip_len - 40 > XRX_VNET_MAX_IP_LEN;
-	if (big6 && tun_ipv6_has_jumbo(pkt)) {
-		/* already the 6.x form: cutting it would need the option
-		 * taken out again, which the pieces do not do */
-		if (!t->gso || !tun_type_ok(t, pkt) ||
-		    pkt->nr_frags + 2 > TUN_IOVS) {
-			tun_warn_jumbo(t);
-			err = -EINVAL;
-		} else {
-			err = tun_write_whole(t, pkt);
-		}
+	/* too long for the length field: IPv4 tot_len, IPv6 payload_len */
+	big = pkt->gso_type != XRX_GSO_NONE &&
+	      (ver == 6 ? ip_len - 40 : ip_len) > XRX_VNET_MAX_IP_LEN;
+	if (big6 && tun_ipv6_has_jumbo(pkt) && t->gso && tun_type_ok(t, pkt) &&
+	    pkt->nr_frags + 2 <= TUN_IOVS) {
+		/* already the 6.x form, whatever tun_ipv6_jumbo says (cut,
+		 * below, its pieces lose the option: xrx_vnet_piece()) */
+		err = tun_write_whole(t, pkt);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	} else if (pkt->gso_type == XRX_GSO_NONE) {
 		err = tun_write_whole(t, pkt);
 	} else if (!t->gso || !tun_type_ok(t, pkt)) {
 		tun_warn_fallback(s, t, pkt);
 		err = tun_write_pieces(t, pkt, 1);
+		big_how = XRX_SINK_STAT_BIG_SPLIT;
 	} else if (big6 && t->jumbo == XRX_TUN_IPV6_JUMBO_HBH &&
 		   pkt->nr_frags + 2 <= TUN_IOVS) {
 		err = tun_write_jumbo(t, pkt);
+		if (!err)
+			xrx_sink__count(s, XRX_SINK_STAT_JUMBO_WRITES, 1);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	} else if ((ip_len > XRX_VNET_MAX_IP_LEN &&
 		    (ver == 6 ? t->jumbo != XRX_TUN_IPV6_JUMBO_ZERO :
 				!t->big4)) ||
@@ -523,9 +520,13 @@ static int tun_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 				      pkt->gso_size : 1;
 		t->info.split_big++;
 		err = tun_write_pieces(t, pkt, per ? per : 1);
+		big_how = XRX_SINK_STAT_BIG_SPLIT;
 	} else {
 		err = tun_write_whole(t, pkt);
+		big_how = XRX_SINK_STAT_BIG_WHOLE;
 	}
+	if (!err && big && big_how != XRX_SINK_STAT_MAX)
+		xrx_sink__count(s, big_how, 1);
 	return tun_done(s, pkt, err, ip_len);
 }
 

@@ -200,12 +200,27 @@ static int vnet_sum(const struct xrx_pkt *pkt, __u32 off, __u32 len,
 	return 0;
 }
 
+/*
+ * The Linux 6.x form of an IPv6 BIG TCP aggregate: payload_len 0 and an
+ * 8-byte hop-by-hop header holding only the jumbo option right after the
+ * IPv6 header (ipv6_has_hopopt_jumbo()).
+ */
+static bool vnet_has_jumbo(const struct xrx_pkt *pkt)
+{
+	const __u8 *ip = pkt->head + pkt->l3_off;
+
+	return pkt->head_len >= pkt->l3_off + 40u + XRX_HBH_JUMBO_LEN &&
+	       pkt->l4_off >= pkt->l3_off + 40u + XRX_HBH_JUMBO_LEN &&
+	       (ip[0] >> 4) == 6 && xrx_get16(ip + 4) == 0 && ip[6] == 0 &&
+	       ip[41] == 0 && ip[42] == 0xc2 && ip[43] == 4;
+}
+
 int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 		   __u32 n, bool full_csum, __u8 *hdr, __u32 cap,
 		   struct virtio_net_hdr *vh, __u32 *pay_off, __u32 *pay_len)
 {
 	__u32 hlen = xrx_vnet_hdr_len(pkt), mss = pkt->gso_size;
-	__u32 payload, nsegs, off, plen, l4_len, sum;
+	__u32 payload, nsegs, off, plen, l4_len, sum, strip = 0, nh;
 	bool ipv6, tcp = pkt->l4_proto == XRX_IPPROTO_TCP;
 	__u8 *l3, *l4, *check, flags;
 	__u16 c;
@@ -227,15 +242,31 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 
 	off = seg * mss;
 	plen = n * mss < payload - off ? n * mss : payload - off;
-	memcpy(hdr, pkt->head + base, hlen - base);
-	l3 = hdr + (pkt->l3_off - base);
-	l4 = hdr + (pkt->l4_off - base);
-	l4_len = hlen - pkt->l4_off + plen;
 	ipv6 = vnet_ipv6(pkt);
+	/* ipv6_gso_segment() takes the jumbo option out of the 6.x form:
+	 * every piece has a payload_len of its own */
+	if (ipv6 && vnet_has_jumbo(pkt))
+		strip = XRX_HBH_JUMBO_LEN;
+	/* a piece's length must fit its IP header's length field */
+	if (hlen - strip - pkt->l3_off - (ipv6 ? 40 : 0) + plen >
+	    XRX_VNET_MAX_IP_LEN)
+		return -E2BIG;
+	if (strip) {
+		nh = pkt->l3_off + 40;
+		memcpy(hdr, pkt->head + base, nh - base);
+		memcpy(hdr + (nh - base), pkt->head + nh + strip,
+		       hlen - nh - strip);
+		hdr[nh - base - 40 + 6] = pkt->head[nh];  /* its next header */
+	} else {
+		memcpy(hdr, pkt->head + base, hlen - base);
+	}
+	l3 = hdr + (pkt->l3_off - base);
+	l4 = hdr + (pkt->l4_off - strip - base);
+	l4_len = hlen - pkt->l4_off + plen;
 
 	/* inet_gso_segment() / ipv6_gso_segment(): lengths, IDs */
 	if (ipv6) {
-		xrx_put16(l3 + 4, hlen - pkt->l3_off - 40 + plen);
+		xrx_put16(l3 + 4, hlen - strip - pkt->l3_off - 40 + plen);
 	} else {
 		xrx_put16(l3 + 2, hlen - pkt->l3_off + plen);
 		if (!(pkt->gso_flags & XRX_GSO_F_FIXEDID))
@@ -275,7 +306,7 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 	} else {
 		xrx_put16(check, xrx_csum_fold(sum));
 		vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-		vh->csum_start = pkt->l4_off - base;
+		vh->csum_start = pkt->l4_off - strip - base;
 		vh->csum_offset = tcp ? 16 : 6;
 	}
 	if (n >= 2) {
@@ -283,11 +314,11 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 		if (tcp && (l4[13] & XRX_TH_CWR))
 			vh->gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 		vh->gso_size = mss;
-		vh->hdr_len = hlen - base;
+		vh->hdr_len = hlen - strip - base;
 	}
 	*pay_off = hlen + off;
 	*pay_len = plen;
-	return (int)(hlen - base);
+	return (int)(hlen - strip - base);
 }
 
 /* VXLAN aggregates: GSO over a UDP tunnel, and its segments (vnet.h). */

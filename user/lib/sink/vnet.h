@@ -75,11 +75,18 @@ int xrx_vnet_iov(const struct xrx_pkt *pkt, __u32 off, __u32 len,
  * copied) and no flag. A piece of n >= 2 segments is GSO (gso_size =
  * mss); n = 1 is a plain packet.
  *
+ * An IPv6 aggregate in the Linux 6.x BIG TCP form (payload_len 0 and the
+ * 8-byte hop-by-hop jumbo option, xrx_engine_opts.ipv6_jumbo HBH) loses
+ * the option in every piece, as ipv6_gso_segment() takes it out: the
+ * piece's headers are 8 bytes shorter and its payload_len is set.
+ *
  * @hdr receives the piece's header bytes from @base (xrx_vnet_hdr_len()
- * - base of them, at most @cap). The payload is bytes [*pay_off,
- * *pay_off + *pay_len) of the packet (see xrx_vnet_iov()).
+ * - base of them, 8 fewer without a jumbo option; @cap must hold them
+ * all). The payload is bytes [*pay_off, *pay_off + *pay_len) of the
+ * packet (see xrx_vnet_iov()).
  * Return: the header length written, or -EINVAL (not an aggregate, @seg
- * out of range), -ENOSPC (@cap too small).
+ * out of range), -ENOSPC (@cap too small), -E2BIG (the piece's IP length
+ * would not fit IPv4 tot_len or IPv6 payload_len: fewer segments).
  */
 int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 		   __u32 n, bool full_csum, __u8 *hdr, __u32 cap,
