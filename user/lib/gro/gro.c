@@ -288,6 +288,7 @@ static void xrx_gro_hold(struct xrx_engine *e, const struct xrx_seg *s,
 	if (!a)
 		return;
 	xrx_gro_table_insert(&e->table, a);
+	xrx_fast_start(e, a, s);
 	if (e->max_segs <= 1)
 		xrx_deliver(e, a, XRX_ENGINE_STAT_COMPLETE_SEGS);
 }
