@@ -13,6 +13,7 @@
 
 #include <xrx/counters.h>
 #include "gro/engine_priv.h"
+#include "gro/fast.h"
 #include "opts.h"
 
 /* Positional: the table is in enum order (XRX_ENGINE_STATS_TABLE). */

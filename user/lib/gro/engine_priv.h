@@ -66,6 +66,7 @@ struct xrx_agg {
 	__u16 fast_min_len;		/* shortest frame that may merge */
 	__u32 fast_key;			/* the mask's layout key */
 	__u64 fast_meta[3];		/* the first segment's xrx_meta */
+	__u64 fast_ipsum;		/* IPv4 header sum but length, ID, check */
 };
 
 /*
@@ -252,10 +253,9 @@ void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_gro_complete(struct xrx_agg *a);
 void xrx_gro_ipv6_jumbo(struct xrx_agg *a);
 
-/* fast.c: the one-flow fast path */
+/* fast.c: the one-flow fast path; the per-frame half is in fast.h */
 void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 		    const struct xrx_seg *s);
-bool xrx_fast_frame(struct xrx_engine *e, const struct xrx_frame *f);
 /* For tests: run every frame through the full path (@off) or not. */
 void xrx_engine_fast_disable(struct xrx_engine *e, bool off);
 bool xrx_l4_csum_ok_flat(const __u8 *l3, const __u8 *l4, bool ipv6,

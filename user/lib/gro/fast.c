@@ -93,108 +93,12 @@ void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 	a->fast_key = key;
 	a->fast_min_len = min;
 	memcpy(a->fast_meta, s->meta, sizeof(a->fast_meta));
+	if (!s->ipv6) {
+		/* the IPv4 header sum without length, ID and checksum */
+		const __u8 *ip = a->head + s->l3_off;
+
+		a->fast_ipsum = (__u64)xrx_raw16(ip) + xrx_raw32(ip + 6) +
+				xrx_raw32(ip + 12) + xrx_raw32(ip + 16);
+	}
 	a->fast = true;
-}
-
-/*
- * Merge frame @f into its flow's held aggregate if it qualifies (see the
- * top of this file). Return: false, with nothing changed, if the full
- * path must take it.
- */
-bool xrx_fast_frame(struct xrx_engine *e, const struct xrx_frame *f)
-{
-	const struct xrx_meta *m = f->meta;
-	const struct xrx_fast_mask *mk;
-	__u32 len = f->len, l3_off, l4_off, hdr_len, ip_len, payload, count;
-	const __u8 *d, *h, *l3;
-	xrx_fast_vec acc = { 0, 0 }, x, y;
-	__u64 fm[3];
-	struct xrx_agg *a;
-	struct xrx_frag *fr;
-	bool fixedid;
-	__u16 ipid;
-	__u32 i;
-	int done;
-
-	if (!m || (f->flags & XRX_FRAME_F_CHAIN))
-		return false;
-	memcpy(fm, m, sizeof(fm));
-	/* the first aggregate of the bucket: what xrx_gro_lookup() would
-	 * find first, if the flow is the same */
-	a = xrx_gro_table_bucket(&e->table, m->hash);
-	if (!a || !a->fast ||
-	    ((fm[0] ^ a->fast_meta[0]) | (fm[1] ^ a->fast_meta[1]) |
-	     (fm[2] ^ a->fast_meta[2])))
-		return false;
-	if (f->addr > e->region_size || len > e->region_size - f->addr ||
-	    len < a->fast_min_len)
-		return false;
-	mk = &e->fast_masks[a->fast_slot];
-	if (mk->key != a->fast_key)
-		return false;
-	d = e->region + f->addr;
-	h = a->head;
-	for (i = 0; i < mk->nr; i++) {
-		memcpy(&x, d + mk->off[i], sizeof(x));
-		memcpy(&y, h + mk->off[i], sizeof(y));
-		acc |= (x ^ y) & mk->m[i];
-	}
-	if (acc[0] | acc[1])
-		return false;
-
-	/* Same flow, same flags, window, ack, options, TTL, TOS, DF. */
-	l3_off = a->pkt.l3_off;
-	l4_off = a->pkt.l4_off;
-	hdr_len = a->hdr_len;
-	l3 = d + l3_off;
-	count = a->count;
-	fixedid = a->fixedid;
-	if (a->ipv6) {
-		ip_len = XRX_IP6H_LEN + xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN);
-	} else {
-		ip_len = xrx_get16(l3 + XRX_IPH_TOT_LEN);
-		if (!xrx_ipv4_csum_ok(l3))
-			return false;
-		ipid = (__u16)(xrx_get16(l3 + XRX_IPH_ID) - a->first_id);
-		if (count == 1 && ipid == 0)
-			fixedid = true;
-		if (ipid != (fixedid ? 0 : (__u16)count))
-			return false;
-	}
-	/* no padding, nothing missing: else inet_gro_receive() flushes */
-	if (l3_off + ip_len != len || len <= hdr_len)
-		return false;
-	payload = len - hdr_len;
-	if (payload > a->mss ||
-	    xrx_get32(d + l4_off + XRX_TCPH_SEQ) !=
-		    xrx_get32(h + l4_off + XRX_TCPH_SEQ) + a->payload ||
-	    a->held_len + payload >= e->limit)
-		return false;
-	if (e->opts.csum == XRX_CSUM_VERIFY &&
-	    !xrx_l4_csum_ok_flat(l3, d + l4_off, a->ipv6, XRX_IPPROTO_TCP,
-				 len - l4_off))
-		return false;
-
-	/* Merge, as xrx_engine_frame() and xrx_gro_merge() would. FIN and
-	 * PSH are not set: the flags equal the head's, which has none. */
-	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
-	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
-	a->fixedid = fixedid;
-	fr = &a->frags[a->pkt.nr_frags++];
-	fr->data = d + hdr_len;
-	fr->len = payload;
-	fr->pad = 0;
-	fr->addr = f->addr;
-	a->pkt.len += payload;
-	a->count = ++count;
-	a->held_len += payload;
-	a->payload += payload;
-	xrx_count(e, XRX_ENGINE_STAT_SEGS_MERGED);
-	e->fast_merged++;
-	/* xrx_complete_reason() without the flags: none is set */
-	done = payload < a->mss ? XRX_ENGINE_STAT_COMPLETE_SHORT :
-	       count >= e->max_segs ? XRX_ENGINE_STAT_COMPLETE_SEGS : 0;
-	if (done)
-		xrx_deliver(e, a, done);
-	return true;
 }
