@@ -59,13 +59,14 @@ struct xrx_agg {
 	bool outer_fixedid;		/* ip_fixedid bit 0: the outer ID */
 	__u16 outer_first_id;
 	bool outer_ipv6;
-	/* The one-flow fast path (fast.c): set when the first segment came
-	 * with xrx_meta and the aggregate qualifies */
+	/* The one-flow fast path (fast.c): set when the full path merged a
+	 * second segment that came with xrx_meta, and the aggregate
+	 * qualifies */
 	bool fast;
 	__u8 fast_slot;			/* its header mask: engine fast_masks[] */
 	__u16 fast_min_len;		/* shortest frame that may merge */
 	__u32 fast_key;			/* the mask's layout key */
-	__u64 fast_meta[3];		/* the first segment's xrx_meta */
+	__u64 fast_meta[3];		/* that segment's xrx_meta */
 	__u64 fast_ipsum;		/* IPv4 header sum but length, ID, check */
 };
 

@@ -6,7 +6,7 @@
  * The full path (engine.c, gro.c) checks a frame's metadata, derives its
  * lengths, looks its flow up and runs tcp_gro_receive()'s checks one
  * field at a time. When the frame's xrx_meta is byte for byte the one
- * the held aggregate's first segment came with, and its header bytes are
+ * the held aggregate's second segment came with, and its header bytes are
  * those of the held head except the fields that may change from segment
  * to segment, most of those checks have one answer already: same flow
  * (gro_list_prepare(), inet/ipv6_gro_receive(), the ports), and none of
@@ -61,9 +61,13 @@ static void xrx_fast_mask_build(struct xrx_fast_mask *m,
 }
 
 /*
- * An aggregate just held (xrx_gro_hold()): may later segments take the
- * fast path into it? Only TCP outside tunnels, header copy, a frame in
- * one piece whose metadata was taken, and headers the masks cover.
+ * An aggregate the full path has just merged @s into, and still holds:
+ * may later segments take the fast path into it? Only TCP outside
+ * tunnels, header copy, a segment in one piece whose metadata was taken,
+ * and headers the masks cover. Set up at the second segment, not the
+ * first: an aggregate that never grows (many flows, few segments per
+ * batch each) costs nothing here. @s is the same flow as the head and
+ * passed the same checks, so its metadata serves as the first's would.
  */
 void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 		    const struct xrx_seg *s)

@@ -68,12 +68,13 @@ static __always_inline bool xrx_fast_frame(struct xrx_engine *e,
 
 	if (!m || (f->flags & XRX_FRAME_F_CHAIN))
 		return false;
-	memcpy(fm, m, sizeof(fm));
 	/* the first aggregate of the bucket: what xrx_gro_lookup() would
 	 * find first, if the flow is the same */
 	a = xrx_gro_table_bucket(&e->table, m->hash);
-	if (!a || !a->fast ||
-	    ((fm[0] ^ a->fast_meta[0]) | (fm[1] ^ a->fast_meta[1]) |
+	if (!a || !a->fast)
+		return false;
+	memcpy(fm, m, sizeof(fm));
+	if (((fm[0] ^ a->fast_meta[0]) | (fm[1] ^ a->fast_meta[1]) |
 	     (fm[2] ^ a->fast_meta[2])))
 		return false;
 	if (f->addr > e->region_size || len > e->region_size - f->addr ||
