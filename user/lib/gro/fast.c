@@ -24,6 +24,10 @@
  */
 #include "gro/engine_priv.h"
 
+/* The metadata is compared whole, as three 64-bit words. */
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == sizeof(((struct xrx_agg *)0)->fast_meta),
+		  "fast_meta holds one struct xrx_meta");
+
 void xrx_engine_fast_disable(struct xrx_engine *e, bool off)
 {
 	e->fast_off = off;
