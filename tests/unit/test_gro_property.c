@@ -816,8 +816,13 @@ static void run_fast_diff(const struct diff_cfg *c)
 		r.frames[i].meta = &metas[i];
 		if ((int)rnd(&rs, 100) >= c->meta_spoil_pct)
 			continue;
-		switch (rnd(&rs, 5)) {
+		switch (rnd(&rs, 6)) {
 		case 0: r.frames[i].meta = NULL; break;
+		case 5:		/* a tag the NIC took out: another flow */
+			metas[i].flags |= XRX_META_F_HW_VLAN;
+			metas[i].vlan_proto = 0x8100;
+			metas[i].vlan_tci = 1 + rnd(&rs, 2);
+			break;
 		case 1: metas[i].hash_type = XRX_HASH_HW_L3; break;
 		case 2: metas[i].magic ^= 1; break;
 		case 3: metas[i].hash ^= 1 + rnd(&rs, 1000); break;
