@@ -144,6 +144,14 @@ def xrx_run(a, t):
         cmd += ["--vxlan-port", str(port)]
     cmd += a.replay_args.split()
     subprocess.run(cmd + [src, out], check=True, timeout=60)
+    # With the metadata xrx_rx writes (the live path, and the engine's
+    # fast path), the same bytes must come out, packet for packet.
+    subprocess.run(cmd + ["--meta", src, out + ".meta"], check=True,
+                   timeout=60)
+    if ([fr for fr, _ in xrxpcap.read_pcap(out)] !=
+            [fr for fr, _ in xrxpcap.read_pcap(out + ".meta")]):
+        raise RuntimeError("%s: xrx-replay --meta delivered other packets "
+                           "than without" % t["name"])
     return xrxpcap.packets(out)
 
 

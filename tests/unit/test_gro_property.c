@@ -30,7 +30,9 @@
 #include <cmocka.h>
 
 #include <xrx/engine.h>
+#include <xrx/parse.h>
 #include "common/frames.h"
+#include "gro/engine_priv.h"	/* the fast path's switch */
 
 #define FRAME_ALIGN 64
 #define MAX_FRAME 2048
@@ -256,6 +258,10 @@ struct train_cfg {
 	int bad_pct;		/* malformed frames */
 	__u32 max_batch;
 	__u32 max_aggregate;
+	/* The fast-path differential only (0 elsewhere: no draws) */
+	int fixed_id_pct;	/* flows whose IPv4 ID stays */
+	int df_flip_pct;	/* per frame: DF toggled for good */
+	int id_jump_pct;	/* per frame: the ID jumps */
 };
 
 struct run {
@@ -340,6 +346,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 struct gflow {
 	struct frame_spec s;
 	__u32 mss;
+	bool fixed_id;
 };
 
 static const __u8 ts_a[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0 };
@@ -428,6 +435,8 @@ static void build_train(struct run *r, const struct train_cfg *c)
 			s->vlan_tci[1] = 200;
 		}
 		fl[f].mss = rnd(&rs, 2) ? 1448 : 200 + rnd(&rs, 1200);
+		if (c->fixed_id_pct)
+			fl[f].fixed_id = (int)rnd(&rs, 100) < c->fixed_id_pct;
 		left[f] = c->segs;
 		order[f] = f;
 	}
@@ -449,6 +458,15 @@ static void build_train(struct run *r, const struct train_cfg *c)
 			s.payload_len = fl[f].mss;
 			fl[f].s.tcp_flags &= ~0xc8;	/* PSH/ECE/CWR: once */
 		}
+		if (c->df_flip_pct && (int)rnd(&rs, 100) < c->df_flip_pct) {
+			if (fl[f].s.family == 4)
+				fl[f].s.frag_off ^= 0x4000;
+			s.frag_off = fl[f].s.frag_off;
+		}
+		if (c->id_jump_pct && (int)rnd(&rs, 100) < c->id_jump_pct) {
+			fl[f].s.ip_id += 1 + rnd(&rs, 3);
+			s.ip_id = fl[f].s.ip_id;
+		}
 		if ((int)rnd(&rs, 100) < c->bad_pct)
 			spoil(&s, &rs);
 		if ((int)rnd(&rs, 100) < c->dup_pct)
@@ -467,7 +485,8 @@ static void build_train(struct run *r, const struct train_cfg *c)
 		}
 		/* The stream moves on whether or not the frame arrived. */
 		fl[f].s.seq += s.payload_len;
-		fl[f].s.ip_id++;
+		if (!fl[f].fixed_id)
+			fl[f].s.ip_id++;
 		if (!--left[f])
 			order[j] = order[--nleft];
 	}
@@ -665,6 +684,223 @@ static void test_big_tcp(void **state)
 		run_property(&c);
 }
 
+
+/*
+ * The fast path (user/lib/gro/fast.c) against the full path: the same
+ * train, every frame with the xrx_meta xrx_rx would write (some without,
+ * some with metadata that must not be taken), through one engine with
+ * the fast path off and one with it on. Every delivered packet (its
+ * bytes and every field but pointers), every release in order, and every
+ * counter must be the same.
+ */
+struct dlog {
+	__u8 *b;
+	size_t n, cap;
+	struct xrx_engine *e;
+	__u8 *scratch;
+};
+
+static void dlog_put(struct dlog *l, const void *p, size_t n)
+{
+	if (l->n + n > l->cap) {
+		l->cap = (l->n + n) * 2;
+		l->b = realloc(l->b, l->cap);
+		assert_non_null(l->b);
+	}
+	memcpy(l->b + l->n, p, n);
+	l->n += n;
+}
+
+static void dlog_deliver(void *ctx, struct xrx_pkt *pkt)
+{
+	struct dlog *l = ctx;
+	struct xrx_pkt c = *pkt;
+	__u32 off = pkt->head_len, i;
+	__u8 tag = 'D';
+
+	memcpy(l->scratch, pkt->head, pkt->head_len);
+	for (i = 0; i < pkt->nr_frags; i++) {
+		memcpy(l->scratch + off, pkt->frags[i].data, pkt->frags[i].len);
+		off += pkt->frags[i].len;
+	}
+	assert_int_equal(off, pkt->len);
+	c.head = NULL;
+	c.frags = NULL;
+	dlog_put(l, &tag, 1);
+	dlog_put(l, &c, sizeof(c));
+	for (i = 0; i < pkt->nr_frags; i++) {
+		dlog_put(l, &pkt->frags[i].len, sizeof(pkt->frags[i].len));
+		dlog_put(l, &pkt->frags[i].addr, sizeof(pkt->frags[i].addr));
+	}
+	dlog_put(l, l->scratch, off);
+	xrx_pkt__release(l->e, pkt);
+}
+
+static void dlog_release(void *ctx, __u64 addr)
+{
+	struct dlog *l = ctx;
+	__u8 tag = 'R';
+
+	dlog_put(l, &tag, 1);
+	dlog_put(l, &addr, sizeof(addr));
+}
+
+struct diff_cfg {
+	struct train_cfg t;
+	enum xrx_csum_mode csum;
+	enum xrx_copy_mode copy;
+	__u32 max_segs;
+	__u32 timeout_us;
+	int meta_spoil_pct;	/* per frame: no meta, or one not to take */
+};
+
+/* Run @r's frames through one engine. Return: merges the fast path made. */
+static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
+		      struct dlog *l, __u64 vals[XRX_ENGINE_STAT_MAX])
+{
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	__u64 now = 1000000, rs = c->t.seed ^ 0x5eed, merged;
+	__u32 i, n;
+
+	o.region = r->region;
+	o.region_size = r->region_size;
+	o.flows = c->t.table;
+	o.max_aggregate = c->t.max_aggregate;
+	o.max_segs = c->max_segs;
+	o.flush_timeout_us = c->timeout_us;
+	o.csum = c->csum;
+	o.copy = c->copy;
+	o.udp = c->t.udp_pct > 0;
+	o.deliver = dlog_deliver;
+	o.release_frame = dlog_release;
+	o.ctx = l;
+	l->e = xrx_engine__new(&o);
+	assert_non_null(l->e);
+	xrx_engine_fast_disable(l->e, !fast);
+	for (i = 0; i < r->nr; i += n) {
+		n = 1 + rnd(&rs, c->t.max_batch);
+		if (n > r->nr - i)
+			n = r->nr - i;
+		assert_int_equal(xrx_engine__rx(l->e, r->frames + i, n, now),
+				 n);
+		now += 1000 * rnd(&rs, 40);
+	}
+	xrx_engine__stats(l->e, vals);
+	merged = l->e->fast_merged;
+	xrx_engine__free(l->e);
+	return merged;
+}
+
+static void run_fast_diff(const struct diff_cfg *c)
+{
+	struct run r = { 0 };
+	struct dlog slow = { 0 }, fast = { 0 };
+	__u64 vs[XRX_ENGINE_STAT_MAX], vf[XRX_ENGINE_STAT_MAX], merged;
+	__u64 rs = c->t.seed ^ 0x3e7a;
+	struct xrx_meta *metas;
+	__u32 i, j;
+	size_t k;
+
+	build_train(&r, &c->t);
+	metas = calloc(r.nr ? r.nr : 1, sizeof(*metas));
+	slow.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
+	fast.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
+	assert_true(metas && slow.scratch && fast.scratch);
+	for (i = 0; i < r.nr; i++) {
+		struct xrx_parsed p;
+
+		xrx_headlen(r.region + r.frames[i].addr, r.frames[i].len, &p);
+		if (p.result != XRX_PARSE_L4)
+			continue;	/* xrx_rx writes none */
+		xrx_meta_fill(&metas[i], &p);
+		r.frames[i].meta = &metas[i];
+		if ((int)rnd(&rs, 100) >= c->meta_spoil_pct)
+			continue;
+		switch (rnd(&rs, 6)) {
+		case 0: r.frames[i].meta = NULL; break;
+		case 5:		/* a tag the NIC took out: another flow */
+			metas[i].flags |= XRX_META_F_HW_VLAN;
+			metas[i].vlan_proto = 0x8100;
+			metas[i].vlan_tci = 1 + rnd(&rs, 2);
+			break;
+		case 1: metas[i].hash_type = XRX_HASH_HW_L3; break;
+		case 2: metas[i].magic ^= 1; break;
+		case 3: metas[i].hash ^= 1 + rnd(&rs, 1000); break;
+		default: metas[i].pad = 1; break;
+		}
+	}
+
+	diff_run(&r, c, false, &slow, vs);
+	merged = diff_run(&r, c, true, &fast, vf);
+	for (j = 0; j < XRX_ENGINE_STAT_MAX; j++)
+		if (vs[j] != vf[j])
+			fail_msg("seed %llu: counter %s: %llu full path, %llu fast",
+				 (unsigned long long)c->t.seed,
+				 xrx_engine_stat__name(j),
+				 (unsigned long long)vs[j],
+				 (unsigned long long)vf[j]);
+	for (k = 0; k < slow.n && k < fast.n; k++)
+		if (slow.b[k] != fast.b[k])
+			break;
+	if (k < slow.n || k < fast.n)
+		fail_msg("seed %llu: output differs at byte %zu of %zu/%zu",
+			 (unsigned long long)c->t.seed, k, slow.n, fast.n);
+	print_message("# seed %llu: %u frames, %llu merged, %llu by the fast path\n",
+		      (unsigned long long)c->t.seed, r.nr,
+		      (unsigned long long)vf[XRX_ENGINE_STAT_SEGS_MERGED],
+		      (unsigned long long)merged);
+	/* the fast path must have merged something, or this tests nothing
+	 * (it starts at the third segment of an aggregate) */
+	if (c->copy == XRX_COPY_HEADER && (!c->max_segs || c->max_segs > 2))
+		assert_true(merged > 0);
+
+	free(slow.b);
+	free(fast.b);
+	free(slow.scratch);
+	free(fast.scratch);
+	free(metas);
+	free(r.in.p);
+	free(r.out.p);
+	free(r.frames);
+	free(r.idx_of);
+	free(r.released);
+	munmap(r.region, r.region_size);
+}
+
+static void test_fast_path_same(void **state)
+{
+	struct diff_cfg c = { .t = { .seed = 700, .flows = 1, .segs = 3000,
+				     .max_batch = 64 } };
+	int s;
+
+	(void)state;
+	for (s = 0; s < 64; s++, c.t.seed++) {
+		c.t.flows = s % 4 == 0 ? 1 : 1 + s % 24;
+		c.t.segs = 3000 / c.t.flows;
+		c.t.v6_pct = s % 3 == 0 ? 0 : 50;
+		c.t.vlan_pct = s % 5 == 1 ? 30 : 0;
+		c.t.udp_pct = s % 7 == 3 ? 20 : 0;
+		c.t.reorder_pct = s % 2 ? 2 : 0;
+		c.t.dup_pct = s % 3 == 1 ? 2 : 0;
+		c.t.loss_pct = s % 4 == 2 ? 2 : 0;
+		c.t.change_pct = s % 2 ? 0 : 3;
+		c.t.bad_pct = s % 3 == 2 ? 4 : 0;
+		c.t.fixed_id_pct = 30;
+		c.t.df_flip_pct = s % 4 == 3 ? 1 : 0;
+		c.t.id_jump_pct = s % 5 == 2 ? 1 : 0;
+		c.t.table = s % 8 == 5 ? 4 : 0;
+		c.t.max_batch = s % 6 == 0 ? 512 : 64;
+		c.t.max_aggregate = s % 9 == 4 ? XRX_AGGREGATE_MAX :
+				    s % 9 == 7 ? 16384 : 0;
+		c.csum = s % 2 ? XRX_CSUM_TRUST : XRX_CSUM_VERIFY;
+		c.copy = s % 16 == 15 ? XRX_COPY_MAX_HEAD : XRX_COPY_HEADER;
+		c.max_segs = s % 5 == 3 ? 1 + s % 7 : 0;
+		c.timeout_us = s % 3 == 0 ? 20 : 0;
+		c.meta_spoil_pct = s % 2 ? 3 : 0;
+		run_fast_diff(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_udp),
 		cmocka_unit_test(test_many_flows),
 		cmocka_unit_test(test_big_tcp),
+		cmocka_unit_test(test_fast_path_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

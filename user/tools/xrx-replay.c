@@ -33,6 +33,7 @@
 
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
+#include <xrx/parse.h>
 
 
 #define EXIT_USAGE 2
@@ -49,6 +50,7 @@ struct replay_opts {
 	__u32 batch;
 	__u32 snaplen;
 	bool json;
+	bool meta;
 	struct xrx_engine_opts eng;
 };
 
@@ -58,6 +60,7 @@ struct replay {
 	__u8 *region;
 	size_t region_size;
 	struct xrx_frame *frames;
+	struct xrx_meta *metas;	/* --meta: what xrx_rx would write */
 	__u8 *released;		/* per frame: times released */
 	__u32 nr_frames;
 	__u64 in_bytes;
@@ -86,6 +89,8 @@ static void usage(FILE *f)
 "  -f, --flows N        aggregates held at once; 4096\n"
 "  -S, --snaplen BYTES  bytes kept per record; %u (262144 for Debian 12's\n"
 "                       tcpdump/tshark, which refuse longer records)\n"
+"  -M, --meta           give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
+"                       as on the live path (default: the engine parses)\n"
 "  -j, --json           print the engine's and the sink's counters as JSON\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
@@ -170,6 +175,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "copy", required_argument, NULL, 'C' },
 		{ "flows", required_argument, NULL, 'f' },
 		{ "snaplen", required_argument, NULL, 'S' },
+		{ "meta", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -181,7 +187,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	o->snaplen = SNAPLEN_DEFAULT;
 	o->eng.sz = sizeof(o->eng);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:s:n:J:ux:c:C:f:S:jhV", longopts,
+	while ((c = getopt_long(argc, argv, ":b:s:n:J:ux:c:C:f:S:MjhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -236,6 +242,9 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			if (parse_u32("snaplen", optarg, 64, SNAPLEN_DEFAULT,
 				      &o->snaplen))
 				return -EINVAL;
+			break;
+		case 'M':
+			o->meta = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -341,7 +350,8 @@ static int load_pcap(struct replay *r, const char *path)
 			}
 			r->frames = calloc(n ? n : 1, sizeof(*r->frames));
 			r->released = calloc(n ? n : 1, 1);
-			if (!r->frames || !r->released) {
+			r->metas = calloc(n ? n : 1, sizeof(*r->metas));
+			if (!r->frames || !r->released || !r->metas) {
 				fprintf(stderr, "xrx-replay: %s: no memory for %u frames\n",
 					path, n);
 				return -ENOMEM;
@@ -465,6 +475,17 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 	__u32 i, n, missing = 0;
 	int ret;
 
+	for (i = 0; o->meta && i < r->nr_frames; i++) {
+		struct xrx_parsed p;
+
+		/* xrx_rx writes metadata only for a frame parsed to L4 */
+		xrx_headlen(r->region + r->frames[i].addr, r->frames[i].len,
+			    &p);
+		if (p.result != XRX_PARSE_L4)
+			continue;
+		xrx_meta_fill(&r->metas[i], &p);
+		r->frames[i].meta = &r->metas[i];
+	}
 	for (i = 0; i < r->nr_frames; i += n) {
 		n = r->nr_frames - i < o->batch ? r->nr_frames - i : o->batch;
 		ret = xrx_engine__rx(r->e, r->frames + i, n, now_ns());
@@ -581,6 +602,7 @@ out:
 	if (tmp_made)
 		unlink(tmp);
 	free(r.frames);
+	free(r.metas);
 	free(r.released);
 	if (r.region)
 		munmap(r.region, r.region_size);

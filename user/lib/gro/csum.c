@@ -139,9 +139,21 @@ bool xrx_l4_csum_ok(const struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_UDP &&
 	    xrx_get16(l4 + XRX_UDPH_CHECK) == 0)
 		return true;
+	if (!s->nr_chunks)
+		return xrx_l4_csum_ok_flat(l3, l4, s->ipv6, s->l4_proto,
+					   l4_len);
+	/* multi-buffer: the payload spans pieces */
 	sum = xrx_csum_pseudo(l3, s->ipv6, s->l4_proto, l4_len);
-	if (s->nr_chunks)	/* multi-buffer: the payload spans pieces */
-		return xrx_csum_fold(xrx_csum_add_seg(s, s->l4_off, l4_len,
-						      sum)) == 0xffff;
+	return xrx_csum_fold(xrx_csum_add_seg(s, s->l4_off, l4_len,
+					      sum)) == 0xffff;
+}
+
+/* The same over @l4_len bytes in one piece at @l4 (TCP, or UDP with a
+ * checksum). */
+bool xrx_l4_csum_ok_flat(const __u8 *l3, const __u8 *l4, bool ipv6,
+			 __u8 proto, __u32 l4_len)
+{
+	__u32 sum = xrx_csum_pseudo(l3, ipv6, proto, l4_len);
+
 	return xrx_csum_fold(xrx_csum_add(l4, l4_len, sum)) == 0xffff;
 }

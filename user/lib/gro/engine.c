@@ -13,6 +13,7 @@
 
 #include <xrx/counters.h>
 #include "gro/engine_priv.h"
+#include "gro/fast.h"
 #include "opts.h"
 
 /* Positional: the table is in enum order (XRX_ENGINE_STATS_TABLE). */
@@ -206,6 +207,7 @@ static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 	    m->l3_off + 20 > m->l4_off)
 		return false;
 	s->hdrs = m->hdrs;
+	s->meta = m;
 	return true;
 }
 
@@ -436,7 +438,10 @@ int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
 	for (i = 0; i < n; i++) {
 		if (i + XRX_PREFETCH_AHEAD < n)
 			xrx_frame_prefetch(e, &frames[i + XRX_PREFETCH_AHEAD]);
-		xrx_engine_frame(e, &frames[i], now_ns);
+		/* a segment that merges into its flow's held aggregate
+		 * (fast.c); every other frame takes the full path */
+		if (!xrx_fast_frame(e, &frames[i]))
+			xrx_engine_frame(e, &frames[i], now_ns);
 	}
 	if (e->timeout_ns)
 		xrx_engine__flush(e, now_ns);

@@ -59,6 +59,15 @@ struct xrx_agg {
 	bool outer_fixedid;		/* ip_fixedid bit 0: the outer ID */
 	__u16 outer_first_id;
 	bool outer_ipv6;
+	/* The one-flow fast path (fast.c): set when the full path merged a
+	 * second segment that came with xrx_meta, and the aggregate
+	 * qualifies */
+	bool fast;
+	__u8 fast_slot;			/* its header mask: engine fast_masks[] */
+	__u16 fast_min_len;		/* shortest frame that may merge */
+	__u32 fast_key;			/* the mask's layout key */
+	__u64 fast_meta[3];		/* that segment's xrx_meta */
+	__u64 fast_ipsum;		/* IPv4 header sum but length, ID, check */
 };
 
 /*
@@ -89,6 +98,28 @@ struct xrx_seg {
 	__u16 outer_l3_off;
 	__u16 outer_l4_off;
 	__u16 inner_mac_off;
+	const struct xrx_meta *meta;	/* the frame's, if hdrs came from it */
+};
+
+/* Header bytes the fast path compares: up to this many (8 vectors). */
+#define XRX_FAST_HDR_MAX 128
+#define XRX_FAST_MASKS 4
+
+typedef __u64 xrx_fast_vec __attribute__((vector_size(16)));
+
+/*
+ * Which header bytes of one layout (IP version, l3_off, l4_off, hdr_len)
+ * must be equal between a held head and a segment that merges into it:
+ * all but the IPv4 length, ID and checksum, the IPv6 payload length, and
+ * the TCP sequence number, checksum and urgent pointer, which fast.c
+ * checks apart (or, as the kernel, does not compare). Compared 16 bytes
+ * at a time at off[i]; the last vector overlaps the one before it.
+ */
+struct xrx_fast_mask {
+	__u32 key;			/* 0: unused */
+	__u32 nr;			/* vectors */
+	__u16 off[XRX_FAST_HDR_MAX / 16];
+	xrx_fast_vec m[XRX_FAST_HDR_MAX / 16];
 };
 
 /* The flow table: O(1) lookup by hash, age list for oldest-first. */
@@ -116,6 +147,10 @@ struct xrx_engine {
 	struct xrx_frag *frag_store;
 	__u32 max_segs;			/* per aggregate, TCP */
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */
+	bool fast_off;			/* fast path disabled (tests) */
+	__u64 fast_merged;		/* segments it merged (tests) */
+	__u8 fast_next;			/* fast_masks[] slot to take next */
+	struct xrx_fast_mask fast_masks[XRX_FAST_MASKS];
 	__u64 stats[XRX_ENGINE_STAT_MAX];
 };
 
@@ -218,6 +253,14 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_gro_complete(struct xrx_agg *a);
 void xrx_gro_ipv6_jumbo(struct xrx_agg *a);
+
+/* fast.c: the one-flow fast path; the per-frame half is in fast.h */
+void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
+		    const struct xrx_seg *s);
+/* For tests: run every frame through the full path (@off) or not. */
+void xrx_engine_fast_disable(struct xrx_engine *e, bool off);
+bool xrx_l4_csum_ok_flat(const __u8 *l3, const __u8 *l4, bool ipv6,
+			 __u8 proto, __u32 l4_len);
 
 /* tunnel.c: VXLAN, hooked into the steps above where s->tnl / a->tnl */
 bool xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s, __u64 now_ns);

@@ -220,6 +220,8 @@ static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
 	done = xrx_complete_reason(e, a, s);
 	if (done)
 		xrx_deliver(e, a, done);
+	else if (a->count == 2)	/* it grows: let the next segments in fast */
+		xrx_fast_start(e, a, s);
 }
 
 static struct xrx_agg *xrx_agg_get(struct xrx_engine *e)

@@ -30,6 +30,7 @@ struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 	a->pkt.csum_start = 0;
 	a->pkt.csum_offset = 0;
 	a->tnl = false;
+	a->fast = false;
 	a->pkt.outer_l3_off = 0;
 	a->pkt.outer_l4_off = 0;
 	a->pkt.inner_mac_off = 0;
