@@ -96,6 +96,33 @@ in_dut() { nsenter --net=/run/netns/$NS_DUT "$@"; }
 bg_src() { nsenter --net=/run/netns/$NS_SRC "$@" & }
 bg_dut() { nsenter --net=/run/netns/$NS_DUT "$@" & }
 
+# tcp_field KEY FILE: the value after KEY in tcp_hash's output lines.
+tcp_field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
+
+# tcp_stream OUT DST PORT BYTES: BYTES through TCP with tests/helpers/
+# tcp_hash, from the source namespace to DST:PORT in the DUT's (the
+# receiver started with its own pid and killed on exit; both bounded in
+# time); OUT.send and OUT.recv keep what each side printed, shown as
+# diagnostics. Return: 0 if the stream completed with every byte and the
+# receiver's hash of it equals the sender's.
+tcp_stream() {
+	local out=$1 dst=$2 port=$3 bytes=$4 rp src rc
+	bg_dut "$BUILD/tests/tcp_hash" recv -b $dst -p $port -t 90 >"$out.recv" 2>&1
+	rp=$!
+	at_exit kill $rp
+	wait_for 10 grep -q ready "$out.recv"
+	in_src timeout 100 "$BUILD/tests/tcp_hash" send -a $dst -p $port \
+		-n $bytes -t 90 >"$out.send" 2>&1
+	src=$?
+	wait $rp
+	rc=$?
+	sed 's/^/# /' "$out.send" "$out.recv"
+	[ $src = 0 ] && [ $rc = 0 ] &&
+		[ "$(tcp_field bytes "$out.recv" | tail -1)" = "$bytes" ] &&
+		[ -n "$(tcp_field hash "$out.send")" ] &&
+		[ "$(tcp_field hash "$out.send")" = "$(tcp_field hash "$out.recv" | tail -1)" ]
+}
+
 # testbed_up [ip-link-options]: two namespaces joined by a veth pair.
 testbed_up() {
 	ip netns add $NS_SRC || return 1

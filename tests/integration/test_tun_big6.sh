@@ -56,8 +56,6 @@ in_src ethtool -K $IF_SRC tso off gso off tx off >/dev/null 2>&1
 in_src sysctl -qw net.ipv4.tcp_wmem="4096 67108864 67108864"
 in_dut sysctl -qw net.ipv4.tcp_rmem="4096 4194304 16777216"
 
-hash_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "hash") print $(i + 1) }' "$1"; }
-bytes_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$1"; }
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 dev_rx() { in_dut ip -s -j link show $1 | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["'$2'"])'; }
 hdr_errors() { in_dut awk '$1 == "Ip6InHdrErrors" { print $2 }' /proc/net/snmp6; }
@@ -105,7 +103,7 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 
 # run FORM: xrxd with tun_ipv6_jumbo = FORM, one IPv6 stream, the counters
 run() {
-	local form=$1 dev=xb$$ label="tun_ipv6_jumbo = $1" src rc rp pp
+	local form=$1 dev=xb$$ label="tun_ipv6_jumbo = $1" pp
 	in_dut ip tuntap add dev $dev mode tun vnet_hdr || return 1
 	at_exit in_dut ip link del $dev
 	in_dut ip link set $dev up
@@ -127,21 +125,8 @@ run() {
 	at_exit kill $pp
 	wait_for 10 grep -q ready "$WORK/peek.$form"
 	local herr0=$(hdr_errors)
-	bg_dut "$H" recv -b $IP6_DUT -p $PORT -t 90 >"$WORK/recv.$form" 2>&1
-	rp=$!
-	at_exit kill $rp
-	wait_for 10 grep -q ready "$WORK/recv.$form"
-	in_src timeout 100 "$H" send -a $IP6_DUT -p $PORT -n $BYTES -t 90 \
-		>"$WORK/send.$form" 2>&1
-	src=$?
-	wait $rp
-	rc=$?
-	sed 's/^/# /' "$WORK/send.$form" "$WORK/recv.$form"
-	check "$label: TCPv6, $((BYTES >> 20)) MiB through xrxd into tun: completed, hash intact" \
-		"$([ $src = 0 ] && [ $rc = 0 ] &&
-		   [ "$(bytes_of "$WORK/recv.$form" | tail -1)" = $BYTES ] &&
-		   [ -n "$(hash_of "$WORK/send.$form")" ] &&
-		   [ "$(hash_of "$WORK/send.$form")" = "$(hash_of "$WORK/recv.$form" | tail -1)" ]; echo $?)"
+	tcp_stream "$WORK/tcp.$form" $IP6_DUT $PORT $BYTES
+	check "$label: TCPv6, $((BYTES >> 20)) MiB through xrxd into tun: completed, hash intact" $?
 	# Idle now: the counters (refreshed once a second) catch up with
 	# what the TUN received
 	local tunrx=$(dev_rx $dev packets)

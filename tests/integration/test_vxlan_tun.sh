@@ -69,8 +69,6 @@ if ! vx_up in_src vx0 "$V4 local $IP4_SRC remote $IP4_DUT dev $IF_SRC" $VX4_SRC 
 	skip_all "cannot create VXLAN devices (CONFIG_VXLAN)"
 fi
 
-hash_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "hash") print $(i + 1) }' "$1"; }
-bytes_of() { awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$1"; }
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 vx_rx() {	# packets the DUT's VXLAN devices received
 	in_dut ip -s -j link show type vxlan | $PY -c 'import json,sys; print(sum(d["stats64"]["rx"]["packets"] for d in json.load(sys.stdin)))'
@@ -80,7 +78,7 @@ dev_rx_errors() { in_dut ip -s -j link show $1 | $PY -c 'import json,sys; print(
 # run KIND OPTS: one xrxd with sink = KIND:DEV[OPTS], the two streams,
 # the counters. Sets $whole, $segmented, $seg_writes, $aggs, $segs, $why.
 run() {
-	local kind=$1 opts=$2 v dst src rp rc
+	local kind=$1 opts=$2 v dst
 	local dev=x$kind$$ label="$kind:DEV$opts"
 	in_dut ip tuntap add dev $dev mode $kind vnet_hdr || return 1
 	at_exit in_dut ip link del $dev
@@ -107,21 +105,8 @@ run() {
 		6o4) dst=$VX6_DUT ;;
 		4o6) dst=$VX46_DUT ;;
 		esac
-		bg_dut "$H" recv -b $dst -p $PORT -t 90 >"$WORK/recv$v" 2>&1
-		rp=$!
-		at_exit kill $rp
-		wait_for 10 grep -q ready "$WORK/recv$v"
-		in_src timeout 100 "$H" send -a $dst -p $PORT -n $BYTES -t 90 \
-			>"$WORK/send$v" 2>&1
-		src=$?
-		wait $rp
-		rc=$?
-		sed 's/^/# /' "$WORK/send$v" "$WORK/recv$v"
-		check "$label: TCPv${v%o*} in VXLAN over IPv${v#*o}, $((BYTES >> 20)) MiB through xrxd: completed, hash intact" \
-			"$([ $src = 0 ] && [ $rc = 0 ] &&
-			   [ "$(bytes_of "$WORK/recv$v" | tail -1)" = $BYTES ] &&
-			   [ -n "$(hash_of "$WORK/send$v")" ] &&
-			   [ "$(hash_of "$WORK/send$v")" = "$(hash_of "$WORK/recv$v" | tail -1)" ]; echo $?)"
+		tcp_stream "$WORK/tcp$v" $dst $PORT $BYTES
+		check "$label: TCPv${v%o*} in VXLAN over IPv${v#*o}, $((BYTES >> 20)) MiB through xrxd: completed, hash intact" $?
 	done
 	# Idle: everything delivered and counted (the counters refresh once a
 	# second). What the VXLAN devices received by now was written before
