@@ -259,6 +259,31 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 }
 
 /*
+ * The first min(@wire, XRX_PARSE_WINDOW) bytes of the frame, copied into
+ * the scratch buffer with bpf_xdp_load_bytes() (they may lie in
+ * fragments). Return: the buffer with *@len set, or NULL.
+ */
+static __always_inline struct xrx_scratch *copy_window(struct xdp_md *ctx,
+						       __u32 wire, __u32 *len)
+{
+	struct xrx_scratch *s;
+	__u32 n, zero = 0;
+
+	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
+	if (!s)
+		return NULL;
+	/* Two branches with constant bounds: what the verifier can follow. */
+	if (wire >= XRX_PARSE_WINDOW)
+		n = XRX_PARSE_WINDOW;
+	else
+		n = wire & (XRX_PARSE_WINDOW - 1);
+	if (n < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, n))
+		return NULL;
+	*len = n;
+	return s;
+}
+
+/*
  * Parse from a copy of the window: for frames whose headers continue in
  * a fragment (or whose linear area is shorter than an Ethernet header).
  * A function of its own (a BPF subprogram), not inlined: a second copy of
@@ -271,17 +296,10 @@ static __noinline int parse_copy(struct xdp_md *ctx, __u32 wire,
 				      struct xrx_parsed *r)
 {
 	struct xrx_scratch *s;
-	__u32 len, zero = 0;
+	__u32 len;
 
-	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
+	s = copy_window(ctx, wire, &len);
 	if (!s)
-		return -1;
-	/* Two branches with constant bounds: what the verifier can follow. */
-	if (wire >= XRX_PARSE_WINDOW)
-		len = XRX_PARSE_WINDOW;
-	else
-		len = wire & (XRX_PARSE_WINDOW - 1);
-	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
 		return -1;
 	return xrx_parse_copy(s->buf, len, wire, r);
 }
@@ -301,16 +319,10 @@ static __noinline int parse_vxlan_copy(struct xdp_md *ctx, __u32 wire,
 				       struct xrx_tnl_parsed *t)
 {
 	struct xrx_scratch *s;
-	__u32 len, zero = 0;
+	__u32 len;
 
-	s = bpf_map_lookup_elem(&xrx_scratch, &zero);
+	s = copy_window(ctx, wire, &len);
 	if (!s)
-		return -1;
-	if (wire >= XRX_PARSE_WINDOW)
-		len = XRX_PARSE_WINDOW;
-	else
-		len = wire & (XRX_PARSE_WINDOW - 1);
-	if (len < XRX_ETH_HLEN || bpf_xdp_load_bytes(ctx, 0, s->buf, len))
 		return -1;
 	return xrx_parse_vxlan_copy(s->buf, len, wire, outer, t);
 }
