@@ -158,6 +158,7 @@ skip_all() {
 }
 
 need_root() { [ "$(id -u)" = 0 ] || skip_all "needs root (netns, XDP)"; }
+need_tun() { [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"; }
 
 # need_built FILE...: skip the whole test unless every FILE is built.
 need_built() {

@@ -23,7 +23,7 @@
 xrxd_need bpffs
 H=$BUILD/tests/tcp_hash
 need_built "$H"
-[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"
+need_tun
 
 PORT=5201
 TUN=xt$$

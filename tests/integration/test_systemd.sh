@@ -35,7 +35,7 @@ command -v systemd-nspawn >/dev/null ||
 command -v iperf3 >/dev/null || skip_all "iperf3 missing (scripts/deps.sh)"
 grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null
 grep -qw overlay /proc/filesystems || skip_all "no overlayfs in this kernel"
-[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"
+need_tun
 
 IFD=xrx-d$$			# the dash is part of the test
 INST=$(systemd-escape "$IFD")

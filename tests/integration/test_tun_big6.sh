@@ -29,9 +29,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
-H=$BUILD/tests/tcp_hash
-need_built "$H"
-[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (modprobe tun)"
+need_built "$BUILD/tests/tcp_hash"
+need_tun
 
 BYTES=$((48 << 20))
 PORT=5201
