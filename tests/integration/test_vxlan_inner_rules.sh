@@ -13,6 +13,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
+if ! $PY -c 'import scapy' 2>/dev/null; then
+	skip_all "python3-scapy missing (scripts/deps.sh installs it)"
+fi
 
 testbed_up || { echo "not ok 1 - testbed"; exit 1; }
 xrxd_work vxinner
@@ -25,72 +28,35 @@ SMAC=$(in_src ip -br link show $IF_SRC | awk '{ print $3 }')
 # own (source port), so the engine delivers each one as it came.
 N4=20 N6=10 NO=15 NP=5
 send() {
-	timeout 60 nsenter --net=/run/netns/$NS_SRC $PY - $IF_SRC "$SMAC" "$MAC" \
-		$IP4_SRC $IP4_DUT $IP6_SRC $IP6_DUT $N4 $N6 $NO $NP <<'PYEOF'
-import socket, struct, sys
+	timeout 60 nsenter --net=/run/netns/$NS_SRC $PY - "$TOP/tests/tools" \
+		$IF_SRC "$SMAC" "$MAC" $IP4_SRC $IP4_DUT $N4 $N6 $NO $NP <<'PYEOF'
+# The frame builders of the VXLAN oracle (tests/tools/vxlan_trains.py):
+# its outer addresses are the testbed's; each frame goes to the DUT's MAC.
+import socket, sys
+sys.path.insert(0, sys.argv[1])
+import vxlan_trains as vt
 
-ifname, smac, dmac = sys.argv[1], sys.argv[2], sys.argv[3]
-s4, d4, s6, d6 = sys.argv[4:8]
-n4, n6, no, np = (int(x) for x in sys.argv[8:12])
-mac = lambda m: bytes(int(x, 16) for x in m.split(":"))
-smac, dmac = mac(smac), mac(dmac)
-a4 = lambda a: socket.inet_pton(socket.AF_INET, a)
-a6 = lambda a: socket.inet_pton(socket.AF_INET6, a)
-
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-
-def tcp4(src, dst, sport, dport, payload):
-    th = bytearray(struct.pack("!HHIIBBHHH", sport, dport, 1000, 1, 5 << 4,
-                               0x18, 65535, 0, 0)) + payload
-    ph = src + dst + struct.pack("!HH", 6, len(th))
-    struct.pack_into("!H", th, 16, csum(ph + bytes(th)))
-    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(th), 1,
-                               0x4000, 64, 6, 0, src, dst))
-    struct.pack_into("!H", ip, 10, csum(bytes(ip)))
-    return bytes(ip + th)
-
-
-def tcp6(src, dst, sport, dport, payload):
-    th = bytearray(struct.pack("!HHIIBBHHH", sport, dport, 1000, 1, 5 << 4,
-                               0x18, 65535, 0, 0)) + payload
-    ph = src + dst + struct.pack("!II", len(th), 6)
-    struct.pack_into("!H", th, 16, csum(ph + bytes(th)))
-    return struct.pack("!IHBB16s16s", 6 << 28, len(th), 6, 64, src, dst) + th
+ifname = sys.argv[2]
+smac, dmac = (bytes(int(x, 16) for x in m.split(":")) for m in sys.argv[3:5])
+s4, d4 = sys.argv[5:7]
+n4, n6, no, np = (int(x) for x in sys.argv[7:11])
+to_dut = lambda f: dmac + smac + f[12:]
 
 
 def vxlan(outer6, inner_dport, sport):
-    imac = bytes.fromhex("02000000aa01") + bytes.fromhex("02000000aa02")
-    inner = imac + b"\x08\x00" + tcp4(a4("198.19.0.1"), a4("198.19.0.2"),
-                                      sport, inner_dport, b"x" * 100)
-    udp = struct.pack("!HHHH", 50000, 4789, 8 + 8 + len(inner), 0)
-    body = udp + struct.pack("!II", 0x08000000, 42 << 8) + inner
-    if outer6:
-        ip = struct.pack("!IHBB16s16s", 6 << 28, len(body), 17, 64,
-                         a6(s6), a6(d6))
-        # a UDP checksum is mandatory over IPv6
-        ph = a6(s6) + a6(d6) + struct.pack("!II", len(body), 17)
-        c = csum(ph + body) or 0xffff
-        body = body[:6] + struct.pack("!H", c) + body[8:]
-        return dmac + smac + b"\x86\xdd" + ip + body
-    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(body), 1,
-                               0x4000, 64, 17, 0, a4(s4), a4(d4)))
-    struct.pack_into("!H", ip, 10, csum(bytes(ip)))
-    return dmac + smac + b"\x08\x00" + bytes(ip) + body
+    """One 100-byte inner TCP segment, its own flow (@sport), in VXLAN
+    over IPv4 (outer UDP checksum 0) or IPv6 (mandatory there)."""
+    f, = vt.train(1, plens=[100], sport=sport, dport=inner_dport,
+                  okw=dict(v6=outer6, udp_csum=outer6, sport=50000))
+    return to_dut(f)
 
 
 frames = [vxlan(False, 5201, 41000 + i) for i in range(n4)]
 frames += [vxlan(True, 5201, 42000 + i) for i in range(n6)]
 frames += [vxlan(False, 80, 43000 + i) for i in range(no)]
-frames += [dmac + smac + b"\x08\x00" +
-           tcp4(a4(s4), a4(d4), 44000 + i, 5201, b"y" * 100)
+# Plain TCP to 5201 between the testbed's own addresses.
+vt.gf.IP4 = (s4, d4)
+frames += [to_dut(vt.gf.Seg(sport=44000 + i, dport=5201, plen=100).build()[0])
            for i in range(np)]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifname, 0))
