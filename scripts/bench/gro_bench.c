@@ -545,14 +545,7 @@ static void mbuf_reset(const struct train *t, __u32 i)
 		/* gro_vxlan_tcp4 also rewrites the outer tot_len and UDP
 		 * length; every frame has the same outer headers around
 		 * its inner IP packet. */
-		m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
-				 RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
-				 RTE_PTYPE_INNER_L2_ETHER |
-				 RTE_PTYPE_INNER_L3_IPV4 |
-				 RTE_PTYPE_INNER_L4_TCP;
-		m->outer_l2_len = 14;
-		m->outer_l3_len = 20;
-		m->l2_len = 8 + 8 + 14;
+		dpdk_mbuf_vxlan_tcp4(m, t->l4_len);
 		outer = t->tot_len[i] + VXLAN_FRAME_HDRS - 14;
 		ip[2] = outer >> 8;
 		ip[3] = outer;

@@ -21,6 +21,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_mbuf.h>
 
 #define DPDK_ENV_RUNDIR "/var/run/dpdk/xrx-gro"
 
@@ -58,6 +59,25 @@ static inline void dpdk_env_fini(void)
 	rte_eal_cleanup();
 	/* The EAL creates its runtime folder even without shared config. */
 	rmdir(DPDK_ENV_RUNDIR);
+}
+
+/*
+ * What a NIC's packet-type parsing reports for TCP/IPv4 inside VXLAN over
+ * IPv4, the fields gro_vxlan_tcp4 reads: the outer lengths, then the
+ * inner ones, with l2_len covering the outer UDP, VXLAN and inner
+ * Ethernet headers. @l4_len: the inner TCP header's.
+ */
+static inline void dpdk_mbuf_vxlan_tcp4(struct rte_mbuf *m, uint16_t l4_len)
+{
+	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+			 RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
+			 RTE_PTYPE_INNER_L2_ETHER | RTE_PTYPE_INNER_L3_IPV4 |
+			 RTE_PTYPE_INNER_L4_TCP;
+	m->outer_l2_len = 14;
+	m->outer_l3_len = 20;
+	m->l2_len = 8 + 8 + 14;
+	m->l3_len = 20;
+	m->l4_len = l4_len;
 }
 
 #endif /* XRX_TESTS_DPDK_ENV_H */

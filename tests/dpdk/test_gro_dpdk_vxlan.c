@@ -155,17 +155,8 @@ static void dpdk_run(const struct train *t, struct result *r)
 		p = rte_pktmbuf_append(m, t->len[k]);
 		assert_non_null(p);
 		memcpy((void *)p, t->region + k * SLOT, t->len[k]);
-		/* What a NIC's tunnel packet-type parsing reports. */
-		m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
-				 RTE_PTYPE_L4_UDP | RTE_PTYPE_TUNNEL_VXLAN |
-				 RTE_PTYPE_INNER_L2_ETHER |
-				 RTE_PTYPE_INNER_L3_IPV4 |
-				 RTE_PTYPE_INNER_L4_TCP;
-		m->outer_l2_len = 14;
-		m->outer_l3_len = 20;
-		m->l2_len = 8 + 8 + 14;	/* UDP, VXLAN, inner Ethernet */
-		m->l3_len = 20;
-		m->l4_len = (t->region[k * SLOT + 50 + 34 + 12] >> 4) * 4;
+		dpdk_mbuf_vxlan_tcp4(m,
+			(t->region[k * SLOT + 50 + 34 + 12] >> 4) * 4);
 		pkts[k] = m;
 	}
 	n = rte_gro_reassemble_burst(pkts, NSEGS, &param);
