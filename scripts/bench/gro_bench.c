@@ -24,7 +24,9 @@
  *         is in L1/L2, as after a copy-mode AF_XDP receive.
  *
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
- * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
+ * flow (as TSO senders produce) or strictly round-robin; and 16384 flows
+ * in runs of 4 segments, round-robin over the runs (run4: every flow
+ * open the whole train, as in rr, but its segments merge); MSS 1448 and
  * 8948; TCPv4, TCPv6, UDPv4, and TCPv4 inside VXLAN over IPv4 (vxlan4,
  * next to tcp4: the cost of the tunnel rules). Engine settings: copy
  * header / max-head /
@@ -34,6 +36,12 @@
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
  * xrx's timeout), the flush after every 1, 8 or 64 batches.
+ *
+ * The fast path (user/lib/gro/fast.c) can be measured against the
+ * engine without it in the same run: --no-fast adds, next to each xrx
+ * row, the same row with the fast path off (labels end in /nofast). The
+ * one-flow TCPv4 1448-byte burst train's header/trust/batch rows get
+ * that twin always.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -56,6 +64,7 @@
 
 #include <xrx/parse.h>
 #include <xrx/engine.h>
+#include "gro/engine_priv.h"	/* the fast path's switch */
 
 #include "common/frames.h"
 #include "common/vxlan_frames.h"
@@ -63,17 +72,18 @@
 
 #define BATCH 64
 #define BURST 16		/* segments per flow per burst (TSO) */
+#define RUN 4			/* segments per flow per run (run4) */
 #define HEADROOM 256		/* frame offset in its chunk; meta before */
 #define BIG_TCP XRX_AGGREGATE_MAX
 
 enum proto { P_TCP4, P_TCP6, P_UDP4, P_VXLAN4, P_MAX };
-enum order { O_BURST, O_RR };
+enum order { O_BURST, O_RR, O_RUN4, O_MAX };
 enum flush { F_BATCH, F_TIMEOUT };
 enum cache { C_COLD, C_WARM };
 
 /* vxlan4: TCP/IPv4 inside VXLAN over IPv4 (xrx_engine_opts.vxlan_ports) */
 static const char *const proto_names[] = { "tcp4", "tcp6", "udp4", "vxlan4" };
-static const char *const order_names[] = { "burst", "rr" };
+static const char *const order_names[] = { "burst", "rr", "run4" };
 static const char *const copy_names[] = { "header", "max-head", "full" };
 static const char *const csum_names[] = { "verify", "trust" };
 static const char *const flush_names[] = { "batch", "timeout" };
@@ -93,6 +103,7 @@ static const __u32 flush_every_values[] = { 1, 8, 64 };
 struct opts {
 	bool quick;
 	bool dpdk;
+	bool no_fast;			/* a fast-path-off twin of every xrx row */
 	int cpu;
 	const char *json;
 	const char *only;		/* run rows whose label contains it */
@@ -125,6 +136,7 @@ struct row {
 	enum order order;
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
+	bool nofast;			/* xrx with its fast path off */
 	enum cache cache;
 	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
@@ -267,7 +279,7 @@ static int train_build(struct train *t, enum proto p, enum order o,
 		free(sent);
 		return -ENOMEM;
 	}
-	burst = o == O_BURST ? BURST : 1;
+	burst = o == O_BURST ? BURST : o == O_RUN4 ? RUN : 1;
 	while (n < t->segs) {
 		for (f = 0; f < flows; f++) {
 			for (k = 0; k < burst && sent[f] < t->per_flow; k++) {
@@ -432,6 +444,7 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 			w->label, strerror(errno));
 		return -errno;
 	}
+	xrx_engine_fast_disable(k.e, w->nofast);
 	while (segs < t->segs || cycles < limit) {
 		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
 			break;
@@ -709,7 +722,7 @@ static int nr_rows, cap_rows;
 
 static struct row *row_new(const char *engine, const struct train *t,
 			   int copy, int csum, int flush, __u32 max_agg,
-			   enum cache cache, __u32 every)
+			   enum cache cache, __u32 every, bool nofast)
 {
 	char every_s[24];
 	struct row *w;
@@ -732,16 +745,17 @@ static struct row *row_new(const char *engine, const struct train *t,
 	w->csum = csum;
 	w->flush = flush;
 	w->cache = cache;
+	w->nofast = nofast;
 	w->flush_every = every ? every : 1;
 	w->max_aggregate = max_agg ? max_agg : XRX_AGGREGATE_DEFAULT;
 	snprintf(every_s, sizeof(every_s), "/every%u", w->flush_every);
-	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s",
+	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s",
 		 engine, proto_names[t->proto], t->mss, t->flows,
 		 order_names[t->order], copy >= 0 ? copy_names[copy] : "-",
 		 csum >= 0 ? csum_names[csum] : "-", flush_names[flush],
 		 w->flush_every > 1 ? every_s : "",
 		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "",
-		 cache == C_WARM ? "/warm" : "");
+		 cache == C_WARM ? "/warm" : "", nofast ? "/nofast" : "");
 	return w;
 }
 
@@ -869,13 +883,13 @@ static int measure(const struct train *t, struct row *w,
  * Put a row on the list when --only wants it (@commit), or only say
  * whether it would (@any, to skip building trains nobody wants).
  */
-static int add_row(const struct opts *op, bool commit, bool *any,
-		   const char *engine, const struct train *t, int copy,
-		   int csum, int flush, __u32 max_agg, enum cache cache,
-		   __u32 every)
+static int add_one_row(const struct opts *op, bool commit, bool *any,
+		       const char *engine, const struct train *t, int copy,
+		       int csum, int flush, __u32 max_agg, enum cache cache,
+		       __u32 every, bool nofast)
 {
 	struct row *w = row_new(engine, t, copy, csum, flush, max_agg, cache,
-				every);
+				every, nofast);
 
 	if (!w)
 		return -ENOMEM;
@@ -885,6 +899,34 @@ static int add_row(const struct opts *op, bool commit, bool *any,
 	if (commit)
 		nr_rows++;
 	return 0;
+}
+
+/*
+ * The README's "with and without the fast path": the one-flow TCPv4
+ * 1448-byte burst train, header copy, trusted sums, batch-end flush.
+ */
+static bool nofast_always(const struct train *t, int copy, int csum,
+			  int flush, __u32 max_agg)
+{
+	return t->proto == P_TCP4 && t->mss == 1448 && t->flows == 1 &&
+	       t->order == O_BURST && copy == XRX_COPY_HEADER &&
+	       csum == XRX_CSUM_TRUST && flush == F_BATCH && !max_agg;
+}
+
+/* A row, and for xrx its fast-path-off twin where one is wanted. */
+static int add_row(const struct opts *op, bool commit, bool *any,
+		   const char *engine, const struct train *t, int copy,
+		   int csum, int flush, __u32 max_agg, enum cache cache,
+		   __u32 every)
+{
+	int rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
+			     max_agg, cache, every, false);
+
+	if (!rc && !strcmp(engine, "xrx") &&
+	    (op->no_fast || nofast_always(t, copy, csum, flush, max_agg)))
+		rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
+				 max_agg, cache, every, true);
+	return rc;
 }
 
 /*
@@ -1005,6 +1047,7 @@ static int write_json(const struct opts *op)
 			"\"proto\": \"%s\", \"mss\": %u, \"flows\": %u, "
 			"\"order\": \"%s\", \"segs_per_flow\": %u, "
 			"\"copy\": %s%s%s, \"csum\": %s%s%s, \"flush\": \"%s\", "
+			"\"fast_path\": %s, "
 			"\"max_aggregate\": %u, \"segs\": %llu, "
 			"\"pkts\": %llu, \"aggs\": %llu, "
 			"\"mpps\": %.3f, \"mpps_mean\": %.3f, "
@@ -1021,7 +1064,9 @@ static int write_json(const struct opts *op)
 			w->csum >= 0 ? "\"" : "",
 			w->csum >= 0 ? csum_names[w->csum] : "null",
 			w->csum >= 0 ? "\"" : "",
-			flush_names[w->flush], w->max_aggregate,
+			flush_names[w->flush],
+			strcmp(w->engine, "xrx") ? "null" :
+			w->nofast ? "false" : "true", w->max_aggregate,
 			(unsigned long long)w->segs,
 			(unsigned long long)w->pkts,
 			(unsigned long long)w->aggs, w->mpps,
@@ -1041,7 +1086,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: gro_bench [--quick] [--json FILE] [--cpu N] [--only TEXT]\n"
-"                 [--timeout-us N] [--no-dpdk] [--secs S] [--reps N]\n"
+"                 [--timeout-us N] [--no-dpdk] [--no-fast] [--secs S]\n"
+"                 [--reps N]\n"
 "  Times libxrx's GRO engine and DPDK's rte_gro on in-memory trains and\n"
 "  prints one row per train and setting:\n"
 "    segs/f   segments per flow in the train\n"
@@ -1052,14 +1098,19 @@ static void usage(FILE *f)
 "             cache state (persistent rows: rte_gro flushing every batch)\n"
 "    note     rte_gro: the share of cycles in its timeout flush and what\n"
 "             dominates; xrx: the ratio to the other flush cadences\n"
-"  Row labels end in /everyN (rte_gro flushes every N batches) and /warm\n"
-"  (headers touched right before the call; the others are cold).\n"
+"  Row labels end in /everyN (rte_gro flushes every N batches), /warm\n"
+"  (headers touched right before the call; the others are cold) and\n"
+"  /nofast (xrx with its one-flow fast path off). Trains: .../burst (16\n"
+"  segments per flow at a time), .../rr (round robin), .../run4 (16384\n"
+"  flows, runs of 4 segments in round robin).\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
 "  --only TEXT    only rows whose label contains TEXT, e.g. 'tcp4/1448'\n"
 "  --timeout-us N flush timeout of the persistent-table rows (default 50)\n"
 "  --no-dpdk      xrx rows only\n"
+"  --no-fast      also every xrx row with the fast path off, side by side\n"
+"                 (always: tcp4/1448/f1/burst header/trust/batch)\n"
 "  --secs S       engine time per measurement (default 0.02)\n"
 "  --reps N       measurements per row, the fastest chunk counts (3)\n");
 }
@@ -1073,6 +1124,7 @@ int main(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "timeout-us", required_argument, NULL, 't' },
 		{ "no-dpdk", no_argument, NULL, 'n' },
+		{ "no-fast", no_argument, NULL, 'F' },
 		{ "secs", required_argument, NULL, 's' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1093,7 +1145,7 @@ int main(int argc, char **argv)
 	int c, rc, p, o, m, f;
 	cpu_set_t cpus;
 
-	while ((c = getopt_long(argc, argv, "qj:c:o:t:ns:r:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qj:c:o:t:nFs:r:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			op.quick = true;
@@ -1115,6 +1167,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			op.dpdk = false;
+			break;
+		case 'F':
+			op.no_fast = true;
 			break;
 		case 's':
 			op.row_secs = strtod(optarg, NULL);
@@ -1194,7 +1249,11 @@ int main(int argc, char **argv)
 	for (p = 0; p < P_MAX; p++)
 		for (m = 0; m < 2; m++)
 			for (f = 0; f < 4; f++)
-				for (o = 0; o < 2; o++) {
+				for (o = 0; o < O_MAX; o++) {
+					/* run4: many open flows that merge */
+					if (o == O_RUN4 &&
+					    (p != P_TCP4 || m || flow_counts[f] < 16384))
+						continue;
 					t.proto = p;
 					t.order = o;
 					t.mss = mss_values[m];
