@@ -41,7 +41,8 @@
  * engine without it in the same run: --no-fast adds, next to each xrx
  * row, the same row with the fast path off (labels end in /nofast). The
  * one-flow TCPv4 1448-byte burst train's header/trust/batch rows get
- * that twin always.
+ * that twin always. That train also gets csum rows: the L4 checksum over
+ * its frames and nothing else, what a verified row is bound by.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -715,6 +716,64 @@ static int run_dpdk(const struct train *t, struct row *w,
 	return 0;
 }
 
+/* ---- the checksum alone ----------------------------------------------- */
+
+static volatile __u32 sum_sink;
+
+/*
+ * What verifying is bound by: the library's L4 sum (xrx_csum_add()) over
+ * each frame's TCP header and payload and nothing else, in the same
+ * batches and cache state as the engine rows, each frame's lines asked
+ * for two frames ahead as the engine's batch loop does
+ * (xrx_payload_prefetch()). Where this row costs as much as the engine's
+ * verified row, the engine's own work hides under the time the payload
+ * takes to arrive, and the verified row is bound by memory.
+ */
+static int run_sum(const struct train *t, struct row *w,
+		   const struct opts *op)
+{
+	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
+	__u64 c0, c1, cycles = 0, segs = 0;
+	const struct xrx_frame *f;
+	struct chunk ch = { 0 };
+	__u32 pos = 0, n, i, off, acc = 0;
+	const __u8 *p;
+
+	while (segs < t->segs || cycles < limit) {
+		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
+			break;
+		n = min_u32(BATCH, t->segs - pos);
+		if (w->cache == C_WARM)
+			touch_headers(t, pos, n);
+		c0 = __rdtsc();
+		for (i = 0; i < n; i++) {
+			if (i + 2 < n) {
+				f = &t->frames[pos + i + 2];
+				p = t->region + f->addr;
+				for (off = 128; off < f->len; off += 64)
+					__builtin_prefetch(p + off);
+			}
+			f = &t->frames[pos + i];
+			p = t->region + f->addr;
+			acc += xrx_csum_add(p + f->meta->l4_off,
+					    f->len - f->meta->l4_off, 0);
+		}
+		c1 = __rdtsc() - c0;
+		cycles += c1;
+		chunk_add(w, &ch, c1, n);
+		segs += n;
+		pos += n;
+		if (pos == t->segs)
+			pos = 0;
+	}
+	sum_sink = acc;
+	w->segs = segs;
+	w->pkts = segs;
+	w->cycles = cycles;
+	w->segs_per_pkt = 1;
+	return 0;
+}
+
 /* ---- rows -------------------------------------------------------------- */
 
 static struct row *rows;
@@ -868,6 +927,8 @@ static int measure(const struct train *t, struct row *w,
 	m.best_cps = 0;
 	if (!strcmp(w->engine, "xrx"))
 		rc = run_xrx(t, &m, op);
+	else if (!strcmp(w->engine, "csum"))
+		rc = run_sum(t, &m, op);
 	else
 		rc = run_dpdk(t, &m, op);
 	if (rc)
@@ -968,6 +1029,12 @@ static int plan_rows(const struct train *t, const struct opts *op,
 			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
 				     flush, 0, C_WARM, 1);
 	}
+	/* what verifying at one flow is bound by (run_sum()) */
+	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
+		for (k = 0; k < 2 && !rc; k++)
+			rc = add_row(op, commit, any, "csum", t, -1,
+				     XRX_CSUM_VERIFY, F_BATCH, 0,
+				     k ? C_WARM : C_COLD, 1);
 	return rc;
 }
 
@@ -1102,7 +1169,8 @@ static void usage(FILE *f)
 "  (headers touched right before the call; the others are cold) and\n"
 "  /nofast (xrx with its one-flow fast path off). Trains: .../burst (16\n"
 "  segments per flow at a time), .../rr (round robin), .../run4 (16384\n"
-"  flows, runs of 4 segments in round robin).\n"
+"  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
+"  L4 checksum alone over the same frames, what verifying is bound by.\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
