@@ -407,6 +407,26 @@ static void chunk_add(struct row *w, struct chunk *c, __u64 cycles, __u32 n)
 }
 
 /*
+ * The next batch of a row at @pos, in @n, warmed as the row's cache
+ * state says. False once the row has had its engine time and the train
+ * went through at least once (or 4 s of wall time since @wall: the slow
+ * rte_gro rows with many flows stop early, at a batch boundary).
+ */
+static bool batch_next(const struct train *t, const struct row *w,
+		       __u64 segs, __u64 cycles, __u64 limit, __u64 wall,
+		       __u32 pos, __u32 *n)
+{
+	if (segs >= t->segs && cycles >= limit)
+		return false;
+	if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
+		return false;
+	*n = min_u32(BATCH, t->segs - pos);
+	if (w->cache == C_WARM)
+		touch_headers(t, pos, *n);
+	return true;
+}
+
+/*
  * Feed the train in batches until @secs of engine time have passed and
  * the train went through at least once (or 4 s of wall time: the slow
  * rte_gro rows with many flows stop early, at a batch boundary). When the
@@ -446,12 +466,7 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 		return -errno;
 	}
 	xrx_engine_fast_disable(k.e, w->nofast);
-	while (segs < t->segs || cycles < limit) {
-		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
-			break;
-		n = min_u32(BATCH, t->segs - pos);
-		if (w->cache == C_WARM)
-			touch_headers(t, pos, n);
+	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		ts = now_ns();	/* the receive loop's clock read, untimed */
 		c0 = __rdtsc();
 		rc = xrx_engine__rx(k.e, t->frames + pos, n, ts);
@@ -739,12 +754,7 @@ static int run_sum(const struct train *t, struct row *w,
 	__u32 pos = 0, n, i, off, acc = 0;
 	const __u8 *p;
 
-	while (segs < t->segs || cycles < limit) {
-		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
-			break;
-		n = min_u32(BATCH, t->segs - pos);
-		if (w->cache == C_WARM)
-			touch_headers(t, pos, n);
+	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		c0 = __rdtsc();
 		for (i = 0; i < n; i++) {
 			if (i + 2 < n) {
@@ -1172,7 +1182,8 @@ static void usage(FILE *f)
 "  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
 "  L4 checksum alone over the same frames, what verifying is bound by.\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
-"  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
+"  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
+"                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
 "  --only TEXT    only rows whose label contains TEXT, e.g. 'tcp4/1448'\n"
 "  --timeout-us N flush timeout of the persistent-table rows (default 50)\n"
@@ -1210,8 +1221,15 @@ int main(int argc, char **argv)
 		.reps = 3,
 	};
 	struct train t = { 0 };
+	static char json[4096];
 	int c, rc, p, o, m, f;
 	cpu_set_t cpus;
+
+	/* scripts/bench/run.sh says where every benchmark's JSON goes */
+	if (getenv("BENCH_OUT")) {
+		snprintf(json, sizeof(json), "%s/gro.json", getenv("BENCH_OUT"));
+		op.json = json;
+	}
 
 	while ((c = getopt_long(argc, argv, "qj:c:o:t:nFs:r:h", lopts, NULL)) != -1) {
 		switch (c) {
