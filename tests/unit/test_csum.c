@@ -2,11 +2,11 @@
 /*
  * The Internet checksum over plain bytes (user/lib/gro/csum.c): every
  * implementation of xrx_csum_add() this build has, on every CPU feature it
- * needs that this machine runs, against a byte-at-a-time sum written here
- * from RFC 1071 and against the scalar implementation: random lengths up
- * to past a 9000-byte jumbo frame at every start offset 0..63 (so every
- * vector step, tail and unaligned load is taken), odd lengths, and
- * carry-heavy data (all 0xff). Each buffer is allocated to its exact end,
+ * needs that this machine runs, against a byte-pair-at-a-time RFC 1071
+ * sum (tests/common/frames.c's, which the frame builder uses): random
+ * lengths up to past a 9000-byte jumbo frame at every start offset 0..63
+ * (so every vector step, tail and unaligned load is taken), odd lengths,
+ * and carry-heavy data (all 0xff). Each buffer is allocated to its exact end,
  * so an implementation that reads one byte too far fails under ASan
  * (the -san build).
  */
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/frames.h"
 #include "gro/csum.h"
 
 #define MAX_LEN 9216		/* a jumbo frame's L4 bytes, and more */
@@ -35,22 +36,11 @@ static __u64 rng(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-/*
- * RFC 1071 as written: big-endian 16-bit words, an odd last byte padded
- * with zero on the right, carries folded back in; 16 bits, host order.
- */
+/* RFC 1071 a byte pair at a time (the tests' frame builder's sum),
+ * folded, not complemented. */
 static __u16 ref_sum(const __u8 *p, __u32 len, __u32 start)
 {
-	__u64 sum = (start & 0xffff) + (start >> 16);
-	__u32 i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (__u32)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (__u32)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)sum;
+	return (__u16)~frame_csum(p, len, start);
 }
 
 /*
