@@ -17,7 +17,9 @@
  *         it went through a full pass earlier, and a pass touches more
  *         cache lines than the last-level cache holds (the default: a
  *         512 MiB train). DPDK's mbufs are reset right after rte_gro
- *         hands them back, not right before the next use.
+ *         hands them back, not right before the next use, which no DPDK
+ *         application does (its driver writes them in rte_eth_rx_burst()
+ *         right before GRO): the warm rows are the realistic comparison.
  *   warm  right before the timed call the batch's metadata and header
  *         lines are read (xrx) and its mbufs reset and the same header
  *         lines read (rte_gro): everything either engine looks at first
