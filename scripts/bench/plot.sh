@@ -110,12 +110,12 @@ if gro:
     for label, nflows, order, flush, cache, every in (
             ("1 flow, cold", 1, "burst", "batch", "cold", 1),
             ("1 flow, warm", 1, "burst", "batch", "warm", 1),
-            ("16384 flows\\nflush every batch", 16384, "rr", "timeout", "cold", 1),
-            ("16384 flows\\nflush every 8", 16384, "rr", "timeout", "cold", 8),
-            ("16384 flows\\nflush every 64", 16384, "rr", "timeout", "cold", 64),
-            ("16384 flows, runs of 4\\nflush every batch", 16384, "run4", "timeout", "cold", 1),
-            ("16384 flows, runs of 4\\nflush every 8", 16384, "run4", "timeout", "cold", 8),
-            ("16384 flows, runs of 4\\nflush every 64", 16384, "run4", "timeout", "cold", 64)):
+            ("16384 flows\\nround robin\\nflush every batch", 16384, "rr", "timeout", "cold", 1),
+            ("16384 flows\\nround robin\\nflush every 8", 16384, "rr", "timeout", "cold", 8),
+            ("16384 flows\\nround robin\\nflush every 64", 16384, "rr", "timeout", "cold", 64),
+            ("16384 flows\\nin runs of 4\\nflush every batch", 16384, "run4", "timeout", "cold", 1),
+            ("16384 flows\\nin runs of 4\\nflush every 8", 16384, "run4", "timeout", "cold", 8),
+            ("16384 flows\\nin runs of 4\\nflush every 64", 16384, "run4", "timeout", "cold", 64)):
         x = pick("xrx", order, flush, nflows, "header", "trust", cache=cache)
         d = pick("rte_gro", order, flush, nflows, cache=cache, every=every)
         if x and d and x.get("ns_per_seg") and d.get("ns_per_seg"):
