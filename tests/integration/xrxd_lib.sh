@@ -13,6 +13,11 @@
 #                         link, and what snapshot_more prints if the test
 #                         defines it
 #   same A B              A and B identical; the diff as TAP comments if not
+#   stats_settled FILE    wait (bounded) for xrxd to refresh xrx_ustats
+#                         after this call with every frame accounted for
+#                         (unaccounted 0), and keep that `xrxctl stats
+#                         --json` record in FILE: counters of the traffic
+#                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
 #   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
 #                         (someone else's program); why not in $WORK/err
@@ -66,6 +71,14 @@ snapshot() {
 }
 
 same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+
+stats_settled() {
+	local _ss_file=$1 _ss_since
+	_ss_since=$(date +%s%N)	# updated_ns is CLOCK_REALTIME too
+	wait_for 10 eval 'xrxctl stats $IF_DUT --json >"$_ss_file" 2>/dev/null &&
+		[ "$(jpath "$_ss_file" user.updated_ns)" -gt $_ss_since ] &&
+		[ "$(jpath "$_ss_file" user.unaccounted)" = 0 ]'
+}
 
 prog_id() {
 	in_dut ip -d link show $IF_DUT |
