@@ -25,11 +25,7 @@ TUN=xt$$
 BYTES=$((16 << 20))
 
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
-in_src ethtool -K $IF_SRC tx off >/dev/null	# real checksums on the wire
-in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
-in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
-in_dut ip link set $TUN up
+dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
 
 CAP=$WORK/cap.pcap
 bg_dut "$TC" -i $IF_DUT -p $PORT -s tun:$TUN -w "$CAP" -t 120 \

@@ -25,11 +25,7 @@ BYTES=$((100 << 20))
 
 testbed_up || { check "testbed" 1; done_testing; exit 1; }
 xrxd_work tee-full
-in_src ethtool -K $IF_SRC tx off >/dev/null	# real checksums on the wire
-in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
-in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
-in_dut ip link set $TUN up
+dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
 
 SMALL=$WORK/small
 mkdir "$SMALL"
@@ -43,15 +39,7 @@ accelerate = tcp/$PORT
 sink = tun:$TUN
 tee = pcap:$SMALL/cap.pcap
 EOF
-bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
-pid=$!
-at_exit kill -KILL $pid
-if ! wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"'; then
-	sed 's/^/# /' "$WORK/xrxd.err"
-	check "xrxd up with a tee on a 1 MiB tmpfs" 1
-	done_testing
-	exit 1
-fi
+xrxd_up || { check "xrxd up with a tee on a 1 MiB tmpfs" 1; done_testing; exit 1; }
 check "xrxd up with a tee on a 1 MiB tmpfs" 0
 
 tcp_stream "$WORK/tcp1" $IP4_DUT $PORT $BYTES

@@ -13,6 +13,10 @@
 #                         link, and what snapshot_more prints if the test
 #                         defines it
 #   same A B              A and B identical; the diff as TAP comments if not
+#   xrxd_up               start xrxd -v on $WORK/xrx.conf in the DUT ($pid,
+#                         stderr in $WORK/xrxd.err, killed on exit) and
+#                         wait until it publishes its counters; its log as
+#                         TAP comments and status 1 if it does not
 #   stats_settled FILE    wait (bounded) for xrxd to refresh xrx_ustats
 #                         after this call with every frame accounted for
 #                         (unaccounted 0), and keep that `xrxctl stats
@@ -71,6 +75,14 @@ snapshot() {
 }
 
 same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+
+xrxd_up() {
+	bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
+	pid=$!
+	at_exit kill -KILL $pid
+	wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
+		{ sed 's/^/# /' "$WORK/xrxd.err"; return 1; }
+}
 
 stats_settled() {
 	local _ss_file=$1 _ss_since
