@@ -23,6 +23,9 @@
 #                         --json` record in FILE: counters of the traffic
 #                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
+#   lock_file [IFACE]     the instance lock of the DUT's interface: in
+#                         /run/xrx whatever --state-dir says, named after
+#                         the DUT namespace and the interface's ifindex
 #   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
 #                         (someone else's program); why not in $WORK/err
 #   notify_listen SECS    collect sd_notify datagrams sent to
@@ -95,6 +98,12 @@ stats_settled() {
 prog_id() {
 	in_dut ip -d link show $IF_DUT |
 		sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1
+}
+
+lock_file() {
+	local idx
+	idx=$(in_dut ip -o link show "${1:-$IF_DUT}" | cut -d: -f1)
+	echo "/run/xrx/net$(stat -L -c %i /run/netns/$NS_DUT)-$idx.lock"
 }
 
 xdp_pass_attach() {
