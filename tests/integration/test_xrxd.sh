@@ -76,8 +76,10 @@ snapshot "$WORK/now"
 ok "second instance: NIC and program untouched" same "$WORK/running" "$WORK/now"
 check "second instance: first one still serving" $(kill -0 $pid; echo $?)
 # The lock is the device's, not the state directory's: another one
-# must not let a second xrxd detach the first one's program as a leftover.
-in_dut "$WORK/xrxd" --state-dir "$WORK/other" -c "$WORK/xrx.conf" 2>"$WORK/second.err"
+# must not let a second xrxd detach the first one's program as a leftover
+# (bounded: one that got past the lock would run until stopped).
+in_dut timeout -s KILL 30 "$WORK/xrxd" --state-dir "$WORK/other" -c "$WORK/xrx.conf" \
+	2>"$WORK/second.err"
 rc=$?
 diag "$(cat "$WORK/second.err")"
 snapshot "$WORK/now"
