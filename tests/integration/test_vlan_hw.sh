@@ -299,11 +299,7 @@ xrxd_stop
 # veth refuses native XDP when its peer has more TX queues than it has RX
 # queues: the device-bound program, meant to read the tags, cannot run.
 XA=xa$$
-in_dut ip link add $XA numrxqueues 1 numtxqueues 1 type veth peer name xb$$ \
-	numrxqueues 2 numtxqueues 2
-at_exit in_dut ip link del $XA
-in_dut ip link set $XA up
-in_dut ip link set xb$$ up
+veth_no_native $XA
 in_dut ethtool -k $XA >"$WORK/xa.before"
 printf '%s\n' "interface = $XA" "accelerate = tcp/5201" "attach = auto" >"$WORK/xa.conf"
 nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" -c "$WORK/xa.conf" \

@@ -182,6 +182,15 @@ check "stats text: $(bad) frames with bad checksums flagged, with the fix (ethto
 	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad).*ethtool -K PEER tx off" "$WORK/out"; echo $?)
 
 # --- reload: the outcome, not just the signal ---------------------------------
+# reload_with LINE: the good config with LINE at the top, then xrxctl
+# reload; its exit status in $rc, its output in $WORK/out.
+reload_with() {
+	cp "$WORK/good.conf" "$WORK/xrx.conf"
+	sed -i "1a $1" "$WORK/xrx.conf"
+	xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$WORK/out"
+}
 cp "$WORK/xrx.conf" "$WORK/good.conf"
 sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000|' "$WORK/xrx.conf"
 xrxctl reload $IF_DUT >"$WORK/out" 2>&1
@@ -198,11 +207,7 @@ check "status shows that reload: ok, when, which" \
 mkdir "$WORK/ro"
 if mount -t tmpfs -o ro,mode=0700 xrx-ro "$WORK/ro"; then
 	at_exit umount "$WORK/ro"
-	cp "$WORK/good.conf" "$WORK/xrx.conf"
-	sed -i "1a sink = pcap:$WORK/ro/rx.pcap" "$WORK/xrx.conf"
-	xrxctl reload $IF_DUT >"$WORK/out" 2>&1
-	rc=$?
-	sed 's/^/# /' "$WORK/out"
+	reload_with "sink = pcap:$WORK/ro/rx.pcap"
 	check "reload to a pcap sink on a read-only mount: exit 1, the reason names the directory" \
 		$([ $rc = 1 ] && grep -q "error: $IF_DUT: reload failed: .*xrx.conf: sink = pcap:$WORK/ro/rx.pcap, but xrxd cannot write in $WORK/ro: Read-only file system" "$WORK/out"; echo $?)
 	check "... xrxd runs on with the previous rules" \
@@ -213,17 +218,13 @@ else
 fi
 
 # tun: naming a device that is not a TUN: the kernel's bare EINVAL, named.
-cp "$WORK/good.conf" "$WORK/xrx.conf"
-sed -i "1a sink = tun:$IF_DUT" "$WORK/xrx.conf"
-xrxctl reload $IF_DUT >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+reload_with "sink = tun:$IF_DUT"
 check "reload to tun:NAME of an existing non-TUN device: exit 1, names the device and its driver" \
 	$([ $rc = 1 ] && grep -q "sink = tun:$IF_DUT, but $IF_DUT exists and is not a tun device (driver veth)" "$WORK/out"; echo $?)
 xrxctl status $IF_DUT >"$WORK/status" 2>&1
 sed -n 's/^\(  reload.*\)/# \1/p' "$WORK/status"
 check "status shows the failed reload and its reason" \
-	$(grep -q "^  reload    FAILED at .*(reload 3): .*$IF_DUT exists and is not a tun device" "$WORK/status"; echo $?)
+	$(grep -q "^  reload    FAILED at .*(reload 3), the configuration before it runs on: .*$IF_DUT exists and is not a tun device" "$WORK/status"; echo $?)
 
 # A config that does not parse: the parser's line is the reason.
 printf 'interface = %s\nsink = nowhere\n' $IF_DUT >"$WORK/xrx.conf"

@@ -216,11 +216,7 @@ check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
 # veth refuses native XDP when its peer has more TX queues than it has RX
 # queues; the kernel says so in an extack, which xrxd must pass on.
 XA=xa$$
-in_dut ip link add $XA numrxqueues 1 numtxqueues 1 type veth peer name xb$$ \
-	numrxqueues 2 numtxqueues 2
-at_exit in_dut ip link del $XA
-in_dut ip link set $XA up
-in_dut ip link set xb$$ up
+veth_no_native $XA
 printf 'attach = auto\n' >"$WORK/$XA.conf"
 chmod 600 "$WORK/$XA.conf"
 : >"$WORK/xa.err"
