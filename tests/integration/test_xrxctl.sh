@@ -68,7 +68,8 @@ EOF
 nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+# (Loading xrx_rx takes seconds on a busy machine.)
+wait_for 60 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
 
 xrxctl status $IF_DUT >"$WORK/out" 2>&1
 rc=$?
@@ -191,8 +192,8 @@ reload_with() {
 	rc=$?
 	sed 's/^/# /' "$WORK/out"
 }
-cp "$WORK/xrx.conf" "$WORK/good.conf"
 sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000|' "$WORK/xrx.conf"
+cp "$WORK/xrx.conf" "$WORK/good.conf"
 xrxctl reload $IF_DUT >"$WORK/out" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/out"
@@ -202,6 +203,12 @@ check "reload with a good config: exit 0, says so; the new rule is in place" \
 xrxctl status $IF_DUT >"$WORK/status" 2>&1
 check "status shows that reload: ok, when, which" \
 	$(grep -qE "^  reload    ok at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} .*\(reload 1\)$" "$WORK/status"; echo $?)
+
+# Only an engine option: the log must not speak of a new sink.
+reload_with "max_segments = 32"
+check "reload of an engine option alone: exit 0, logged as engines switched, sink kept" \
+	$([ $rc = 0 ] && grep -q "engines switched in place to the new engine options, sink null kept" "$WORK/xrxd.err" &&
+	  ! grep -q "workers switched in place to sink" "$WORK/xrxd.err"; echo $?)
 
 # A pcap sink on a read-only file system parses, but cannot run.
 mkdir "$WORK/ro"
@@ -224,7 +231,7 @@ check "reload to tun:NAME of an existing non-TUN device: exit 1, names the devic
 xrxctl status $IF_DUT >"$WORK/status" 2>&1
 sed -n 's/^\(  reload.*\)/# \1/p' "$WORK/status"
 check "status shows the failed reload and its reason" \
-	$(grep -q "^  reload    FAILED at .*(reload 3), the configuration before it runs on: .*$IF_DUT exists and is not a tun device" "$WORK/status"; echo $?)
+	$(grep -q "^  reload    FAILED at .*(reload [0-9]*), the configuration before it runs on: .*$IF_DUT exists and is not a tun device" "$WORK/status"; echo $?)
 
 # A config that does not parse: the parser's line is the reason.
 printf 'interface = %s\nsink = nowhere\n' $IF_DUT >"$WORK/xrx.conf"
@@ -248,7 +255,8 @@ chmod 600 "$WORK/plain.conf"
 nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/plain.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+# (Loading xrx_rx takes seconds on a busy machine.)
+wait_for 60 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
 kill -KILL $pid
 wait $pid 2>/dev/null
 xrxctl status $IF_DUT >"$WORK/status" 2>&1
