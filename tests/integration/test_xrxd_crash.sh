@@ -16,6 +16,8 @@ xrxd_work crash
 TRAINS="$PY $TOP/tests/tools/tcp_trains.py"
 MAC=$(dut_mac)
 # Ready: xrx_ustats written by this very xrxd (a dead one's pins linger).
+# Waited for up to 60 s: loading xrx_rx (and falling back to skb mode, as
+# veth does here with channels = 1) takes seconds on a busy machine.
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
 start() {
 	nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" \
@@ -112,7 +114,7 @@ fi
 
 # --- SIGKILL during traffic, the next start restores first -------------------
 start "$WORK/xrx.conf" "$WORK/d1.err"
-wait_for 15 ready
+wait_for 60 ready
 id1=$(prog_id)
 bg_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 200 >/dev/null
 tpid=$!
@@ -128,7 +130,7 @@ xrxctl status $IF_DUT >"$WORK/status" 2>&1
 check "SIGKILL: xrxctl status says xrxd is not running" \
 	$(grep -q "xrxd      not running" "$WORK/status"; echo $?)
 start "$WORK/xrx.conf" "$WORK/d2.err"
-wait_for 15 ready
+wait_for 60 ready
 sed 's/^/# /' "$WORK/d2.err"
 check "restart: detached the dead xrxd's program and restored its settings first" \
 	$(grep -q "detached the xrx_rx (id $id1) a previous xrxd left attached" "$WORK/d2.err" &&
@@ -151,7 +153,7 @@ ok "restart then SIGTERM: NIC identical to before" same "$WORK/orig" "$WORK/now"
 
 # The unit's ExecStopPost after a crash: xrxctl restore alone cleans up.
 start "$WORK/xrx.conf" "$WORK/d3.err"
-wait_for 15 ready
+wait_for 60 ready
 kill -KILL $pid
 wait $pid 2>/dev/null
 xrxctl restore $IF_DUT 2>"$WORK/err"
@@ -165,7 +167,7 @@ ok "SIGKILL then xrxctl restore: NIC identical, no pins, no state" \
 
 # --- the interface goes away --------------------------------------------------
 start "$WORK/xrx.conf" "$WORK/d4.err"
-wait_for 15 ready
+wait_for 60 ready
 LOCK=$(lock_file)
 in_dut ip link del $IF_DUT
 wait_for 10 eval '! kill -0 $pid 2>/dev/null'
