@@ -93,10 +93,10 @@ up_or_gone() { [ -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; }
 wait_for 15 up_or_gone
 wait_for 2 grep -q ready "$WORK/xrxd.log"
 if [ ! -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; then
-	sed 's/^/    xrxd: /' "$WORK/xrxd.log"
+	sed 's/^/    /' "$WORK/xrxd.log"
 	die "xrxd did not come up on $IF_DUT (its messages above)"
 fi
-sed 's/^/    xrxd: /' "$WORK/xrxd.log"
+sed 's/^/    /' "$WORK/xrxd.log"
 
 # The live view and the summary read the maps xrxd pins, by the names
 # their BTF gives them: xrx_rx's per-CPU xrx_stats summed (prog.NAME),

@@ -49,6 +49,9 @@ rc=$?
 sed 's/^/# /' "$WORK/out"
 check "demo exits 0" $rc
 check "demo finishes with a summary" $(grep -q '^== summary' "$WORK/out"; echo $?)
+# xrxd's lines carry their own "xrxd: " prefix.
+check "xrxd's messages shown once, not prefixed twice" \
+	$(grep -q "xrxd: .*ready: xrx_rx" "$WORK/out" && ! grep -q "xrxd: xrxd:" "$WORK/out"; echo $?)
 
 v() { awk -F= -v k="$1" '$1 == k { print $2 }' "$WORK/summary" 2>/dev/null; }
 n() { local x; x=$(v "$1"); echo "${x:-0}" | cut -d. -f1; }

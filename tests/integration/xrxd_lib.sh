@@ -23,6 +23,12 @@
 #                         --json` record in FILE: counters of the traffic
 #                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
+#   lock_file [IFACE]     the instance lock of the DUT's interface: in
+#                         /run/xrx whatever --state-dir says, named after
+#                         the DUT namespace and the interface's ifindex
+#   veth_no_native NAME   a veth NAME in the DUT (up, removed on exit) whose
+#                         peer has more TX queues than NAME has RX queues,
+#                         so that veth refuses native XDP on NAME
 #   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
 #                         (someone else's program); why not in $WORK/err
 #   notify_listen SECS    collect sd_notify datagrams sent to
@@ -95,6 +101,20 @@ stats_settled() {
 prog_id() {
 	in_dut ip -d link show $IF_DUT |
 		sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1
+}
+
+lock_file() {
+	local idx
+	idx=$(in_dut ip -o link show "${1:-$IF_DUT}" | cut -d: -f1)
+	echo "/run/xrx/net$(stat -L -c %i /run/netns/$NS_DUT)-$idx.lock"
+}
+
+veth_no_native() {
+	in_dut ip link add $1 numrxqueues 1 numtxqueues 1 type veth peer name $1p \
+		numrxqueues 2 numtxqueues 2 || return 1
+	at_exit in_dut ip link del $1
+	in_dut ip link set $1 up
+	in_dut ip link set $1p up
 }
 
 xdp_pass_attach() {

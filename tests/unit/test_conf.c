@@ -210,6 +210,10 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nbogus = 1\n", 2, "unknown key 'bogus'" },
 	{ "interface = eth0\nqueue = 1\n", 2, "did you mean 'queues'" },
 	{ "interface = eth0\n[offload]\ngro_max = 1\n", 3, "did you mean 'offload.gro_max_size'" },
+	/* An offload key above [offload]: the section, not a typo. */
+	{ "interface = eth0\nlro = off\n", 2, "'lro' is an offload setting; write it under [offload]" },
+	{ "interface = eth0\ngro_max_size = 65536\n[offload]\n", 2, "'gro_max_size' is an offload setting; write it under [offload]" },
+	{ "interface = eth0\n[offload]\nsink = null\n", 3, "'sink' is a top-level key, not an offload setting; move it above [offload]" },
 	{ "interface = eth0\nqueues = 2\nqueues = 3\n", 3, "duplicate key 'queues' (first set on line 2)" },
 	{ "interface = eth0\noffload.gro = on\n[offload]\ngro = off\n", 4, "duplicate key 'offload.gro'" },
 	{ "queues = 2\n", 1, "no interface; add a line 'interface = NAME'" },
@@ -298,7 +302,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\n= 3\n", 2, "a value without a key" },
 	{ "interface = eth0\nqueues =\n", 2, "has no value" },
 	{ "interface = eth0\nQueues = 2\n", 2, "lower case" },
-	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "unknown key 'offload.queues'" },
+	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "'queues' is a top-level key, not an offload setting; move it above [offload]" },
 };
 
 /*

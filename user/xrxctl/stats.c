@@ -360,6 +360,17 @@ static void print_prom(const struct snap *s, int n)
 	}
 }
 
+/*
+ * The interface asked for by name has no xrxd: for Prometheus that is
+ * xrx_up 0, so that a textfile collector's `> tmp && mv` replaces the
+ * last xrx_up 1 instead of keeping it (the command fails otherwise).
+ */
+static void prom_down(struct snap *s, bool named)
+{
+	if (named && s->gone)
+		s->gone = false;	/* shown: xrx_up 0, nothing else */
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -443,9 +454,26 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	prev = calloc(XRXCTL_IFACES_MAX, sizeof(*prev));
 	if (!names || !cur || !prev)
 		goto out;
-	n = xrxctl_ifaces(ctx, arg, names);
+	if (fmt == FMT_PROM && arg) {
+		/* Down is a value: xrx_up 0, not an error (prom_down()). */
+		if (!xrx_ifname_valid(arg)) {
+			fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
+				arg);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		snprintf(names[0], IF_NAMESIZE, "%s", arg);
+		n = 1;
+	} else {
+		n = xrxctl_ifaces(ctx, arg, names);
+	}
 	if (n < 0) {
 		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (n == 0 && fmt == FMT_PROM) {
+		print_prom(cur, 0);
+		ret = 0;
 		goto out;
 	}
 	if (n == 0)
@@ -458,10 +486,14 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 			if (stop)
 				break;
 		}
-		/* take() leaves out one whose pins went; a named one fails. */
-		for (j = 0; j < n; j++)
-			if (take(ctx, names[j], &cur[j], arg != NULL))
+		/* take() leaves out one whose pins went; a named one fails,
+		 * but for Prometheus it is down. */
+		for (j = 0; j < n; j++) {
+			if (take(ctx, names[j], &cur[j],
+				 arg != NULL && fmt != FMT_PROM))
 				goto out;
+			prom_down(&cur[j], fmt == FMT_PROM && arg != NULL);
+		}
 		if (fmt == FMT_PROM) {
 			/* prev is not used here: the shown ones move down. */
 			for (j = 0, shown = 0; j < n; j++)

@@ -117,7 +117,13 @@ bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 /* What a swap in place changes (sink, tee, engine options). */
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return sink_differs(a, b) || tee_differs(a, b) || engine_differs(a, b);
+	return xrxd_outputs_differ(a, b) || engine_differs(a, b);
+}
+
+/* A new sink or tee: what the start's checks must see again. */
+bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return sink_differs(a, b) || tee_differs(a, b);
 }
 
 static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
@@ -179,8 +185,12 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		return err;
 	}
 	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
-	ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
-		   x->ifname, text);
+	if (r.sink || r.tee || r.no_tee)
+		ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
+			   x->ifname, text);
+	else
+		ctl_notice("%s: engines switched in place to the new engine options, %s kept (sockets and UMEMs kept; held aggregates were delivered first)",
+			   x->ifname, text);
 	return 0;
 }
 

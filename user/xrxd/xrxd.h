@@ -25,6 +25,9 @@ struct xrxd_opts {
 	const char *pin_root;
 	int mode;		/* enum mode in xrxd.c */
 	int verbosity;
+	/* ifname came from the config file's name (xrxd_conf_instance()) */
+	bool ifname_from_file;
+	char instance[IF_NAMESIZE];
 };
 
 struct xrxd {
@@ -40,6 +43,8 @@ struct xrxd {
 	struct xrx_prog *prog;	/* xrx_rx, attached and pinned */
 	bool tags_readable;	/* the driver's stripped VLAN tags reach
 				 * xrx_meta (device-bound build, kfunc) */
+	bool tags_lost;		/* they would have, but the device-bound
+				 * build could not be attached */
 	bool attaching;		/* its warnings are errors meanwhile */
 	unsigned int nrules;
 
@@ -55,6 +60,8 @@ struct xrxd {
 	struct xrx_live_stats base;
 	struct xrx_ustats us;
 	int ustats_fd;
+
+	__u64 reload_gen;	/* reloads so far (reload.c) */
 
 	/* For rates in STATUS=. */
 	__u64 last_ns;
@@ -76,6 +83,7 @@ unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
 void xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
+bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b);
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b);
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
@@ -83,6 +91,19 @@ bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu);
 unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first, __u64 *age_ns);
 void xrxd_stats_refresh(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
+
+/* check.c: the sink and the tee. 0, or a negative errno with one line
+ * in @err. @run: xrxd runs (its runtime directory exists); else
+ * --check-config. */
+int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
+		    size_t errlen);
+/* The instance a file XRX_CONF_DIR/NAME.conf is the config of, or NULL. */
+const char *xrxd_conf_instance(const char *file, char *buf, size_t len);
+
+/* reload.c */
+void xrxd_reload_record(struct xrxd *x, __u64 started_mono_ns, int ret,
+			const char *reason);
+void xrxd_reload_forget(struct xrxd *x);
 
 /* linkmon.c */
 int xrxd_linkmon_open(void);
