@@ -132,6 +132,9 @@ struct xrx_live *xrx_live__open(const char *ifname,
 		goto fail;
 	}
 	strcpy(l->ifname, ifname);
+	err = xrx_busy_poll_opts(l);
+	if (err)
+		goto fail;
 	if (l->o.sink) {
 		if (strlen(l->o.sink) >= sizeof(l->sink_spec)) {
 			err = -EINVAL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * libxrx live receive internals shared by umem.c, xsk.c, prog.c,
- * rx_loop.c and live.c. Not installed; not API.
+ * libxrx live receive internals shared by umem.c, xsk.c, busy_poll.c,
+ * prog.c, rx_loop.c and live.c. Not installed; not API.
  */
 #ifndef XRX_LIB_LIVE_PRIV_H
 #define XRX_LIB_LIVE_PRIV_H
@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <xdp/xsk.h>
 #include <xrx/live.h>
@@ -63,7 +64,8 @@ struct xrx_xsk {
 	bool zerocopy;
 	bool sg;
 	bool need_wakeup;
-	bool busy_poll;
+	bool busy_poll;			/* set and not ruled out (busy_poll.c) */
+	unsigned int napi_id;		/* SO_INCOMING_NAPI_ID, 0: none yet */
 };
 
 /*
@@ -207,6 +209,15 @@ static inline void xrx_umem_drop(struct xrx_umem *u, __u64 addr)
 	xrx_umem_put(u, addr);
 }
 
+/* CLOCK_MONOTONIC in ns: the receive loop's clock (vDSO). */
+static inline __u64 xrx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
 /* xsk.c */
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
 void xrx_xsk_close(struct xrx_rxq *q);
@@ -214,6 +225,12 @@ int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats);
 void xrx_xsk_kick(struct xrx_rxq *q);
 int xrx_xsk_map_insert(struct xrx_live *l, struct xrx_rxq *q);
 void xrx_xsk_map_remove(struct xrx_live *l, struct xrx_rxq *q);
+
+/* busy_poll.c */
+int xrx_busy_poll_opts(struct xrx_live *l);
+void xrx_xsk_busy_poll(struct xrx_live *l, struct xrx_xsk *x);
+void xrx_rxq_busy_poll(struct xrx_rxq *q);
+__u32 xrx_rxq_busy_wait(struct xrx_rxq *q, __u64 until_ns);
 
 /* rx_loop.c */
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);

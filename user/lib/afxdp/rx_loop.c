@@ -22,14 +22,6 @@
 
 #include "afxdp/live_priv.h"
 
-static __u64 xrx_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* vDSO */
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 static void xrx_rxq_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	struct xrx_rxq *q = ctx;
@@ -252,12 +244,17 @@ void xrx_rxq_fini(struct xrx_rxq *q)
 	xrx_umem_fini(&q->umem);
 }
 
-/* Give the kernel every free frame; wake it if it asked. */
+/*
+ * Give the kernel every free frame; wake it if it asked. Busy polling:
+ * run the queue's NAPI now, which fills the RX ring for the next batch.
+ */
 static void xrx_rxq_refill(struct xrx_rxq *q)
 {
 	xrx_umem_refill(&q->umem);
-	if (q->xsk.busy_poll ||
-	    (q->xsk.need_wakeup && xsk_ring_prod__needs_wakeup(&q->umem.fq)))
+	if (q->xsk.busy_poll)
+		xrx_rxq_busy_poll(q);
+	else if (q->xsk.need_wakeup &&
+		 xsk_ring_prod__needs_wakeup(&q->umem.fq))
 		xrx_xsk_kick(q);
 }
 
@@ -282,25 +279,16 @@ static void xrx_rxq_pressure(struct xrx_rxq *q)
 static __u32 xrx_rxq_wait(struct xrx_rxq *q, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = q->xsk.fd, .events = POLLIN };
-	__u64 deadline;
-	__u64 next;
-	__u32 idx, n;
+	__u64 next = xrx_engine__next_timeout(q->e);
+	__u32 n;
 
+	/* Busy polling: a bounded spin first (busy_poll.c). */
 	if (q->xsk.busy_poll) {
-		/* Busy polling: drive NAPI from here until frames or time. */
-		deadline = xrx_now_ns() + (__u64)timeout_ms * 1000000;
-		do {
-			xrx_xsk_kick(q);
-			n = xsk_ring_cons__peek(&q->xsk.rx, q->batch, &idx);
-			if (n) {
-				xsk_ring_cons__cancel(&q->xsk.rx, n);
-				return n;
-			}
-		} while (xrx_now_ns() < deadline);
-		return 0;
+		n = xrx_rxq_busy_wait(q, next);
+		if (n)
+			return n;
 	}
 	/* Wake in time for the oldest held aggregate's timeout. */
-	next = xrx_engine__next_timeout(q->e);
 	if (next) {
 		__u64 now = xrx_now_ns();
 		int ms = next > now ? (int)((next - now) / 1000000) + 1 : 0;
