@@ -16,12 +16,24 @@
 #include <sys/stat.h>
 
 #include <xrx/sink.h>
+#include <xrx/live.h>	/* XRX_LIVE_BUSY_POLL_* */
 
 #include "ctl_conf.h"
 
 #define CONF_FILE_MAX (1 << 20)
 #define SIZE_MIN 1024
 #define SIZE_MAX_BIG 524280	/* GRO_MAX_SIZE: 8 * 65535, BIG TCP's ceiling */
+#define BUSY_POLL_BUDGET_DEFAULT 64	/* the receive batch xrxd runs */
+/*
+ * What busy_poll = on sets on every NAPI instance unless [offload] says
+ * otherwise: the recipe of the series that added preferred busy polling
+ * (Linux 5.11, 7fd3253a7de6) and of DPDK's AF_XDP PMD. Interrupts stay off
+ * while busy polls come within 200 us of each other; a worker that blocks
+ * gets its frames from softirq at most 200 us late, and the device is back
+ * on interrupts after two empty timer polls.
+ */
+#define NAPI_DEFER_BUSY_POLL 2
+#define GRO_FLUSH_TIMEOUT_BUSY_POLL 200000
 
 const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_LRO] = { "lro", XRX_OFFK_FEATURE, "rx-lro" },
@@ -45,6 +57,14 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_RX_RING] = { "rx_ring", XRX_OFFK_RING, NULL, 1, 1u << 20 },
 	[XRX_OFF_HEADER_SPLIT] = { "header_split", XRX_OFFK_SPLIT },
 	[XRX_OFF_CHANNELS] = { "channels", XRX_OFFK_CHANNELS, NULL, 1, 4096 },
+	/* The kernel's bounds (netdev.yaml: defer-hard-irqs at most
+	 * S32_MAX); a timeout past 1 s would leave a queue whose worker
+	 * stopped polling that long undelivered. */
+	[XRX_OFF_NAPI_DEFER_HARD_IRQS] = { "napi_defer_hard_irqs",
+					   XRX_OFFK_NAPI, NULL, 0, 2147483647u,
+					   "a count of empty polls" },
+	[XRX_OFF_GRO_FLUSH_TIMEOUT] = { "gro_flush_timeout", XRX_OFFK_NAPI,
+					NULL, 0, 1000000000u, "nanoseconds" },
 };
 
 /* Top-level keys; offload keys follow them in the "seen" table. */
@@ -66,6 +86,9 @@ enum conf_key {
 	K_VXLAN_PORTS,
 	K_TUN_IPV6_JUMBO,
 	K_TEE,
+	K_BUSY_POLL,
+	K_BUSY_POLL_US,
+	K_BUSY_POLL_BUDGET,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -88,6 +111,9 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_VXLAN_PORTS] = "vxlan_ports",
 	[K_TUN_IPV6_JUMBO] = "tun_ipv6_jumbo",
 	[K_TEE] = "tee",
+	[K_BUSY_POLL] = "busy_poll",
+	[K_BUSY_POLL_US] = "busy_poll_us",
+	[K_BUSY_POLL_BUDGET] = "busy_poll_budget",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -114,6 +140,10 @@ static const struct numeric_key numeric_keys[] = {
 	  1000000, "microseconds" },
 	{ K_FLOWS, offsetof(struct xrx_conf, flows), 1, 1u << 20,
 	  "a flow count" },
+	{ K_BUSY_POLL_US, offsetof(struct xrx_conf, busy_poll_us), 1,
+	  XRX_LIVE_BUSY_POLL_USEC_MAX, "microseconds" },
+	{ K_BUSY_POLL_BUDGET, offsetof(struct xrx_conf, busy_poll_budget), 1,
+	  XRX_LIVE_BUSY_POLL_BUDGET_MAX, "a frame count" },
 };
 
 struct parser {
@@ -157,6 +187,9 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 	conf->copy = XRX_CONF_COPY_HEADER;
 	conf->csum = XRX_CONF_CSUM_VERIFY;
 	conf->udp_gro = false;
+	conf->busy_poll = false;
+	conf->busy_poll_us = XRX_LIVE_BUSY_POLL_USEC_DEFAULT;
+	conf->busy_poll_budget = BUSY_POLL_BUDGET_DEFAULT;
 	/*
 	 * LRO merges segments before XDP sees them and loses the boundaries
 	 * GRO needs (dev_disable_lro() is what the kernel does for
@@ -414,6 +447,11 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
+	case XRX_OFFK_NAPI:
+		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
+			return perr(p, "%s = %s is not valid; write keep or %s from %u to %u (add '!' to require it)",
+				    key, val, d->unit, d->min, d->max);
+		break;
 	}
 	o->set = true;
 	o->required = required;
@@ -585,6 +623,10 @@ static int set_key(struct parser *p, const char *key, char *val)
 		ret = parse_word(p, key, val, jumbo_words, &w);
 		c->tun_ipv6_jumbo = (enum xrx_conf_ipv6_jumbo)w;
 		return ret;
+	case K_BUSY_POLL:
+		ret = parse_word(p, key, val, onoff_words, &w);
+		c->busy_poll = w == 1;
+		return ret;
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
 			    key);
@@ -676,12 +718,52 @@ static bool conf_same_output(const struct xrx_conf *c)
 	       !strcmp(c->sink_arg, c->tee_arg);
 }
 
+/*
+ * busy_poll = on wants the NAPI instances to defer interrupts: what the
+ * config leaves unsaid gets busy_poll's values (on busy_poll's line), and
+ * a 0 written out is refused, since the kernel then re-enables interrupts
+ * after every busy poll and busy polling never takes over
+ * (Documentation/networking/napi.rst, "IRQ mitigation").
+ */
+static int check_busy_poll(struct parser *p)
+{
+	static const struct {
+		enum xrx_offload_id id;
+		unsigned int value;
+	} busy[] = {
+		{ XRX_OFF_NAPI_DEFER_HARD_IRQS, NAPI_DEFER_BUSY_POLL },
+		{ XRX_OFF_GRO_FLUSH_TIMEOUT, GRO_FLUSH_TIMEOUT_BUSY_POLL },
+	};
+	struct xrx_conf *c = p->conf;
+	struct xrx_conf_offload *o;
+	unsigned int i, id;
+
+	if (!c->busy_poll)
+		return 0;
+	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++) {
+		id = busy[i].id;
+		o = &c->offload[id];
+		if (!p->seen[K_TOP_MAX + id]) {
+			o->set = true;
+			o->value = busy[i].value;
+			o->line = p->seen[K_BUSY_POLL];
+		} else if (o->set && !o->value) {
+			p->line = o->line;
+			return perr(p, "offload.%s = 0 with busy_poll = on (line %d): the kernel would turn interrupts back on after every busy poll; write %u (busy_poll's value), keep, or busy_poll = off",
+				    xrx_offload_desc[id].key,
+				    p->seen[K_BUSY_POLL], busy[i].value);
+		}
+	}
+	return 0;
+}
+
 /* Checks that need the whole file. */
 static int check_conf(struct parser *p)
 {
 	struct xrx_conf *c = p->conf;
 	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
 	unsigned int i;
+	int ret;
 
 	/* xrxd@IFACE names the interface already: the key may be left out. */
 	if (!c->ifname[0] && p->ifname)
@@ -723,6 +805,9 @@ static int check_conf(struct parser *p)
 			    xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s)),
 			    p->seen[K_SINK]);
 	}
+	ret = check_busy_poll(p);
+	if (ret)
+		return ret;
 	for (i = 0; i < c->nrules && !c->nr_vxlan_ports; i++) {
 		char rule[96];
 
@@ -892,6 +977,9 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	fprintf(f, "max_aggregate = %u\n", c->max_aggregate);
 	fprintf(f, "max_segments = %u\n", c->max_segments);
 	fprintf(f, "flush_timeout_us = %u\n", c->flush_timeout_us);
+	fprintf(f, "busy_poll = %s\n", c->busy_poll ? "on" : "off");
+	fprintf(f, "busy_poll_us = %u\n", c->busy_poll_us);
+	fprintf(f, "busy_poll_budget = %u\n", c->busy_poll_budget);
 	fprintf(f, "flows = %u\n", c->flows);
 	fprintf(f, "copy = %s\n", copy_words[c->copy]);
 	fprintf(f, "csum = %s\n", csum_words[c->csum]);

@@ -111,7 +111,10 @@ static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b)
 {
-	return a->queues != b->queues;
+	/* The busy-poll options are the sockets' (setsockopt at open). */
+	return a->queues != b->queues || a->busy_poll != b->busy_poll ||
+	       a->busy_poll_us != b->busy_poll_us ||
+	       a->busy_poll_budget != b->busy_poll_budget;
 }
 
 /* What a swap in place changes (sink, tee, engine options). */
@@ -247,6 +250,9 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		.pin_root = x->o->pin_root,
 		.log = live_log,
 		.bind_busy_ms = x->bind_busy_ms,
+		.busy_poll = conf->busy_poll,
+		.busy_poll_usec = conf->busy_poll_us,
+		.busy_poll_budget = conf->busy_poll_budget,
 	};
 	struct xrx_live_queue_info qi;
 	struct xrx_engine_opts eo;
