@@ -69,18 +69,6 @@
 #ifndef SOL_XDP
 #define SOL_XDP 283
 #endif
-#ifndef SO_BUSY_POLL
-#define SO_BUSY_POLL 46
-#endif
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
-#endif
-#ifndef SO_INCOMING_NAPI_ID
-#define SO_INCOMING_NAPI_ID 56
-#endif
 
 static volatile sig_atomic_t stop;
 

@@ -37,16 +37,6 @@
 
 #include "afxdp/live_priv.h"
 
-#ifndef SO_BUSY_POLL
-#define SO_BUSY_POLL 46
-#endif
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
-#endif
-
 /* Defaults and bounds of the options, at open. Return: 0 or -EINVAL. */
 int xrx_busy_poll_opts(struct xrx_live *l)
 {
@@ -65,10 +55,6 @@ int xrx_busy_poll_opts(struct xrx_live *l)
 		XRX_LIVE_BUSY_POLL_USEC_MAX, XRX_LIVE_BUSY_POLL_BUDGET_MAX);
 	return -EINVAL;
 }
-
-#ifndef SO_INCOMING_NAPI_ID
-#define SO_INCOMING_NAPI_ID 56
-#endif
 
 /* The socket's NAPI, 0 when it has none (yet). */
 static unsigned int xrx_xsk_napi_id(const struct xrx_xsk *x)
