@@ -8,7 +8,8 @@ were made on machines of different speed.
     scripts/bench/compare.py OLD NEW [--threshold PCT]
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
-bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json), the combined file scripts/bench/run.sh writes
+bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, busy_poll.json),
+the combined file scripts/bench/run.sh writes
 (build/bench/all.json, also the reference run in docs/bench/), or a folder
 holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
@@ -76,10 +77,18 @@ def tee_rows(d):
                d["cpu_ns_per_frame_ratio"], False, "ns ratio")
 
 
+def busy_poll_rows(d):
+    for key, r in sorted(d.get("ratios", {}).items()):
+        if r.get("cpu_s_per_gb"):
+            yield ("%s whole-machine CPU per GB" % key, r["cpu_s_per_gb"],
+                   False, "CPU-s/GB ratio")
+
+
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
-            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows}
+            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
+            "busy_poll": busy_poll_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "bench_tee.json")
+         "xdp_meta.json", "bench_tee.json", "busy_poll.json")
 
 
 def load(path):

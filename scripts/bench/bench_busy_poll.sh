@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Preferred busy polling against the plain receive loop, on one veth pair,
+# by CPU seconds per GB delivered (tests/helpers/afxdp_bench.c receives;
+# build/xrx-send replays TCP segment trains as fast as it goes, pinned to
+# CPU 0; the receiver's worker on CPU 1). Six cases, each BENCH_ROUNDS
+# times, interleaved, the order turning by one case every round:
+#
+#   plain, null             the plain AF_XDP loop and libxrx's worker (null
+#                           sink), the device's NAPI as veth makes it
+#                           (napi_defer_hard_irqs 0, gro_flush_timeout 0)
+#   plain_defer, null_defer the same with the deferral busy_poll = on sets
+#                           (2 and 200000 ns): the "same setting" baseline
+#   plain_busy, null_busy   that deferral and busy polling (-B: the
+#                           worker's NAPI polls, busy_poll_us of them on an
+#                           empty ring before poll())
+#
+# The deferral is set through the device's sysfs files before each
+# receiver starts (in the DUT's namespace, `ip netns exec`, which mounts
+# that namespace's sysfs): veth makes its NAPI when the program is
+# attached, and a new NAPI starts from the device's values. Each run
+# records what the NAPI really had (tests/tools/napi.py) and how many
+# frames the kernel busy-polled (TcpExt BusyPollRxPackets of the DUT's
+# namespace): on Linux 6.13+ a copy-mode AF_XDP socket has no NAPI id, so
+# on veth "busy" falls back to the plain loop (busy_poll_active 0 in the
+# JSON) and only its cost before the fallback shows.
+#
+# The measure: busy CPU seconds of the whole machine (/proc/stat, every
+# CPU's user + nice + system + irq + softirq) per 10^9 bytes delivered
+# (the receiver's bytes), over the receiver's measured window; beside it
+# the same for the benchmark's own tasks only (sender, receiver, and the
+# ksoftirqd threads, by sum_exec_runtime, which holds the softirqs run in
+# their context): on a machine shared with other work the whole-machine
+# figure includes the neighbours'. Medians, min and max over the rounds,
+# and each round's value; the load average at start and end.
+#
+# Prints a table and writes $BENCH_OUT/busy_poll.json (every run's raw
+# figures in $BENCH_OUT/busy_poll.runs/CASE.ROUND.kv).
+#   BENCH_SECS=N       measured seconds per run (default 5)
+#   BENCH_ROUNDS=N     rounds (default 5)
+#   BENCH_BUSY_US=N    -B's microseconds of polls on an empty ring (default
+#                      50, libxrx's busy_poll_usec default)
+#   BENCH_CASES="..."  a subset of the cases, in this order
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+. scripts/bench/cpu_lib.sh
+BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
+SECS=${BENCH_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-5}
+BUSY_US=${BENCH_BUSY_US:-50}
+CASES=(${BENCH_CASES:-plain plain_defer plain_busy null null_defer null_busy})
+DEFER=2
+TIMEOUT_NS=200000
+WARM=1
+PORT=5001
+RX=$BUILD/tests/afxdp_bench
+SEND=$BUILD/xrx-send
+NAPI="$PY tests/tools/napi.py"
+NCPU=$(nproc)
+SEND_CPU=0
+RX_CPU=$((NCPU > 1 ? 1 : 0))
+mkdir -p "$BENCH_OUT"
+if [ "$(id -u)" != 0 ] || [ ! -x "$RX" ] || [ ! -x "$SEND" ]; then
+	echo "bench_busy_poll: needs root, $RX and $SEND (make)" >&2
+	exit 1
+fi
+if ! mountpoint -q /sys/fs/bpf; then
+	echo "bench_busy_poll: bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)" >&2
+	exit 1
+fi
+OUT=$(mktemp -d)
+at_exit rm -rf "$OUT"
+testbed_up || exit 1
+MAC=$(dut_mac)
+in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
+	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
+
+# napi_sysfs DEFER TIMEOUT: the DUT device's values, which a new NAPI takes.
+napi_sysfs() {
+	ip netns exec $NS_DUT sh -c "echo $1 >/sys/class/net/$IF_DUT/napi_defer_hard_irqs &&
+		echo $2 >/sys/class/net/$IF_DUT/gro_flush_timeout"
+}
+# Frames the sending veth dropped: the DUT's ring (256) was full, as it
+# fills while the deferral holds the DUT's NAPI back.
+veth_dropped() {
+	in_src ip -s -j link show $IF_SRC |
+		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
+}
+busy_rx() {
+	in_dut awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 } else print c ? $c : 0 }' /proc/net/netstat
+}
+# tasks_snap FILE PID...: "TID NS" (sum_exec_runtime) of every thread of
+# the PIDs, their descendants and the ksoftirqd threads.
+tasks_snap() {
+	local f=$1 p t n
+	shift
+	for p in $(tasks_pids "$@") $(grep -l '^ksoftirqd/' /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3); do
+		for t in /proc/$p/task/[0-9]*; do
+			read -r n _ 2>/dev/null <"$t/schedstat" && echo "${t##*/} $n"
+		done
+	done >"$f"
+}
+# tasks_s A B: CPU seconds the threads of snapshot B ran since A (a thread
+# new in B from 0; one gone by B, with what it ran meanwhile, is lost).
+tasks_s() {
+	awk 'NR == FNR { a[$1] = $2; next } { s += $2 - ($1 in a ? a[$1] : 0) }
+		END { printf "%.3f\n", s / 1e9 }' "$1" "$2"
+}
+tasks_pids() {
+	local p k
+	for p in "$@"; do
+		echo -n "$p "
+		k=$(ps -o pid= --ppid "$p" 2>/dev/null)
+		[ -n "$k" ] && tasks_pids $k
+	done
+}
+
+# secs_of NS: seconds, to the millisecond.
+secs_of() { printf '%d.%03d' $(($1 / 1000000000)) $(($1 / 1000000 % 1000)); }
+
+# run CASE ROUND: one receiver, one sender burst; CASE.ROUND.kv
+run() {
+	local name=$1 r=$2 kv=$OUT/$1.$2.kv mode args=() rp sp bp0 bp1 t0 t1 napi d0
+	case $name in
+	plain*) mode=plain ;;
+	*) mode=null ;;
+	esac
+	case $name in
+	*_defer) napi_sysfs $DEFER $TIMEOUT_NS ;;
+	*_busy) napi_sysfs $DEFER $TIMEOUT_NS; args=(-B $BUSY_US) ;;
+	*) napi_sysfs 0 0 ;;
+	esac
+	nsenter --net=/run/netns/$NS_DUT "$RX" -i $IF_DUT -m $mode -p $PORT \
+		-t $SECS -W $WARM -c $RX_CPU -T 10 "${args[@]}" >"$kv" 2>"$OUT/$name.$r.err" &
+	rp=$!
+	at_exit kill $rp
+	if ! wait_for 30 grep -q '^ready' "$kv"; then
+		cat "$OUT/$name.$r.err" >&2
+		return 1
+	fi
+	# (Appended once the receiver is done: it writes to the file too.)
+	napi="napi $(in_dut $NAPI get $IF_DUT | head -1)"
+	bp0=$(busy_rx)
+	d0=$(veth_dropped)
+	in_src timeout -s INT $((WARM + SECS + 5)) taskset -c $SEND_CPU "$SEND" \
+		-i $IF_SRC --pcap "$OUT/trains.pcap" --repeat 100000000 -b 256 \
+		2>/dev/null &
+	sp=$!
+	at_exit kill $sp
+	# Inside the receiver's window, which starts at the first frame and
+	# lasts SECS after WARM.
+	sleep $((WARM + 1))
+	cpu_snap "$OUT/c0"
+	tasks_snap "$OUT/t0" $rp $sp
+	t0=$(date +%s%N)
+	sleep $((SECS > 3 ? SECS - 2 : 1))
+	cpu_snap "$OUT/c1"
+	tasks_snap "$OUT/t1" $rp $sp
+	t1=$(date +%s%N)
+	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
+	kill -INT $(tasks_pids $sp) 2>/dev/null
+	wait $sp
+	bp1=$(busy_rx)
+	paste "$OUT/c0" "$OUT/c1" | awk -v hz="$(getconf CLK_TCK)" '{
+		n = NF / 2
+		b += ($(n+2) - $2) + ($(n+3) - $3) + ($(n+4) - $4) + ($(n+7) - $7) + ($(n+8) - $8) }
+		END { printf "machine_busy_s %.3f\n", b / hz }' >>"$kv"
+	echo "tasks_s $(tasks_s "$OUT/t0" "$OUT/t1")" >>"$kv"
+	echo "window_s $(secs_of $((t1 - t0)))" >>"$kv"
+	echo "$napi" >>"$kv"
+	echo "busy_poll_rx $((bp1 - bp0))" >>"$kv"
+	echo "veth_dropped $(($(veth_dropped) - d0))" >>"$kv"
+	echo "loadavg $(cut -d' ' -f1 /proc/loadavg)" >>"$kv"
+}
+
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+n=${#CASES[@]}
+for ((r = 1; r <= ROUNDS; r++)); do
+	for ((i = 0; i < n; i++)); do
+		c=${CASES[$(((i + r - 1) % n))]}
+		run "$c" $r || exit 1
+	done
+done
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+napi_sysfs 0 0
+# Every run's raw "key value" lines, beside the JSON.
+rm -rf "$BENCH_OUT/busy_poll.runs"
+mkdir -p "$BENCH_OUT/busy_poll.runs" && cp "$OUT"/*.kv "$BENCH_OUT/busy_poll.runs/"
+
+$PY - "$OUT" "$BENCH_OUT/busy_poll.json" "$ROUNDS" "$SECS" "$BUSY_US" "$LOAD0" "$LOAD1" "${CASES[@]}" <<'PY'
+import json, statistics, sys
+out, jpath, rounds, secs, busy_us, load0, load1 = sys.argv[1:8]
+cases = sys.argv[8:]
+rounds = int(rounds)
+
+def kv(path):
+    d = {}
+    for line in open(path):
+        p = line.split()
+        if len(p) < 2:
+            continue
+        try:
+            d[p[0]] = [float(x) for x in p[1:]] if len(p) > 2 else float(p[1])
+        except ValueError:
+            d[p[0]] = " ".join(p[1:])
+    return d
+
+def spread(v):
+    v = [x for x in v if x is not None]
+    return {"median": round(statistics.median(v), 3), "min": round(min(v), 3),
+            "max": round(max(v), 3), "rounds": [round(x, 3) for x in v]} if v else None
+
+rows = {}
+for c in cases:
+    runs = [kv("%s/%s.%d.kv" % (out, c, r)) for r in range(1, rounds + 1)]
+    per = []
+    for x in runs:
+        # Bytes in the CPU window at the receiver's measured rate.
+        num = lambda k: x[k] if isinstance(x.get(k), float) else None
+        gb = (num("gbps") or 0) / 8 * (num("window_s") or 0)
+        per.append({"machine": num("machine_busy_s") / gb if gb and num("machine_busy_s") is not None else None,
+                    "tasks": num("tasks_s") / gb if gb and num("tasks_s") is not None else None})
+    napi = runs[0].get("napi")
+    rows[c] = {
+        "receiver": "plain AF_XDP loop" if c.startswith("plain") else "libxrx worker, null sink",
+        "napi_defer_hard_irqs_gro_flush_timeout": napi[1:] if isinstance(napi, list) else None,
+        "busy_poll_requested": c.endswith("_busy"),
+        "busy_poll_active_rounds": [int(x.get("busy_poll_active", 0)) for x in runs],
+        "busy_poll_rx_frames": [int(x.get("busy_poll_rx", 0)) for x in runs],
+        "cpu_s_per_gb": spread([p["machine"] for p in per]),
+        "tasks_cpu_s_per_gb": spread([p["tasks"] for p in per]),
+        "gbit_s": spread([x["gbps"] for x in runs]),
+        "rx_thread_ns_per_frame": spread([x["rx_ns_per_frame"] for x in runs]),
+        "xsk_rx_dropped": int(sum(x["xsk_rx_dropped"] for x in runs)),
+        "veth_dropped": int(sum(x.get("veth_dropped", 0) for x in runs)),
+        "loadavg_1min": [x["loadavg"] for x in runs],
+    }
+
+def ratio(a, b, k):
+    if a in rows and b in rows and rows[a][k] and rows[b][k]:
+        return round(rows[a][k]["median"] / rows[b][k]["median"], 3)
+    return None
+
+pairs = [("plain_busy", "plain_defer"), ("null_busy", "null_defer"),
+         ("plain_defer", "plain"), ("null_defer", "null"), ("null_busy", "plain_busy")]
+res = {
+    "bench": "busy_poll", "secs": float(secs), "rounds": rounds,
+    "config": {"link": "veth, one queue, AF_XDP copy mode",
+               "traffic": "xrx-send pcap replay, TCPv4 16 flows x 16-segment trains, 1448-byte payload, as fast as it goes",
+               "sender_cpu": 0, "rx_cpu": 1, "busy_poll_us": int(busy_us),
+               "deferral": {"napi_defer_hard_irqs": 2, "gro_flush_timeout_ns": 200000},
+               "measure": "cpu_s_per_gb: whole machine busy CPU-s per 1e9 bytes delivered; tasks_cpu_s_per_gb: sender, receiver and ksoftirqd only"},
+    "loadavg": {"start": load0.split(), "end": load1.split()},
+    "rows": rows,
+    "ratios": {"%s/%s" % (a, b): {"cpu_s_per_gb": ratio(a, b, "cpu_s_per_gb"),
+                                  "tasks_cpu_s_per_gb": ratio(a, b, "tasks_cpu_s_per_gb")}
+               for a, b in pairs if a in rows and b in rows},
+}
+json.dump(res, open(jpath, "w"), indent=1)
+
+print("# veth, AF_XDP copy mode; %s; %d round(s) of %s s interleaved; load %s -> %s" % (
+    res["config"]["traffic"], rounds, secs, load0, load1))
+print("%-12s %6s %5s %9s %16s %16s %12s %7s %9s" % (
+    "case", "napi", "busy", "Gbit/s", "CPU-s/GB (all)", "CPU-s/GB (tasks)",
+    "rx ns/frame", "bp_rx", "drops"))
+for c, x in rows.items():
+    n = x["napi_defer_hard_irqs_gro_flush_timeout"]
+    print("%-12s %6s %5s %9.3f %7.2f [%.2f-%.2f] %7.2f [%.2f-%.2f] %12.0f %7d %9d" % (
+        c, "%d/%d" % (n[0], n[1] // 1000) if n else "?",
+        "%d/%d" % (sum(x["busy_poll_active_rounds"]), rounds) if x["busy_poll_requested"] else "-",
+        x["gbit_s"]["median"], x["cpu_s_per_gb"]["median"], x["cpu_s_per_gb"]["min"],
+        x["cpu_s_per_gb"]["max"], x["tasks_cpu_s_per_gb"]["median"],
+        x["tasks_cpu_s_per_gb"]["min"], x["tasks_cpu_s_per_gb"]["max"],
+        x["rx_thread_ns_per_frame"]["median"], sum(x["busy_poll_rx_frames"]),
+        x["xsk_rx_dropped"] + x["veth_dropped"]))
+print("napi: defer_hard_irqs/gro_flush_timeout us; busy: rounds that really busy-polled; bp_rx: frames the kernel busy-polled (BusyPollRxPackets); drops: at the socket and the veth, all rounds")
+for k, v in res["ratios"].items():
+    print("%-24s CPU-s/GB all %s, tasks %s" % (k, v["cpu_s_per_gb"], v["tasks_cpu_s_per_gb"]))
+PY
