@@ -92,6 +92,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_rules SEC(".maps");
 
+/* Port -> verdict where no address decides (include/xrx/rules.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XRX_PORTS_MAX);
+	__type(key, __u32);
+	__type(value, struct xrx_port_val);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_ports SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -175,16 +184,45 @@ static __always_inline struct xrx_rule_val *rule_lookup(const struct xrx_parsed 
 	return val;
 }
 
+/*
+ * What the rules of @scope say for a parsed TCP/UDP frame: xrx_ports'
+ * verdict for its port, and where that is XRX_PORT_LPM (an address
+ * decides, or the table was not filled) the rule rule_lookup() finds.
+ * Return: an enum xrx_port_verdict other than XRX_PORT_LPM.
+ */
+static __always_inline int rule_verdict(const struct xrx_parsed *r, __u8 scope)
+{
+	struct xrx_port_val *pv;
+	struct xrx_rule_val *val;
+	__u32 port = r->dport;
+	int v = XRX_PORT_LPM;
+
+	pv = bpf_map_lookup_elem(&xrx_ports, &port);
+	if (pv) {
+		if (scope == XRX_RULE_SCOPE_OUTER)
+			v = r->l4_proto == 6 ? pv->tcp : pv->udp;
+		else
+			v = r->l4_proto == 6 ? pv->vxlan_tcp : pv->vxlan_udp;
+	}
+	if (v != XRX_PORT_LPM)
+		return v;
+	val = rule_lookup(r, scope);
+	if (!val)
+		return XRX_PORT_DEFAULT;
+	return val->action == XRX_ACT_ACCEL ? XRX_PORT_ACCEL : XRX_PORT_PASS;
+}
+
 /* Return: an enum xrx_action for the parsed TCP/UDP frame. */
 static __always_inline __u32 rule_action(const struct xrx_parsed *r,
 					 const struct xrx_cfg *cfg,
 					 enum xrx_stat *why)
 {
-	struct xrx_rule_val *val = rule_lookup(r, XRX_RULE_SCOPE_OUTER);
-
-	if (val) {
+	switch (rule_verdict(r, XRX_RULE_SCOPE_OUTER)) {
+	case XRX_PORT_ACCEL:
+		return XRX_ACT_ACCEL;
+	case XRX_PORT_PASS:
 		*why = XRX_STAT_PASS_EXCLUDED;
-		return val->action;
+		return XRX_ACT_PASS;
 	}
 	*why = XRX_STAT_PASS_NO_RULE;
 	return cfg ? cfg->default_action : XRX_ACT_PASS;
@@ -365,14 +403,18 @@ static __always_inline int inner_action(struct xdp_md *ctx, __u32 wire,
 					const struct xrx_parsed *r)
 {
 	struct xrx_tnl_parsed t;
-	struct xrx_rule_val *val;
 	int tr;
 
 	tr = parse_vxlan_copy(ctx, wire, r, &t);
 	if (tr != XRX_TNL_VXLAN || t.inner.result != XRX_PARSE_L4)
 		return -1;
-	val = rule_lookup(&t.inner, XRX_RULE_SCOPE_INNER);
-	return val ? (int)val->action : -1;
+	switch (rule_verdict(&t.inner, XRX_RULE_SCOPE_INNER)) {
+	case XRX_PORT_ACCEL:
+		return XRX_ACT_ACCEL;
+	case XRX_PORT_PASS:
+		return XRX_ACT_PASS;
+	}
+	return -1;
 }
 
 SEC("xdp.frags")

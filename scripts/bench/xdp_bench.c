@@ -60,6 +60,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
@@ -271,8 +272,8 @@ static int set_rules(struct inst *in)
 	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = 1 };
 	struct xrx_cfg cfg = { .default_action = XRX_ACT_PASS };
 	struct xrx_rule_key keys[4];
-	int rules_fd = map_fd(in->obj, "xrx_rules");
-	int n = 0, i, err = 0;
+	struct xrx_rule_val vals[4];
+	int n = 0, i, err;
 	__u32 zero = 0;
 
 	switch (in->v->sc) {
@@ -292,12 +293,17 @@ static int set_rules(struct inst *in)
 		rule_key(&keys[n++], IPPROTO_UDP, 0, "2001:db8::", 32);
 		break;
 	}
-	for (i = 0; i < n && !err; i++)
-		err = bpf_map_update_elem(rules_fd, &keys[i], &val, 0);
-	if (!err)
-		err = bpf_map_update_elem(map_fd(in->obj, "xrx_cfg"), &zero,
-					  &cfg, 0);
-	return err ? -errno : 0;
+	for (i = 0; i < n; i++)
+		vals[i] = val;
+	/* As xrxd writes them; a build without xrx_ports (-B) gets the
+	 * trie alone. */
+	err = xrx_rules__update(map_fd(in->obj, "xrx_rules"),
+				map_fd(in->obj, "xrx_ports"), NULL, 0, keys, vals,
+				(unsigned int)n);
+	if (err)
+		return err;
+	return bpf_map_update_elem(map_fd(in->obj, "xrx_cfg"), &zero, &cfg, 0) ?
+		       -errno : 0;
 }
 
 /* "processed N insns" from the verifier's log, or -1. */
