@@ -533,6 +533,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	libbpf_set_print(libbpf_quiet);
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* a row as it is measured */
 
 	for (i = 0; i < NR_FRAMES; i++) {
 		struct frame_spec fs;

@@ -23,6 +23,8 @@
 #                         --json` record in FILE: counters of the traffic
 #                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
+#   port_verdict PORT COL xrx_ports' verdict for PORT in column COL (tcp,
+#                         udp, vxlan_tcp, vxlan_udp), as bpftool names it
 #   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
 #                         (someone else's program); why not in $WORK/err
 #   notify_listen SECS    collect sd_notify datagrams sent to
@@ -63,6 +65,16 @@ print(v)' "$1" "$2"
 
 # A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
 jget() { xrxctl stats $IF_DUT --json | jpath - "$1"; }
+
+# port_verdict PORT COLUMN: xrx_ports' verdict for destination PORT in
+# COLUMN (tcp, udp, vxlan_tcp, vxlan_udp) as bpftool names it from BTF:
+# XRX_PORT_ACCEL, XRX_PORT_DEFAULT, ...
+port_verdict() {
+	bpftool -j map lookup pinned "$PIN/xrx_ports" key \
+		$(($1 & 255)) $(($1 >> 8)) 0 0 | "$PY" -c '
+import json, sys
+print(json.load(sys.stdin)["formatted"]["value"][sys.argv[1]])' "$2"
+}
 
 snapshot() {
 	{
