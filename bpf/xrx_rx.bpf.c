@@ -23,6 +23,11 @@
  *                                       bpf_redirect_map(xrx_xsks, queue),
  *                                       XDP_PASS if no socket is bound
  *
+ * The rules (include/xrx/rules.h) are asked through xrx_ports first, one
+ * array read by destination port that decides wherever no address
+ * prefix can; only where one can does the frame take the xrx_rules trie
+ * (its port, then any port), so most frames make no trie lookup.
+ *
  * The flow hash is computed for accelerated frames only, after the rule
  * lookup (the parse leaves it out): a frame passed to the kernel needs
  * none.

@@ -960,7 +960,8 @@ static void test_default_pass(void **state)
 /* ------------------------------------------------------------------ */
 /* xrx_ports: the table against the trie                             */
 
-enum { C_TCP, C_UDP, C_VXLAN_TCP, C_VXLAN_UDP };
+/* xrx_ports' columns; 0 ends a list of entries. */
+enum { C_TCP = 1, C_UDP, C_VXLAN_TCP, C_VXLAN_UDP };
 
 /* What xrx_ports holds for @port in column @col. */
 static enum xrx_port_verdict port_entry(__u32 port, int col)
@@ -980,142 +981,161 @@ static enum xrx_port_verdict port_entry(__u32 port, int col)
 				 (unsigned int)(port), #col, g_, (want), #want); \
 	} while (0)
 
-/* A rule as a raw key: prefixlen ends inside the proto/scope/port bits. */
-static void rule_add_short(__u32 prefixlen, __u8 proto, __u32 action)
-{
-	struct xrx_rule_val val = { .action = action, .id = env.nr_keys + 1 };
-	struct xrx_rule_key key = { .prefixlen = prefixlen, .proto = proto };
+/* A rule of a shape: "[vxlan:]proto/port[@addr/plen]", or a raw prefix. */
+struct shape_rule {
+	__u8 scope, proto;
+	__u16 port;
+	const char *addr;	/* NULL: any address */
+	int plen;
+	__u32 action;
+	__u32 raw_plen;		/* not 0: a key of this prefixlen, proto only */
+};
 
-	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
-					   NULL, 0, &key, &val, 1),
-			 0);
-	env.keys[env.nr_keys++] = key;
-}
+struct shape_entry {
+	__u16 port;
+	int col;
+	enum xrx_port_verdict want;
+};
+
+struct shape_probe {
+	void (*make)(struct frame_spec *s);
+	const char *daddr;
+	__u16 dport;
+	enum xrx_stat want;	/* verdict; ACCEL = accelerated */
+};
+
+#define SHAPE_MAX 8
 
 /*
- * Each rule shape fills xrx_ports as rules.h says: a verdict where the
- * address cannot matter, XRX_PORT_LPM where it can, "default" where no
- * rule matches; and frames get the same verdict from the table and from
- * the trie alone (expect_rule()).
+ * A rule shape: its rules and default, the xrx_ports entries they must
+ * give (rules.h: a verdict where the address cannot matter, XRX_PORT_LPM
+ * where it can, XRX_PORT_DEFAULT where no rule matches), and frames that
+ * must get the same verdict from the table and from the trie alone
+ * (expect_rule()).
  */
-static void test_ports_port_only(void **state)
+struct shape {
+	const char *name;
+	__u32 dflt;
+	struct shape_rule rules[SHAPE_MAX];
+	struct shape_entry entries[SHAPE_MAX];
+	struct shape_probe probes[SHAPE_MAX];
+};
+
+#define OUT XRX_RULE_SCOPE_OUTER
+#define INN XRX_RULE_SCOPE_INNER
+#define TCP IPPROTO_TCP
+#define UDP IPPROTO_UDP
+#define R_ACCEL XRX_ACT_ACCEL
+#define R_PASS XRX_ACT_PASS
+#define RULE(sc, pr, port, addr, plen, act) { sc, pr, port, addr, plen, act, 0 }
+#define RAW(plen, pr, act) { OUT, pr, 0, NULL, 0, act, plen }
+
+static const struct shape shapes[] = {
+	{ "xrx_ports: port only", XRX_ACT_ACCEL,
+	  { RULE(OUT, TCP, 5001, NULL, 0, R_ACCEL), RULE(OUT, UDP, 53, NULL, 0, R_PASS) },
+	  { { 5001, C_TCP, XRX_PORT_ACCEL }, { 5001, C_UDP, XRX_PORT_DEFAULT },
+	    { 5001, C_VXLAN_TCP, XRX_PORT_DEFAULT }, { 53, C_UDP, XRX_PORT_PASS },
+	    { 5002, C_TCP, XRX_PORT_DEFAULT }, { 0, C_TCP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, NULL, 5001, ACCEL }, { m_udp6, NULL, 53, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp4, NULL, 5001, ACCEL } } },
+	{ "xrx_ports: prefix and port", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 5001, "198.18.0.0", 15, R_ACCEL), RULE(OUT, UDP, 0, NULL, 0, R_ACCEL),
+	    RULE(OUT, UDP, 4000, "2001:db8::", 32, R_PASS) },
+	  { { 5001, C_TCP, XRX_PORT_LPM }, { 5002, C_TCP, XRX_PORT_DEFAULT },
+	    { 4000, C_UDP, XRX_PORT_LPM }, { 4001, C_UDP, XRX_PORT_ACCEL } },
+	  { { m_tcp4, "198.18.0.2", 5001, ACCEL },
+	    { m_tcp4, "198.20.0.1", 5001, XRX_STAT_PASS_NO_RULE },
+	    { m_tcp6, NULL, 5001, XRX_STAT_PASS_NO_RULE },
+	    /* In the prefix the port's rule; outside it, udp/any. */
+	    { m_udp6, "2001:db8::7", 4000, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp6, "2001:db9::7", 4000, ACCEL }, { m_udp4, NULL, 4001, ACCEL } } },
+	{ "xrx_ports: prefix and any port, a port's own rule first", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 0, "198.18.0.0", 15, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_LPM }, { 0, C_TCP, XRX_PORT_LPM },
+	    { 22, C_TCP, XRX_PORT_PASS }, { 80, C_UDP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, "198.18.0.2", 80, ACCEL },
+	    { m_tcp4, "198.20.0.1", 80, XRX_STAT_PASS_NO_RULE },
+	    { m_tcp4, "198.18.0.2", 22, XRX_STAT_PASS_EXCLUDED },
+	    { m_tcp6, NULL, 80, XRX_STAT_PASS_NO_RULE },
+	    { m_udp4, "198.18.0.2", 80, XRX_STAT_PASS_NO_RULE } } },
+	{ "xrx_ports: exclusions over tcp/any", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 0, NULL, 0, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS),
+	    RULE(OUT, TCP, 5001, NULL, 0, R_ACCEL),
+	    RULE(OUT, TCP, 5001, "198.18.0.9", 32, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_ACCEL }, { 0, C_TCP, XRX_PORT_ACCEL },
+	    { 22, C_TCP, XRX_PORT_PASS }, { 5001, C_TCP, XRX_PORT_LPM } },
+	  { { m_tcp4, "198.18.0.9", 5001, XRX_STAT_PASS_EXCLUDED },
+	    { m_tcp4, "198.18.0.8", 5001, ACCEL },
+	    { m_tcp6, NULL, 22, XRX_STAT_PASS_EXCLUDED }, { m_tcp6, NULL, 65535, ACCEL } } },
+	{ "xrx_ports: inner scope apart from the outer", XRX_ACT_PASS,
+	  { RULE(INN, TCP, 5201, NULL, 0, R_ACCEL), RULE(INN, TCP, 22, NULL, 0, R_PASS),
+	    RULE(INN, UDP, 0, "2001:db8:1::", 48, R_ACCEL), RULE(OUT, UDP, 8472, NULL, 0, R_ACCEL) },
+	  { { 5201, C_VXLAN_TCP, XRX_PORT_ACCEL }, { 5201, C_TCP, XRX_PORT_DEFAULT },
+	    { 22, C_VXLAN_TCP, XRX_PORT_PASS }, { 53, C_VXLAN_UDP, XRX_PORT_LPM },
+	    { 8472, C_UDP, XRX_PORT_ACCEL }, { 8472, C_VXLAN_UDP, XRX_PORT_LPM },
+	    { 4789, C_UDP, XRX_PORT_DEFAULT } },
+	  /* Frames in VXLAN: the VXLAN rows, which run both ways too. */
+	  { { m_tcp4, NULL, 5201, XRX_STAT_PASS_NO_RULE }, { m_udp4, NULL, 8472, ACCEL } } },
+	{ "xrx_ports: a prefix that ends in the proto bits", XRX_ACT_PASS,
+	  { RAW(8, TCP, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_LPM }, { 22, C_TCP, XRX_PORT_LPM },
+	    { 80, C_UDP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, NULL, 80, ACCEL }, { m_tcp4, NULL, 22, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp4, NULL, 80, XRX_STAT_PASS_NO_RULE } } },
+};
+
+static void test_shape(void **state)
 {
+	const struct shape *sh = *state;
+	const struct shape_rule *ru;
+	const struct shape_entry *en;
+	const struct shape_probe *pr;
+
 	need_env();
 	rules_clear();
-	rule_add(IPPROTO_TCP, 5001, NULL, 0, XRX_ACT_ACCEL);
-	rule_add(IPPROTO_UDP, 53, NULL, 0, XRX_ACT_PASS);
-	expect_entry(5001, C_TCP, XRX_PORT_ACCEL);
-	expect_entry(5001, C_UDP, XRX_PORT_DEFAULT);
-	expect_entry(5001, C_VXLAN_TCP, XRX_PORT_DEFAULT);
-	expect_entry(53, C_UDP, XRX_PORT_PASS);
-	expect_entry(5002, C_TCP, XRX_PORT_DEFAULT);
-	expect_entry(0, C_TCP, XRX_PORT_DEFAULT);
-	set_default(XRX_ACT_ACCEL);
-	expect_rule(m_tcp4, NULL, 5001, ACCEL);
-	expect_rule(m_udp6, NULL, 53, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_udp4, NULL, 5001, ACCEL);		/* the default */
+	for (ru = sh->rules; ru < sh->rules + SHAPE_MAX && ru->proto; ru++) {
+		struct xrx_rule_val val = { .action = ru->action,
+					    .id = env.nr_keys + 1 };
+		struct xrx_rule_key key = { .prefixlen = ru->raw_plen,
+					    .proto = ru->proto };
+
+		if (!ru->raw_plen) {
+			rule_add_scoped(ru->scope, ru->proto, ru->port, ru->addr,
+					ru->plen, ru->action);
+			continue;
+		}
+		assert_int_equal(xrx_rules__update(env.rx.rules_fd,
+						   env.rx.ports_fd, NULL, 0,
+						   &key, &val, 1), 0);
+		env.keys[env.nr_keys++] = key;
+	}
+	set_default(sh->dflt);
+	for (en = sh->entries; en < sh->entries + SHAPE_MAX && en->col; en++)
+		expect_entry(en->port, en->col, en->want);
+	for (pr = sh->probes; pr < sh->probes + SHAPE_MAX && pr->make; pr++)
+		expect_rule(pr->make, pr->daddr, pr->dport, pr->want);
+	/* Without the rules every entry goes back to the default. */
 	rules_clear();
-	expect_entry(5001, C_TCP, XRX_PORT_DEFAULT);
-	expect_entry(53, C_UDP, XRX_PORT_DEFAULT);
+	for (en = sh->entries; en < sh->entries + SHAPE_MAX && en->col; en++)
+		expect_entry(en->port, en->col, XRX_PORT_DEFAULT);
 }
 
-static void test_ports_prefix_port(void **state)
-{
-	need_env();
-	rules_clear();
-	rule_add(IPPROTO_TCP, 5001, "198.18.0.0", 15, XRX_ACT_ACCEL);
-	rule_add(IPPROTO_UDP, 0, NULL, 0, XRX_ACT_ACCEL);
-	rule_add(IPPROTO_UDP, 4000, "2001:db8::", 32, XRX_ACT_PASS);
-	expect_entry(5001, C_TCP, XRX_PORT_LPM);
-	expect_entry(5002, C_TCP, XRX_PORT_DEFAULT);
-	expect_entry(4000, C_UDP, XRX_PORT_LPM);
-	expect_entry(4001, C_UDP, XRX_PORT_ACCEL);
-	expect_rule(m_tcp4, "198.18.0.2", 5001, ACCEL);
-	expect_rule(m_tcp4, "198.20.0.1", 5001, XRX_STAT_PASS_NO_RULE);
-	expect_rule(m_tcp6, NULL, 5001, XRX_STAT_PASS_NO_RULE);
-	/* In the prefix the port's rule; outside it, udp/any. */
-	expect_rule(m_udp6, "2001:db8::7", 4000, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_udp6, "2001:db9::7", 4000, ACCEL);
-	expect_rule(m_udp4, NULL, 4001, ACCEL);
-}
-
-static void test_ports_prefix_any_port(void **state)
-{
-	need_env();
-	rules_clear();
-	rule_add(IPPROTO_TCP, 0, "198.18.0.0", 15, XRX_ACT_ACCEL);
-	rule_add(IPPROTO_TCP, 22, NULL, 0, XRX_ACT_PASS);
-	expect_entry(80, C_TCP, XRX_PORT_LPM);
-	expect_entry(0, C_TCP, XRX_PORT_LPM);
-	/* A port's own rule wins over any-port ones, prefix or not. */
-	expect_entry(22, C_TCP, XRX_PORT_PASS);
-	expect_entry(80, C_UDP, XRX_PORT_DEFAULT);
-	expect_rule(m_tcp4, "198.18.0.2", 80, ACCEL);
-	expect_rule(m_tcp4, "198.20.0.1", 80, XRX_STAT_PASS_NO_RULE);
-	expect_rule(m_tcp4, "198.18.0.2", 22, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_tcp6, NULL, 80, XRX_STAT_PASS_NO_RULE);
-	expect_rule(m_udp4, "198.18.0.2", 80, XRX_STAT_PASS_NO_RULE);
-}
-
-static void test_ports_exclude(void **state)
+/* Taking exclusions away opens their ports to tcp/any. */
+static void test_ports_update(void **state)
 {
 	need_env();
 	rules_clear();
 	rule_add(IPPROTO_TCP, 0, NULL, 0, XRX_ACT_ACCEL);
 	rule_add(IPPROTO_TCP, 22, NULL, 0, XRX_ACT_PASS);
-	rule_add(IPPROTO_TCP, 5001, NULL, 0, XRX_ACT_ACCEL);
 	rule_add(IPPROTO_TCP, 5001, "198.18.0.9", 32, XRX_ACT_PASS);
-	expect_entry(80, C_TCP, XRX_PORT_ACCEL);
-	expect_entry(0, C_TCP, XRX_PORT_ACCEL);
 	expect_entry(22, C_TCP, XRX_PORT_PASS);
 	expect_entry(5001, C_TCP, XRX_PORT_LPM);
-	expect_rule(m_tcp4, "198.18.0.9", 5001, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_tcp4, "198.18.0.8", 5001, ACCEL);
-	expect_rule(m_tcp6, NULL, 22, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_tcp6, NULL, 65535, ACCEL);
-	/* Taking the exclusions away opens their ports to tcp/any. */
 	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
-					   &env.keys[1], 1, NULL, NULL, 0), 0);
-	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
-					   &env.keys[3], 1, NULL, NULL, 0), 0);
+					   &env.keys[1], 2, NULL, NULL, 0), 0);
 	expect_entry(22, C_TCP, XRX_PORT_ACCEL);
 	expect_entry(5001, C_TCP, XRX_PORT_ACCEL);
 	expect_rule(m_tcp4, "198.18.0.9", 5001, ACCEL);
 	expect_rule(m_tcp4, NULL, 22, ACCEL);
-}
-
-static void rules_vxlan(__u32 flags);
-
-static void test_ports_inner_scope(void **state)
-{
-	need_env();
-	rules_vxlan(XRX_CFG_F_INNER_RULES);
-	expect_entry(5201, C_VXLAN_TCP, XRX_PORT_ACCEL);
-	expect_entry(5201, C_TCP, XRX_PORT_DEFAULT);
-	expect_entry(22, C_VXLAN_TCP, XRX_PORT_PASS);
-	expect_entry(53, C_VXLAN_UDP, XRX_PORT_LPM);
-	expect_entry(8472, C_UDP, XRX_PORT_ACCEL);
-	expect_entry(8472, C_VXLAN_UDP, XRX_PORT_LPM);
-	expect_entry(4789, C_UDP, XRX_PORT_DEFAULT);
-	/* The frames of both scopes: the VXLAN rows run both ways. */
-	expect_rule(m_tcp4, NULL, 5201, XRX_STAT_PASS_NO_RULE);
-}
-
-/* A prefix that ends in the proto bits covers every port of it. */
-static void test_ports_short_prefix(void **state)
-{
-	need_env();
-	rules_clear();
-	rule_add_short(8, IPPROTO_TCP, XRX_ACT_ACCEL);
-	rule_add(IPPROTO_TCP, 22, NULL, 0, XRX_ACT_PASS);
-	expect_entry(80, C_TCP, XRX_PORT_LPM);
-	expect_entry(22, C_TCP, XRX_PORT_LPM);
-	expect_entry(80, C_UDP, XRX_PORT_DEFAULT);
-	expect_rule(m_tcp4, NULL, 80, ACCEL);
-	expect_rule(m_tcp4, NULL, 22, XRX_STAT_PASS_EXCLUDED);
-	expect_rule(m_udp4, NULL, 80, XRX_STAT_PASS_NO_RULE);
-	rules_clear();
-	expect_entry(80, C_TCP, XRX_PORT_DEFAULT);
 }
 
 /*
@@ -1473,12 +1493,7 @@ int main(void)
 		T(test_rule_exclusion),
 		T(test_default_accel),
 		T(test_default_pass),
-		T(test_ports_port_only),
-		T(test_ports_prefix_port),
-		T(test_ports_prefix_any_port),
-		T(test_ports_exclude),
-		T(test_ports_inner_scope),
-		T(test_ports_short_prefix),
+		T(test_ports_update),
 		T(test_ports_decide),
 		T(test_hash),
 		T(test_mb_small_linear_supported),
@@ -1490,8 +1505,9 @@ int main(void)
 	};
 	enum { NR_ROWS = sizeof(rows) / sizeof(rows[0]),
 	       NR_VXLAN = sizeof(vxlan_rows) / sizeof(vxlan_rows[0]),
+	       NR_SHAPES = sizeof(shapes) / sizeof(shapes[0]),
 	       NR_FIXED = sizeof(fixed) / sizeof(fixed[0]) };
-	struct CMUnitTest tests[NR_ROWS + NR_VXLAN + NR_FIXED];
+	struct CMUnitTest tests[NR_ROWS + NR_VXLAN + NR_SHAPES + NR_FIXED];
 	int i;
 
 	for (i = 0; i < NR_ROWS; i++)
@@ -1503,8 +1519,13 @@ int main(void)
 			.name = vxlan_rows[i].name,
 			.test_func = test_vxlan_row,
 			.initial_state = (void *)&vxlan_rows[i] };
-	memcpy(tests + NR_ROWS + NR_VXLAN, fixed, sizeof(fixed));
+	for (i = 0; i < NR_SHAPES; i++)
+		tests[NR_ROWS + NR_VXLAN + i] = (struct CMUnitTest){
+			.name = shapes[i].name,
+			.test_func = test_shape,
+			.initial_state = (void *)&shapes[i] };
+	memcpy(tests + NR_ROWS + NR_VXLAN + NR_SHAPES, fixed, sizeof(fixed));
 	return _cmocka_run_group_tests("xrx_rx", tests,
-				       NR_ROWS + NR_VXLAN + NR_FIXED, setup,
-				       teardown);
+				       NR_ROWS + NR_VXLAN + NR_SHAPES + NR_FIXED,
+				       setup, teardown);
 }
