@@ -14,8 +14,12 @@
 #                         defines it
 #   same A B              A and B identical; the diff as TAP comments if not
 #   prog_id               the id of the DUT's XDP program, empty if none
-#   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
-#                         (someone else's program); why not in $WORK/err
+#   xdp_pass_attach [overwrite]  attach a map-less XDP_PASS program to the
+#                         DUT (someone else's program), with "overwrite" in
+#                         place of the one there; why not in $WORK/err
+#   unaccounted_zero [LABEL]  one case: every frame xrxd took is accounted
+#                         for (user.unaccounted 0 once in-flight frames
+#                         settle); the counters as comments if not
 #   notify_listen SECS    collect sd_notify datagrams sent to
 #                         $WORK/notify.sock in $WORK/notify.log, one line
 #                         each, for at most SECS or until STOPPING=1
@@ -55,6 +59,15 @@ print(v)' "$1" "$2"
 # A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
 jget() { xrxctl stats $IF_DUT --json | jpath - "$1"; }
 
+unaccounted_zero() {
+	local u
+	wait_for 10 eval '[ "$(jget user.unaccounted)" = 0 ]'
+	u=$(jget user.unaccounted)
+	[ "$u" = 0 ] || xrxctl stats $IF_DUT | sed 's/^/# /'
+	check "${1:+$1: }every frame accounted for (unaccounted ${u:-unknown})" \
+		$([ "$u" = 0 ]; echo $?)
+}
+
 snapshot() {
 	{
 		in_dut ethtool -k $IF_DUT
@@ -88,7 +101,7 @@ EOF
 	clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
 		-c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
 	bpftool prog load "$WORK/pass.bpf.o" $pin type xdp 2>"$WORK/err" &&
-	in_dut bpftool net attach xdp pinned $pin dev $IF_DUT 2>"$WORK/err"
+	in_dut bpftool net attach xdp pinned $pin dev $IF_DUT ${1:-} 2>"$WORK/err"
 	rc=$?
 	rm -f $pin
 	[ $rc = 0 ] || return 1

@@ -426,13 +426,40 @@ static void enter_degraded(struct xrxd *x, int err)
 		x->ifname, strerror(-err), (double)x->retry_gap_ns / 1e9);
 }
 
+/*
+ * The queue count @conf asks for on the NIC as it is now (with queues =
+ * all, ethtool -L may have changed it since), at most the workers xrxd
+ * runs; @fallback if the NIC cannot be read.
+ */
+static unsigned int queues_now(struct xrxd *x, const struct xrx_conf *conf,
+			       unsigned int fallback)
+{
+	struct xrx_nic *nic;
+	unsigned int n = fallback;
+
+	nic = malloc(sizeof(*nic));
+	if (nic && !read_nic(x, nic))
+		n = xrxd_queue_count(conf, nic);
+	free(nic);
+	return n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+}
+
 /* From the timer: one more try at the sockets, backing off to 8 s. */
 static void retry_degraded(struct xrxd *x)
 {
+	unsigned int n;
 	int err;
 
 	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
 		return;
+	/* The channels may have changed while degraded: a queue gone is
+	 * a bind that fails forever, a queue added one left unserved. */
+	n = queues_now(x, x->conf, x->nr_queues);
+	if (n != x->nr_queues) {
+		ctl_notice("%s: RX queues %u -> %u while degraded; retrying with %u",
+			   x->ifname, x->nr_queues, n, n);
+		x->nr_queues = n;
+	}
 	/* The timer retries anyway: do not hold up the main loop long. */
 	x->bind_busy_ms = 200;
 	err = xrxd_workers_start(x, x->conf);
@@ -461,18 +488,12 @@ static void retry_degraded(struct xrxd *x)
  */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_nic *nic;
 	unsigned int n, old_n = x->nr_queues;
 	int ret, ret2;
 
-	nic = malloc(sizeof(*nic));
-	if (!nic)
-		return -ENOMEM;
-	ret = read_nic(x, nic);
-	n = ret ? x->nr_queues : xrxd_queue_count(conf, nic);
-	free(nic);
+	n = queues_now(x, conf, x->nr_queues);
 	xrxd_workers_stop(x);
-	x->nr_queues = n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+	x->nr_queues = n;
 	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 	ret = xrxd_workers_start(x, conf);
 	if (!ret) {
@@ -540,7 +561,7 @@ static void channels_changed(struct xrxd *x)
 		return;
 	}
 	if (n == x->nr_queues || x->degraded)
-		return;		/* degraded: the retry opens for the count of then */
+		return;		/* degraded: the retry reads the count itself */
 	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
 		   x->ifname, x->nr_queues, n);
 	restart_workers(x, x->conf);
