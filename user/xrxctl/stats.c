@@ -195,8 +195,9 @@ static void print_text(const struct snap *s, const struct snap *prev)
 	printf("  %-28s %16llu   (no counter says where they went; in flight while traffic runs, 0 when idle)\n",
 	       "unaccounted",
 	       (unsigned long long)s->u.hdr[XRX_USTATS_UNACCOUNTED]);
-	if (s->u.hdr[XRX_USTATS_DEGRADED])
-		printf("  DEGRADED: no AF_XDP sockets; traffic goes to the kernel (pass_no_socket); xrxd retries\n");
+	for (i = 0; i < XRX_DEGRADED_MAX; i++)
+		if (s->u.hdr[XRX_USTATS_DEGRADED_REASONS] & (1ull << i))
+			printf("  DEGRADED: %s\n", xrx_degraded__desc(i));
 	if (s->u.hdr[XRX_USTATS_STUCK_WORKERS])
 		printf("  STUCK: %llu worker(s) not running their loop (blocked in the sink?)\n",
 		       (unsigned long long)s->u.hdr[XRX_USTATS_STUCK_WORKERS]);

@@ -681,6 +681,7 @@ static int reload(struct xrxd *x)
 	    (fresh->nrules || fresh->default_action == XRX_ACT_ACCEL))
 		reload_vlan_check(x);
 	memcpy(x->conf, fresh, sizeof(*fresh));
+	xrxd_consuming_note(x, x->conf);
 	x->us.hdr[XRX_USTATS_RELOADS]++;
 	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
 out:
@@ -780,6 +781,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			}
 			if (restart)
 				mtu_changed(x);
+			if (x->xdp_event)
+				xrxd_prog_watch(x);
 		}
 		if (mon && pfd[3].revents & POLLIN && ethtool_events(x, mon))
 			channels_changed(x);
@@ -810,7 +813,10 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 				ret = 0;
 				goto out;
 			}
+			xrxd_prog_watch(x);
 			xrxd_stats_refresh(x);
+			if (xrxd_sink_watch(x))
+				xrxd_stats_refresh(x);	/* publish the change */
 			notify_status(x);
 		}
 	}
@@ -1031,6 +1037,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	     i++)
 		ret = steps[i](r);
 	if (!ret && !r->done) {
+		xrxd_prog_watch(x);
 		xrxd_stats_refresh(x);
 		sd_notify(0, "READY=1");
 		notify_status(x);
@@ -1039,6 +1046,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 			   xrx_prog__mode_name(x->prog), x->nrules,
 			   x->nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->prog),
 			   x->degraded ? " (degraded: no AF_XDP sockets yet)" : "");
+		xrxd_consuming_note(x, x->conf);
 		ret = serve(x, &set);
 		sd_notify(0, "STOPPING=1");
 	}

@@ -19,6 +19,14 @@
  * Rotation (opts->rotate_bytes): before a record would take the file past
  * the limit, PATH.(k-1) -> PATH.k ... PATH -> PATH.1 and a new PATH is
  * started, keeping rotate_count old files. FIFOs are never rotated.
+ *
+ * A file never ends in a torn record: when a write fails part way (a
+ * full file system: ENOSPC, EDQUOT), the file is cut back with
+ * ftruncate() to the end of its last whole record, the records that did
+ * not make it are counted in errors (and nospace), and the next batch is
+ * written from there, so the capture goes on by itself once space
+ * returns. A file whose header could not be written is emptied and the
+ * header tried again before the next record.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -93,8 +101,16 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 	ssize_t n;
 
 	n = write(p->fd, &h, sizeof(h));
-	if (n != sizeof(h))
-		return n < 0 ? -errno : -EIO;
+	if (n != sizeof(h)) {
+		int err = n < 0 ? -errno : -ENOSPC;
+
+		/* A header cut short is no pcap file: empty it, so the
+		 * next record tries again (pcap_deliver()). */
+		if (!p->fifo && n > 0 && !ftruncate(p->fd, 0))
+			lseek(p->fd, 0, SEEK_SET);
+		p->file_bytes = 0;
+		return err;
+	}
 	p->file_bytes = sizeof(h);
 	xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, sizeof(h));
 	return 0;
@@ -116,11 +132,40 @@ static int pcap_open_file(struct xrx_sink *s, struct pcap_sink *p)
 	return pcap_write_header(s, p);
 }
 
+static bool pcap_err_nospace(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT;
+}
+
+/*
+ * A write that failed after @written bytes of the queue: keep the whole
+ * records among them, cut the file back to the end of the last one.
+ * Return: the bytes of those whole records.
+ */
+static __u64 pcap_keep_whole(struct pcap_sink *p, __u64 written)
+{
+	__u64 whole = 0, rec;
+	__u32 i;
+
+	for (i = 0; i < p->nr_pkts; i++) {
+		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		if (whole + rec > written)
+			break;
+		whole += rec;
+	}
+	/* A FIFO cannot be cut back: what its reader got is gone. */
+	if (written > whole && !p->fifo &&
+	    !ftruncate(p->fd, (off_t)(p->file_bytes + whole)))
+		lseek(p->fd, (off_t)(p->file_bytes + whole), SEEK_SET);
+	return whole;
+}
+
 /* Write the queue in as few writev() calls as the kernel accepts. */
 static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 {
 	struct iovec *iov = p->iov;
 	int cnt = (int)p->nr_iovs, err = 0;
+	__u64 written = 0, whole, rec, done = 0;
 	ssize_t n;
 	__u32 i;
 
@@ -132,6 +177,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			err = -errno;
 			break;
 		}
+		written += (__u64)n;
 		/* A short write: skip what went out, go on with the rest. */
 		while (cnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= iov->iov_len;
@@ -143,18 +189,21 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			iov->iov_len -= n;
 		}
 	}
+	whole = err ? pcap_keep_whole(p, written) : p->queued_bytes;
 	for (i = 0; i < p->nr_pkts; i++) {
-		if (err) {
+		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		if (done + rec > whole) {
 			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+			if (pcap_err_nospace(err))
+				xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
 		} else {
+			done += rec;
 			xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
-			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT,
-					sizeof(p->recs[i]) + p->recs[i].incl_len);
+			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, rec);
 		}
 		xrx_sink__release(s, p->pkts[i]);
 	}
-	if (!err)
-		p->file_bytes += p->queued_bytes;
+	p->file_bytes += whole;
 	p->nr_pkts = 0;
 	p->nr_iovs = 0;
 	p->queued_bytes = 0;
@@ -194,6 +243,17 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
 		xrx_sink__release(s, pkt);
 		return -EBADF;
+	}
+	/* The header did not fit when the file was started: again. */
+	if (!p->file_bytes && !p->fifo && !p->nr_pkts) {
+		err = pcap_write_header(s, p);
+		if (err) {
+			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+			if (pcap_err_nospace(err))
+				xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
+			xrx_sink__release(s, pkt);
+			return err;
+		}
 	}
 	/* A tag the NIC stripped goes back in front of the EtherType, as
 	 * a packet socket shows it (libpcap from PACKET_AUXDATA). */

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What xrxd watches so that it never says "ok" while it is not, and
+ * what it says about a configuration that takes traffic from the host.
+ *
+ * Degraded reasons (XRX_DEGRADED_TABLE in ctl_ustats.h): one bit each in
+ * the degraded_reasons gauge of xrx_ustats, the degraded gauge 1 while
+ * any is set, a "; DEGRADED: ..." part of STATUS= each, and a line of
+ * `xrxctl status`. A failed bind is the oldest of them and keeps its own
+ * flag and retry (x->degraded, xrxd.c); any other part of xrxd reports
+ * its trouble with xrxd_degraded_set() and its end with
+ * xrxd_degraded_clear().
+ *
+ * The program: someone may detach xrx_rx (xdp-loader unload, ip link set
+ * dev X xdp off) or put another program in its place. xrxd attaches
+ * nothing again by itself: an unload is an operator's decision that a
+ * daemon must not undo behind their back, and a foreign program is
+ * someone else's, never replaced. It says so, once, and is degraded
+ * until xrx_rx is back (re-attached from its pin) or xrxd restarts. It
+ * looks when a link event carries IFLA_XDP (do_setlink() notifies every
+ * XDP change made over netlink) and once a second, for changes that no
+ * event announces (a bpf_link).
+ *
+ * The sink: packets lost to write errors are an episode, from the first
+ * second with new errors to the first second that delivers with none.
+ * Its start is logged (at most once a minute; the episodes in between
+ * are counted in the next line), a reminder at most once a minute while
+ * it lasts, its end once.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "ctl_log.h"
+#include "xrxd.h"
+
+#define SINK_LOG_GAP_NS 60000000000ull
+
+bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+		       const char *fmt, ...)
+{
+	bool was = x->degraded_why & (1u << r);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->degraded_text[r], sizeof(x->degraded_text[r]), fmt, ap);
+	va_end(ap);
+	x->degraded_why |= 1u << r;
+	return !was;
+}
+
+bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r)
+{
+	bool was = x->degraded_why & (1u << r);
+
+	x->degraded_why &= ~(1u << r);
+	return was;
+}
+
+__u32 xrxd_degraded_mask(const struct xrxd *x)
+{
+	return x->degraded_why | (x->degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
+}
+
+int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
+{
+	size_t n = 0;
+	int r, k;
+
+	for (r = 0; r < XRX_DEGRADED_MAX && n < len; r++) {
+		if (r == XRX_DEGRADED_NO_SOCKETS || !(x->degraded_why & (1u << r)))
+			continue;
+		k = snprintf(buf + n, len - n, "; DEGRADED: %s",
+			     x->degraded_text[r]);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	return (int)(n < len ? n : len ? len - 1 : 0);
+}
+
+/* Is program @id one of those behind a libxdp dispatcher on the link? */
+static bool behind_dispatcher(int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+	bool found = false;
+
+	if (libxdp_get_error(mp))
+		return false;
+	for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+	     p = xdp_multiprog__next_prog(p, mp))
+		found = xdp_program__id(p) == id;
+	xdp_multiprog__close(mp);
+	return found;
+}
+
+void xrxd_prog_watch(struct xrxd *x)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	__u32 ours = xrx_prog__id(x->prog), now;
+
+	x->xdp_event = false;
+	/* A failed query is a link going away: linkmon.c says so. */
+	if (!ours || bpf_xdp_query(x->ifindex, 0, &q))
+		return;
+	now = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
+	      q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id;
+	if (x->xdp_looked && now == x->xdp_seen_id)
+		return;
+	x->xdp_looked = true;
+	x->xdp_seen_id = now;
+	if (xrx_xdp_attached_flags(&q, ours) ||
+	    (now && behind_dispatcher(x->ifindex, ours))) {
+		if (xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED) |
+		    xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED))
+			ctl_notice("%s: xrx_rx (id %u) is attached again; no longer degraded",
+				   x->ifname, ours);
+		return;
+	}
+	if (!now) {
+		xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED);
+		if (xrxd_degraded_set(x, XRX_DEGRADED_PROG_DETACHED,
+				      "xrx_rx (id %u) was detached by someone else, nothing is accelerated; restart xrxd to attach it",
+				      ours))
+			ctl_err("%s: DEGRADED: xrx_rx (id %u) was detached by someone else (xdp-loader unload, ip link set dev %s xdp off?): nothing is accelerated. xrxd does not undo an unload by itself: restart xrxd to attach it again, or stop xrxd",
+				x->ifname, ours, x->ifname);
+		return;
+	}
+	xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED);
+	xrxd_degraded_set(x, XRX_DEGRADED_PROG_REPLACED,
+			  "XDP program id %u replaced xrx_rx (id %u), nothing reaches xrxd; xrxd leaves it alone",
+			  now, ours);
+	/* Logged for each new foreign program, once. */
+	ctl_err("%s: DEGRADED: XDP program id %u replaced xrx_rx (id %u): nothing reaches xrxd. xrxd leaves that program alone: detach it and restart xrxd, or stop xrxd",
+		x->ifname, now, ours);
+}
+
+/* "pcap:PATH" (options left out), "null", "tun:NAME". */
+static void sink_name(const struct xrx_conf *c, char *buf, size_t len)
+{
+	const char *comma = strchr(c->sink_arg, ',');
+	int n = comma ? (int)(comma - c->sink_arg) : (int)strlen(c->sink_arg);
+
+	switch (c->sink) {
+	case XRX_CONF_SINK_PCAP:
+		snprintf(buf, len, "pcap:%.*s", n, c->sink_arg);
+		break;
+	case XRX_CONF_SINK_TUN:
+		snprintf(buf, len, "tun:%s", c->sink_arg);
+		break;
+	case XRX_CONF_SINK_TAP:
+		snprintf(buf, len, "tap:%s", c->sink_arg);
+		break;
+	default:
+		snprintf(buf, len, "null");
+	}
+}
+
+static __u64 grew(__u64 now, __u64 before)
+{
+	return now > before ? now - before : 0;
+}
+
+bool xrxd_sink_watch(struct xrxd *x)
+{
+	const __u64 *sk = x->us.sink;
+	__u64 errs = grew(sk[XRX_SINK_STAT_ERRORS], x->sink_errors);
+	__u64 full = grew(sk[XRX_SINK_STAT_NOSPACE], x->sink_nospace);
+	__u64 out = grew(sk[XRX_SINK_STAT_PKTS_OUT], x->sink_out);
+	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
+	enum xrx_degraded_reason r;
+	char name[PATH_MAX + 8];
+	bool started;
+
+	x->sink_errors = sk[XRX_SINK_STAT_ERRORS];
+	x->sink_nospace = sk[XRX_SINK_STAT_NOSPACE];
+	x->sink_out = sk[XRX_SINK_STAT_PKTS_OUT];
+	sink_name(x->conf, name, sizeof(name));
+	if (!errs) {
+		if (!out || !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
+						1u << XRX_DEGRADED_SINK_ERRORS)))
+			return false;
+		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
+		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
+		if (x->sink_episode_logged)
+			ctl_notice("%s: sink %s writes again; %llu packet%s lost while it could not; no longer degraded",
+				   x->ifname, name, (unsigned long long)x->sink_lost,
+				   x->sink_lost == 1 ? "" : "s");
+		return true;
+	}
+	r = full ? XRX_DEGRADED_SINK_FULL : XRX_DEGRADED_SINK_ERRORS;
+	started = !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
+				       1u << XRX_DEGRADED_SINK_ERRORS));
+	if (started)
+		x->sink_lost = 0;
+	x->sink_lost += errs;
+	xrxd_degraded_clear(x, r == XRX_DEGRADED_SINK_FULL ?
+				       XRX_DEGRADED_SINK_ERRORS : XRX_DEGRADED_SINK_FULL);
+	xrxd_degraded_set(x, r, "sink %s %s, %llu packets lost so far", name,
+			  r == XRX_DEGRADED_SINK_FULL ?
+				  "has no space left on its file system" :
+				  "cannot write",
+			  (unsigned long long)x->sink_lost);
+	if (started) {
+		x->sink_episode_logged = !x->sink_logged_ns ||
+					 now - x->sink_logged_ns >= SINK_LOG_GAP_NS;
+		if (!x->sink_episode_logged) {
+			x->sink_quiet++;
+			return true;
+		}
+		ctl_err("%s: DEGRADED: sink %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
+			x->ifname, name,
+			r == XRX_DEGRADED_SINK_FULL ?
+				"has no space left on its file system (ENOSPC)" :
+				"fails to write (xrxctl stats: sink.errors)",
+			(unsigned long long)errs, errs == 1 ? "" : "s",
+			r == XRX_DEGRADED_SINK_FULL ? " (free space, or bound the capture: size=, files=)" : "");
+		if (x->sink_quiet)
+			ctl_warn("%s: and %u earlier episode%s of lost writes in the last minute, not logged",
+				 x->ifname, x->sink_quiet, x->sink_quiet == 1 ? "" : "s");
+		x->sink_quiet = 0;
+		x->sink_logged_ns = now;
+		x->sink_reminded_ns = now;
+		return true;
+	}
+	if (x->sink_episode_logged && now - x->sink_reminded_ns >= SINK_LOG_GAP_NS) {
+		x->sink_reminded_ns = now;
+		ctl_warn("%s: still DEGRADED: sink %s: %llu packets lost so far",
+			 x->ifname, name, (unsigned long long)x->sink_lost);
+	}
+	return false;
+}
+
+/*
+ * A sink that consumes (pcap, null) takes what the rules accelerate away
+ * from the host stack: a service on an accelerated port, a VXLAN device
+ * on an accelerated UDP port, no longer get their frames. Said once at
+ * start and again when a reload changes what is said.
+ */
+void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
+{
+	char text[sizeof(x->consuming_said)], rule[96], name[PATH_MAX + 8];
+	bool consuming = conf->sink == XRX_CONF_SINK_PCAP ||
+			 conf->sink == XRX_CONF_SINK_NULL;
+	size_t n = 0;
+	unsigned int i;
+
+	text[0] = '\0';
+	if (consuming && conf->default_action == XRX_ACT_ACCEL)
+		snprintf(text, sizeof(text), "all TCP and UDP traffic (default = accel)");
+	else if (consuming && conf->nrules)
+		n = (size_t)snprintf(text, sizeof(text), "rules");
+	for (i = 0; n && i < conf->nrules; i++) {
+		if (xrx_rule_format(&conf->rules[i], rule, sizeof(rule)))
+			continue;
+		if (n + strlen(rule) + 8 >= sizeof(text)) {
+			snprintf(text + n, sizeof(text) - n, ", ...");
+			break;
+		}
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
+				      i ? "," : "", rule);
+	}
+	if (!strcmp(text, x->consuming_said))
+		return;
+	snprintf(x->consuming_said, sizeof(x->consuming_said), "%s", text);
+	if (!text[0])
+		return;
+	sink_name(conf, name, sizeof(name));
+	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack)",
+		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
+		 name);
+}
