@@ -53,7 +53,7 @@ wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd2.err"
 sed "s/^/# /" "$WORK/xrxd2.err"
 check "capture recipe: warned once at start, naming the rules and the sink" \
 	$([ "$(warns "$WORK/xrxd2.err")" = 1 ] &&
-	  grep -q "$IF_DUT: rules tcp/5001, udp/4789, tcp/any@198.18.0.0/15 $WARN (sink = pcap:$WORK/rx.pcap;" "$WORK/xrxd2.err"; echo $?)
+	  grep -q "$IF_DUT: rules tcp/5001, udp/4789, tcp/any@198.18.0.0/15 $WARN (sink = pcap:$WORK/rx.pcap,size=8M,files=4,snaplen=128;" "$WORK/xrxd2.err"; echo $?)
 reloads() { grep -c "xrx.conf reloaded" "$WORK/xrxd2.err"; }
 kill -HUP $pid
 wait_for 10 eval '[ "$(reloads)" = 1 ]'

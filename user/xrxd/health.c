@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <net/if.h>
 
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
@@ -104,6 +105,7 @@ void xrxd_prog_watch(struct xrxd *x)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	__u32 ours = xrx_prog__id(x->prog), now;
+	char name[IF_NAMESIZE];
 
 	x->xdp_event = false;
 	/* A failed query is a link going away: linkmon.c says so. */
@@ -112,6 +114,13 @@ void xrxd_prog_watch(struct xrxd *x)
 	now = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
 	      q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id;
 	if (x->xdp_looked && now == x->xdp_seen_id)
+		return;
+	/* An interface being removed is unlisted before its program goes
+	 * (unregister_netdevice_many_notify(): unlist_netdevice(), then
+	 * dev_xdp_uninstall()): no program on a name that no longer
+	 * resolves is the removal, which serve() handles, not a detach. */
+	if (!xrx_xdp_attached_flags(&q, ours) &&
+	    !if_indextoname((unsigned int)x->ifindex, name))
 		return;
 	x->xdp_looked = true;
 	x->xdp_seen_id = now;
@@ -141,27 +150,6 @@ void xrxd_prog_watch(struct xrxd *x)
 		x->ifname, now, ours);
 }
 
-/* "pcap:PATH" (options left out), "null", "tun:NAME". */
-static void sink_name(const struct xrx_conf *c, char *buf, size_t len)
-{
-	const char *comma = strchr(c->sink_arg, ',');
-	int n = comma ? (int)(comma - c->sink_arg) : (int)strlen(c->sink_arg);
-
-	switch (c->sink) {
-	case XRX_CONF_SINK_PCAP:
-		snprintf(buf, len, "pcap:%.*s", n, c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TUN:
-		snprintf(buf, len, "tun:%s", c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TAP:
-		snprintf(buf, len, "tap:%s", c->sink_arg);
-		break;
-	default:
-		snprintf(buf, len, "null");
-	}
-}
-
 static __u64 grew(__u64 now, __u64 before)
 {
 	return now > before ? now - before : 0;
@@ -181,7 +169,7 @@ bool xrxd_sink_watch(struct xrxd *x)
 	x->sink_errors = sk[XRX_SINK_STAT_ERRORS];
 	x->sink_nospace = sk[XRX_SINK_STAT_NOSPACE];
 	x->sink_out = sk[XRX_SINK_STAT_PKTS_OUT];
-	sink_name(x->conf, name, sizeof(name));
+	xrxd_sink_spec(x->conf, name, sizeof(name));
 	if (!errs) {
 		if (!out || !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
 						1u << XRX_DEGRADED_SINK_ERRORS)))
@@ -271,7 +259,7 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 	snprintf(x->consuming_said, sizeof(x->consuming_said), "%s", text);
 	if (!text[0])
 		return;
-	sink_name(conf, name, sizeof(name));
+	xrxd_sink_spec(conf, name, sizeof(name));
 	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack)",
 		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
 		 name);

@@ -73,6 +73,11 @@ static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
 	}
 }
 
+void xrxd_sink_spec(const struct xrx_conf *c, char *buf, size_t len)
+{
+	sink_spec(c, buf, len);
+}
+
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||

@@ -93,6 +93,8 @@ unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
 void xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
+/* The sink as a spec: "pcap:PATH[,OPTIONS]", "tun:NAME", "null". */
+void xrxd_sink_spec(const struct xrx_conf *c, char *buf, size_t len);
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b);
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
