@@ -64,16 +64,9 @@ accelerate = tcp/5201
 flush_timeout_us = 1000
 sink = pcap:$PCAP
 EOF
-notify_listen 120
-NOTIFY_SOCKET=$WORK/notify.sock \
-	nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
-	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
-pid=$!
-at_exit kill -KILL $pid
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+xrxd_notified 120
 
-send --trains 2 -c 64
-wait_for 10 eval '[ "$(jget user.sink.pkts_out)" -gt 0 ]'
+wait_for 20 eval 'send --trains 2 -c 64; [ "$(jget user.sink.pkts_out)" -gt 0 ]'
 n0=$(records "$PCAP")
 check "records written while there is space ($n0)" \
 	$([ "$n0" != torn ] && [ "$n0" -gt 0 ] && state | grep -q "state     ok"; echo $?)
@@ -124,6 +117,43 @@ check "space back: the log says so, no longer degraded" \
 check "space back: new records in the same file, still whole and readable" \
 	$([ "$n2" != torn ] && [ "$n2" -gt "$n1" ] && readable "$PCAP"; echo $?)
 unaccounted_zero
+
+# --- rotating into a full file system ----------------------------------------
+# A rotation starts a new file whose header may not fit: that file stays
+# empty until it does, the ones before it stay whole. The file is filled
+# close to its size= first, so that the full file system meets a rotation.
+rm -f "$PCAP"
+sed -i "s|^sink = .*|sink = pcap:$CAP/rot.pcap,size=16K,files=3,snaplen=128|" "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 log_has "workers switched in place to sink pcap:$CAP/rot.pcap"
+wait_for 30 eval 'send --trains 2 -c 64; [ "$(stat -c %s "$CAP/rot.pcap")" -ge 14000 ]'
+r0=$(jget user.sink.rotations)
+dd if=/dev/zero of="$CAP/filler" bs=4k 2>/dev/null
+e1=$(jget user.sink.nospace)
+for i in 1 2 3; do
+	send --trains 20 -c 1280
+done
+wait_for 10 eval '[ "$(jget user.sink.nospace)" -gt $e1 ]'
+wait_for 5 eval 'state | grep -q DEGRADED'
+whole() {
+	local f
+	for f in "$CAP"/rot.pcap*; do
+		[ -s "$f" ] || continue
+		readable "$f" || { diag "$f: $(records "$f") records"; return 1; }
+	done
+}
+ls -l "$CAP" | sed 's/^/# /'
+check "rotating while full: a rotation was tried ($r0 -> $(jget user.sink.rotations))" \
+	$([ "$(jget user.sink.rotations)" -gt "$r0" ]; echo $?)
+check "rotating while full: degraded, every file that has data whole and readable" \
+	$(state | grep -q "state     DEGRADED: the sink's file system is full" && whole; echo $?)
+rm -f "$CAP/filler"
+wait_for 15 eval 'send --trains 2 -c 64; state | grep -q "state     ok"'
+ls -l "$CAP" | sed 's/^/# /'
+check "rotating, space back: no longer degraded, records arrive, every file whole" \
+	$(state | grep -q "state     ok" && [ "$(records "$CAP/rot.pcap")" -gt 0 ] && whole; echo $?)
+unaccounted_zero "rotating"
+
 kill -TERM $pid
 wait $pid
 check "SIGTERM: exit 0" $?

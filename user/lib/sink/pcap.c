@@ -25,8 +25,9 @@
  * ftruncate() to the end of its last whole record, the records that did
  * not make it are counted in errors (and nospace), and the next batch is
  * written from there, so the capture goes on by itself once space
- * returns. A file whose header could not be written is emptied and the
- * header tried again before the next record.
+ * returns. A file whose header could not be written (a rotation on a
+ * full file system) is emptied, and the header tried again at the end of
+ * each batch; the packets until then are lost and counted.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -78,7 +79,9 @@ struct pcap_sink {
 	__u32 snaplen;
 	__u32 rotate_count;
 	__u64 rotate_bytes;
-	__u64 file_bytes;		/* written to the current file */
+	__u64 file_bytes;		/* written to the current file; 0:
+					 * its header did not fit (hdr_err) */
+	int hdr_err;
 	__u64 queued_bytes;		/* records waiting in the queue */
 	__u32 nr_pkts;
 	__u32 nr_iovs;
@@ -109,6 +112,7 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 		if (!p->fifo && n > 0 && !ftruncate(p->fd, 0))
 			lseek(p->fd, 0, SEEK_SET);
 		p->file_bytes = 0;
+		p->hdr_err = err;
 		return err;
 	}
 	p->file_bytes = sizeof(h);
@@ -132,9 +136,12 @@ static int pcap_open_file(struct xrx_sink *s, struct pcap_sink *p)
 	return pcap_write_header(s, p);
 }
 
-static bool pcap_err_nospace(int err)
+/* A packet lost to write error @err; a full file system also in nospace. */
+static void pcap_count_lost(struct xrx_sink *s, int err)
 {
-	return err == -ENOSPC || err == -EDQUOT;
+	xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+	if (err == -ENOSPC || err == -EDQUOT)
+		xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
 }
 
 /*
@@ -193,9 +200,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	for (i = 0; i < p->nr_pkts; i++) {
 		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
 		if (done + rec > whole) {
-			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
-			if (pcap_err_nospace(err))
-				xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
+			pcap_count_lost(s, err);
 		} else {
 			done += rec;
 			xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
@@ -244,16 +249,12 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		xrx_sink__release(s, pkt);
 		return -EBADF;
 	}
-	/* The header did not fit when the file was started: again. */
-	if (!p->file_bytes && !p->fifo && !p->nr_pkts) {
-		err = pcap_write_header(s, p);
-		if (err) {
-			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
-			if (pcap_err_nospace(err))
-				xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
-			xrx_sink__release(s, pkt);
-			return err;
-		}
+	/* The header did not fit when the file was started: lost until
+	 * a flush writes it (once a batch, not a write per packet). */
+	if (!p->file_bytes) {
+		pcap_count_lost(s, p->hdr_err);
+		xrx_sink__release(s, pkt);
+		return p->hdr_err;
 	}
 	/* A tag the NIC stripped goes back in front of the EtherType, as
 	 * a packet socket shows it (libpcap from PACKET_AUXDATA). */
@@ -279,7 +280,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		if (!err)
 			err = pcap_rotate(s, p);
 		if (err) {
-			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+			pcap_count_lost(s, err);
 			xrx_sink__release(s, pkt);
 			return err;
 		}
@@ -335,6 +336,8 @@ static int pcap_flush(struct xrx_sink *s)
 {
 	struct pcap_sink *p = s->priv;
 
+	if (!p->file_bytes && p->fd >= 0)
+		return pcap_write_header(s, p);
 	return p->nr_pkts ? pcap_write_queue(s, p) : 0;
 }
 
