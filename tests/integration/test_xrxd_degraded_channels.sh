@@ -57,12 +57,7 @@ run_case() {
 		$([ "$(jget user.degraded)" = 0 ] && [ "$(jget user.queues)" = $after ]; echo $?)
 	check "$name: the log says the retry follows the new count" \
 		$(grep -q "RX queues $before -> $after while degraded; retrying with $after" "$log"; echo $?)
-	red0=$(jget kernel.redirect.packets)
-	in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
-		--segs 8 --trains 10 -c 320 >/dev/null 2>&1
-	wait_for 10 eval '[ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]'
-	check "$name: the traffic is redirected and received again" \
-		$([ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]; echo $?)
+	redirected "$name: traffic again"
 	unaccounted_zero "$name"
 	kill -TERM $pid
 	wait $pid

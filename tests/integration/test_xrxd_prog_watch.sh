@@ -26,13 +26,7 @@ accelerate = tcp/5201
 flush_timeout_us = 1000
 EOF
 
-notify_listen 120
-NOTIFY_SOCKET=$WORK/notify.sock \
-	nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
-	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
-pid=$!
-at_exit kill -KILL $pid
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+xrxd_notified 120
 ours=$(prog_id)
 check "xrxd ready, xrx_rx attached, state ok" \
 	$([ -n "$ours" ] && state | grep -q "state     ok"; echo $?)
@@ -69,12 +63,7 @@ wait_for 5 eval 'state | grep -q "state     ok"'
 check "re-attached: no longer degraded, the log says so" \
 	$(state | grep -q "state     ok" && [ "$(jget user.degraded)" = 0 ] &&
 	  log_has "xrx_rx (id $ours) is attached again; no longer degraded"; echo $?)
-red0=$(jget kernel.redirect.packets)
-in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
-	--segs 8 --trains 10 -c 320 >/dev/null 2>&1
-wait_for 10 eval '[ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]'
-check "re-attached: traffic accelerated again" \
-	$([ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]; echo $?)
+redirected "re-attached: traffic accelerated again"
 unaccounted_zero "re-attached"
 
 # --- replaced ---------------------------------------------------------------

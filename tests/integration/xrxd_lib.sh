@@ -17,12 +17,19 @@
 #   xdp_pass_attach [overwrite]  attach a map-less XDP_PASS program to the
 #                         DUT (someone else's program), with "overwrite" in
 #                         place of the one there; why not in $WORK/err
-#   unaccounted_zero [LABEL]  one case: every frame xrxd took is accounted
-#                         for (user.unaccounted 0 once in-flight frames
-#                         settle); the counters as comments if not
+#   unaccounted_zero [LABEL [CMD...]]  one case: every frame xrxd took is
+#                         accounted for (unaccounted 0 once in-flight
+#                         frames settle); CMD prints the value (default:
+#                         xrxctl stats' user.unaccounted); the counters as
+#                         comments if not
 #   notify_listen SECS    collect sd_notify datagrams sent to
 #                         $WORK/notify.sock in $WORK/notify.log, one line
 #                         each, for at most SECS or until STOPPING=1
+#   redirected LABEL      one case: 320 TCP frames from the source to port
+#                         5201 (xrx-send, $MAC) are redirected by xrx_rx
+#   xrxd_notified SECS    start xrxd in the DUT on $WORK/xrx.conf, its log in
+#                         $WORK/xrxd.err, its sd_notify datagrams collected
+#                         for SECS (notify_listen); $pid; waits for READY=1
 
 xrxd_need() {
 	need_root
@@ -59,12 +66,22 @@ print(v)' "$1" "$2"
 # A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
 jget() { xrxctl stats $IF_DUT --json | jpath - "$1"; }
 
+# Not jget: some tests define their own.
+_unaccounted() { xrxctl stats $IF_DUT --json | jpath - user.unaccounted; }
+_unaccounted_is_0() { [ "$("${_unaccounted_cmd[@]}")" = 0 ]; }
 unaccounted_zero() {
-	local u
-	wait_for 10 eval '[ "$(jget user.unaccounted)" = 0 ]'
-	u=$(jget user.unaccounted)
-	[ "$u" = 0 ] || xrxctl stats $IF_DUT | sed 's/^/# /'
-	check "${1:+$1: }every frame accounted for (unaccounted ${u:-unknown})" \
+	local label=${1:-} u
+	if [ $# -ge 2 ]; then
+		shift
+		_unaccounted_cmd=("$@")
+	else
+		_unaccounted_cmd=(_unaccounted)
+	fi
+	wait_for 10 _unaccounted_is_0
+	u=$("${_unaccounted_cmd[@]}")
+	[ "$u" = 0 ] || [ "${_unaccounted_cmd[0]}" != _unaccounted ] ||
+		xrxctl stats $IF_DUT | sed "s/^/# /"
+	check "${label:+$label: }every frame accounted for (unaccounted ${u:-unknown})" \
 		$([ "$u" = 0 ]; echo $?)
 }
 
@@ -129,4 +146,24 @@ with open(sys.argv[2], "w") as log:
 PYEOF
 	at_exit kill $!
 	wait_for 5 test -S "$WORK/notify.sock"
+}
+
+xrxd_notified() {
+	notify_listen "$1"
+	NOTIFY_SOCKET=$WORK/notify.sock \
+		nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
+		-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+	pid=$!
+	at_exit kill -KILL $pid
+	wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+}
+
+redirected() {
+	local red0
+	red0=$(jget kernel.redirect.packets)
+	in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
+		--segs 8 --trains 10 -c 320 >/dev/null 2>&1
+	wait_for 10 eval '[ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]'
+	check "$1: 320 frames redirected by xrx_rx" \
+		$([ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]; echo $?)
 }
