@@ -8,8 +8,8 @@
 #
 # Its capture recipe (rules into a pcap sink) takes the accelerated frames
 # from the host stack: xrxd says so once at start, naming the rules and
-# the sink, once more after a reload that changes the rules, and not after
-# a reload that changes nothing.
+# the sink, once more after a reload that changes the rules or the sink,
+# and not after a reload that changes nothing.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
@@ -65,6 +65,12 @@ wait_for 10 eval '[ "$(reloads)" = 2 ]'
 check "a reload that changes the rules: warned again, naming the new ones" \
 	$([ "$(warns "$WORK/xrxd2.err")" = 2 ] &&
 	  [ "$(grep "$WARN" "$WORK/xrxd2.err" | tail -1 | grep -c "rules tcp/5001, udp/4789 $WARN")" = 1 ]; echo $?)
+sed -i "s|^sink = pcap:$WORK/rx.pcap|sink = pcap:$WORK/rx2.pcap|" "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 eval '[ "$(reloads)" = 3 ]'
+check "a reload that changes the sink: warned again, naming the new one" \
+	$([ "$(warns "$WORK/xrxd2.err")" = 3 ] &&
+	  grep "$WARN" "$WORK/xrxd2.err" | tail -1 | grep -q "(sink = pcap:$WORK/rx2.pcap,"; echo $?)
 kill -TERM $pid
 wait $pid
 check "SIGTERM: exit 0" $?

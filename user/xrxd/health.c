@@ -229,11 +229,12 @@ bool xrxd_sink_watch(struct xrxd *x)
  * A sink that consumes (pcap, null) takes what the rules accelerate away
  * from the host stack: a service on an accelerated port, a VXLAN device
  * on an accelerated UDP port, no longer get their frames. Said once at
- * start and again when a reload changes what is said.
+ * start and again when a reload changes the rules or the sink.
  */
 void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 {
-	char text[sizeof(x->consuming_said)], rule[96], name[PATH_MAX + 8];
+	char text[sizeof(x->consuming_said)], rule[96];
+	char name[sizeof(x->consuming_sink)];
 	bool consuming = conf->sink == XRX_CONF_SINK_PCAP ||
 			 conf->sink == XRX_CONF_SINK_NULL;
 	size_t n = 0;
@@ -254,12 +255,14 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
 				      i ? "," : "", rule);
 	}
-	if (!strcmp(text, x->consuming_said))
+	xrxd_sink_spec(conf, name, sizeof(name));
+	if (!strcmp(text, x->consuming_said) &&
+	    (!text[0] || !strcmp(name, x->consuming_sink)))
 		return;
 	snprintf(x->consuming_said, sizeof(x->consuming_said), "%s", text);
+	snprintf(x->consuming_sink, sizeof(x->consuming_sink), "%s", name);
 	if (!text[0])
 		return;
-	xrxd_sink_spec(conf, name, sizeof(name));
 	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack)",
 		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
 		 name);

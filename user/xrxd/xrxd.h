@@ -75,7 +75,9 @@ struct xrxd {
 	__u64 sink_logged_ns, sink_reminded_ns;
 	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
 	bool sink_episode_logged;
-	char consuming_said[512];	/* the last consuming-sink warning */
+	/* The last consuming-sink warning: its rules and its sink. */
+	char consuming_said[512];
+	char consuming_sink[PATH_MAX + 8];
 };
 
 /* prog.c */
