@@ -41,6 +41,25 @@ kill -TERM $pid
 wait $pid
 check "SIGTERM: exit 0" $?
 
+# Each recipe, uncommented, is a config xrxd accepts.
+for r in 1 2; do
+	"$PY" - "$EXAMPLE" $r >"$WORK/recipe$r.conf" <<'PYEOF'
+import re, sys
+lines, n, out = open(sys.argv[1]).read().split("\n"), 0, []
+for l in lines:
+    if l.startswith("# Recipe "):
+        n = int(l.split()[2])
+    if n == int(sys.argv[2]) and re.match(r"#(accelerate|sink|tee) = ", l):
+        l = l[1:]
+    out.append(l)
+print("\n".join(out))
+PYEOF
+	"$XRXD" -i eth0 -c "$WORK/recipe$r.conf" --check-config >"$WORK/recipe$r.out" 2>&1
+	check "recipe $r, uncommented, passes --check-config" \
+		$([ $? = 0 ] && grep -q "^accelerate = tcp/5001" "$WORK/recipe$r.out"; echo $?)
+done
+grep "^sink\|^tee" "$WORK/recipe2.out" | sed 's/^/# /'
+
 # --- the capture recipe -----------------------------------------------------
 sed -e "s/^interface = eth0$/interface = $IF_DUT/" \
     -e 's/^#\(accelerate = tcp\/5001, udp.*\)/\1/' \

@@ -21,8 +21,9 @@
  * XDP change made over netlink) and once a second, for changes that no
  * event announces (a bpf_link).
  *
- * The sink: packets lost to write errors are an episode, from the first
- * second with new errors to the first second that delivers with none.
+ * The sink and the tee beside it: packets lost to write errors are an
+ * episode, from the first second with new errors to the first second
+ * that delivers with none.
  * Its start is logged (at most once a minute; the episodes in between
  * are counted in the next line), a reminder at most once a minute while
  * it lasts, its end once.
@@ -155,21 +156,36 @@ static __u64 grew(__u64 now, __u64 before)
 	return now > before ? now - before : 0;
 }
 
+/* The sink's and the tee's counter @st, together. */
+static __u64 both(const struct xrxd *x, enum xrx_sink_stat st)
+{
+	return x->us.sink[st] + x->us.tee[st];
+}
+
 bool xrxd_sink_watch(struct xrxd *x)
 {
-	const __u64 *sk = x->us.sink;
-	__u64 errs = grew(sk[XRX_SINK_STAT_ERRORS], x->sink_errors);
-	__u64 full = grew(sk[XRX_SINK_STAT_NOSPACE], x->sink_nospace);
-	__u64 out = grew(sk[XRX_SINK_STAT_PKTS_OUT], x->sink_out);
+	__u64 errs = grew(both(x, XRX_SINK_STAT_ERRORS), x->sink_errors);
+	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE), x->sink_nospace);
+	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->sink_out);
+	bool tee = x->us.tee[XRX_SINK_STAT_ERRORS] > x->tee_errors;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
 	enum xrx_degraded_reason r;
-	char name[PATH_MAX + 8];
+	char spec[PATH_MAX + 8], name[PATH_MAX + 16];
 	bool started;
 
-	x->sink_errors = sk[XRX_SINK_STAT_ERRORS];
-	x->sink_nospace = sk[XRX_SINK_STAT_NOSPACE];
-	x->sink_out = sk[XRX_SINK_STAT_PKTS_OUT];
-	xrxd_sink_spec(x->conf, name, sizeof(name));
+	x->sink_errors = both(x, XRX_SINK_STAT_ERRORS);
+	x->sink_nospace = both(x, XRX_SINK_STAT_NOSPACE);
+	x->sink_out = both(x, XRX_SINK_STAT_PKTS_OUT);
+	x->tee_errors = x->us.tee[XRX_SINK_STAT_ERRORS];
+	/* Named after the one that fails now (a pcap tee beside a TUN). */
+	if (tee)
+		snprintf(name, sizeof(name), "tee %s",
+			 xrx_conf_sink_spec(x->conf->tee, x->conf->tee_arg,
+					    spec, sizeof(spec)));
+	else
+		snprintf(name, sizeof(name), "sink %s",
+			 xrx_conf_sink_spec(x->conf->sink, x->conf->sink_arg,
+					    spec, sizeof(spec)));
 	if (!errs) {
 		if (!out || !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
 						1u << XRX_DEGRADED_SINK_ERRORS)))
@@ -177,7 +193,7 @@ bool xrxd_sink_watch(struct xrxd *x)
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
 		if (x->sink_episode_logged)
-			ctl_notice("%s: sink %s writes again; %llu packet%s lost while it could not; no longer degraded",
+			ctl_notice("%s: %s writes again; %llu packet%s lost while it could not; no longer degraded",
 				   x->ifname, name, (unsigned long long)x->sink_lost,
 				   x->sink_lost == 1 ? "" : "s");
 		return true;
@@ -190,19 +206,22 @@ bool xrxd_sink_watch(struct xrxd *x)
 	x->sink_lost += errs;
 	xrxd_degraded_clear(x, r == XRX_DEGRADED_SINK_FULL ?
 				       XRX_DEGRADED_SINK_ERRORS : XRX_DEGRADED_SINK_FULL);
-	xrxd_degraded_set(x, r, "sink %s %s, %llu packets lost so far", name,
+	xrxd_degraded_set(x, r, "%s %s, %llu packets lost so far", name,
 			  r == XRX_DEGRADED_SINK_FULL ?
 				  "has no space left on its file system" :
 				  "cannot write",
 			  (unsigned long long)x->sink_lost);
 	if (started) {
-		x->sink_episode_logged = !x->sink_logged_ns ||
-					 now - x->sink_logged_ns >= SINK_LOG_GAP_NS;
+		/* The live path logs a tee's losses itself, per queue. */
+		x->sink_episode_logged = !tee && (!x->sink_logged_ns ||
+				now - x->sink_logged_ns >= SINK_LOG_GAP_NS);
+		if (tee)
+			return true;
 		if (!x->sink_episode_logged) {
 			x->sink_quiet++;
 			return true;
 		}
-		ctl_err("%s: DEGRADED: sink %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
+		ctl_err("%s: DEGRADED: %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
 			x->ifname, name,
 			r == XRX_DEGRADED_SINK_FULL ?
 				"has no space left on its file system (ENOSPC)" :
@@ -219,7 +238,7 @@ bool xrxd_sink_watch(struct xrxd *x)
 	}
 	if (x->sink_episode_logged && now - x->sink_reminded_ns >= SINK_LOG_GAP_NS) {
 		x->sink_reminded_ns = now;
-		ctl_warn("%s: still DEGRADED: sink %s: %llu packets lost so far",
+		ctl_warn("%s: still DEGRADED: %s: %llu packets lost so far",
 			 x->ifname, name, (unsigned long long)x->sink_lost);
 	}
 	return false;
@@ -255,7 +274,7 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
 				      i ? "," : "", rule);
 	}
-	xrxd_sink_spec(conf, name, sizeof(name));
+	xrx_conf_sink_spec(conf->sink, conf->sink_arg, name, sizeof(name));
 	if (!strcmp(text, x->consuming_said) &&
 	    (!text[0] || !strcmp(name, x->consuming_sink)))
 		return;
@@ -263,7 +282,7 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 	snprintf(x->consuming_sink, sizeof(x->consuming_sink), "%s", name);
 	if (!text[0])
 		return;
-	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack)",
+	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack, tee = pcap:PATH keeps a copy)",
 		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
 		 name);
 }

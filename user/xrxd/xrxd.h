@@ -70,7 +70,7 @@ struct xrxd {
 	bool xdp_looked;
 	/* The sink's counters at the last look, and the episode of lost
 	 * writes under way (its start logged at most once a minute). */
-	__u64 sink_errors, sink_nospace, sink_out;
+	__u64 sink_errors, sink_nospace, sink_out, tee_errors;
 	__u64 sink_lost;	/* in this episode */
 	__u64 sink_logged_ns, sink_reminded_ns;
 	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
@@ -95,8 +95,6 @@ unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
 void xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
-/* The sink as a spec: "pcap:PATH[,OPTIONS]", "tun:NAME", "null". */
-void xrxd_sink_spec(const struct xrx_conf *c, char *buf, size_t len);
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b);
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
