@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 
 #include <xrx/engine.h>
@@ -84,6 +85,7 @@ struct pcap_sink {
 	__u64 file_bytes;		/* written to the current file; 0:
 					 * its header did not fit (hdr_err) */
 	int hdr_err;
+	bool full;			/* the last write found no space */
 	__u64 queued_bytes;		/* records waiting in the queue */
 	__u32 nr_pkts;
 	__u32 nr_iovs;
@@ -93,6 +95,11 @@ struct pcap_sink {
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
 };
+
+static bool pcap_err_nospace(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT;
+}
 
 static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 {
@@ -109,6 +116,7 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 	if (n != sizeof(h)) {
 		int err = n < 0 ? -errno : -ENOSPC;
 
+		p->full = pcap_err_nospace(err);
 		/* A header cut short is no pcap file: empty it, so the
 		 * next record tries again (pcap_deliver()). */
 		if (!p->fifo && n > 0 && !ftruncate(p->fd, 0))
@@ -147,8 +155,29 @@ static int pcap_open_file(struct xrx_sink *s, struct pcap_sink *p)
 static void pcap_count_lost(struct xrx_sink *s, int err)
 {
 	xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
-	if (err == -ENOSPC || err == -EDQUOT)
+	if (pcap_err_nospace(err))
 		xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
+}
+
+/*
+ * Still no space since the last write found none? Cutting a torn record
+ * back frees its blocks, so the next batch would fit them and the one
+ * after fail again, an episode a batch. So once full, nothing is written
+ * (one fstatfs() a batch instead of the writev()) until the file system
+ * has room for the batch and for more than the largest record and a
+ * block beyond it: more than a cut-back can have freed.
+ */
+static bool pcap_still_full(struct pcap_sink *p)
+{
+	struct statfs sf;
+
+	if (p->full && !p->fifo && !fstatfs(p->fd, &sf) &&
+	    (__u64)sf.f_bavail * (__u64)sf.f_bsize <
+		    p->queued_bytes + p->snaplen + sizeof(struct pcap_rec_hdr) +
+		    (__u64)sf.f_bsize)
+		return true;
+	p->full = false;
+	return false;
 }
 
 /*
@@ -183,6 +212,10 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	ssize_t n;
 	__u32 i;
 
+	if (pcap_still_full(p)) {
+		err = -ENOSPC;
+		cnt = 0;
+	}
 	while (cnt > 0) {
 		n = writev(p->fd, iov, cnt);
 		if (n < 0) {
@@ -204,6 +237,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 		}
 	}
 	whole = err ? pcap_keep_whole(p, written) : p->queued_bytes;
+	p->full = pcap_err_nospace(err);
 	for (i = 0; i < p->nr_pkts; i++) {
 		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
 		if (done + rec > whole) {
@@ -344,7 +378,7 @@ static int pcap_flush(struct xrx_sink *s)
 	struct pcap_sink *p = s->priv;
 
 	if (!p->file_bytes && p->fd >= 0)
-		return pcap_write_header(s, p);
+		return pcap_still_full(p) ? -ENOSPC : pcap_write_header(s, p);
 	return p->nr_pkts ? pcap_write_queue(s, p) : 0;
 }
 
