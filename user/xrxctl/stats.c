@@ -324,7 +324,7 @@ static void print_prom(const struct snap *s, int n)
 		}
 	}
 	prom_family("xrx_degraded",
-		    "1 while xrxd has no AF_XDP sockets (a bind failed) and the traffic goes to the kernel", false);
+		    "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)", false);
 	for (j = 0; j < n; j++)
 		if (s[j].have_u)
 			printf("xrx_degraded{interface=\"%s\"} %llu\n", s[j].ifname,
