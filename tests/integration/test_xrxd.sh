@@ -193,8 +193,7 @@ else
 	skip "MTU change traffic" "see above"
 fi
 
-wait_for 5 eval '[ "$(jget user.unaccounted)" = 0 ]'
-check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
+unaccounted_zero
 
 # --- SIGTERM ----------------------------------------------------------------
 kill -TERM $pid

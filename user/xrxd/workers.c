@@ -403,7 +403,8 @@ void xrxd_stats_refresh(struct xrxd *x)
 		u->tee[i] = st.tee[i] + x->base.tee[i];
 	}
 	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
-	u->hdr[XRX_USTATS_DEGRADED] = x->degraded;
+	u->hdr[XRX_USTATS_DEGRADED_REASONS] = xrxd_degraded_mask(x);
+	u->hdr[XRX_USTATS_DEGRADED] = u->hdr[XRX_USTATS_DEGRADED_REASONS] != 0;
 	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
 	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
@@ -464,6 +465,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n,
 			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
 			      strerror(-x->bind_err));
+	if (n > 0 && (size_t)n < len)
+		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
 	stuck = xrxd_workers_stuck(x, &q, &age);
 	if (stuck && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n,
