@@ -9,7 +9,7 @@
  * Sums are kept as host integers of the big-endian 16-bit words, in a
  * 32-bit accumulator folded before it can overflow.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

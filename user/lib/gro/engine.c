@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 
 #include <xrx/counters.h>
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 #include "gro/fast.h"
 #include "opts.h"
 

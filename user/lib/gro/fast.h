@@ -6,7 +6,7 @@
 #ifndef XRX_LIB_GRO_FAST_H
 #define XRX_LIB_GRO_FAST_H
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 static __always_inline xrx_fast_vec xrx_fast_load(const __u8 *p)
 {

@@ -17,7 +17,7 @@
  * Linux 6.18 does it (measured): it flushes the aggregate, and a CWR
  * segment never starts one either; it is delivered alone.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 #define XRX_TCP_FLAG_WORD_CWR 0x00800000	/* TCP_FLAG_CWR */
 #define XRX_TCP_FLAG_WORD_FIN 0x00010000

@@ -16,7 +16,7 @@
  *             GRO does; the frame is released at once.
  * The delivered bytes are the same in every mode.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 static void xrx_copied(struct xrx_engine *e, __u32 n, __u32 hdr)
 {

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 {

@@ -58,7 +58,7 @@
  */
 #include <xrx/parse_tunnel.h>
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 static bool xrx_tnl_port(const struct xrx_engine *e, __u16 port)
 {
