@@ -256,7 +256,9 @@ int xrx_rules__update(int rules_fd, int ports_fd,
 		if (add[i].prefixlen > XRX_RULE_PREFIX_BASE + 128)
 			return -EINVAL;
 	if (ports_fd >= 0) {
-		s = malloc(sizeof(*s));
+		/* Zeroed: the kernel fills it, but tools that do not know the
+		 * batch commands (valgrind) cannot tell. */
+		s = calloc(1, sizeof(*s));
 		if (!s)
 			return -ENOMEM;
 		ret = ports_read(ports_fd, s->have, s->k);
