@@ -258,7 +258,18 @@ $(BUILD)/bench/%.bpf.o: scripts/bench/%.bpf.c $(HDRS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(TEST_SUPPORT)
+# xrx_rx cut after each stage, and whole with xrx_meta written every run
+# of a test-run loop (XRX_RX_BENCH in bpf/xrx_rx.bpf.c): xdp_bench loads
+# them by path, and from another build's directory with -B.
+XDP_BENCH_CUTS := parse:1 rules:2 nohash:3 full:4
+XDP_BENCH_OBJS := $(foreach c,$(XDP_BENCH_CUTS),$(BUILD)/bench/xrx_rx_b_$(word 1,$(subst :, ,$(c))).bpf.o)
+
+$(BUILD)/bench/xrx_rx_b_%.bpf.o: bpf/xrx_rx.bpf.c $(HDRS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_BENCH=$(word 2,$(subst :, ,$(filter $*:%,$(XDP_BENCH_CUTS)))) -c $< -o $@
+
+$(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(TEST_SUPPORT) $(XDP_BENCH_OBJS) $(BUILD)/xrx_rx.bpf.o
 $(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -Itests -I$(BUILD)/bench
 $(BUILD)/bench/xdp_bench: BENCH_LIBS += $(TEST_SUPPORT)
 

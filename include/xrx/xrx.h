@@ -9,7 +9,7 @@
  *   prog.h    xrx_rx: attach, pin, open pinned, detach
  *   live.h    AF_XDP receive: sockets, UMEM, a worker per queue
  *   stats.h   xrx_rx's counters (the xrx_stats map)
- *   rules.h   xrx_rx's accelerate rules (the xrx_rules map)
+ *   rules.h   xrx_rx's accelerate rules (the xrx_rules and xrx_ports maps)
  *   parse.h   the frame parser xrx_rx and the engine share
  */
 #ifndef XRX_XRX_H

@@ -20,6 +20,7 @@
 
 #include <bpf/bpf.h>
 
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 
 #include <xrx/counters.h>
@@ -524,24 +525,36 @@ int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
 		return -errno;
 	cfg.default_action = act;
-	return bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+		return -errno;
+	/* xrx_ports says "default" for ports without a rule only once it
+	 * has been filled; until then every frame asks the trie. */
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 NULL, 0, NULL, NULL, 0);
 }
 
 int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
 		       const struct xrx_rule_val *val)
 {
-	if (!l || !key || !val || key->prefixlen > XRX_RULE_PREFIX_BASE + 128)
+	if (!l || !key || !val)
 		return -EINVAL;
-	return bpf_map_update_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
-				   key, val, BPF_ANY) ? -errno : 0;
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 NULL, 0, key, val, 1);
 }
 
 int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key)
 {
 	if (!l || !key)
 		return -EINVAL;
-	return bpf_map_delete_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
-				   key) ? -errno : 0;
+	/* A rule that is not there is an error here, as it was before. */
+	if (bpf_map_lookup_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				key, &(struct xrx_rule_val){ 0 }))
+		return -errno;
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 key, 1, NULL, NULL, 0);
 }
 
 int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port)
