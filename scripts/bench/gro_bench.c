@@ -57,9 +57,9 @@
 #include <xrx/parse.h>
 #include <xrx/engine.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
-#include "dpdk/dpdk_env.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
+#include "util/dpdk_env.h"
 
 #define BATCH 64
 #define BURST 16		/* segments per flow per burst (TSO) */

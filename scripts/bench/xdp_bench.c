@@ -35,7 +35,7 @@
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "xrx_rx.skel.h"
 #include "xsk_redirect.skel.h"
 

@@ -2,7 +2,7 @@
 /*
  * VXLAN: the tunnel parser (include/xrx/parse_tunnel.h) and the engine's
  * tunnel rules (user/lib/gro/tunnel.c). Frames come from
- * tests/common/vxlan_frames.h (frames.h's inner frames, outer headers
+ * user/util/vxlan_frames.h (frames.h's inner frames, outer headers
  * written byte by byte), and every expected aggregate is computed with the
  * harness's own checksum code, not libxrx's. The kernel oracle
  * (tests/integration/test_vxlan_oracle.sh) checks the same rules against
@@ -11,7 +11,7 @@
 #include "gro_harness.h"
 
 #include <xrx/parse_tunnel.h>
-#include "common/vxlan_frames.h"
+#include "util/vxlan_frames.h"
 
 #define VX_PORT VXLAN_FRAME_PORT
 #define VX_HDRS VXLAN_FRAME_HDRS
