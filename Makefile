@@ -45,7 +45,7 @@ XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # Every object and program records the headers it included (NAME.d next to
 # it), so a header change rebuilds exactly what uses it.
 DEPFLAGS  = -MMD -MP -MF $@.d
-# The library's own headers ("gro/engine_priv.h", "afxdp/live_priv.h") are
+# The library's own headers ("gro/engine_priv.h", "afxdp/afxdp.h") are
 # visible to the library and to the tests that test its parts, not to the
 # tools and examples, which use include/xrx/ only.
 LIB_INC  := -Iuser/lib
@@ -140,7 +140,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$(basename $(basename $(notdir $<)))) > $@
 
-# The skeleton is generated: attach.c must not compile before it exists.
+# The skeleton is generated: prog.c must not compile before it exists.
 $(BUILD)/obj/lib/%.o: user/lib/%.c | $(BPF_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

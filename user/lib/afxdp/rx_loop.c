@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 static __u64 xrx_now_ns(void)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxd's XDP program: xrx_rx attached and pinned in PIN_ROOT/IFACE by
- * libxrx (include/xrx/prog.h), the accelerate rules kept in
- * xrx_rules/xrx_cfg.
+ * xrxd's XDP side: xrx_rx attached and pinned in PIN_ROOT/IFACE by libxrx
+ * (include/xrx/prog.h), a program a killed xrxd left behind found, the
+ * VLAN offload policy the program needs, the xrx_ustats pin, and the
+ * accelerate rules kept in xrx_rules/xrx_cfg.
  *
  * xrxd owns the program, not the libxrx live handle: the workers are
  * opened with XRX_LIVE_ATTACH_NONE on these pins, so they can be closed and
