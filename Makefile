@@ -75,13 +75,15 @@ HDRS       := $(wildcard include/xrx/*.h)
 #   gro/    header-only copy and the GRO engine; needs libc only
 #   sink/   null, pcap, tun; uses the engine's packets and checksums
 #   afxdp/  xrx_rx attach, UMEM, AF_XDP sockets, workers; uses both
+# and under all three user/lib/*.c: the options table (opts.c), libc only.
 # libxrx-gro.a is the engine alone: the DPDK test and the GRO benchmark
 # link it without libbpf, libxdp or libpcap, which keeps the direction
 # honest. libxrx.a is all three.
+BASE_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/*.c))
 GRO_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/gro/*.c))
 SINK_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/sink/*.c))
 AFXDP_OBJS := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/afxdp/*.c))
-LIB_OBJS   := $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
+LIB_OBJS   := $(BASE_OBJS) $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
 LIBXRX     := $(BUILD)/libxrx.a
 # The shared build: only what include/xrx/ marks XRX_API is exported,
 # each under the version user/lib/libxrx.map gives it.
@@ -147,7 +149,7 @@ $(BUILD)/obj/lib/%.o: user/lib/%.c | $(BPF_SKELS)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(LIB_INC) $(DEPFLAGS) $(PKG_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 # The engine compiles without libbpf's, libxdp's or libpcap's headers.
-$(GRO_OBJS): PKG_CFLAGS =
+$(BASE_OBJS) $(GRO_OBJS): PKG_CFLAGS =
 
 $(LIBXRX): $(LIB_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
@@ -159,7 +161,7 @@ $(LIBXRXSO): $(LIB_OBJS) $(LIBXRX_MAP) | $(BUILD)
 	$(Q)$(CC) -shared -Wl,-soname,libxrx.so.0 -Wl,--version-script=$(LIBXRX_MAP) \
 		-Wl,--no-undefined $(LIB_OBJS) -o $@ $(PKG_LIBS) -lpthread $(LDSAN)
 
-$(LIBXRXGRO): $(GRO_OBJS) | $(BUILD)
+$(LIBXRXGRO): $(BASE_OBJS) $(GRO_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^

@@ -223,7 +223,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=1\n", 2, "files=1 is out of range; write how many files to keep in all, 2 to 1000" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=4K\n", 2, "files=4K is out of range" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,files=4\n", 2, "files= needs size=" },
-	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=10\n", 2, "snaplen=10 is out of range; write the bytes to keep per packet, 64 to 262144" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=10\n", 2, "sink = pcap:/x.pcap: snaplen=10 is out of range; write a byte count from 64 to 524792" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,count=3\n", 2, "unknown option 'count=3'" },
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },

@@ -61,7 +61,8 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 	    (o->sink && o->cb) || o->attach > XRX_LIVE_ATTACH_NONE ||
 	    o->bind > XRX_LIVE_BIND_ZEROCOPY)
 		return -EINVAL;
-	return 0;
+	/* The options of the table (include/xrx/options.h). */
+	return xrx_opts_check(XRX_OPT_SET_LIVE, o);
 }
 
 /* xrx_rx: attached by this handle, or someone else's through its pins. */
