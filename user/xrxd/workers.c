@@ -76,65 +76,26 @@ static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
-	       a->tun_ipv6_jumbo != b->tun_ipv6_jumbo;
-}
-
-_Static_assert((int)XRX_CONF_IPV6_JUMBO_AUTO == (int)XRX_TUN_IPV6_JUMBO_AUTO &&
-	       (int)XRX_CONF_IPV6_JUMBO_HBH == (int)XRX_TUN_IPV6_JUMBO_HBH &&
-	       (int)XRX_CONF_IPV6_JUMBO_ZERO == (int)XRX_TUN_IPV6_JUMBO_ZERO &&
-	       (int)XRX_CONF_IPV6_JUMBO_SPLIT == (int)XRX_TUN_IPV6_JUMBO_SPLIT,
-	       "tun_ipv6_jumbo words in the sink's order");
-
-static void sink_opts(const struct xrx_conf *conf, struct xrx_sink_opts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->sz = sizeof(*so);
-	so->tun_ipv6_jumbo = (enum xrx_tun_ipv6_jumbo)conf->tun_ipv6_jumbo;
+	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK);
 }
 
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->max_aggregate != b->max_aggregate ||
-	       a->max_segments != b->max_segments ||
-	       a->flush_timeout_us != b->flush_timeout_us ||
-	       a->flows != b->flows || a->copy != b->copy ||
-	       a->csum != b->csum || a->udp_gro != b->udp_gro ||
-	       a->nr_vxlan_ports != b->nr_vxlan_ports ||
-	       memcmp(a->vxlan_ports, b->vxlan_ports, sizeof(a->vxlan_ports));
+	return !xrx_conf_opts_equal(a, b, XRX_OPT_SET_ENGINE);
 }
 
 /* What only closing and reopening the sockets can change. */
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b)
 {
-	return a->queues != b->queues;
+	return a->queues != b->queues ||
+	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_LIVE);
 }
 
 /* What a swap in place changes (sink, engine options). */
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return sink_differs(a, b) || engine_differs(a, b);
-}
-
-static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
-{
-	unsigned int i;
-
-	memset(eo, 0, sizeof(*eo));
-	eo->sz = sizeof(*eo);
-	eo->flows = conf->flows;
-	eo->max_aggregate = conf->max_aggregate;
-	eo->max_segs = conf->max_segments;
-	eo->flush_timeout_us = conf->flush_timeout_us;
-	eo->copy = conf->copy == XRX_CONF_COPY_FULL ? XRX_COPY_FULL :
-		   conf->copy == XRX_CONF_COPY_MAX_HEAD ? XRX_COPY_MAX_HEAD :
-							  XRX_COPY_HEADER;
-	eo->csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
-						       XRX_CSUM_VERIFY;
-	eo->udp = conf->udp_gro;
-	eo->nr_vxlan_ports = conf->nr_vxlan_ports;
-	for (i = 0; i < conf->nr_vxlan_ports; i++)
-		eo->vxlan_ports[i] = conf->vxlan_ports[i];
 }
 
 /*
@@ -144,8 +105,6 @@ static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
  */
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_engine_opts eo;
-	struct xrx_sink_opts so;
 	char spec[PATH_MAX + 8];
 	bool new_sink;
 	int err;
@@ -153,12 +112,12 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 	if (!x->live)
 		return 0;
 	sink_spec(conf, spec, sizeof(spec));
-	sink_opts(conf, &so);
-	engine_opts(conf, &eo);
 	new_sink = sink_differs(x->conf, conf);
+	/* The config holds the options as the library takes them. */
 	err = xrx_live__reconfigure(x->live, new_sink ? spec : NULL,
-				    new_sink ? &so : NULL,
-				    engine_differs(x->conf, conf) ? &eo : NULL);
+				    new_sink ? &conf->sink_opts : NULL,
+				    engine_differs(x->conf, conf) ?
+				    &conf->engine : NULL);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to sink %s: %s; still running the previous sink and engine settings",
 			x->ifname, spec, strerror(-err));
@@ -216,28 +175,24 @@ unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
 
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_live_opts lo = {
-		.sz = sizeof(lo),
-		.nr_queues = x->nr_queues,
-		.attach = XRX_LIVE_ATTACH_NONE,
-		.pin_root = x->o->pin_root,
-		.log = live_log,
-		.bind_busy_ms = x->bind_busy_ms,
-	};
+	/* The config's live options (include/xrx/options.h), and xrxd's. */
+	struct xrx_live_opts lo = conf->live;
 	struct xrx_live_queue_info qi;
-	struct xrx_engine_opts eo;
-	struct xrx_sink_opts so;
 	char spec[PATH_MAX + 8];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
 
+	lo.sz = sizeof(lo);
+	lo.nr_queues = x->nr_queues;
+	lo.attach = XRX_LIVE_ATTACH_NONE;
+	lo.pin_root = x->o->pin_root;
+	lo.log = live_log;
+	lo.bind_busy_ms = x->bind_busy_ms;
 	sink_spec(conf, spec, sizeof(spec));
 	lo.sink = spec;
-	sink_opts(conf, &so);
-	engine_opts(conf, &eo);
-	lo.sink_opts = &so;
-	lo.engine = &eo;
+	lo.sink_opts = &conf->sink_opts;
+	lo.engine = &conf->engine;
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {

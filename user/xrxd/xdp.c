@@ -240,8 +240,9 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	}
 	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
 	 * the frame inside VXLAN the flag that makes it look inside. */
-	for (i = 0; i < conf->nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS; i++)
-		cfg.vxlan_ports[i] = conf->vxlan_ports[i];
+	for (i = 0; i < conf->engine.nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS;
+	     i++)
+		cfg.vxlan_ports[i] = conf->engine.vxlan_ports[i];
 	for (i = 0; i < conf->nrules; i++)
 		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
 	if (inner)
