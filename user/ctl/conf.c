@@ -167,11 +167,6 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 	conf->offload[XRX_OFF_LRO].value = 0;
 }
 
-int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	return xrx_parse_u32(s, 0, max, out);
-}
-
 static int word_index(const char *const *words, const char *val)
 {
 	int i;
@@ -214,12 +209,12 @@ static int parse_number(struct parser *p, const char *key, const char *val,
 			unsigned int min, unsigned int max, const char *unit,
 			unsigned int *out)
 {
-	int ret = xrx_parse_uint(val, max, out);
+	int ret = xrx_parse_u32(val, min, max, out);
 
 	if (ret == -EINVAL)
 		return perr(p, "%s = %s is not a number; write %s from %u to %u (decimal digits only)",
 			    key, val, unit, min, max);
-	if (ret == -ERANGE || *out < min)
+	if (ret)
 		return perr(p, "%s = %s is out of range; write %s from %u to %u",
 			    key, val, unit, min, max);
 	return 0;
@@ -349,7 +344,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 		o->value = (unsigned int)w;
 		break;
 	case XRX_OFFK_SIZE:
-		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_u32(val, d->min, d->max, &o->value))
 			return perr(p, "%s = %s is not valid; write keep or a byte count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
@@ -359,7 +354,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 			o->value = XRX_CONF_VAL_MAX;
 			break;
 		}
-		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_u32(val, d->min, d->max, &o->value))
 			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;

@@ -160,11 +160,5 @@ bool xrx_ifname_valid(const char *name);
  */
 const char *xrx_unit_name(const char *ifname, char *buf, size_t len);
 
-/*
- * Decimal digits only (no sign, blanks or base prefix, unlike strtoul),
- * value <= @max: libxrx's xrx_parse_u32(). Return: 0, -EINVAL, or -ERANGE
- * above @max.
- */
-int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out);
 
 #endif /* XRX_CTL_CONF_H */
