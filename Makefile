@@ -45,7 +45,7 @@ XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # Every object and program records the headers it included (NAME.d next to
 # it), so a header change rebuilds exactly what uses it.
 DEPFLAGS  = -MMD -MP -MF $@.d
-# The library's own headers ("gro/engine_priv.h", "afxdp/afxdp.h") are
+# The library's own headers ("gro/gro.h", "afxdp/afxdp.h") are
 # visible to the library and to the tests that test its parts, not to the
 # tools and examples, which use include/xrx/ only.
 LIB_INC  := -Iuser/lib
@@ -257,6 +257,11 @@ $(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(LIBXRXUTIL)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(DPDK_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRXGRO) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+
+# The GRO benchmark turns the engine's fast path off through its private
+# switch (--no-fast).
+$(BUILD)/bench/gro_bench: $(wildcard scripts/bench/gro*.h)
+$(BUILD)/bench/gro_bench: BENCH_CFLAGS += $(LIB_INC)
 
 # Benchmark-only BPF programs (scripts/bench/*.bpf.c) and their skeletons:
 # the trivial XSKMAP redirect xdp_bench holds xrx_rx against.

@@ -78,10 +78,11 @@ _run_cleanups() {
 	local c
 	for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1; done
 }
-# Directories on bpffs that the programs under test create and rightly
-# keep on a host (xrxd's pin root, libxdp's lock directory): a test that
-# found them absent removes them again once empty.
-for _d in /sys/fs/bpf/xrx /sys/fs/bpf/xdp; do
+# Directories that the programs under test create and rightly keep on a
+# host (xrxd's pin root, libxdp's lock directory on bpffs, the directory
+# of xrxd's instance locks): a test that found them absent removes them
+# again once empty.
+for _d in /sys/fs/bpf/xrx /sys/fs/bpf/xdp /run/xrx; do
 	[ -e $_d ] || at_exit rmdir $_d
 done
 trap _run_cleanups EXIT
@@ -176,6 +177,18 @@ built_with_asan() {
 need_bpffs() {
 	mountpoint -q /sys/fs/bpf ||
 		skip_all "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)"
+}
+
+# dut_tun NAME: a TUN (without multi_queue) in the DUT for a sink to hand
+# the DUT's stack its traffic through, set up as xrx.conf(5)'s TUN sink
+# section says: real checksums on the wire (the engine verifies them),
+# rp_filter off (the sources are routed through the veth), the link up.
+dut_tun() {
+	in_src ethtool -K $IF_SRC tx off >/dev/null &&
+		in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 &&
+		in_dut ip tuntap add dev "$1" mode tun vnet_hdr &&
+		in_dut sysctl -qw net.ipv4.conf."$1".rp_filter=0 &&
+		in_dut ip link set "$1" up
 }
 
 # The DUT interface's MAC address.

@@ -70,6 +70,8 @@ extern "C" {
 	X(PKTS_OUT, "pkts_out", "packets written or injected")                \
 	X(BYTES_OUT, "bytes_out", "bytes written or injected (with headers)") \
 	X(ERRORS, "errors", "packets lost to a write/inject error")           \
+	X(NOSPACE, "nospace",                                                  \
+	  "of the errors: lost to a full file system (ENOSPC, EDQUOT; pcap)")  \
 	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
 	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
 	X(ROTATIONS, "rotations", "output files rotated (pcap)")           \
@@ -131,6 +133,10 @@ struct xrx_sink_opts {
 	__u32 tun_flags;		/* tun: sink-specific, zero */
 	/* tun/tap: how IPv6 TCP aggregates above 64 KiB go in */
 	enum xrx_tun_ipv6_jumbo tun_ipv6_jumbo;
+	/* The writer must never wait for a reader (the live path's tee,
+	 * include/xrx/live.h): pcap refuses a FIFO, whose reader could hold
+	 * every write up. */
+	bool no_wait;
 };
 
 struct xrx_sink;

@@ -57,6 +57,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->engine.csum, XRX_CSUM_VERIFY);
 	assert_false(c->engine.udp);
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_AUTO);
+	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
 	/* LRO off by default, not required; everything else kept. */
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
@@ -84,6 +85,7 @@ static const char full_conf[] =
 	"udp_gro = on\n"
 	"vxlan_ports = 4789, 8472\n"
 	"tun_ipv6_jumbo = split\n"
+	"tee = pcap:/var/lib/xrx/tee.pcap,size=1M,files=2\n"
 	"\n"
 	"[offload]\n"
 	"lro = on\n"
@@ -128,12 +130,14 @@ static void test_every_key(void **state)
 	assert_int_equal(c->engine.vxlan_ports[0], 4789);
 	assert_int_equal(c->engine.vxlan_ports[1], 8472);
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_SPLIT);
+	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->tee_arg, "/var/lib/xrx/tee.pcap,size=1M,files=2");
 
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 20);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 21);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -218,6 +222,10 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nbogus = 1\n", 2, "unknown key 'bogus'" },
 	{ "interface = eth0\nqueue = 1\n", 2, "did you mean 'queues'" },
 	{ "interface = eth0\n[offload]\ngro_max = 1\n", 3, "did you mean 'offload.gro_max_size'" },
+	/* An offload key above [offload]: the section, not a typo. */
+	{ "interface = eth0\nlro = off\n", 2, "'lro' is an offload setting; write it under [offload]" },
+	{ "interface = eth0\ngro_max_size = 65536\n[offload]\n", 2, "'gro_max_size' is an offload setting; write it under [offload]" },
+	{ "interface = eth0\n[offload]\nsink = null\n", 3, "'sink' is a top-level key, not an offload setting; move it above [offload]" },
 	{ "interface = eth0\nqueues = 2\nqueues = 3\n", 3, "duplicate key 'queues' (first set on line 2)" },
 	{ "interface = eth0\noffload.gro = on\n[offload]\ngro = off\n", 4, "duplicate key 'offload.gro'" },
 	{ "queues = 2\n", 1, "no interface; add a line 'interface = NAME'" },
@@ -242,6 +250,19 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
+	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\ntee = file:/x\n", 2, "write none, pcap:" },
+	{ "interface = eth0\ntee = pcap:rel.pcap\n", 2, "tee = pcap:rel.pcap needs an absolute path" },
+	{ "interface = eth0\ntee = pcap:/x.pcap,snaplen=10\n", 2, "tee = pcap:/x.pcap: snaplen=10 is out of range" },
+	{ "interface = eth0\ntee = tun:\n", 2, "tee = tun: is not a valid TUN name" },
+	{ "interface = eth0\ntee = tap:a/b\n", 2, "not a valid TAP name" },
+	{ "interface = eth0\nsink = tun:xrx0\ntee = tun:xrx0\n", 3,
+	  "tee = tun:xrx0 names what sink = tun:xrx0 (line 2) writes to; give the tee its own file or device" },
+	{ "interface = eth0\ntee = tap:xrx0\nsink = tun:xrx0\n", 2, "tee = tap:xrx0 names what sink = tun:xrx0 (line 3)" },
+	{ "interface = eth0\nsink = pcap:/run/x.pcap\ntee = pcap:/run/x.pcap,snaplen=128\n", 3,
+	  "names what sink = pcap:/run/x.pcap (line 2)" },
+	{ "interface = eth0\ntee = tun:xrx0\ncsum = trust\n", 3,
+	  "csum = trust with tee = tun:xrx0 (line 2) hands unverified segments" },
 	{ "interface = eth0\naccelerate = sctp/1\n", 2, "write tcp or udp" },
 	{ "interface = eth0\naccelerate = tcp/0\n", 2, "from 1 to 65535 or 'any'" },
 	{ "interface = eth0\naccelerate = tcp/65536\n", 2, "from 1 to 65535 or 'any'" },
@@ -298,7 +319,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\n= 3\n", 2, "a value without a key" },
 	{ "interface = eth0\nqueues =\n", 2, "has no value" },
 	{ "interface = eth0\nQueues = 2\n", 2, "lower case" },
-	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "unknown key 'offload.queues'" },
+	{ "interface = eth0\n[offload]\nqueues = 2\n", 3, "'queues' is a top-level key, not an offload setting; move it above [offload]" },
 };
 
 /*
@@ -498,6 +519,31 @@ static void test_pcap_options(void **state)
 	free(c);
 }
 
+/* tee = : a second sink of the sink's forms, not the sink's own output. */
+static void test_tee(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+
+	assert_int_equal(parse(c, "interface = a\nsink = tun:xrx0\ntee = pcap:/run/xrx/a.pcap,size=64M,files=4\n", err), 0);
+	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
+	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->tee_arg, "/run/xrx/a.pcap,size=64M,files=4");
+	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = tap:xt0\n", err), 0);
+	assert_int_equal(c->tee, XRX_CONF_SINK_TAP);
+	assert_string_equal(c->tee_arg, "xt0");
+	/* Two pcap files, and a null sink with a tee. */
+	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = pcap:/run/b.pcap\n", err), 0);
+	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\n", err), 0);
+	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
+	assert_int_equal(parse(c, "interface = a\ntee = none\n", err), 0);
+	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
+	assert_string_equal(c->tee_arg, "");
+	/* A TUN tee is told the same as a TUN sink about trusted sums. */
+	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\ncsum = trust\ncsum_trust_may_deliver_corrupt_data = on\n", err), 0);
+	free(c);
+}
+
 /* Hints name the unit as systemd-escape would: a '-' would mean '/'. */
 static void test_unit_name(void **state)
 {
@@ -536,28 +582,44 @@ static void test_interface_from_caller(void **state)
 	free(c);
 }
 
-/* The shipped example: parses, and says what it claims to say. */
+/*
+ * The shipped example: parses, accelerates nothing as shipped (a sink
+ * that consumes would take the accelerated traffic from the host the
+ * moment only "interface" is edited), and its commented capture recipes
+ * are bounded: /run is RAM.
+ */
 static void test_example_conf(void **state)
 {
 	struct xrx_conf *c = conf_new();
-	char err[XRX_CONF_ERR_MAX];
+	char err[XRX_CONF_ERR_MAX], line[512], path[PATH_MAX];
+	unsigned int recipes = 0;
+	FILE *f;
 
 	if (xrx_conf_parse_file("etc/xrx/example.conf", c, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_string_equal(c->ifname, "eth0");
-	assert_true(c->nrules > 0);
-	/* /run is RAM: a shipped pcap sink must be bounded. */
-	if (c->sink == XRX_CONF_SINK_PCAP) {
+	assert_int_equal(c->nrules, 0);
+	assert_int_equal(c->default_action, XRX_ACT_PASS);
+	assert_true(c->offload[XRX_OFF_LRO].set);
+	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
+	f = fopen("etc/xrx/example.conf", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
 		struct xrx_sink_opts so = { .sz = sizeof(so) };
-		char path[PATH_MAX];
+		char *arg = strstr(line, "= pcap:");
 
-		assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path),
+		if (line[0] != '#' || !arg)
+			continue;
+		arg += strlen("= pcap:");
+		arg[strcspn(arg, " \n")] = '\0';
+		assert_int_equal(xrx_sink_pcap__parse(arg, path, sizeof(path),
 						      &so, err, sizeof(err)), 0);
 		assert_true(so.rotate_bytes > 0 && so.rotate_bytes <= 64ull << 20);
 		assert_true(so.rotate_count > 0 && so.rotate_count < 8);
+		recipes++;
 	}
-	assert_true(c->offload[XRX_OFF_LRO].set);
-	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
+	fclose(f);
+	assert_true(recipes >= 1);
 	free(c);
 }
 
@@ -573,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_pcap_options),
+		cmocka_unit_test(test_tee),
 		cmocka_unit_test(test_unit_name),
 		cmocka_unit_test(test_interface_from_caller),
 		cmocka_unit_test(test_example_conf),

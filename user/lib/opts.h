@@ -53,5 +53,7 @@ int xrx_opts_check(enum xrx_opt_set set, void *opts);
 #define XRX_ENGINE_OPTS_MIN offsetof(struct xrx_engine_opts, ctx)
 #define XRX_SINK_OPTS_MIN offsetof(struct xrx_sink_opts, snaplen)
 #define XRX_LIVE_OPTS_MIN offsetof(struct xrx_live_opts, engine)
+#define XRX_LIVE_RECONF_OPTS_MIN                                              \
+	(offsetof(struct xrx_live_reconfigure_opts, no_tee) + sizeof(bool))
 
 #endif /* XRX_LIB_OPTS_H */

@@ -4,8 +4,8 @@
  * xrxd attached (XRX_LIVE_ATTACH_NONE), its options from the config, and
  * the counters it publishes in xrx_ustats and STATUS=.
  *
- * A new sink or new engine options are swapped in place
- * (xrx_live__reconfigure()): sockets and UMEMs stay, each worker switches
+ * A new sink, tee or new engine options are swapped in place
+ * (xrx_live__reconfigure_opts()): sockets and UMEMs stay, each worker switches
  * between two batches. Only a change of the queue count, or an MTU the
  * frames no longer hold, reopens the sockets: xrx_live__stop() takes the
  * sockets out of xrx_xsks and delivers what they and the engines hold, so
@@ -56,27 +56,31 @@ static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
 		"%s", msg);
 }
 
-static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
-{
-	switch (c->sink) {
-	case XRX_CONF_SINK_PCAP:
-		snprintf(buf, len, "pcap:%s", c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TUN:
-		snprintf(buf, len, "tun:%s", c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TAP:
-		snprintf(buf, len, "tap:%s", c->sink_arg);
-		break;
-	default:
-		snprintf(buf, len, "null");
-	}
-}
-
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
 	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK);
+}
+
+/* The tee takes the sink options too (tun_ipv6_jumbo). */
+static bool tee_differs(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return a->tee != b->tee || strcmp(a->tee_arg, b->tee_arg) ||
+	       (b->tee != XRX_CONF_SINK_NULL &&
+		!xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK));
+}
+
+/* "sink tun:x" or "sink tun:x, tee pcap:/y", for log lines. */
+static void sinks_text(const struct xrx_conf *c, char *buf, size_t len)
+{
+	char s[PATH_MAX + 8], t[PATH_MAX + 8];
+
+	xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s));
+	if (c->tee == XRX_CONF_SINK_NULL)
+		snprintf(buf, len, "sink %s", s);
+	else
+		snprintf(buf, len, "sink %s, tee %s", s,
+			 xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)));
 }
 
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
@@ -92,10 +96,16 @@ bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_LIVE);
 }
 
-/* What a swap in place changes (sink, engine options). */
+/* What a swap in place changes (sink, tee, engine options). */
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return sink_differs(a, b) || engine_differs(a, b);
+	return xrxd_outputs_differ(a, b) || engine_differs(a, b);
+}
+
+/* A new sink or tee: what the start's checks must see again. */
+bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return sink_differs(a, b) || tee_differs(a, b);
 }
 
 /*
@@ -105,27 +115,40 @@ bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
  */
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
-	char spec[PATH_MAX + 8];
-	bool new_sink;
+	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
+	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	int err;
 
 	if (!x->live)
 		return 0;
-	sink_spec(conf, spec, sizeof(spec));
-	new_sink = sink_differs(x->conf, conf);
+	xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec, sizeof(spec));
+	xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee, sizeof(tee));
+	sinks_text(conf, text, sizeof(text));
 	/* The config holds the options as the library takes them. */
-	err = xrx_live__reconfigure(x->live, new_sink ? spec : NULL,
-				    new_sink ? &conf->sink_opts : NULL,
-				    engine_differs(x->conf, conf) ?
-				    &conf->engine : NULL);
+	if (sink_differs(x->conf, conf)) {
+		r.sink = spec;
+		r.sink_opts = &conf->sink_opts;
+	}
+	if (tee_differs(x->conf, conf)) {
+		r.tee = conf->tee == XRX_CONF_SINK_NULL ? NULL : tee;
+		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
+		r.no_tee = !r.tee;
+	}
+	if (engine_differs(x->conf, conf))
+		r.engine = &conf->engine;
+	err = xrx_live__reconfigure_opts(x->live, &r);
 	if (err) {
-		ctl_err("%s: cannot switch the workers to sink %s: %s; still running the previous sink and engine settings",
-			x->ifname, spec, strerror(-err));
+		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
+			x->ifname, text, strerror(-err));
 		return err;
 	}
 	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
-	ctl_notice("%s: workers switched in place to sink %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
-		   x->ifname, spec);
+	if (r.sink || r.tee || r.no_tee)
+		ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
+			   x->ifname, text);
+	else
+		ctl_notice("%s: engines switched in place to the new engine options, %s kept (sockets and UMEMs kept; held aggregates were delivered first)",
+			   x->ifname, text);
 	return 0;
 }
 
@@ -178,7 +201,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	/* The config's live options (include/xrx/options.h), and xrxd's. */
 	struct xrx_live_opts lo = conf->live;
 	struct xrx_live_queue_info qi;
-	char spec[PATH_MAX + 8];
+	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
@@ -189,9 +212,14 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	lo.pin_root = x->o->pin_root;
 	lo.log = live_log;
 	lo.bind_busy_ms = x->bind_busy_ms;
-	sink_spec(conf, spec, sizeof(spec));
-	lo.sink = spec;
+	lo.sink = xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec,
+				     sizeof(spec));
+	if (conf->tee != XRX_CONF_SINK_NULL)
+		lo.tee = xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee,
+					    sizeof(tee));
+	sinks_text(conf, text, sizeof(text));
 	lo.sink_opts = &conf->sink_opts;
+	lo.tee_opts = &conf->sink_opts;
 	lo.engine = &conf->engine;
 
 	x->live = xrx_live__open(x->ifname, &lo);
@@ -199,9 +227,9 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		err = -errno;
 		/* xdp_umem_reg() charges the UMEM to RLIMIT_MEMLOCK unless
 		 * CAP_IPC_LOCK (xdp_umem_account_pages()): ENOBUFS. */
-		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, sink %s): %s%s",
+		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, %s): %s%s",
 			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
-			spec, strerror(-err),
+			text, strerror(-err),
 			err == -ENOBUFS || err == -ENOMEM ?
 			"; the UMEMs do not fit the locked-memory limit: give xrxd CAP_IPC_LOCK or LimitMEMLOCK=infinity (ulimit -l)" : "");
 		return err;
@@ -224,10 +252,10 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	x->us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
 	x->us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
 	x->us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
-	ctl_notice("%s: %u worker%s on queues 0-%u (%s), sink %s", x->ifname,
+	ctl_notice("%s: %u worker%s on queues 0-%u (%s), %s", x->ifname,
 		   x->nr_queues, x->nr_queues == 1 ? "" : "s", x->nr_queues - 1,
 		   zc == x->nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
-		   spec);
+		   text);
 	return 0;
 }
 
@@ -241,8 +269,10 @@ static void add_base(struct xrxd *x, const struct xrx_live_stats *st)
 			x->base.live[i] += st->live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		x->base.engine[i] += st->engine[i];
-	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
 		x->base.sink[i] += st->sink[i];
+		x->base.tee[i] += st->tee[i];
+	}
 }
 
 void xrxd_workers_stop(struct xrxd *x)
@@ -271,14 +301,16 @@ void xrxd_workers_stop(struct xrxd *x)
  *   engines:  frames_in = segments delivered (pkts_out + segs_merged)
  *             + drop_no_buffer + drop_bad_frame
  *   sinks:    engine pkts_out = sink pkts_out + errors + dropped
+ *   the tee:  tee pkts_in = tee pkts_out + errors + dropped (it gets
+ *             what the sink gets while it is there)
  * Exact when idle; while traffic flows, frames in an RX ring or a held
  * aggregate show here until they move on.
  */
 static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 {
-	const __u64 *lv = u->live, *e = u->engine, *s = u->sink;
+	const __u64 *lv = u->live, *e = u->engine, *s = u->sink, *t = u->tee;
 	__u64 pass = 0, n = 0;
-	__s64 gap[5];
+	__s64 gap[6];
 	int i;
 
 	for (i = 0; i < XRX_STAT_MAX; i++)
@@ -296,7 +328,9 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 			 e[XRX_ENGINE_STAT_DROP_BAD_FRAME]);
 	gap[4] = (__s64)(e[XRX_ENGINE_STAT_PKTS_OUT] - s[XRX_SINK_STAT_PKTS_OUT] -
 			 s[XRX_SINK_STAT_ERRORS] - s[XRX_SINK_STAT_DROPPED]);
-	for (i = 0; i < 5; i++)
+	gap[5] = (__s64)(t[XRX_SINK_STAT_PKTS_IN] - t[XRX_SINK_STAT_PKTS_OUT] -
+			 t[XRX_SINK_STAT_ERRORS] - t[XRX_SINK_STAT_DROPPED]);
+	for (i = 0; i < 6; i++)
 		n += (__u64)(gap[i] < 0 ? -gap[i] : gap[i]);
 	return n;
 }
@@ -318,10 +352,13 @@ void xrxd_stats_refresh(struct xrxd *x)
 		u->live[i] = st.live[i] + x->base.live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		u->engine[i] = st.engine[i] + x->base.engine[i];
-	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
 		u->sink[i] = st.sink[i] + x->base.sink[i];
+		u->tee[i] = st.tee[i] + x->base.tee[i];
+	}
 	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
-	u->hdr[XRX_USTATS_DEGRADED] = x->degraded;
+	u->hdr[XRX_USTATS_DEGRADED_REASONS] = xrxd_degraded_mask(x);
+	u->hdr[XRX_USTATS_DEGRADED] = u->hdr[XRX_USTATS_DEGRADED_REASONS] != 0;
 	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
 	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
@@ -382,6 +419,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n,
 			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
 			      strerror(-x->bind_err));
+	if (n > 0 && (size_t)n < len)
+		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
 	stuck = xrxd_workers_stuck(x, &q, &age);
 	if (stuck && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n,

@@ -2,15 +2,15 @@
 /*
  * The afxdp layer's data model: a live handle (struct xrx_live), its
  * queues (struct xrx_rxq), each with a UMEM (umem.h) and a socket, and the
- * calls xsk.c and rx_loop.c offer the files above them. Not installed;
- * not API.
+ * calls xsk.c, rx_loop.c and rxq_sink.c offer the files above them. Not
+ * installed; not API.
  *
  * The files call each other in one direction only, each using those
  * below it: live.c (the public side) -> rx_loop.c (the receive loop) ->
- * xsk.c (the sockets) -> prog.c (xrx_rx), with umem.c (the frames) and
- * log.c (the messages) at the bottom. None calls up into live.c, and
- * this header belongs to no one file, so including it ties no file to
- * another.
+ * xsk.c (the sockets) -> prog.c (xrx_rx), and rx_loop.c -> rxq_sink.c (a
+ * queue's sink and tee), with umem.c (the frames) and log.c (the
+ * messages) at the bottom. None calls up into live.c, and this header
+ * belongs to no one file, so including it ties no file to another.
  */
 #ifndef XRX_LIB_AFXDP_H
 #define XRX_LIB_AFXDP_H
@@ -23,6 +23,7 @@
 #include <xdp/xsk.h>
 #include <xrx/live.h>
 #include <xrx/compat.h>
+#include "sink/tee.h"
 
 #include "afxdp/log.h"
 #include "afxdp/umem.h"
@@ -58,6 +59,10 @@ struct xrx_swap {
 	struct xrx_sink *sink;		/* the new sink, NULL: keep */
 	struct xrx_engine *old_e;
 	struct xrx_sink *old_sink;	/* NULL when the sink is kept */
+	bool set_tee;			/* the tee changes: to tee (NULL:
+					 * none) from old_tee */
+	struct xrx_tee *tee;
+	struct xrx_tee *old_tee;
 };
 
 /* One RX queue: its UMEM, socket, engine, consumer and worker. */
@@ -68,6 +73,7 @@ struct xrx_rxq {
 	struct xrx_xsk xsk;
 	struct xrx_engine *e;
 	struct xrx_sink *sink;
+	struct xrx_tee *tee;		/* beside the sink, NULL: none */
 	struct xrx_frame *frames;	/* one batch */
 	struct xrx_chunk *chunks;	/* tails of its multi-buffer frames */
 	__u32 max_pieces;		/* pieces per frame the engine takes */
@@ -81,6 +87,7 @@ struct xrx_rxq {
 	/* Counters of the engines and sinks swapped out so far. */
 	__u64 base_engine[XRX_ENGINE_STAT_MAX];
 	__u64 base_sink[XRX_SINK_STAT_MAX];
+	__u64 base_tee[XRX_SINK_STAT_MAX];
 	struct xrx_swap sw;
 	_Atomic(struct xrx_swap *) swap;	/* posted, not yet applied */
 	bool swap_pending;		/* posted, not yet collected */
@@ -96,6 +103,7 @@ struct xrx_live {
 	struct xrx_live_opts o;		/* .engine and .sink_opts point at: */
 	struct xrx_engine_opts eng;	/* the engine options in use, */
 	struct xrx_sink_opts sink_o;	/* and the sink options, copied */
+	struct xrx_sink_opts tee_o;	/* and the tee's */
 	char ifname[32];
 	int ifindex;
 	struct xrx_prog *prog;
@@ -103,6 +111,7 @@ struct xrx_live {
 	struct xrx_rxq *q;
 	bool started;
 	char sink_spec[256];		/* the sink every queue runs now */
+	char tee_spec[256];		/* and its tee, "" if none */
 };
 
 /* A message to the log the live handle's options name (log.c). */
@@ -125,9 +134,16 @@ int xrx_rxq_start(struct xrx_rxq *q);
 void xrx_rxq_stop(struct xrx_rxq *q);
 struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
 				      const struct xrx_engine_opts *opts);
+void xrx_rxq_apply_swap(struct xrx_rxq *q);
+
+/* rxq_sink.c */
 struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
 				   const struct xrx_sink_opts *opts);
-void xrx_rxq_apply_swap(struct xrx_rxq *q);
+void xrx_rxq_flush_sinks(struct xrx_rxq *q);
+struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
+				 const char *spec,
+				 const struct xrx_sink_opts *opts);
+void xrx_rxq_tee_flush(struct xrx_rxq *q);
 
 #endif /* XRX_LIB_AFXDP_H */
