@@ -34,6 +34,7 @@
 
 #include <stddef.h>
 #include <xrx/types.h>
+#include <xrx/log.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,13 +53,6 @@ enum xrx_live_attach {
 	XRX_LIVE_ATTACH_SKB,		/* generic (skb) mode */
 	XRX_LIVE_ATTACH_NONE,		/* use the pinned maps of an attached
 					 * xrx_rx; attach nothing */
-};
-
-/* Levels of the log callbacks of libxrx (here and in live.h). */
-enum xrx_log_level {
-	XRX_LOG_WARN = 0,
-	XRX_LOG_INFO,
-	XRX_LOG_DEBUG,
 };
 
 /* Names in PIN_ROOT/IFACE besides the maps of xrx_rx. */

@@ -64,7 +64,7 @@
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "xsk_redirect.skel.h"
 
 #ifndef AF_XDP

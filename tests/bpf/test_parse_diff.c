@@ -13,7 +13,7 @@
  * With xrx_cfg's default set to accelerate, that is every frame userspace
  * calls XRX_PARSE_L4. The frame must come back unchanged.
  *
- * VXLAN frames (tests/common/vxlan_frames.h: random inner frames, inner
+ * VXLAN frames (user/util/vxlan_frames.h: random inner frames, inner
  * VLAN tags, IPv4/IPv6 inside and outside; most mutated inside, some
  * outside or cut short) go through xrx_rx as above and through
  * tests/bpf/tnl_parse.bpf.c, the BPF builds of xrx_parse_vxlan() on a
@@ -56,8 +56,8 @@
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 #include "bpf/tnl_parse.h"
 #include "tnl_parse.skel.h"

@@ -5,7 +5,7 @@
  * an accelerated frame, and the same frames through userspace xrx_parse()
  * (the BPF and the library side must agree byte for byte).
  *
- * Expected values come from the frame builder (tests/common/frames.c) and
+ * Expected values come from the frame builder (user/util/frames.c) and
  * from the tables below, never from parse.h: offsets and header lengths
  * are what the builder laid out, as eth_get_headlen() would count them.
  * The program, its maps and the AF_XDP socket that makes accelerated
@@ -33,8 +33,8 @@
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 
 #define FRAME_CAP 16384

@@ -31,7 +31,7 @@
 #include <xrx/parse.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "xrx_rx.skel.h"
 
 #ifndef AF_XDP

@@ -58,7 +58,7 @@
 #include <xrx/rules.h>
 
 /* libxrx's private sizes, for the memory figures (Makefile: -Iuser/lib). */
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283

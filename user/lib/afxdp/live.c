@@ -3,7 +3,8 @@
  * libxrx live receive, the public side (include/xrx/live.h): options,
  * open/close order, rules, counters and the ownership check. The work is
  * in prog.c (xrx_rx, include/xrx/prog.h), xsk.c (sockets), umem.c
- * (frames) and rx_loop.c (the receive loop).
+ * (frames) and rx_loop.c (the receive loop), which never call back into
+ * this file (afxdp.h).
  *
  * Open order: program first (the sockets go into its xrx_xsks), then per
  * queue UMEM + engine + sink, then the socket, then the fill ring. Close
@@ -24,30 +25,8 @@
 #include <xrx/rules.h>
 
 #include <xrx/counters.h>
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 #include "opts.h"
-
-void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
-	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
-{
-	char buf[768];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (log)
-		log(ctx, lvl, buf);
-	else if (lvl <= XRX_LOG_INFO)
-		fprintf(stderr, "xrx: %s\n", buf);
-}
-
-void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
-	     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xrx_vlog(l->o.log, l->o.log_ctx, lvl, fmt, ap);
-	va_end(ap);
-}
 
 static bool xrx_pow2(__u32 v)
 {
@@ -87,7 +66,8 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 	    o->attach > XRX_LIVE_ATTACH_NONE ||
 	    o->bind > XRX_LIVE_BIND_ZEROCOPY)
 		return -EINVAL;
-	return 0;
+	/* The options of the table (include/xrx/options.h). */
+	return xrx_opts_check(XRX_OPT_SET_LIVE, o);
 }
 
 /* xrx_rx: attached by this handle, or someone else's through its pins. */

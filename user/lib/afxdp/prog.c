@@ -5,6 +5,7 @@
  * reached through those pins; detached by its own fd only.
  */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,8 +19,9 @@
 #include <xdp/libxdp.h>
 
 #include <xrx/prog.h>
+#include <xrx/stats.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/log.h"
 #include "opts.h"
 #include "xrx_rx.skel.h"
 #include "xrx_rx_hw.skel.h"
@@ -61,18 +63,9 @@ static const char *const xrx_pin_names[] = {
 	XRX_PIN_USTATS, XRX_PIN_PROG,
 };
 
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xrx_vlog(p->o.log, p->o.log_ctx, lvl, fmt, ap);
-	va_end(ap);
-}
+/* A message to the log the handle's options name (log.c). */
+#define xrx_prog_log(p, lvl, ...) \
+	xrx_logf((p)->o.log, (p)->o.log_ctx, lvl, __VA_ARGS__)
 
 /*
  * libbpf and libxdp print through process-wide hooks without a context;

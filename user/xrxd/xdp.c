@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxd's XDP program: xrx_rx attached and pinned in PIN_ROOT/IFACE by
- * libxrx (include/xrx/prog.h), the accelerate rules kept in
- * xrx_rules/xrx_cfg.
+ * xrxd's XDP side: xrx_rx attached and pinned in PIN_ROOT/IFACE by libxrx
+ * (include/xrx/prog.h), a program a killed xrxd left behind found, the
+ * VLAN offload policy the program needs, the xrx_ustats pin, and the
+ * accelerate rules kept in xrx_rules/xrx_cfg.
  *
  * xrxd owns the program, not the libxrx live handle: the workers are
  * opened with XRX_LIVE_ATTACH_NONE on these pins, so they can be closed and
@@ -259,8 +260,9 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	}
 	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
 	 * the frame inside VXLAN the flag that makes it look inside. */
-	for (i = 0; i < conf->nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS; i++)
-		cfg.vxlan_ports[i] = conf->vxlan_ports[i];
+	for (i = 0; i < conf->engine.nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS;
+	     i++)
+		cfg.vxlan_ports[i] = conf->engine.vxlan_ports[i];
 	for (i = 0; i < conf->nrules; i++)
 		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
 	if (inner)
