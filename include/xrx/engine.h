@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <xrx/types.h>
 #include <xrx/meta.h>
+#include <xrx/hash.h>
 
 struct xrx_parsed;	/* include/xrx/parse.h */
 
@@ -196,8 +197,8 @@ struct xrx_pkt {
 	__u32 len;			/* head_len + all frag lengths */
 	/*
 	 * The (first) frame's parsed headers (struct xrx_hdrs, meta.h):
-	 * hash is the flow hash (xrx_flow_hash(), or the NIC's L4 RX hash
-	 * from xrx_meta); l3_off and l4_off the network and transport
+	 * hash is the flow hash (xrx_flow_hash(), keyed with hash_key, or
+	 * the NIC's L4 RX hash from xrx_meta); l3_off and l4_off the network and transport
 	 * header offsets in head (l4_off 0 if none), l4_proto the
 	 * transport's IPPROTO_*, nr_vlans the in-band tags in head; for a
 	 * TCP or UDP packet headlen is where the transport header ends
@@ -389,6 +390,14 @@ struct xrx_engine_opts {
 	 * option (see struct xrx_pkt). The TUN sink takes the default and
 	 * inserts the option itself where the kernel needs it. */
 	enum xrx_ipv6_jumbo ipv6_jumbo;
+	/*
+	 * The flow hash key (include/xrx/hash.h): the engine hashes a frame
+	 * itself when its xrx_meta is missing or holds an L3-only hash, and
+	 * the flow inside VXLAN. Give it xrx_rx's (xrx_cfg's hash_key; the
+	 * live path does) so that both hash a flow alike. All zero: a
+	 * random key chosen at creation (getrandom()).
+	 */
+	struct xrx_hash_key hash_key;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */
@@ -433,7 +442,8 @@ XRX_API const char *xrx_engine_stat__desc(int stat);
 
 /*
  * Header length of a frame as eth_get_headlen() counts it, with the one
- * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL.
+ * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL; its hash is
+ * left 0 (the flow hash needs a key: xrx_parse() takes one).
  * Return: the header length (always <= len).
  */
 XRX_API __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);

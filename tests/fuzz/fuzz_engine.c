@@ -213,7 +213,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 			const __u8 *b = pkt->nr_frags ? flat : pkt->head;
 
 			xrx_parse(b, pkt->len < XRX_PARSE_WINDOW ? pkt->len :
-				  XRX_PARSE_WINDOW, pkt->len, &r);
+				  XRX_PARSE_WINDOW, pkt->len, &r, &F.o.hash_key);
 			acct = r.hash;
 		}
 	} else {
@@ -333,14 +333,15 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 	F.chain_next = 0;
 
 	/* What xrx_rx sees: the frame whole. */
-	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r);
+	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r,
+		  &F.o.hash_key);
 	if (!F.lying_meta && (h = hb_get(r.hash)))
 		h->in += len;
 	/* A VXLAN frame the engine takes past its outer checks is delivered
 	 * under the tunnel hash (outer + VNI + inner): count it there too. */
 	if (!F.lying_meta && r.result == XRX_PARSE_L4 && r.dport == 4789 &&
 	    xrx_parse_vxlan(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
-			    len, &r, &t) == XRX_TNL_VXLAN &&
+			    len, &r, &t, &F.o.hash_key) == XRX_TNL_VXLAN &&
 	    (h = hb_get(t.inner.hash)))
 		h->in += len;
 	if (!meta)
@@ -497,6 +498,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.o.vxlan_ports[0] = 4789;
 	F.o.deliver = on_deliver;
 	F.o.release_frame = on_release;
+	F.o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;
 	F.max_segs = F.o.max_segs;
 	if (!F.max_segs) {
 		__u32 agg = F.o.max_aggregate ?: XRX_AGGREGATE_DEFAULT;

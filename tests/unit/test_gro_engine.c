@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The engine around the rules: batch-end and timeout flushing, the flow
- * table when full, fill-ring pressure, packet buffers running out, frame
+ * table when full, the flow hash key, fill-ring pressure, packet
+ * buffers running out, frame
  * ownership (release exactly once, also for packets still held at free),
  * xrx_meta instead of parsing, option checks and counter names.
  */
 #include "unit/gro_harness.h"
 #include <xrx/parse.h>
+#include "gro/engine_priv.h"	/* the engine's key */
 
 #define S(x) XRX_ENGINE_STAT_##x
 
@@ -99,6 +101,33 @@ static void test_table_full(void **state)
 	(void)state;
 }
 
+/*
+ * Without a key each engine draws its own, so two engines (two hosts, two
+ * runs) put a flow into unrelated buckets; a key given is kept.
+ */
+static void test_own_key(void **state)
+{
+	static __u8 region[4096];
+	struct xrx_engine_opts o = { .sz = sizeof(o), .region = region,
+				     .region_size = sizeof(region) };
+	struct xrx_engine *a, *b, *c;
+
+	a = xrx_engine__new(&o);
+	b = xrx_engine__new(&o);
+	o.hash_key = h_key;
+	c = xrx_engine__new(&o);
+	assert_true(a && b && c);
+	assert_false(xrx_hash_key_unset(&a->opts.hash_key));
+	assert_false(xrx_hash_key_unset(&b->opts.hash_key));
+	assert_memory_not_equal(&a->opts.hash_key, &b->opts.hash_key,
+				sizeof(h_key));
+	assert_memory_equal(&c->opts.hash_key, &h_key, sizeof(h_key));
+	xrx_engine__free(a);
+	xrx_engine__free(b);
+	xrx_engine__free(c);
+	(void)state;
+}
+
 static void test_flush_oldest(void **state)
 {
 	struct xrx_engine_opts o = { .flush_timeout_us = 1000 };
@@ -170,7 +199,7 @@ static void test_meta(void **state)
 
 		build_seg(h1, i, i / 3, i % 3);
 		build_seg(h2, i, i / 3, i % 3);
-		xrx_headlen(h_frame(h2, i), h2->frames[i].len, &r);
+		h_parse(h2, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		h2->frames[i].meta = &meta[i];
 	}
@@ -207,7 +236,7 @@ static void test_meta_hw_vlan(void **state)
 		struct xrx_parsed r;
 
 		build_seg(h, i, 0, i / 2);
-		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		h_parse(h, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		meta[i].flags |= XRX_META_F_HW_VLAN | XRX_META_F_HW_META;
 		meta[i].vlan_proto = 0x8100;
@@ -244,7 +273,7 @@ static void test_meta_hw_hash(void **state)
 
 		/* 0-1: flow 0; 2-4: flow 1 */
 		build_seg(h, i, i < 2 ? 0 : 1, i < 2 ? i : i - 2);
-		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		h_parse(h, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		h->frames[i].meta = &meta[i];
 	}
@@ -466,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_batch_end),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_own_key),
 		cmocka_unit_test(test_flush_oldest),
 		cmocka_unit_test(test_ownership),
 		cmocka_unit_test(test_meta),
