@@ -275,6 +275,8 @@ struct xrx_pkt {
 	  "udp_gro_receive_segment: datagram bigger than gso_size")            \
 	X(FLUSH_SIZE, "flush_size", "skb_gro_receive: size limit reached")    \
 	X(FLUSH_TABLE_FULL, "flush_table_full", "oldest delivered: table full") \
+	X(FLUSH_BUCKET_FULL, "flush_bucket_full",                              \
+	  "gro_flush_oldest: a new flow's hash bucket held 8; its oldest delivered") \
 	X(FLUSH_TIMEOUT, "flush_timeout", "older than flush_timeout_us")       \
 	X(FLUSH_BATCH_END, "flush_batch_end", "end of a receive batch")        \
 	X(FLUSH_EXPLICIT, "flush_explicit", "xrx_engine__flush_all()")         \

@@ -11,7 +11,8 @@
  *            corrupt that metadata from the input, bit 7 flush timeout
  *   byte 1   flows - 1 (bits 0-5), max_chunks (bits 6-7: 1, 4, 18, 18),
  *   byte 2   max_aggregate (table below),
- *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default),
+ *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default;
+ *            bit 7 also: at most 2 aggregates per hash bucket, not 8),
  *   byte 5   timeout / 10 us (only with bit 7 of byte 0)
  *
  *   op 0x00-0x3d  raw frame: 2 length bytes, then that many bytes
@@ -34,6 +35,7 @@
  * once, never while a delivered packet still references it; a packet's
  * bytes are its head plus fragments that lie inside their pieces; a
  * single frame comes out byte-identical; an aggregate keeps the size and segment limits;
+ * no hash bucket holds more than its bound;
  * per flow, no more bytes come out than went in; the counters agree.
  */
 #include "fuzz.h"
@@ -41,6 +43,7 @@
 #include <xrx/parse.h>
 #include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
+#include "gro/engine_priv.h"	/* the bucket bound's test switch */
 
 #include "util/frames.h"
 
@@ -260,6 +263,29 @@ static void mark_given(const struct xrx_frame *f)
 			F.submitted[slot_of(f->chunks[i].addr)] = 1;
 }
 
+/* Every hash bucket within its bound (flow_table.c), chains whole. */
+static void check_buckets(void)
+{
+	const struct xrx_gro_table *t = &F.e->table;
+	const struct xrx_agg *a;
+	__u32 i, n, all = 0;
+
+	for (i = 0; i <= t->mask; i++) {
+		n = 0;
+		for (a = t->buckets[i]; a; a = a->hnext) {
+			FZ_CHECK((a->pkt.hash & t->mask) == i,
+				 "aggregate of hash %#x in bucket %u",
+				 a->pkt.hash, i);
+			n++;
+		}
+		FZ_CHECK(n <= t->bucket_max, "bucket %u holds %u (bound %u)",
+			 i, n, t->bucket_max);
+		all += n;
+	}
+	FZ_CHECK(all == t->held, "buckets hold %u, the table %u", all,
+		 t->held);
+}
+
 static void submit(void)
 {
 	__u32 i, n = F.nr - F.batch_start, held;
@@ -277,6 +303,7 @@ static void submit(void)
 		 held, F.o.flows, F.o.flush_timeout_us);
 	FZ_CHECK(held || !xrx_engine__next_timeout(F.e),
 		 "a timeout with nothing held");
+	check_buckets();
 }
 
 /* A new slot for one piece of frame @k, @len bytes from @src. */
@@ -509,6 +536,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.e = xrx_engine__new(&F.o);
 	FZ_CHECK(F.e, "xrx_engine__new refused valid options: %s",
 		 strerror(errno));
+	/* The pool byte's top bit (unused by it): buckets of two, so that
+	 * flows meet full buckets (flush_bucket_full) without knowing
+	 * which share one. */
+	if (b & 0x80)
+		xrx_engine_bucket_max(F.e, 2);
 
 	while (fz_left(&c) && F.nr < MAX_FRAMES &&
 	       F.nr_slots + CHUNKS_TRY < MAX_SLOTS) {

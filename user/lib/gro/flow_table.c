@@ -9,11 +9,20 @@
  * entries: a power-of-two array of chained buckets (twice the entries,
  * so chains stay short) plus one age list, oldest first, which serves
  * eviction, the flush timeout and fill-ring pressure without a scan.
+ *
+ * A chain is newest first, so its last aggregate is the bucket's oldest,
+ * and it never grows beyond XRX_GRO_BUCKET_MAX: a new flow for a full
+ * bucket first delivers that oldest, as dev_gro_receive() calls
+ * gro_flush_oldest() when gro_list->count reaches MAX_GRO_SKBS. The hash
+ * is keyed (include/xrx/hash.h), so honest flows fill a bucket that far
+ * only by chance: with the table at most half full, the odds that a new
+ * flow meets a full bucket are below 1 in 10^7. The bound is for flows
+ * chosen to collide, by someone who learnt the key, or the NIC's hash.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "gro/gro.h"
+#include "gro/engine_priv.h"	/* gro/gro.h, and the bound's switch */
 
 int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows)
 {
@@ -27,6 +36,7 @@ int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows)
 		return -ENOMEM;
 	t->mask = n - 1;
 	t->max = flows;
+	t->bucket_max = XRX_GRO_BUCKET_MAX;
 	return 0;
 }
 
@@ -52,6 +62,29 @@ void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a)
 	t->newest = a;
 	t->held++;
 	a->in_table = true;
+}
+
+/*
+ * gro_flush_oldest()'s victim: the oldest aggregate of @hash's bucket if
+ * the bucket is full, which the caller delivers before it holds one more
+ * there; NULL if there is room. Walks at most bucket_max entries.
+ */
+struct xrx_agg *xrx_gro_table_crowded(const struct xrx_gro_table *t,
+				      __u32 hash)
+{
+	struct xrx_agg *a = t->buckets[hash & t->mask];
+	__u32 n = 1;
+
+	if (!a || !t->bucket_max)
+		return NULL;
+	for (; a->hnext; a = a->hnext)
+		n++;
+	return n >= t->bucket_max ? a : NULL;
+}
+
+void xrx_engine_bucket_max(struct xrx_engine *e, __u32 max)
+{
+	e->table.bucket_max = max;
 }
 
 void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a)

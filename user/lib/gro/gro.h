@@ -166,12 +166,20 @@ struct xrx_fast_mask {
 	xrx_fast_vec m[XRX_FAST_HDR_MAX / 16];
 };
 
+/*
+ * Aggregates one hash bucket holds at most: MAX_GRO_SKBS, the kernel's
+ * bound per GRO bucket (net/core/gro.c), so that a lookup walks at most
+ * this many whoever chose the flows.
+ */
+#define XRX_GRO_BUCKET_MAX 8
+
 /* The flow table: O(1) lookup by hash, age list for oldest-first. */
 struct xrx_gro_table {
 	struct xrx_agg **buckets;
 	__u32 mask;
 	__u32 held;
 	__u32 max;
+	__u32 bucket_max;		/* XRX_GRO_BUCKET_MAX; 0: unbounded */
 	struct xrx_agg *oldest, *newest;
 };
 
@@ -360,6 +368,8 @@ int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows);
 void xrx_gro_table_fini(struct xrx_gro_table *t);
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a);
 void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a);
+struct xrx_agg *xrx_gro_table_crowded(const struct xrx_gro_table *t,
+				      __u32 hash);
 
 /* pkt.c */
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e);
