@@ -123,34 +123,42 @@ struct xrx_win {
 	} while (0)
 
 /*
- * The flow's identity as SipHash message words (include/xrx/hash.h):
- * the addresses (IPv4: both in one word; IPv6: four words), then ports
- * and protocol. Direction matters: it identifies a receive flow, as GRO
- * does. Return: the number of words absorbed, for xrx_sip_final().
+ * The flow's identity as a SipHash message: the addresses in whole words
+ * (IPv4: both in one; IPv6: four), then sport, dport and the protocol as
+ * its last 5 bytes, so a flow is 13 or 37 bytes, two or five blocks.
+ * Direction matters: it identifies a receive flow, as GRO does.
+ * xrx_flow_absorb() takes the words. Return: how many.
  */
 static __always_inline __u32 xrx_flow_absorb(struct xrx_sip *s,
 					     const struct xrx_parsed *r)
 {
-	__u32 n = 1, i;
+	__u32 i;
 
 	if (r->flags & XRX_META_F_IPV4) {
 		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + 12) << 32 |
 					xrx_raw32(r->saddr + 12));
-	} else {
-		/* 4-byte loads: the verifier wants stack reads aligned */
-XRX_UNROLL
-		for (i = 0; i < 16; i += 8)
-			xrx_sip_word(s, (__u64)xrx_raw32(r->saddr + i + 4) << 32 |
-						xrx_raw32(r->saddr + i));
-XRX_UNROLL
-		for (i = 0; i < 16; i += 8)
-			xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + i + 4) << 32 |
-						xrx_raw32(r->daddr + i));
-		n = 4;
+		return 1;
 	}
-	xrx_sip_word(s, (__u64)r->sport << 48 | (__u64)r->dport << 32 |
-				r->l4_proto);
-	return n + 1;
+	/* 4-byte loads: the verifier wants stack reads aligned */
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->saddr + i + 4) << 32 |
+					xrx_raw32(r->saddr + i));
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + i + 4) << 32 |
+					xrx_raw32(r->daddr + i));
+	return 4;
+}
+
+/* After @words words: the ports and protocol, and the 32-bit result. */
+static __always_inline __u32 xrx_flow_final(struct xrx_sip *s,
+					    const struct xrx_parsed *r,
+					    __u32 words)
+{
+	return (__u32)xrx_sip_final(s, words * 8 + 5,
+				    (__u64)r->l4_proto << 32 |
+					    (__u32)r->dport << 16 | r->sport);
 }
 
 /*
@@ -162,11 +170,9 @@ static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r,
 					   const struct xrx_hash_key *key)
 {
 	struct xrx_sip s;
-	__u32 n;
 
 	xrx_sip_init(&s, key);
-	n = xrx_flow_absorb(&s, r);
-	return (__u32)xrx_sip_final(&s, n);
+	return xrx_flow_final(&s, r, xrx_flow_absorb(&s, r));
 }
 
 /*

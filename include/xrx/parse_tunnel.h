@@ -52,7 +52,7 @@ struct xrx_tnl_parsed {
 
 /*
  * The flow hash of the frame inside a tunnel: the outer flow's hash and
- * the VNI as one more SipHash word in front of the inner flow's words
+ * the VNI as one more SipHash word in front of the inner flow's message
  * (xrx_flow_absorb()), so the same inner flow in two tunnels falls apart,
  * and nothing about the tunnel is hashed without the key.
  */
@@ -61,12 +61,10 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
 					       __u32 outer_hash, __u32 vni)
 {
 	struct xrx_sip s;
-	__u32 n;
 
 	xrx_sip_init(&s, key);
 	xrx_sip_word(&s, (__u64)outer_hash << 32 | vni);
-	n = xrx_flow_absorb(&s, inner);
-	return (__u32)xrx_sip_final(&s, n + 1);
+	return xrx_flow_final(&s, inner, 1 + xrx_flow_absorb(&s, inner));
 }
 
 /*
