@@ -263,21 +263,32 @@ static void mark_given(const struct xrx_frame *f)
 			F.submitted[slot_of(f->chunks[i].addr)] = 1;
 }
 
-/* Every hash bucket within its bound (flow_table.c), chains whole. */
+/*
+ * Every hash bucket within its bound, its chain whole (flow_table.c): the
+ * head knows the length and the oldest, every other entry its newer
+ * neighbour.
+ */
 static void check_buckets(void)
 {
 	const struct xrx_gro_table *t = &F.e->table;
-	const struct xrx_agg *a;
+	const struct xrx_agg *a, *head, *newer;
 	__u32 i, n, all = 0;
 
 	for (i = 0; i <= t->mask; i++) {
 		n = 0;
-		for (a = t->buckets[i]; a; a = a->hnext) {
+		head = t->buckets[i];
+		for (a = head, newer = NULL; a; newer = a, a = a->hnext) {
 			FZ_CHECK((a->pkt.hash & t->mask) == i,
 				 "aggregate of hash %#x in bucket %u",
 				 a->pkt.hash, i);
+			FZ_CHECK(a == head || a->hprev == newer,
+				 "bucket %u: entry %u's newer link broken", i, n);
 			n++;
 		}
+		FZ_CHECK(!head || (head->hcount == n && head->hprev == newer),
+			 "bucket %u: head says %u entries, oldest %p; %u, %p",
+			 i, head ? head->hcount : 0,
+			 head ? (void *)head->hprev : NULL, n, (void *)newer);
 		FZ_CHECK(n <= t->bucket_max, "bucket %u holds %u (bound %u)",
 			 i, n, t->bucket_max);
 		all += n;

@@ -10,14 +10,19 @@
  * so chains stay short) plus one age list, oldest first, which serves
  * eviction, the flush timeout and fill-ring pressure without a scan.
  *
- * A chain is newest first, so its last aggregate is the bucket's oldest,
- * and it never grows beyond XRX_GRO_BUCKET_MAX: a new flow for a full
- * bucket first delivers that oldest, as dev_gro_receive() calls
- * gro_flush_oldest() when gro_list->count reaches MAX_GRO_SKBS. The hash
- * is keyed (include/xrx/hash.h), so honest flows fill a bucket that far
- * only by chance: with the table at most half full, the odds that a new
- * flow meets a full bucket are below 1 in 10^7. The bound is for flows
- * chosen to collide, by someone who learnt the key, or the NIC's hash.
+ * A chain is newest first and never grows beyond XRX_GRO_BUCKET_MAX: a
+ * new flow for a full bucket first delivers the bucket's oldest, as
+ * dev_gro_receive() calls gro_flush_oldest() when gro_list->count
+ * reaches MAX_GRO_SKBS. As the kernel's gro_list keeps its count and a
+ * list_head whose prev is the oldest, the chain head keeps the length
+ * (hcount) and a pointer to the oldest (its hprev; every other entry's
+ * hprev is its newer neighbour), so that the check, the eviction and
+ * any removal cost no walk: under attack a lookup walks the one chain
+ * of at most 8. The hash is keyed (include/xrx/hash.h), so honest flows
+ * fill a bucket that far only by chance: with the table at most half
+ * full, the odds that a new flow meets a full bucket are below 1 in
+ * 10^7. The bound is for flows chosen to collide, by someone who learnt
+ * the key, or the NIC's hash.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,9 +54,17 @@ void xrx_gro_table_fini(struct xrx_gro_table *t)
 /* Add @a as the newest aggregate. The caller made room (t->held < max). */
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a)
 {
-	struct xrx_agg **b = &t->buckets[a->pkt.hash & t->mask];
+	struct xrx_agg **b = &t->buckets[a->pkt.hash & t->mask], *old = *b;
 
-	a->hnext = *b;
+	a->hnext = old;
+	if (old) {
+		a->hprev = old->hprev;		/* the oldest */
+		a->hcount = old->hcount + 1;
+		old->hprev = a;
+	} else {
+		a->hprev = a;
+		a->hcount = 1;
+	}
 	*b = a;
 	a->newer = NULL;
 	a->older = t->newest;
@@ -67,19 +80,16 @@ void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a)
 /*
  * gro_flush_oldest()'s victim: the oldest aggregate of @hash's bucket if
  * the bucket is full, which the caller delivers before it holds one more
- * there; NULL if there is room. Walks at most bucket_max entries.
+ * there; NULL if there is room.
  */
 struct xrx_agg *xrx_gro_table_crowded(const struct xrx_gro_table *t,
 				      __u32 hash)
 {
-	struct xrx_agg *a = t->buckets[hash & t->mask];
-	__u32 n = 1;
+	const struct xrx_agg *head = t->buckets[hash & t->mask];
 
-	if (!a || !t->bucket_max)
+	if (!head || !t->bucket_max || head->hcount < t->bucket_max)
 		return NULL;
-	for (; a->hnext; a = a->hnext)
-		n++;
-	return n >= t->bucket_max ? a : NULL;
+	return head->hprev;
 }
 
 void xrx_engine_bucket_max(struct xrx_engine *e, __u32 max)
@@ -89,12 +99,24 @@ void xrx_engine_bucket_max(struct xrx_engine *e, __u32 max)
 
 void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a)
 {
-	struct xrx_agg **pp = &t->buckets[a->pkt.hash & t->mask];
+	struct xrx_agg **b = &t->buckets[a->pkt.hash & t->mask], *head = *b;
 
-	while (*pp != a)
-		pp = &(*pp)->hnext;
-	*pp = a->hnext;
+	if (a == head) {
+		*b = a->hnext;
+		if (a->hnext) {
+			a->hnext->hprev = a->hprev;
+			a->hnext->hcount = a->hcount - 1;
+		}
+	} else {
+		a->hprev->hnext = a->hnext;
+		if (a->hnext)
+			a->hnext->hprev = a->hprev;
+		else
+			head->hprev = a->hprev;	/* the oldest now */
+		head->hcount--;
+	}
 	a->hnext = NULL;
+	a->hprev = NULL;
 	if (a->older)
 		a->older->newer = a->newer;
 	else

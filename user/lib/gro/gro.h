@@ -70,6 +70,7 @@ struct xrx_agg {
 	__u8 fixedid;			/* bit i: level i's IPv4 ID is fixed
 					 * (NAPI_GRO_CB(p)->ip_fixedid) */
 	__u16 count;			/* segments, NAPI_GRO_CB(p)->count */
+	__u16 hcount;			/* bucket chain head: its length */
 	__u32 held_len;			/* p->len (xrx_agg_start()) */
 	__u32 limit;			/* what held_len must stay below */
 	__u32 payload;			/* payload bytes so far */
@@ -77,7 +78,8 @@ struct xrx_agg {
 	struct xrx_lvl lvl[XRX_LVLS];
 	__u32 vlan_all;			/* out-of-band tag, as xrx_seg's */
 	__u64 born_ns;			/* when the first segment arrived */
-	struct xrx_agg *hnext;		/* flow table bucket chain */
+	struct xrx_agg *hnext;		/* flow table bucket chain, older */
+	struct xrx_agg *hprev;		/* newer; the chain head: the oldest */
 	struct xrx_agg *older, *newer;	/* age list; also the free list */
 	/* The one-flow fast path (fast.c): set when the full path merged a
 	 * second segment that came with xrx_meta, and the aggregate
