@@ -154,7 +154,7 @@ struct xrx_frame {
 	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse.
 					 * Its out-of-band VLAN tag is flow
 					 * identity; an L3-only hash is
-					 * recomputed */
+					 * recomputed (hash_key) */
 	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
 	__u32 nr_chunks;
 	__u32 pad;
