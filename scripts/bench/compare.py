@@ -9,8 +9,8 @@ were made on machines of different speed.
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
 bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json), the
-combined file scripts/bench/run.sh writes (build/bench/all.json, also the reference run in docs/bench/), or a folder
-holding those files. For every row present in both it prints the old and
+combined file scripts/bench/run.sh writes (build/bench/all.json, also the
+reference run in docs/bench/), or a folder holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
 Rows that got worse by more than PCT percent (default 10) are marked
 WORSE and make the exit status 1; 2 means the files could not be read.
