@@ -77,21 +77,6 @@ void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a)
 	a->in_table = true;
 }
 
-/*
- * gro_flush_oldest()'s victim: the oldest aggregate of @hash's bucket if
- * the bucket is full, which the caller delivers before it holds one more
- * there; NULL if there is room.
- */
-struct xrx_agg *xrx_gro_table_crowded(const struct xrx_gro_table *t,
-				      __u32 hash)
-{
-	const struct xrx_agg *head = t->buckets[hash & t->mask];
-
-	if (!head || !t->bucket_max || head->hcount < t->bucket_max)
-		return NULL;
-	return head->hprev;
-}
-
 void xrx_engine_bucket_max(struct xrx_engine *e, __u32 max)
 {
 	e->table.bucket_max = max;

@@ -365,13 +365,27 @@ xrx_gro_table_bucket(const struct xrx_gro_table *t, __u32 hash)
 	return t->buckets[hash & t->mask];
 }
 
+/*
+ * gro_flush_oldest()'s victim: the oldest aggregate of @hash's bucket if
+ * the bucket is full, which the caller delivers before it holds one more
+ * there; NULL if there is room. The chain head keeps the count and the
+ * oldest (flow_table.c).
+ */
+static inline struct xrx_agg *
+xrx_gro_table_crowded(const struct xrx_gro_table *t, __u32 hash)
+{
+	const struct xrx_agg *head = t->buckets[hash & t->mask];
+
+	if (!head || head->hcount < t->bucket_max || !t->bucket_max)
+		return NULL;
+	return head->hprev;
+}
+
 /* flow_table.c */
 int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows);
 void xrx_gro_table_fini(struct xrx_gro_table *t);
 void xrx_gro_table_insert(struct xrx_gro_table *t, struct xrx_agg *a);
 void xrx_gro_table_remove(struct xrx_gro_table *t, struct xrx_agg *a);
-struct xrx_agg *xrx_gro_table_crowded(const struct xrx_gro_table *t,
-				      __u32 hash);
 
 /* pkt.c */
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e);
