@@ -44,7 +44,7 @@
 #include <xrx/engine.h>
 #include <xrx/parse.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "gro/engine_priv.h"	/* the table's mask, the bound's switch */
 
 #define FLOWS 1024
