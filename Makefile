@@ -263,6 +263,11 @@ $(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(LIBXRXUTIL)
 $(BUILD)/bench/gro_bench: $(wildcard scripts/bench/gro*.h)
 $(BUILD)/bench/gro_bench: BENCH_CFLAGS += $(LIB_INC)
 
+# The flow-table flooding benchmark reads the table's mask and switches
+# the bucket bound off (its "before" rows) through the engine's private
+# header.
+$(BUILD)/bench/flood_bench: BENCH_CFLAGS += $(LIB_INC)
+
 # Benchmark-only BPF programs (scripts/bench/*.bpf.c) and their skeletons:
 # the trivial XSKMAP redirect xdp_bench holds xrx_rx against.
 BENCH_BPF := $(patsubst scripts/bench/%.bpf.c,$(BUILD)/bench/%.skel.h,$(wildcard scripts/bench/*.bpf.c))

@@ -30,7 +30,7 @@
  *
  * The flow hash is computed for accelerated frames only, after the rule
  * lookup (the parse leaves it out): a frame passed to the kernel needs
- * none.
+ * none. It is keyed with xrx_cfg's hash_key, a secret chosen at attach.
  *
  * Built twice from this source. build/xrx_rx.bpf.o is the plain program
  * that xdp-loader and libxdp's dispatcher load. build/xrx_rx_hw.bpf.o
@@ -304,10 +304,12 @@ static __always_inline int read_hw_meta(struct xdp_md *ctx,
 /*
  * Return: -1 if there is no room for xrx_meta; else it is written in front
  * of the data, and the return is 1 if its hash is the NIC's L4 hash, 0 if
- * computed here (for accelerated frames only: the parse leaves it out).
+ * computed here (for accelerated frames only: the parse leaves it out),
+ * with xrx_cfg's key (include/xrx/hash.h).
  */
 static __always_inline int write_meta(struct xdp_md *ctx,
-				      const struct xrx_parsed *r)
+				      const struct xrx_parsed *r,
+				      const struct xrx_cfg *cfg)
 {
 	struct xrx_meta *m;
 	void *data;
@@ -324,8 +326,15 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 	nic_hash = read_hw_meta(ctx, m);
 #endif
 #if !defined(XRX_RX_BENCH) || XRX_RX_BENCH != XRX_BENCH_NOHASH
-	if (!nic_hash)
-		m->hash = xrx_flow_hash(r);
+	if (!nic_hash) {
+		/* a copy: one verifier path for the hash, not one per
+		 * kind of pointer to the key */
+		struct xrx_hash_key key = { 0 };
+
+		if (cfg)
+			key = cfg->hash_key;
+		m->hash = xrx_flow_hash(r, &key);
+	}
 #endif
 	return nic_hash;
 }
@@ -509,7 +518,7 @@ int xrx_rx(struct xdp_md *ctx)
 	}
 	XRX_BENCH_STOP(XRX_BENCH_RULES, ctx);
 
-	ret = write_meta(ctx, &r);
+	ret = write_meta(ctx, &r, cfg);
 	if (ret < 0)
 		count(st, XRX_STAT_NO_META_ROOM, wire);
 	else if (ret)

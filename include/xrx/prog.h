@@ -88,14 +88,17 @@ enum xrx_prog_map {
 /*
  * Attach xrx_rx to @ifname, which must have no XDP program, and pin it and
  * its maps in PIN_ROOT/@ifname. Pins left there by a process that died
- * are removed first. Return: the handle, or NULL with errno set; the
- * reason is logged, naming the object and the fix.
+ * are removed first. A new random flow hash key goes into xrx_cfg
+ * (include/xrx/rules.h) before any rule can. Return: the handle, or NULL
+ * with errno set; the reason is logged, naming the object and the fix.
  */
 XRX_API struct xrx_prog *xrx_prog__attach(const char *ifname,
 					  const struct xrx_prog_opts *opts);
 /*
  * Use an xrx_rx someone else attached (xrxd, xdp-loader --pin-path)
  * through its maps pinned in PIN_ROOT/@ifname; close leaves it in place.
+ * The live path opening it this way draws the flow hash key into xrx_cfg
+ * if nobody has (xdp-loader does not).
  */
 XRX_API struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
 					       const struct xrx_prog_opts *opts);

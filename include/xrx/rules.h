@@ -45,6 +45,7 @@
 #define XRX_RULES_H
 
 #include <xrx/types.h>
+#include <xrx/hash.h>
 
 #define XRX_RULES_MAX 1024
 #define XRX_RULE_PREFIX_BASE 32	/* proto + zero + port bits */
@@ -108,14 +109,23 @@ enum xrx_cfg_flags {
 	XRX_CFG_F_INNER_RULES = 1u << 0,
 };
 
-/* xrx_cfg: a one-entry array, key 0. Zero-filled means pass everything. */
+/*
+ * xrx_cfg: a one-entry array, key 0. Zero-filled means pass everything.
+ * Whoever writes it keeps hash_key as it is (read, change, write back):
+ * the key is chosen once, when the program is attached.
+ */
 struct xrx_cfg {
 	__u32 default_action;	/* enum xrx_action when no rule matches */
 	__u32 flags;		/* enum xrx_cfg_flags; other bits zero */
 	/* UDP destination ports that carry VXLAN, host order; 0 = unused */
 	__u16 vxlan_ports[XRX_CFG_VXLAN_PORTS];
+	/* The flow hash key (include/xrx/hash.h): random, chosen by
+	 * xrx_prog__attach() before any rule is written; the engines that
+	 * take the program's frames hash with it too. Root reads it, as it
+	 * reads every pin (SECURITY.md). */
+	struct xrx_hash_key hash_key;
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 24, "xrx_cfg value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 40, "xrx_cfg value ABI");
 
 #endif /* XRX_RULES_H */

@@ -9,7 +9,9 @@
  * Per frame the two must agree on the verdict class (the program's
  * counter: redirect or pass_*, mapped from enum xrx_parse_result), and for
  * every frame the program accelerates, byte for byte on the xrx_meta it
- * writes in front of the frame (header length, offsets, flags, hash).
+ * writes in front of the frame (header length, offsets, flags, hash). The
+ * hash is keyed: xrx_cfg holds a key drawn from the seed, and userspace
+ * hashes with the same one.
  * With xrx_cfg's default set to accelerate, that is every frame userspace
  * calls XRX_PARSE_L4. The frame must come back unchanged.
  *
@@ -82,6 +84,7 @@ static struct env {
 	unsigned long frames;
 	__u32 seed;
 	__u64 rng;
+	struct xrx_hash_key key;	/* xrx_cfg's and tnl_parse's */
 	/* Cumulative expected and last read counters. */
 	__u64 want_pkts[XRX_STAT_MAX], want_bytes[XRX_STAT_MAX];
 } env = { .rx.xsk_fd = -1 };
@@ -529,7 +532,8 @@ static void report(const struct frame *f, const struct xrx_parsed *p,
  */
 static void inner_rules(int on)
 {
-	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL };
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL,
+			       .hash_key = env.key };
 	struct xrx_rule_val val = { .action = XRX_ACT_PASS, .id = 1 };
 	struct xrx_rule_key key = { .prefixlen = XRX_RULE_PREFIX_BASE,
 				    .scope = XRX_RULE_SCOPE_INNER };
@@ -571,7 +575,8 @@ static int vxlan_note(const struct frame *f, const struct xrx_parsed *p,
 	    p->result != XRX_PARSE_L4 || p->l4_proto != IPPROTO_UDP ||
 	    (p->flags & XRX_META_F_IPV6_EXT) || p->dport != VXLAN_FRAME_PORT)
 		return 0;
-	*inner = xrx_parse_vxlan(f->buf, win, f->len, p, &t) == XRX_TNL_VXLAN &&
+	*inner = xrx_parse_vxlan(f->buf, win, f->len, p, &t, NULL) ==
+			 XRX_TNL_VXLAN &&
 		 t.inner.result == XRX_PARSE_L4;
 	return 1;
 }
@@ -586,7 +591,7 @@ static int diff_one(const struct frame *f, struct xrx_parsed *p,
 
 	int inner;
 
-	xrx_parse(f->buf, win, f->len, p);
+	xrx_parse(f->buf, win, f->len, p, &env.key);
 	*stat = stat_of(p->result);
 	vxlan_note(f, p, &inner);
 	if (inner)
@@ -736,19 +741,20 @@ static void tnl_want(const __u8 *buf, __u32 len, __u32 linear,
 	int tnl;
 
 	memset(w, 0, sizeof(*w));
-	xrx_parse(buf, win, len, &w->outer);
-	w->tnl = xrx_parse_vxlan(buf, win, len, &w->outer, &w->t);
+	/* tnl_parse.bpf.c hashes nothing (it says why) */
+	xrx_parse(buf, win, len, &w->outer, NULL);
+	w->tnl = xrx_parse_vxlan(buf, win, len, &w->outer, &w->t, NULL);
 	/* In place, unless the linear area is shorter than the window and
 	 * the outer headers, the VXLAN header or the inner headers run
 	 * past it (as tnl_parse.bpf.c and xrx_rx decide). */
 	w->path = TNL_PATH_LINEAR;
 	if (linear >= win)
 		return;
-	if (xrx_parse(buf, linear, len, &o) == XRX_PARSE_TOO_LONG) {
+	if (xrx_parse(buf, linear, len, &o, NULL) == XRX_PARSE_TOO_LONG) {
 		w->path = TNL_PATH_COPY;
 		return;
 	}
-	tnl = xrx_parse_vxlan(buf, linear, len, &o, &t);
+	tnl = xrx_parse_vxlan(buf, linear, len, &o, &t, NULL);
 	if (tnl == XRX_TNL_SHORT ||
 	    (tnl == XRX_TNL_VXLAN && t.inner.result == XRX_PARSE_TOO_LONG))
 		w->path = TNL_PATH_COPY;
@@ -1043,6 +1049,11 @@ static int setup(void **state)
 
 	env.frames = env_ulong("XRX_DIFF_FRAMES", DEFAULT_FRAMES);
 	env.seed = (__u32)env_ulong("XRX_DIFF_SEED", DEFAULT_SEED);
+	/* A key of its own per seed, as random as the frames. */
+	env.rng = (__u64)env.seed * 0x9e3779b97f4a7c15ull | 1;
+	env.key.k[0] = rnd();
+	env.key.k[1] = rnd();
+	cfg.hash_key = env.key;
 	xrx_rx_env_open(&env.rx);
 	if (env.rx.skip || env.rx.broken)
 		return 0;

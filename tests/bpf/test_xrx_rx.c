@@ -40,6 +40,11 @@
 #define FRAME_CAP 16384
 #define OUT_CAP (FRAME_CAP + 256)
 
+/* The flow hash key every xrx_cfg of these tests holds. */
+static const struct xrx_hash_key rx_key = {
+	{ 0x1122334455667788ULL, 0x99aabbccddeeff00ULL }
+};
+
 static struct env {
 	struct xrx_rx_env rx;
 	struct xrx_rule_key keys[16];
@@ -79,7 +84,7 @@ static void run_prog(const __u8 *frame, __u32 len, __u32 linear, struct run *r)
  */
 static void rules_clear(void)
 {
-	struct xrx_cfg cfg = { 0 };
+	struct xrx_cfg cfg = { .hash_key = rx_key };
 	__u32 zero = 0;
 
 	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
@@ -91,7 +96,7 @@ static void rules_clear(void)
 
 static void set_default(__u32 action)
 {
-	struct xrx_cfg cfg = { .default_action = action };
+	struct xrx_cfg cfg = { .default_action = action, .hash_key = rx_key };
 	__u32 zero = 0;
 
 	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
@@ -669,7 +674,7 @@ static void check_parse(const __u8 *frame, __u32 len, const struct row *row,
 {
 	__u32 win = len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW;
 
-	xrx_parse(frame, win, len, p);
+	xrx_parse(frame, win, len, p, &rx_key);
 	if (p->result != row->result)
 		fail_msg("xrx_parse result %u, want %u", p->result, row->result);
 	assert_int_equal(p->flags, row->flags);
@@ -757,7 +762,7 @@ static void truncate_every_byte(void (*make)(struct frame_spec *s))
 			fail_msg("cut at %d of %d: err %d verdict %u malformed %llu",
 				 n, len, r.err, r.retval,
 				 (unsigned long long)r.stat[XRX_STAT_PASS_MALFORMED].packets);
-		xrx_parse(frame, n, n, &p);
+		xrx_parse(frame, n, n, &p, NULL);
 		if (p.result != XRX_PARSE_MALFORMED)
 			fail_msg("cut at %d: xrx_parse result %u", n, p.result);
 	}
@@ -1164,13 +1169,21 @@ static void test_ports_decide(void **state)
 	ports_sync();
 }
 
-/* The hash tells flows apart and is direction-sensitive. */
+/*
+ * The hash tells flows apart and is direction-sensitive; it is keyed with
+ * xrx_cfg's hash_key: another key, another hash for the same flow, and
+ * userspace's xrx_flow_hash() under that key gives the program's.
+ */
 static void test_hash(void **state)
 {
+	static const struct xrx_hash_key other = { { 1, 2 } };
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL,
+			       .hash_key = other };
 	static __u8 frame[FRAME_CAP];
 	static struct run r;
+	struct xrx_parsed p;
 	struct frame_spec s;
-	__u32 h[4];
+	__u32 h[4], zero = 0;
 	int i, len;
 
 	need_env();
@@ -1195,6 +1208,20 @@ static void test_hash(void **state)
 	assert_int_equal(h[0], h[1]);
 	assert_int_not_equal(h[0], h[2]);
 	assert_int_not_equal(h[0], h[3]);
+
+	/* The last frame (i == 3) again, under another key. */
+	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
+		  &p, &rx_key);
+	assert_int_equal(p.hash, h[3]);
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
+	run_prog(frame, len, len, &r);
+	assert_int_equal(r.meta_len, sizeof(struct xrx_meta));
+	assert_int_not_equal(((struct xrx_meta *)r.out)->hash, h[3]);
+	assert_int_equal(((struct xrx_meta *)r.out)->hash,
+			 xrx_flow_hash(&p, &other));
+	set_default(XRX_ACT_ACCEL);
+	run_prog(frame, len, len, &r);
+	assert_int_equal(((struct xrx_meta *)r.out)->hash, h[3]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1208,7 +1235,8 @@ static void test_hash(void **state)
  */
 static void rules_vxlan(__u32 flags)
 {
-	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 } };
+	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 },
+			       .hash_key = rx_key };
 	__u32 zero = 0;
 
 	rules_clear();
@@ -1358,7 +1386,7 @@ static void test_vxlan_row(void **state)
 
 			assert_int_equal(r.meta_len, sizeof(m));
 			xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
-				  len, &p);
+				  len, &p, &rx_key);
 			xrx_meta_fill(&m, &p);
 			assert_memory_equal(r.out, &m, sizeof(m));
 		} else {
@@ -1396,7 +1424,7 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 	assert_true(len > 0);
 
 	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
-		  &hdr);
+		  &hdr, &rx_key);
 	/* Linear as much as the test-run page holds (all of it if it fits). */
 	run_prog(frame, len, len, &ref);
 	check_verdict(&ref, frame, len, want);

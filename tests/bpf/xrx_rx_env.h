@@ -105,7 +105,7 @@ static inline enum xrx_stat xrx_rx_env_path(const __u8 *frame, __u32 len,
 
 	if (linear >= win)
 		return XRX_STAT_PARSE_LINEAR;
-	xrx_parse(frame, linear, len, &p);
+	xrx_parse(frame, linear, len, &p, NULL);
 	return p.result == XRX_PARSE_TOO_LONG ? XRX_STAT_PARSE_COPY :
 						XRX_STAT_PARSE_LINEAR;
 }

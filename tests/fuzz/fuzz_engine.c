@@ -11,7 +11,8 @@
  *            corrupt that metadata from the input, bit 7 flush timeout
  *   byte 1   flows - 1 (bits 0-5), max_chunks (bits 6-7: 1, 4, 18, 18),
  *   byte 2   max_aggregate (table below),
- *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default),
+ *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default;
+ *            bit 7 also: at most 2 aggregates per hash bucket, not 8),
  *   byte 5   timeout / 10 us (only with bit 7 of byte 0)
  *
  *   op 0x00-0x3d  raw frame: 2 length bytes, then that many bytes
@@ -34,6 +35,7 @@
  * once, never while a delivered packet still references it; a packet's
  * bytes are its head plus fragments that lie inside their pieces; a
  * single frame comes out byte-identical; an aggregate keeps the size and segment limits;
+ * no hash bucket holds more than its bound;
  * per flow, no more bytes come out than went in; the counters agree.
  */
 #include "fuzz.h"
@@ -41,6 +43,7 @@
 #include <xrx/parse.h>
 #include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
+#include "gro/engine_priv.h"	/* the bucket bound's test switch */
 
 #include "util/frames.h"
 
@@ -213,7 +216,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 			const __u8 *b = pkt->nr_frags ? flat : pkt->head;
 
 			xrx_parse(b, pkt->len < XRX_PARSE_WINDOW ? pkt->len :
-				  XRX_PARSE_WINDOW, pkt->len, &r);
+				  XRX_PARSE_WINDOW, pkt->len, &r, &F.o.hash_key);
 			acct = r.hash;
 		}
 	} else {
@@ -260,6 +263,40 @@ static void mark_given(const struct xrx_frame *f)
 			F.submitted[slot_of(f->chunks[i].addr)] = 1;
 }
 
+/*
+ * Every hash bucket within its bound, its chain whole (flow_table.c): the
+ * head knows the length and the oldest, every other entry its newer
+ * neighbour.
+ */
+static void check_buckets(void)
+{
+	const struct xrx_gro_table *t = &F.e->table;
+	const struct xrx_agg *a, *head, *newer;
+	__u32 i, n, all = 0;
+
+	for (i = 0; i <= t->mask; i++) {
+		n = 0;
+		head = t->buckets[i];
+		for (a = head, newer = NULL; a; newer = a, a = a->hnext) {
+			FZ_CHECK((a->pkt.hash & t->mask) == i,
+				 "aggregate of hash %#x in bucket %u",
+				 a->pkt.hash, i);
+			FZ_CHECK(a == head || a->hprev == newer,
+				 "bucket %u: entry %u's newer link broken", i, n);
+			n++;
+		}
+		FZ_CHECK(!head || (head->hcount == n && head->hprev == newer),
+			 "bucket %u: head says %u entries, oldest %p; %u, %p",
+			 i, head ? head->hcount : 0,
+			 head ? (void *)head->hprev : NULL, n, (void *)newer);
+		FZ_CHECK(n <= t->bucket_max, "bucket %u holds %u (bound %u)",
+			 i, n, t->bucket_max);
+		all += n;
+	}
+	FZ_CHECK(all == t->held, "buckets hold %u, the table %u", all,
+		 t->held);
+}
+
 static void submit(void)
 {
 	__u32 i, n = F.nr - F.batch_start, held;
@@ -277,6 +314,7 @@ static void submit(void)
 		 held, F.o.flows, F.o.flush_timeout_us);
 	FZ_CHECK(held || !xrx_engine__next_timeout(F.e),
 		 "a timeout with nothing held");
+	check_buckets();
 }
 
 /* A new slot for one piece of frame @k, @len bytes from @src. */
@@ -333,14 +371,15 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 	F.chain_next = 0;
 
 	/* What xrx_rx sees: the frame whole. */
-	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r);
+	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r,
+		  &F.o.hash_key);
 	if (!F.lying_meta && (h = hb_get(r.hash)))
 		h->in += len;
 	/* A VXLAN frame the engine takes past its outer checks is delivered
 	 * under the tunnel hash (outer + VNI + inner): count it there too. */
 	if (!F.lying_meta && r.result == XRX_PARSE_L4 && r.dport == 4789 &&
 	    xrx_parse_vxlan(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
-			    len, &r, &t) == XRX_TNL_VXLAN &&
+			    len, &r, &t, &F.o.hash_key) == XRX_TNL_VXLAN &&
 	    (h = hb_get(t.inner.hash)))
 		h->in += len;
 	if (!meta)
@@ -497,6 +536,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.o.vxlan_ports[0] = 4789;
 	F.o.deliver = on_deliver;
 	F.o.release_frame = on_release;
+	F.o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;
 	F.max_segs = F.o.max_segs;
 	if (!F.max_segs) {
 		__u32 agg = F.o.max_aggregate ?: XRX_AGGREGATE_DEFAULT;
@@ -507,6 +547,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.e = xrx_engine__new(&F.o);
 	FZ_CHECK(F.e, "xrx_engine__new refused valid options: %s",
 		 strerror(errno));
+	/* The pool byte's top bit (unused by it): buckets of two, so that
+	 * flows meet full buckets (flush_bucket_full) without knowing
+	 * which share one. */
+	if (b & 0x80)
+		xrx_engine_bucket_max(F.e, 2);
 
 	while (fz_left(&c) && F.nr < MAX_FRAMES &&
 	       F.nr_slots + CHUNKS_TRY < MAX_SLOTS) {

@@ -441,6 +441,7 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 	}
 	o.deliver = on_pkt;
 	o.release_frame = on_release;
+	o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;
 	F.e = xrx_engine__new(&o);
 	FZ_CHECK(F.e, "xrx_engine__new: %s", strerror(errno));
 	while (fz_left(&c)) {

@@ -3,7 +3,8 @@
 #
 # xrxd end to end on a veth pair with 2 queues: start (offloads applied,
 # xrx_rx attached, pins and state file with tight permissions, READY and
-# STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
+# STATUS on a NOTIFY_SOCKET we bind, a random flow hash key in xrx_cfg that
+# reloads keep), TCP trains aggregated and counted in
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused (also with another --state-dir: the lock is the
 # device's), SIGHUP rule and sink change without detaching
@@ -59,6 +60,10 @@ check "pins: program, maps and xrx_ustats in $PIN" \
 		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
+key0=$(cfg_key "$PIN")
+diag "flow hash key ${key0:-unreadable}"
+check "xrx_cfg holds a flow hash key chosen at attach (not zero)" \
+	$([ -n "$key0" ] && [ "$key0" != "0 0" ]; echo $?)
 LOCK=$(lock_file)
 check "state file 0600 in a 0700 directory, lock file 0600 naming the pid" \
 	$([ "$(stat -c %a "$SF")" = 600 ] && [ "$(stat -c %a "$STATE")" = 700 ] &&
@@ -128,6 +133,8 @@ wait_for 5 eval '[ "$(ncount READY=1)" = 2 ]'
 check "SIGHUP: RELOADING=1 then READY=1" \
 	$([ "$(ncount RELOADING=1)" = 1 ] && [ "$(ncount READY=1)" = 2 ]; echo $?)
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
+check "SIGHUP: the rules rewrote xrx_cfg, the flow hash key stayed" \
+	$([ "$(cfg_key "$PIN")" = "$key0" ]; echo $?)
 check "SIGHUP: xrxctl rules shows the new rule" \
 	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
 check "SIGHUP: xrx_ports follows (tcp/6000 accel)" \
@@ -229,7 +236,13 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" -i $XA -c "$WORK/$XA.conf" \
 	--state-dir "$STATE" 2>"$WORK/xa.err" &
 xpid=$!
 at_exit kill -KILL $xpid
-wait_for 10 grep -q "ready:" "$WORK/xa.err"
+# Two loads of xrx_rx (device-bound, then plain) take a while on a busy
+# machine: wait for ready, bounded.
+wait_for 60 grep -q "ready:" "$WORK/xa.err"
+keyx=$(cfg_key "/sys/fs/bpf/xrx/$XA")
+check "another attach draws another flow hash key" \
+	$(grep -q "ready:" "$WORK/xa.err" && [ -n "$keyx" ] &&
+	  [ "$keyx" != "0 0" ] && [ "$keyx" != "$key0" ]; echo $?)
 kill -TERM $xpid
 wait $xpid
 rc=$?

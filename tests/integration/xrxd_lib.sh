@@ -112,6 +112,14 @@ import json, sys
 print(json.load(sys.stdin)["formatted"]["value"][sys.argv[1]])' "$2"
 }
 
+# The flow hash key in PINDIR/xrx_cfg, as "K0 K1" ("0 0": none chosen).
+cfg_key() {
+	bpftool map dump pinned "$1/xrx_cfg" -j 2>/dev/null | "$PY" -c '
+import json, sys
+e = json.load(sys.stdin)[0]
+print(*e.get("formatted", e)["value"]["hash_key"]["k"])'
+}
+
 snapshot() {
 	{
 		in_dut ethtool -k $IF_DUT

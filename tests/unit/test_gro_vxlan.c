@@ -386,10 +386,11 @@ static void test_parse(void **state)
 	n = vxlan_frame_build(&in, &o, h->region, H_SLOT, &h->info[0]);
 	assert_true(n > 0);
 	len = n;
-	assert_int_equal(xrx_parse(h_frame(h, 0), len, len, &outer),
+	assert_int_equal(xrx_parse(h_frame(h, 0), len, len, &outer, &h_key),
 			 XRX_PARSE_L4);
 	assert_int_equal(outer.dport, VX_PORT);
-	assert_int_equal(xrx_parse_vxlan(h_frame(h, 0), len, len, &outer, &t),
+	assert_int_equal(xrx_parse_vxlan(h_frame(h, 0), len, len, &outer, &t,
+					 &h_key),
 			 XRX_TNL_VXLAN);
 	assert_int_equal(t.vni, 0xabcdef);
 	assert_int_equal(t.outer_l3_off, 14);
@@ -411,17 +412,19 @@ static void test_parse(void **state)
 	in.payload_len = 12;
 	h_build(h, 2, &in);
 	len = h->frames[2].len;
-	assert_int_equal(xrx_parse(h_frame(h, 2), len, len, &outer),
+	assert_int_equal(xrx_parse(h_frame(h, 2), len, len, &outer, &h_key),
 			 XRX_PARSE_L4);
-	assert_int_equal(xrx_parse_vxlan(h_frame(h, 2), len, len, &outer, &t),
+	assert_int_equal(xrx_parse_vxlan(h_frame(h, 2), len, len, &outer, &t,
+					 &h_key),
 			 XRX_TNL_SHORT);
 
 	/* Plain TCP is no tunnel. */
 	frame_spec_tcp4(&in);
 	h_build(h, 1, &in);
 	len = h->frames[1].len;
-	xrx_parse(h_frame(h, 1), len, len, &outer);
-	assert_int_equal(xrx_parse_vxlan(h_frame(h, 1), len, len, &outer, &t),
+	xrx_parse(h_frame(h, 1), len, len, &outer, &h_key);
+	assert_int_equal(xrx_parse_vxlan(h_frame(h, 1), len, len, &outer, &t,
+					 &h_key),
 			 XRX_TNL_NONE);
 	h_free(h);
 	(void)state;

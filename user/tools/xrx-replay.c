@@ -151,11 +151,36 @@ static void usage(FILE *f)
 	fprintf(f,
 "  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
 "                        as on the live path (default: the engine parses)\n"
+"  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
 "  -j, --json            print the engine's and the sink's counters as JSON\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n"
 "\n"
 "Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n");
+}
+
+/*
+ * --hash-key: 32 hex digits, the key's 16 bytes in order (as openssl's
+ * SIPHASH hexkey), k[0] from the first eight, little-endian.
+ */
+static int parse_hash_key(const char *s, struct xrx_hash_key *key)
+{
+	unsigned int i, v;
+
+	memset(key, 0, sizeof(*key));
+	for (i = 0; i < 16 && strlen(s) == 32; i++) {
+		if (sscanf(s + 2 * i, "%2x", &v) != 1 ||
+		    !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
+		    !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
+			break;
+		key->k[i / 8] |= (__u64)v << (8 * (i % 8));
+	}
+	if (i < 16 || xrx_hash_key_unset(key)) {
+		fprintf(stderr, "xrx-replay: --hash-key '%s' is not 32 hex digits, not all zero; give e.g. 000102030405060708090a0b0c0d0e0f\n",
+			s);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The row of the options table getopt returned @c for, or NULL. */
@@ -176,12 +201,13 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	static const struct option own[] = {
 		{ "batch", required_argument, NULL, 'b' },
 		{ "meta", no_argument, NULL, 'M' },
+		{ "hash-key", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	struct option longopts[sizeof(own) / sizeof(own[0]) + XRX_OPT_MAX + 1];
-	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MjhV", err[256];
+	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MK:jhV", err[256];
 	size_t n = sizeof(own) / sizeof(own[0]), k = strlen(shortopts);
 	const struct xrx_opt *t;
 	int c, i;
@@ -216,6 +242,10 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			continue;
 		case 'M':
 			o->meta = true;
+			continue;
+		case 'K':
+			if (parse_hash_key(optarg, &o->eng.hash_key))
+				return -EINVAL;
 			continue;
 		case 'j':
 			o->json = true;
@@ -458,9 +488,12 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 	for (i = 0; o->meta && i < r->nr_frames; i++) {
 		struct xrx_parsed p;
 
-		/* xrx_rx writes metadata only for a frame parsed to L4 */
-		xrx_headlen(r->region + r->frames[i].addr, r->frames[i].len,
-			    &p);
+		/* xrx_rx writes metadata only for a frame parsed to L4, its
+		 * hash keyed as the engine's */
+		n = r->frames[i].len;
+		xrx_parse(r->region + r->frames[i].addr,
+			  n < XRX_PARSE_WINDOW ? n : XRX_PARSE_WINDOW, n, &p,
+			  &o->eng.hash_key);
 		if (p.result != XRX_PARSE_L4)
 			continue;
 		xrx_meta_fill(&r->metas[i], &p);
@@ -545,6 +578,15 @@ int main(int argc, char **argv)
 	}
 	xrx_sink__bind(r.sink, on_sink_release, &r);
 
+	/* The engine would draw its own; --meta must hash as it does. */
+	if (xrx_hash_key_unset(&o.eng.hash_key)) {
+		ret = xrx_hash_key_new(&o.eng.hash_key);
+		if (ret) {
+			fprintf(stderr, "xrx-replay: no random flow hash key: %s; give one with --hash-key\n",
+				strerror(-ret));
+			goto out;
+		}
+	}
 	o.eng.region = r.region;
 	o.eng.region_size = r.region_size;
 	o.eng.deliver = on_deliver;

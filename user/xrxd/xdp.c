@@ -207,7 +207,7 @@ static bool has_rule(const struct xrx_conf *conf, const struct xrx_rule_key *k)
  */
 int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_cfg cfg = { .default_action = conf->default_action };
+	struct xrx_cfg cfg = { .default_action = conf->default_action }, cur;
 	struct xrx_rule_key *old, key, *prev = NULL;
 	struct xrx_rule_val *vals, val;
 	unsigned int inner = 0;
@@ -267,6 +267,10 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
 	if (inner)
 		cfg.flags |= XRX_CFG_F_INNER_RULES;
+	/* The flow hash key stays: it was chosen at attach (rules.h). */
+	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
+				 &zero, &cur))
+		cfg.hash_key = cur.hash_key;
 	if (bpf_map_update_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
 				&zero, &cfg, BPF_ANY)) {
 		ret = -errno;

@@ -107,6 +107,7 @@ struct xrx_live {
 	char ifname[32];
 	int ifindex;
 	struct xrx_prog *prog;
+	struct xrx_hash_key hash_key;	/* the program's: every engine's */
 	__u32 nr_q;
 	struct xrx_rxq *q;
 	bool started;
@@ -117,6 +118,14 @@ struct xrx_live {
 /* A message to the log the live handle's options name (log.c). */
 #define xrx_log(l, lvl, ...) \
 	xrx_logf((l)->o.log, (l)->o.log_ctx, lvl, __VA_ARGS__)
+/* prog.c */
+/*
+ * The flow hash key xrx_rx hashes with (xrx_cfg), into @key; chosen and
+ * written first if nobody has chosen one (a program xdp-loader attached).
+ * Return: 0 or a negative errno (logged).
+ */
+int xrx_prog_hash_key(struct xrx_prog *p, struct xrx_hash_key *key);
+
 
 /* xsk.c */
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);

@@ -87,7 +87,10 @@ static int xrx_live_prog_open(struct xrx_live *l)
 		l->prog = xrx_prog__open_pinned(l->ifname, &po);
 	else
 		l->prog = xrx_prog__attach(l->ifname, &po);
-	return l->prog ? 0 : -errno;
+	if (!l->prog)
+		return -errno;
+	/* The engines hash as the program does. */
+	return xrx_prog_hash_key(l->prog, &l->hash_key);
 }
 
 struct xrx_live *xrx_live__open(const char *ifname,
@@ -500,7 +503,7 @@ int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
 
 	if (!l || act > XRX_ACT_ACCEL)
 		return -EINVAL;
-	/* Only the default: VXLAN ports and flags stay as they are. */
+	/* Only the default: VXLAN ports, flags and key stay as they are. */
 	fd = xrx_prog__map_fd(l->prog, XRX_PROG_MAP_CFG);
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
 		return -errno;

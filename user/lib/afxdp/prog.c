@@ -19,9 +19,10 @@
 #include <xdp/libxdp.h>
 
 #include <xrx/prog.h>
+#include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "afxdp/log.h"
+#include "afxdp/afxdp.h"	/* xrx_prog_hash_key() */
 #include "opts.h"
 #include "xrx_rx.skel.h"
 #include "xrx_rx_hw.skel.h"
@@ -179,6 +180,42 @@ static struct xrx_prog *xrx_prog_new(const char *ifname,
 fail:
 	errno = -err;
 	return NULL;
+}
+
+/*
+ * The flow hash key is chosen once per attached program, as the kernel
+ * draws its flow dissector's key once per boot: by whoever first finds
+ * xrx_cfg without one, which is xrx_prog__attach() right after attaching,
+ * before any rule exists and so before xrx_rx hashes a frame. The rest of
+ * xrx_cfg is left as it is.
+ */
+int xrx_prog_hash_key(struct xrx_prog *p, struct xrx_hash_key *key)
+{
+	int fd = p->fds[XRX_PROG_MAP_CFG];
+	struct xrx_cfg cfg;
+	__u32 zero = 0;
+	int err;
+
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		goto fail;
+	if (xrx_hash_key_unset(&cfg.hash_key)) {
+		err = xrx_hash_key_new(&cfg.hash_key);
+		if (err) {
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: no random flow hash key: getrandom(): %s",
+				     p->ifname, strerror(-err));
+			return err;
+		}
+		if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+			goto fail;
+	}
+	*key = cfg.hash_key;
+	return 0;
+fail:
+	err = -errno;
+	xrx_prog_log(p, XRX_LOG_WARN, "%s: xrx_cfg (flow hash key): %s",
+		     p->ifname, strerror(errno));
+	return err;
 }
 
 struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
@@ -412,6 +449,7 @@ struct xrx_prog *xrx_prog__attach(const char *ifname,
 {
 	libbpf_print_fn_t old_bpf;
 	libxdp_print_fn_t old_xdp;
+	struct xrx_hash_key key;
 	struct xrx_prog *p;
 	__u32 id;
 	int err;
@@ -443,6 +481,8 @@ struct xrx_prog *xrx_prog__attach(const char *ifname,
 	libxdp_set_print(old_xdp);
 	libbpf_set_print(old_bpf);
 	xrx_prog_logger = NULL;
+	if (!err)
+		err = xrx_prog_hash_key(p, &key);
 	if (err)
 		goto fail;
 	return p;

@@ -93,6 +93,8 @@ struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
 	/* The receive loop takes chains of the handle's size; every
 	 * engine of the queue, swapped in or not, must take them too. */
 	eo.max_chunks = xrx_rxq_max_pieces(l);
+	/* ... and hash a flow as xrx_rx does (xrx_cfg's key). */
+	eo.hash_key = l->hash_key;
 	eo.sz = sizeof(eo);
 	eo.region = q->umem.area;
 	eo.region_size = q->umem.size;

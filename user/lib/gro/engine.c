@@ -118,6 +118,9 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 			    XRX_ENGINE_OPTS_MIN);
 	if (!err)
 		err = xrx_engine_opts_check(&e->opts);
+	/* No key given: one of its own */
+	if (!err && xrx_hash_key_unset(&e->opts.hash_key))
+		err = xrx_hash_key_new(&e->opts.hash_key);
 	if (err)
 		goto fail;
 	e->region = e->opts.region;
@@ -163,7 +166,7 @@ void xrx_engine__free(struct xrx_engine *e)
  * out-of-band VLAN tag is taken even when the rest is parsed again: the
  * frame no longer holds it. A hash the NIC computed over addresses only
  * would put every flow between two hosts in one bucket; such a frame is
- * parsed, which computes xrx_flow_hash().
+ * parsed, which computes xrx_flow_hash() with the engine's key.
  */
 static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 {
@@ -195,7 +198,8 @@ static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
  * lie within the bytes present.
  * Return: true with @r filled in if the frame is such a segment.
  */
-static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
+static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r,
+				const struct xrx_hash_key *key)
 {
 	const __u8 *l3 = s->data + r->l3_off;
 	__u32 claim, window;
@@ -211,18 +215,20 @@ static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
 		return false;
 	window = s->first_len < XRX_PARSE_WINDOW ? s->first_len :
 						   XRX_PARSE_WINDOW;
-	if (xrx_parse(s->data, window, claim, r) != XRX_PARSE_L4 ||
+	if (xrx_parse(s->data, window, claim, r, key) != XRX_PARSE_L4 ||
 	    r->headlen > s->len)
 		return false;
 	return true;
 }
 
-static void xrx_seg_parse(struct xrx_seg *s)
+static void xrx_seg_parse(struct xrx_engine *e, struct xrx_seg *s)
 {
+	const struct xrx_hash_key *key = &e->opts.hash_key;
 	struct xrx_parsed r;
 
-	xrx_headlen(s->data, s->len, &r);
-	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r))
+	xrx_parse(s->data, s->len < XRX_PARSE_WINDOW ? s->len : XRX_PARSE_WINDOW,
+		  s->len, &r, key);
+	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r, key))
 		s->ip_short = true;
 	s->hdrs = r.hdrs;
 }
@@ -380,7 +386,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 		 * tests hold this counter at 0 there. */
 		if (f->meta)
 			xrx_count(e, XRX_ENGINE_STAT_FRAMES_NO_META);
-		xrx_seg_parse(&s);
+		xrx_seg_parse(e, &s);
 	}
 	xrx_seg_enter(&s, 0, 0);
 	why = xrx_seg_no_gro(e, &s);

@@ -340,9 +340,11 @@ void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why)
 static void xrx_gro_hold(struct xrx_engine *e, const struct xrx_seg *s,
 			 __u64 now_ns)
 {
-	struct xrx_agg *a;
+	struct xrx_agg *a = xrx_gro_table_crowded(&e->table, s->hash);
 
-	if (e->table.held >= e->table.max)	/* gro_flush_oldest() */
+	if (a)		/* gro_flush_oldest(): the bucket's oldest */
+		xrx_deliver(e, a, XRX_ENGINE_STAT_FLUSH_BUCKET_FULL);
+	else if (e->table.held >= e->table.max)	/* ... the table's */
 		xrx_deliver(e, e->table.oldest,
 			    XRX_ENGINE_STAT_FLUSH_TABLE_FULL);
 	a = xrx_agg_start(e, s, now_ns);
