@@ -624,8 +624,20 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 				snprintf(err, errlen, "pcap:%s: %s", path, msg);
 				return -EINVAL;
 			}
-		} else if (olen == 7 && !strncmp(opt, "explain", 7)) {
-			opts->explain = true;
+		} else if (olen >= 7 && !strncmp(opt, "explain", 7) &&
+			   (olen == 7 || opt[7] == '=')) {
+			/* the table's, as xrx-replay's --explain; alone: on */
+			char val[8], msg[160];
+
+			snprintf(val, sizeof(val), "%.*s",
+				 olen == 7 ? 2 : (int)(olen - 8),
+				 olen == 7 ? "on" : opt + 8);
+			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_EXPLAIN), opts,
+					   val, XRX_OPT_FORM_SPEC, msg,
+					   sizeof(msg))) {
+				snprintf(err, errlen, "pcap:%s: %s", path, msg);
+				return -EINVAL;
+			}
 		} else {
 			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain (a path may not contain ',')",
 				 path, (int)olen, opt);
