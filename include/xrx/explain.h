@@ -68,7 +68,8 @@ XRX_API int xrx_pkt__why(const struct xrx_pkt *pkt, struct xrx_why *why);
  * Write "N segs; KIND: WHAT (FUNC)" for @pkt into @buf, e.g. "45 segs;
  * flushed: size limit 65536 (skb_gro_receive)". @max_aggregate: the
  * engine's, named in a size-limit explanation (0: not named).
- * Return: as snprintf(); XRX_EXPLAIN_MAX bytes always suffice.
+ * Return: the length written, cut to fit @size with its NUL;
+ * XRX_EXPLAIN_MAX bytes always hold it whole.
  */
 XRX_API int xrx_pkt__explain(const struct xrx_pkt *pkt, __u32 max_aggregate,
 			     char *buf, size_t size);

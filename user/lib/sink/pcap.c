@@ -403,7 +403,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	struct timespec ts;
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
 	__u64 stamp;
-	int err = 0, n;
+	int err = 0;
 
 	if (p->fd < 0) {
 		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
@@ -424,9 +424,8 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
 	if (p->ng) {
-		n = xrx_pkt__explain(pkt, p->max_aggregate, why, sizeof(why));
-		clen = n < 0 ? 0 : n < (int)sizeof(why) ? (__u32)n :
-							   sizeof(why) - 1;
+		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+					sizeof(why));
 		rec_bytes = sizeof(*epb) + PCAPNG_PAD4(left) + 4 +
 			    PCAPNG_PAD4(clen) + 4 + 4;
 	}
