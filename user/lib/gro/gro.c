@@ -191,10 +191,11 @@ static int xrx_size_flush(const struct xrx_agg *a, const struct xrx_seg *s)
  * A segment lost or reordered on the way also breaks an incrementing IP
  * ID, as senders number every segment. tcp_gro_receive() flushes for
  * both alike (it ORs its checks); the reason named is the gap, the cause
- * the engineer is after, and not the ID it dragged along.
+ * the engineer is after, and not the ID it dragged along. Out of line:
+ * only a flush gets here, and inline it cost the merge path instructions.
  */
-static int xrx_gap_first(const struct xrx_agg *a, const struct xrx_seg *s,
-			 int why)
+static __attribute__((noinline, cold)) int
+xrx_gap_first(const struct xrx_agg *a, const struct xrx_seg *s, int why)
 {
 	if ((why == XRX_ENGINE_STAT_FLUSH_IPID ||
 	     why == XRX_ENGINE_STAT_FLUSH_OUTER_IPID) &&
