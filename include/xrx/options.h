@@ -105,7 +105,7 @@ extern "C" {
 	  "a byte count", "bytes kept per pcap record")                        \
 	X(EXPLAIN, SINK, explain, NULL, "explain", 'e', BOOL, 0, 0, 1,         \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
-	  "pcapng, each packet saying why it ended; a flow summary")
+	  "pcapng saying why each packet ended")
 
 enum xrx_opt_id {
 #define XRX_X_ENUM(id, ...) XRX_OPT_##id,
