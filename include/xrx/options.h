@@ -21,8 +21,9 @@
  *          SINK (xrx_sink_opts), LIVE (xrx_live_opts)
  *   FIELD  the field
  *   KEY    its xrx.conf key, or NULL (not in the config file)
- *   FLAG   its long command-line flag (xrx-replay; "snaplen" is also the
- *          pcap sink spec's snaplen=), or NULL; SHORT its letter or 0
+ *   FLAG   its long command-line flag (xrx-replay; "snaplen" and "explain"
+ *          are also the pcap sink spec's snaplen= and explain), or NULL;
+ *          SHORT its letter or 0
  *   TYPE   U32   a number, MIN..MAX; 0 in the struct takes DEF
  *          BOOL  off | on (a flag without a value sets it)
  *          ENUM  one of WORDS, indexed by the field's enum value
@@ -101,7 +102,10 @@ extern "C" {
 	  "IPv6 BIG TCP into a TUN or TAP")                                    \
 	X(SNAPLEN, SINK, snaplen, NULL, "snaplen", 'S', U32,                   \
 	  XRX_SNAPLEN_DEFAULT, XRX_SNAPLEN_MIN, XRX_SNAPLEN_MAX, NULL, "BYTES", \
-	  "a byte count", "bytes kept per pcap record")
+	  "a byte count", "bytes kept per pcap record")                        \
+	X(EXPLAIN, SINK, explain, NULL, "explain", 'e', BOOL, 0, 0, 1,         \
+	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
+	  "pcapng saying why each packet ended")
 
 enum xrx_opt_id {
 #define XRX_X_ENUM(id, ...) XRX_OPT_##id,

@@ -8,6 +8,7 @@
  *   types.h   fixed-width types, as the XDP program has them
  *   meta.h    struct xrx_meta: what xrx_rx writes in front of a frame
  *   engine.h  header-only copy and the GRO engine; struct xrx_pkt
+ *   explain.h why a packet ended, in words; per-flow summary
  *   sink.h    where packets go: null, pcap, tun, or a sink of your own
  *   options.h the options of both, and of live.h, in one table
  *   stats.h   xrx_rx's counters (the xrx_stats map)
@@ -26,6 +27,7 @@
 #include <xrx/types.h>
 #include <xrx/meta.h>
 #include <xrx/engine.h>
+#include <xrx/explain.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
 #include <xrx/stats.h>

@@ -36,7 +36,9 @@
  * bytes are its head plus fragments that lie inside their pieces; a
  * single frame comes out byte-identical; an aggregate keeps the size and segment limits;
  * no hash bucket holds more than its bound;
- * per flow, no more bytes come out than went in; the counters agree.
+ * per flow, no more bytes come out than went in; the counters agree;
+ * every packet's reason has words (include/xrx/explain.h), which fit,
+ * and the per-flow summary of them counts every packet.
  */
 #include "fuzz.h"
 
@@ -44,6 +46,7 @@
 #include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the bucket bound's test switch */
+#include <xrx/explain.h>
 
 #include "util/frames.h"
 
@@ -98,6 +101,7 @@ static struct fuzz {
 	__u64 pkts, bytes_out;
 	struct flow_state flows[NR_FLOWS][NR_KINDS];
 	struct hash_bytes hb[HASHES];
+	struct xrx_explain *x;		/* the packets' reasons, per flow */
 } F;
 
 static struct hash_bytes *hb_get(__u32 hash)
@@ -166,6 +170,23 @@ static void on_release(void *ctx, __u64 addr)
 	F.released[k] = 1;
 }
 
+/* Whatever its bytes, a delivered packet's reason is explained. */
+static void check_explained(const struct xrx_pkt *pkt)
+{
+	char text[XRX_EXPLAIN_MAX];
+	struct xrx_why why;
+	int n;
+
+	FZ_CHECK(!xrx_pkt__why(pkt, &why) && why.kind != XRX_WHY_NONE,
+		 "reason %s has no explanation",
+		 xrx_engine_stat__name(pkt->reason));
+	n = xrx_pkt__explain(pkt, F.o.max_aggregate, text, sizeof(text));
+	FZ_CHECK(n > 0 && n < (int)sizeof(text) && !text[n] &&
+			 strlen(text) == (size_t)n,
+		 "explanation of %d bytes", n);
+	FZ_CHECK(!xrx_explain__add(F.x, pkt), "xrx_explain__add failed");
+}
+
 static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	static __u8 flat[FRAME_MAX];
@@ -186,6 +207,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 	FZ_CHECK(pkt->gso_segs >= 1, "gso_segs 0");
 	FZ_CHECK(pkt->gso_type <= XRX_GSO_UDP_L4, "gso_type %u", pkt->gso_type);
 	FZ_CHECK(pkt->reason < XRX_ENGINE_STAT_MAX, "reason %u", pkt->reason);
+	check_explained(pkt);
 
 	if (pkt->gso_type == XRX_GSO_NONE) {
 		FZ_CHECK(pkt->gso_segs == 1, "single with %u segs",
@@ -486,6 +508,25 @@ static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
 	frame_place(c, k, meta);
 }
 
+/* The summary, as JSON into memory, counts every packet delivered. */
+static void check_summary(void)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned long long pkts;
+
+	FZ_CHECK(f, "open_memstream");
+	FZ_CHECK(!xrx_explain__print(F.x, f, true), "xrx_explain__print");
+	fclose(f);
+	p = strstr(buf, "\"pkts_out\": ");
+	FZ_CHECK(p && sscanf(p, "\"pkts_out\": %llu", &pkts) == 1 &&
+			 pkts == F.pkts,
+		 "summary counts %s packets, %llu were delivered",
+		 p ? p : "no", (unsigned long long)F.pkts);
+	free(buf);
+}
+
 static void reset(void)
 {
 	/* The region is rewritten piece by piece; only state is cleared. */
@@ -552,6 +593,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * which share one. */
 	if (b & 0x80)
 		xrx_engine_bucket_max(F.e, 2);
+	F.x = xrx_explain__new(F.o.max_aggregate);
+	FZ_CHECK(F.x, "xrx_explain__new: no memory");
 
 	while (fz_left(&c) && F.nr < MAX_FRAMES &&
 	       F.nr_slots + CHUNKS_TRY < MAX_SLOTS) {
@@ -600,6 +643,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.hold = false;
 	xrx_engine__free(F.e);
 	F.e = NULL;
+	check_summary();	/* the packets free() delivered too */
+	xrx_explain__free(F.x);
+	F.x = NULL;
 
 	for (i = 0; i < F.nr_slots; i++)
 		FZ_CHECK(F.released[i], "piece %u of frame %d never released",

@@ -190,11 +190,13 @@ for key, flag, set_, typ, dflt, lo, hi, count, words in rows:
             print("%s xrx.conf.md: %s default %s" %
                   ("ok" if cols[3] == want else "bad", key, want))
     elif flag != "-" and set_ == "sink":
-        # a sink option without a key is an option of the pcap sink spec
-        m = [l for l in conf if "%s= N" % flag in l or "%s=N" % flag in l]
+        # a sink option without a key is an option of the pcap sink spec:
+        # FLAG=N, or a bool's FLAG=on (FLAG alone turns it on)
+        form = "%s=on" % flag if typ == "bool" else "%s=N" % flag
+        m = [l for l in conf if form in l or form.replace("=", "= ") in l]
         says("xrx.conf.5", flag + "=", " ".join(m) or None, typ, dflt, lo,
              hi, count, words)
-        m = [l for l in md if "`%s=N`" % flag in l]
+        m = [l for l in md if "`%s`" % form in l]
         says("xrx.conf.md", flag + "=", " ".join(m) or None, typ, dflt, lo,
              hi, count, words)
     if flag != "-" and typ != "bool":	# a bool's flag takes no value

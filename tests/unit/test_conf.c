@@ -237,7 +237,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nqueues = 4097\n", 2, "out of range" },
 	{ "interface = eth0\nqueues = two\n", 2, "not a number" },
 	{ "interface = eth0\nattach = nativ\n", 2, "write auto, native or skb" },
-	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1X\n", 2, "size=1X is not a size of at least 4096 bytes; write a byte count" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=100\n", 2, "size=100 is not a size" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=1\n", 2, "files=1 is out of range; write how many files to keep in all, 2 to 1000" },
@@ -250,7 +250,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
-	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME" },
 	{ "interface = eth0\ntee = file:/x\n", 2, "write none, pcap:" },
 	{ "interface = eth0\ntee = pcap:rel.pcap\n", 2, "tee = pcap:rel.pcap needs an absolute path" },
 	{ "interface = eth0\ntee = pcap:/x.pcap,snaplen=10\n", 2, "tee = pcap:/x.pcap: snaplen=10 is out of range" },
@@ -516,6 +516,17 @@ static void test_pcap_options(void **state)
 					      err, sizeof(err)), 0);
 	assert_int_equal(so.rotate_bytes, 8192);
 	assert_int_equal(so.snaplen, 200);
+	/* explain: pcapng with a comment per packet; a flag, no value */
+	assert_false(so.explain);
+	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/xrx/a.pcapng,explain,size=1M\n",
+			       err), 0);
+	assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+					      err, sizeof(err)), 0);
+	assert_true(so.explain);
+	assert_string_equal(path, "/run/xrx/a.pcapng");
+	assert_int_equal(xrx_sink_pcap__parse("/x,explain=yes", path, sizeof(path),
+					      &so, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "explain=yes is not a valid value; write off or on"));
 	free(c);
 }
 

@@ -314,7 +314,7 @@ static int parse_sink(struct parser *p, const char *key, const char *val,
 		strcpy(arg, val + 4);
 		return 0;
 	}
-	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME",
+	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME",
 		    key, val, key, none);
 }
 

@@ -16,6 +16,11 @@
  * OUT is written to a temporary file next to it and renamed at the end, so
  * a failed run leaves no partial OUT behind.
  *
+ * --explain (the pcap sink's explain option) writes OUT as pcapng, every
+ * packet with a comment that says why GRO ended it, and prints a
+ * per-flow summary of those reasons (include/xrx/explain.h): the sink and
+ * the summary read pkt->reason, which the engine sets where it decides.
+ *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
  */
 #include <errno.h>
@@ -57,6 +62,8 @@ struct replay_opts {
 struct replay {
 	struct xrx_engine *e;
 	struct xrx_sink *sink;
+	struct xrx_explain *x;	/* --explain */
+	int x_err;
 	__u8 *region;
 	size_t region_size;
 	struct xrx_frame *frames;
@@ -140,7 +147,7 @@ static void usage(FILE *f)
 
 	replay_opts_init(&o);
 	fprintf(f,
-"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap\n"
+"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
 "Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
 "delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
 "\n"
@@ -376,6 +383,8 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	struct replay *r = ctx;
 
+	if (r->x && !r->x_err)
+		r->x_err = xrx_explain__add(r->x, pkt);
 	/* The sink owns the packet now and gives it back through
 	 * on_sink_release() once it is written. */
 	xrx_sink__deliver(r->sink, pkt);
@@ -467,7 +476,12 @@ static void print_json(const struct replay *r, const struct replay_opts *o)
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		printf("%s\"%s\": %llu", i ? ", " : "",
 		       xrx_sink_stat__name(i), (unsigned long long)sv[i]);
-	printf("}}\n");
+	printf("}");
+	if (r->x) {
+		printf(",\n \"explain\": ");
+		xrx_explain__print(r->x, stdout, true);
+	}
+	printf("}\n");
 }
 
 static __u64 now_ns(void)
@@ -531,6 +545,10 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 			(unsigned long long)sv[XRX_SINK_STAT_DROPPED]);
 		return 1;
 	}
+	if (r->x_err) {
+		fprintf(stderr, "xrx-replay: --explain: %s\n", strerror(-r->x_err));
+		return 1;
+	}
 	for (i = 0; i < r->nr_frames; i++)
 		missing += !r->released[i];
 	if (missing || r->double_release || r->bad_release) {
@@ -570,6 +588,9 @@ int main(int argc, char **argv)
 	}
 	tmp_made = true;
 	snprintf(spec, sizeof(spec), "pcap:%s", tmp);
+	/* what an explanation names as the size limit */
+	o.sink.max_aggregate = o.eng.max_aggregate ? o.eng.max_aggregate :
+						     XRX_AGGREGATE_DEFAULT;
 	r.sink = xrx_sink__open(spec, &o.sink);
 	if (!r.sink) {
 		fprintf(stderr, "xrx-replay: %s: cannot open for writing: %s\n",
@@ -577,6 +598,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	xrx_sink__bind(r.sink, on_sink_release, &r);
+	if (o.sink.explain &&
+	    !(r.x = xrx_explain__new(o.sink.max_aggregate))) {
+		fprintf(stderr, "xrx-replay: no memory for --explain\n");
+		goto out;
+	}
 
 	/* The engine would draw its own; --meta must hash as it does. */
 	if (xrx_hash_key_unset(&o.eng.hash_key)) {
@@ -605,6 +631,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (o.json)
 		print_json(&r, &o);
+	else if (r.x)
+		xrx_explain__print(r.x, stdout, false);
 	/* Packets go back to the engine on close: close before free. */
 	xrx_sink__close(r.sink);
 	r.sink = NULL;
@@ -619,6 +647,7 @@ int main(int argc, char **argv)
 out:
 	xrx_sink__close(r.sink);
 	xrx_engine__free(r.e);
+	xrx_explain__free(r.x);
 	if (tmp_made)
 		unlink(tmp);
 	free(r.frames);

@@ -187,6 +187,24 @@ static int xrx_size_flush(const struct xrx_agg *a, const struct xrx_seg *s)
 	return 0;
 }
 
+/*
+ * A segment lost or reordered on the way also breaks an incrementing IP
+ * ID, as senders number every segment. tcp_gro_receive() flushes for
+ * both alike (it ORs its checks); the reason named is the gap, the cause
+ * the engineer is after, and not the ID it dragged along. Out of line:
+ * only a flush gets here, and inline it cost the merge path instructions.
+ */
+static __attribute__((noinline, cold)) int
+xrx_gap_first(const struct xrx_agg *a, const struct xrx_seg *s, int why)
+{
+	if ((why == XRX_ENGINE_STAT_FLUSH_IPID ||
+	     why == XRX_ENGINE_STAT_FLUSH_OUTER_IPID) &&
+	    xrx_tcp_seq_flush(a, xrx_get32(s->data + s->l4_off + XRX_TCPH_SEQ),
+			      s->payload_len) == XRX_ENGINE_STAT_FLUSH_SEQ)
+		return XRX_ENGINE_STAT_FLUSH_SEQ;
+	return why;
+}
+
 /* tcp_gro_receive(): every check before the merge. Return: 0 or why not. */
 static int xrx_tcp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 {
@@ -212,7 +230,7 @@ static int xrx_tcp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
 	why = xrx_network_flush(a, s);
 	if (unlikely(why))
-		return why;
+		return xrx_gap_first(a, s, why);
 	why = xrx_tcp_seq_flush(a, xrx_get32(th + XRX_TCPH_SEQ),
 				s->payload_len);
 	if (unlikely(why))
