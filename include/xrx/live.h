@@ -66,6 +66,7 @@ struct xrx_rule_val;
 /* xrx_live_opts.busy_poll_usec and busy_poll_budget. */
 #define XRX_LIVE_BUSY_POLL_USEC_DEFAULT 50
 #define XRX_LIVE_BUSY_POLL_USEC_MAX 100000	/* the loop's 100 ms wait */
+#define XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT 64	/* the default batch */
 #define XRX_LIVE_BUSY_POLL_BUDGET_MAX 1024	/* a batch at most */
 
 enum xrx_live_bind {
@@ -131,7 +132,9 @@ struct xrx_live_opts {
 	 */
 	bool busy_poll;
 	__u32 busy_poll_usec;		/* 0: XRX_LIVE_BUSY_POLL_USEC_DEFAULT */
-	__u32 busy_poll_budget;		/* 0: batch */
+	/* 0: XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT; both bounded by the
+	 * options table (include/xrx/options.h) */
+	__u32 busy_poll_budget;
 	/* Pin each worker to cpus[i] (i = index of the queue, 0-based);
 	 * NULL or a negative entry: not pinned. */
 	const int *cpus;

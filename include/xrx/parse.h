@@ -30,6 +30,11 @@
 #include <xrx/meta.h>
 #include <xrx/bytes.h>
 #include <xrx/hdr.h>
+#include <xrx/hash.h>
+
+#ifndef __bpf__
+#include <stddef.h>	/* NULL; BPF has it from bpf_helpers.h */
+#endif
 
 #define XRX_PARSE_WINDOW 256	/* = the head buffer size of libxrx */
 #define XRX_PARSE_MASK 511	/* what a read offset is masked with */
@@ -117,50 +122,57 @@ struct xrx_win {
 		__builtin_memcpy(dst, &a_, sizeof(a_));                       \
 	} while (0)
 
-static __always_inline __u32 xrx_rotl32(__u32 x, int r)
+/*
+ * The flow's identity as a SipHash message: the addresses in whole words
+ * (IPv4: both in one; IPv6: four), then sport, dport and the protocol as
+ * its last 5 bytes, so a flow is 13 or 37 bytes, two or five blocks.
+ * Direction matters: it identifies a receive flow, as GRO does.
+ * xrx_flow_absorb() takes the words. Return: how many.
+ */
+static __always_inline __u32 xrx_flow_absorb(struct xrx_sip *s,
+					     const struct xrx_parsed *r)
 {
-	return (x << r) | (x >> (32 - r));
+	__u32 i;
+
+	if (r->flags & XRX_META_F_IPV4) {
+		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + 12) << 32 |
+					xrx_raw32(r->saddr + 12));
+		return 1;
+	}
+	/* 4-byte loads: the verifier wants stack reads aligned */
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->saddr + i + 4) << 32 |
+					xrx_raw32(r->saddr + i));
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + i + 4) << 32 |
+					xrx_raw32(r->daddr + i));
+	return 4;
 }
 
-/* One murmur3 round; the hash only has to spread flows, not resist attack. */
-static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
+/* After @words words: the ports and protocol, and the 32-bit result. */
+static __always_inline __u32 xrx_flow_final(struct xrx_sip *s,
+					    const struct xrx_parsed *r,
+					    __u32 words)
 {
-	k *= 0xcc9e2d51;
-	k = xrx_rotl32(k, 15);
-	k *= 0x1b873593;
-	h ^= k;
-	h = xrx_rotl32(h, 13);
-	return h * 5 + 0xe6546b64;
-}
-
-/* Big-endian word @i of an address; @a is 4-byte aligned in xrx_parsed. */
-static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
-{
-	return xrx_get32(a + i);
+	return (__u32)xrx_sip_final(s, words * 8 + 5,
+				    (__u64)r->l4_proto << 32 |
+					    (__u32)r->dport << 16 | r->sport);
 }
 
 /*
- * Flow hash over (saddr, daddr, sport, dport, l4_proto). Direction
- * matters: it identifies a receive flow, as GRO does.
+ * Flow hash over (saddr, daddr, sport, dport, l4_proto), keyed with @key:
+ * the low 32 bits of their SipHash-2-4, as __flow_hash_from_keys() keeps
+ * the low 32 bits of siphash().
  */
-static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r)
+static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r,
+					   const struct xrx_hash_key *key)
 {
-	__u32 h = 0x9e3779b9;
-	int i;
+	struct xrx_sip s;
 
-XRX_UNROLL
-	for (i = 0; i < 16; i += 4) {
-		h = xrx_hash_mix(h, xrx_addr_word(r->saddr, i));
-		h = xrx_hash_mix(h, xrx_addr_word(r->daddr, i));
-	}
-	h = xrx_hash_mix(h, (__u32)r->sport << 16 | r->dport);
-	h = xrx_hash_mix(h, r->l4_proto);
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
+	xrx_sip_init(&s, key);
+	return xrx_flow_final(&s, r, xrx_flow_absorb(&s, r));
 }
 
 /*
@@ -170,7 +182,7 @@ XRX_UNROLL
 static __always_inline __u32 xrx_l4_fixed_len(__u32 proto)
 {
 	switch (proto) {
-	case 17:	/* UDP */
+	case XRX_IPPROTO_UDP:
 	case 136:	/* UDP-Lite */
 		return 8;
 	case 1:		/* ICMP */
@@ -207,17 +219,19 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
  * @len:  window length, min(@wire, XRX_PARSE_WINDOW)
  * @wire: the frame's full length (all fragments of a multi-buffer frame)
  * @r:    result; every field is written
- * @hash: non-zero: also compute r->hash (xrx_flow_hash()); 0: leave it
- *        0. A constant at every call, so a copy that does not hash holds
- *        no hash code: xrx_rx parses without it and hashes only the
- *        frames it accelerates, from the NIC's hash where it has one
+ * @key:  the flow hash key: also compute r->hash (xrx_flow_hash()); NULL:
+ *        leave it 0. NULL or not is a constant at every call, so a copy
+ *        that does not hash holds no hash code: xrx_rx parses without it
+ *        and hashes only the frames it accelerates, from the NIC's hash
+ *        where it has one
  *
  * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
  * result; offsets, addresses and ports for as far as parsing got.
  */
 static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 					__u32 len, __u32 wire,
-					struct xrx_parsed *r, int hash)
+					struct xrx_parsed *r,
+					const struct xrx_hash_key *key)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
 
@@ -232,18 +246,18 @@ static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 		return r->result;
 	}
 
-	proto = xrx_rd16(w, kind, 12);
+	proto = xrx_rd16(w, kind, XRX_ETH_PROTO);
 XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
 			break;
-		if (off + 4 > len) {
+		if (off + XRX_VLAN_HLEN > len) {
 			r->headlen = off;
-			r->result = xrx_cut(off + 4, wire);
+			r->result = xrx_cut(off + XRX_VLAN_HLEN, wire);
 			return r->result;
 		}
-		proto = xrx_rd16(w, kind, off + 2);
-		off += 4;
+		proto = xrx_rd16(w, kind, off + XRX_VLAN_PROTO);
+		off += XRX_VLAN_HLEN;
 		r->nr_vlans++;
 		r->flags |= XRX_META_F_VLAN;
 	}
@@ -256,18 +270,19 @@ XRX_UNROLL
 		__u32 ihl, tot_len, frag;
 
 		r->flags |= XRX_META_F_IPV4;
-		if (off + 20 > len) {
-			r->result = xrx_cut(off + 20, wire);
+		if (off + XRX_IPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_IPH_LEN, wire);
 			return r->result;
 		}
-		ihl = (xrx_rd8(w, kind, off) & 0x0f) * 4;
-		if ((xrx_rd8(w, kind, off) >> 4) != 4 || ihl < 20) {
+		ihl = (xrx_rd8(w, kind, off + XRX_IPH_VIHL) & 0x0f) * 4;
+		if ((xrx_rd8(w, kind, off + XRX_IPH_VIHL) >> 4) != 4 ||
+		    ihl < XRX_IPH_LEN) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		if (ihl > 20)
+		if (ihl > XRX_IPH_LEN)
 			r->flags |= XRX_META_F_IPV4_OPT;
-		tot_len = xrx_rd16(w, kind, off + 2);
+		tot_len = xrx_rd16(w, kind, off + XRX_IPH_TOT_LEN);
 		if (tot_len < ihl || off + tot_len > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -278,21 +293,22 @@ XRX_UNROLL
 			r->result = xrx_cut(off + ihl, wire);
 			return r->result;
 		}
-		l4 = xrx_rd8(w, kind, off + 9);
+		l4 = xrx_rd8(w, kind, off + XRX_IPH_PROTOCOL);
 		r->saddr[10] = 0xff;
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-		xrx_addr_copy(r->saddr + 12, w, kind, off + 12);
-		xrx_addr_copy(r->daddr + 12, w, kind, off + 16);
-		frag = xrx_rd16(w, kind, off + 6);
+		xrx_addr_copy(r->saddr + 12, w, kind, off + XRX_IPH_SADDR);
+		xrx_addr_copy(r->daddr + 12, w, kind, off + XRX_IPH_DADDR);
+		frag = xrx_rd16(w, kind, off + XRX_IPH_FRAG_OFF);
 		off += ihl;
 		r->l4_proto = l4;
 		r->l4_off = off;
 		r->headlen = off;
-		if (frag & 0x3fff) {		/* MF or a fragment offset */
+		if (frag & (XRX_IP_MF | XRX_IP_OFFSET)) {
 			r->flags |= XRX_META_F_FRAG;
-			if (frag & 0x1fff) {	/* not the first: no L4 header */
+			/* not the first fragment: no L4 header */
+			if (frag & XRX_IP_OFFSET) {
 				r->l4_off = 0;
 				r->result = XRX_PARSE_FRAG;
 				goto hash;
@@ -302,49 +318,55 @@ XRX_UNROLL
 		__u32 plen;
 
 		r->flags |= XRX_META_F_IPV6;
-		if (off + 40 > len) {
-			r->result = xrx_cut(off + 40, wire);
+		if (off + XRX_IP6H_LEN > len) {
+			r->result = xrx_cut(off + XRX_IP6H_LEN, wire);
 			return r->result;
 		}
-		if ((xrx_rd8(w, kind, off) >> 4) != 6) {
+		if ((xrx_rd8(w, kind, off + XRX_IP6H_VTF) >> 4) != 6) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		plen = xrx_rd16(w, kind, off + 4);
-		if (off + 40 + plen > wire) {
+		plen = xrx_rd16(w, kind, off + XRX_IP6H_PAYLOAD_LEN);
+		if (off + XRX_IP6H_LEN + plen > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		if (off + 40 + plen < wire)
+		if (off + XRX_IP6H_LEN + plen < wire)
 			r->flags |= XRX_META_F_LEN_PAD;
-		l4 = xrx_rd8(w, kind, off + 6);
+		l4 = xrx_rd8(w, kind, off + XRX_IP6H_NEXTHDR);
 XRX_UNROLL
 		for (i = 0; i < 16; i += 4) {
-			xrx_addr_copy(r->saddr + i, w, kind, off + 8 + i);
-			xrx_addr_copy(r->daddr + i, w, kind, off + 24 + i);
+			xrx_addr_copy(r->saddr + i, w, kind,
+				      off + XRX_IP6H_SADDR + i);
+			xrx_addr_copy(r->daddr + i, w, kind,
+				      off + XRX_IP6H_DADDR + i);
 		}
-		off += 40;
+		off += XRX_IP6H_LEN;
 		r->headlen = off;
 		for (i = 0; i < XRX_MAX_EXT_HDRS; i++) {
-			if (l4 == 0 || l4 == 43 || l4 == 60) {
-				/* hop-by-hop, routing, destination options */
+			if (l4 == XRX_IPPROTO_HOPOPTS ||
+			    l4 == XRX_IPPROTO_ROUTING ||
+			    l4 == XRX_IPPROTO_DSTOPTS) {
 				if (off + 2 > len) {
 					r->result = xrx_cut(off + 2, wire);
 					return r->result;
 				}
 				r->flags |= XRX_META_F_IPV6_EXT;
-				l4 = xrx_rd8(w, kind, off);
-				off += (xrx_rd8(w, kind, off + 1) + 1) * 8;
-			} else if (l4 == 44) {
-				/* fragment header */
-				if (off + 8 > len) {
-					r->result = xrx_cut(off + 8, wire);
+				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
+				off += 8 * (xrx_rd8(w, kind,
+						    off + XRX_IP6OPT_HDRLEN) + 1);
+			} else if (l4 == XRX_IPPROTO_FRAGMENT) {
+				if (off + XRX_FRAGH_LEN > len) {
+					r->result = xrx_cut(off + XRX_FRAGH_LEN,
+							    wire);
 					return r->result;
 				}
 				r->flags |= XRX_META_F_FRAG;
-				l4 = xrx_rd8(w, kind, off);
-				need = xrx_rd16(w, kind, off + 2) & 0xfff8;
-				off += 8;
+				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
+				need = xrx_rd16(w, kind,
+						off + XRX_FRAGH_FRAG_OFF) &
+				       XRX_IP6_OFFSET;
+				off += XRX_FRAGH_LEN;
 				if (need) {	/* not the first fragment */
 					r->l4_proto = l4;
 					r->headlen = xrx_min32(off, wire);
@@ -356,7 +378,8 @@ XRX_UNROLL
 			}
 			r->headlen = xrx_min32(off, wire);
 		}
-		if (l4 == 0 || l4 == 43 || l4 == 60 || l4 == 44) {
+		if (l4 == XRX_IPPROTO_HOPOPTS || l4 == XRX_IPPROTO_ROUTING ||
+		    l4 == XRX_IPPROTO_DSTOPTS || l4 == XRX_IPPROTO_FRAGMENT) {
 			/* more extension headers than xrx follows */
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -373,18 +396,20 @@ XRX_UNROLL
 	}
 
 	/* Transport header: off == r->l4_off, l4 == r->l4_proto. */
-	if (l4 == 6) {
+	if (l4 == XRX_IPPROTO_TCP) {
 		r->flags |= XRX_META_F_TCP;
-		if (off + 20 > len) {
-			r->result = xrx_cut(off + 20, wire);
+		if (off + XRX_TCPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_TCPH_LEN, wire);
 			return r->result;
 		}
-		thl = (xrx_rd8(w, kind, off + 12) >> 4) * 4;
-		r->sport = xrx_rd16(w, kind, off);
-		r->dport = xrx_rd16(w, kind, off + 2);
+		thl = (xrx_rd8(w, kind, off + XRX_TCPH_DOFF) >> 4) * 4;
+		r->sport = xrx_rd16(w, kind, off + XRX_TCPH_SOURCE);
+		r->dport = xrx_rd16(w, kind, off + XRX_TCPH_DEST);
 		/* __skb_get_poff(): max(sizeof(struct tcphdr), doff * 4) */
-		r->headlen = xrx_min32(off + (thl < 20 ? 20 : thl), wire);
-		if (thl < 20) {
+		r->headlen = xrx_min32(off + (thl < XRX_TCPH_LEN ? XRX_TCPH_LEN :
+							     thl),
+				       wire);
+		if (thl < XRX_TCPH_LEN) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
@@ -392,15 +417,15 @@ XRX_UNROLL
 			r->result = xrx_cut(off + thl, wire);
 			return r->result;
 		}
-	} else if (l4 == 17) {
+	} else if (l4 == XRX_IPPROTO_UDP) {
 		r->flags |= XRX_META_F_UDP;
-		r->headlen = xrx_min32(off + 8, wire);
-		if (off + 8 > len) {
-			r->result = xrx_cut(off + 8, wire);
+		r->headlen = xrx_min32(off + XRX_UDPH_LEN, wire);
+		if (off + XRX_UDPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_UDPH_LEN, wire);
 			return r->result;
 		}
-		r->sport = xrx_rd16(w, kind, off);
-		r->dport = xrx_rd16(w, kind, off + 2);
+		r->sport = xrx_rd16(w, kind, off + XRX_UDPH_SOURCE);
+		r->dport = xrx_rd16(w, kind, off + XRX_UDPH_DEST);
 	} else {
 		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
 		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :
@@ -410,8 +435,8 @@ XRX_UNROLL
 	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
 	/* One place computes the hash. */
 hash:
-	if (hash)
-		r->hash = xrx_flow_hash(r);
+	if (key)
+		r->hash = xrx_flow_hash(r, key);
 	return r->result;
 
 	/* Only the packet window's reads come here (XRX_LOAD), and never:
@@ -421,20 +446,25 @@ xrx_out_of_window: __attribute__((unused));
 	return r->result;
 }
 
-/* The window is a buffer (userspace, or BPF's scratch copy). */
+/*
+ * The window is a buffer (userspace, or BPF's scratch copy). @key: the
+ * flow hash key, or NULL to leave r->hash 0.
+ */
 static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
-				     struct xrx_parsed *r)
+				     struct xrx_parsed *r,
+				     const struct xrx_hash_key *key)
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 1);
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, key);
 }
 
 #ifdef __bpf__
 /*
  * xrx_rx's two parses, neither of which hashes (r->hash is 0): the
  * program hashes after its rule lookup, once, and only a frame it
- * accelerates; r->hash is then what xrx_parse() would have given.
+ * accelerates; r->hash is then what xrx_parse() with xrx_cfg's key
+ * would have given.
  *
  * xrx_parse_pkt(): the window is the packet's linear area, from data to
  * @data_end; @len is at most what it holds. A result of
@@ -450,7 +480,7 @@ static __always_inline int xrx_parse_pkt(const __u8 *data,
 {
 	struct xrx_win w = { .p = data, .end = data_end };
 
-	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r, 0);
+	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r, NULL);
 }
 
 static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
@@ -458,7 +488,7 @@ static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 0);
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, NULL);
 }
 #endif
 

@@ -220,6 +220,7 @@ live() {
 	check "$name: xrxd took all $want segments (not redirected to the socket: $drops)" $?
 	[ "$(jget user.engine.frames_no_meta)" = 0 ]
 	check "$name: every frame carried xrx_meta" $?
+	unaccounted_zero "$name"
 }
 
 snapshot "$WORK/orig"

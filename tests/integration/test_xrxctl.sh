@@ -181,6 +181,7 @@ xrxctl stats $IF_DUT >"$WORK/out"
 grep "hint:" "$WORK/out" | sed 's/^/# /'
 check "stats text: $(bad) frames with bad checksums flagged, with the fix (ethtool -K PEER tx off)" \
 	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad).*ethtool -K PEER tx off" "$WORK/out"; echo $?)
+unaccounted_zero
 
 # --- reload: the outcome, not just the signal ---------------------------------
 # reload_with LINE: the good config with LINE at the top, then xrxctl

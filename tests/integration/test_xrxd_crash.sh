@@ -138,6 +138,11 @@ check "restart: detached the dead xrxd's program and restored its settings first
 id2=$(prog_id)
 diag "program before the crash $id1, after the restart $id2"
 check "restart: runs with a new program" $([ -n "$id2" ] && [ "$id2" != "$id1" ] && kill -0 $pid; echo $?)
+in_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 5 >/dev/null
+wait_for 10 eval '[ "$(frames_in)" -ge 320 ]'
+check "restart: traffic reaches the new xrxd's engine ($(frames_in) frames)" \
+	$([ "$(frames_in)" -ge 320 ]; echo $?)
+unaccounted_zero "restart"
 check "restart: state file records the true originals" \
 	$(grep -qx 'feature rx-gro off' "$SF" && grep -qx 'channels_rx 2' "$SF"; echo $?)
 xrxctl restore $IF_DUT 2>"$WORK/err"

@@ -213,7 +213,7 @@ static int parse_napi(char *val, struct xrx_state *st, bool *dup)
 	if (!num)
 		return 1;
 	*num++ = '\0';
-	if (xrx_parse_uint(val, UINT_MAX, &id) || !id || parse_u64(num, &v))
+	if (xrx_parse_u32(val, 1, UINT_MAX, &id) || parse_u64(num, &v))
 		return 1;
 	for (k = 0; k < XRX_NAPI_SETTING_MAX; k++)
 		if (!strcmp(name, xrx_napi_setting_names[k]))
@@ -310,7 +310,7 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 		return serr(err, errlen, name, ifname,
 			    "line %d: unknown key '%.30s' (corrupted, or written by a newer xrx)",
 			    lineno, key);
-	if (xrx_parse_uint(val, UINT_MAX, &v))
+	if (xrx_parse_u32(val, 0, UINT_MAX, &v))
 		goto bad;
 	if (!strcmp(key, "ifindex")) {
 		if (seen[1]++ || !v || v > INT_MAX)

@@ -197,8 +197,9 @@ static void print_text(const struct snap *s, const struct snap *prev)
 	printf("  %-28s %16llu   (no counter says where they went; in flight while traffic runs, 0 when idle)\n",
 	       "unaccounted",
 	       (unsigned long long)s->u.hdr[XRX_USTATS_UNACCOUNTED]);
-	if (s->u.hdr[XRX_USTATS_DEGRADED])
-		printf("  DEGRADED: no AF_XDP sockets; traffic goes to the kernel (pass_no_socket); xrxd retries\n");
+	for (i = 0; i < XRX_DEGRADED_MAX; i++)
+		if (s->u.hdr[XRX_USTATS_DEGRADED_REASONS] & (1ull << i))
+			printf("  DEGRADED: %s\n", xrx_degraded__desc(i));
 	if (s->u.hdr[XRX_USTATS_STUCK_WORKERS])
 		printf("  STUCK: %llu worker(s) not running their loop (blocked in the sink?)\n",
 		       (unsigned long long)s->u.hdr[XRX_USTATS_STUCK_WORKERS]);
@@ -323,7 +324,7 @@ static void print_prom(const struct snap *s, int n)
 		}
 	}
 	prom_family("xrx_degraded",
-		    "1 while xrxd has no AF_XDP sockets (a bind failed) and the traffic goes to the kernel", false);
+		    "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)", false);
 	for (j = 0; j < n; j++)
 		if (s[j].have_u)
 			printf("xrx_degraded{interface=\"%s\"} %llu\n", s[j].ifname,

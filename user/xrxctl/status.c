@@ -232,6 +232,24 @@ out:
 	free(r);
 }
 
+/* One "state DEGRADED" line per reason xrxd set (ctl_ustats.h). */
+static void print_degraded(const struct xrx_ustats *u)
+{
+	__u64 why = u->hdr[XRX_USTATS_DEGRADED_REASONS];
+	int r;
+
+	for (r = 0; r < XRX_DEGRADED_MAX; r++) {
+		if (!(why & (1ull << r)))
+			continue;
+		if (r == XRX_DEGRADED_NO_SOCKETS)
+			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
+			       (unsigned long long)u->hdr[XRX_USTATS_BIND_FAILURES],
+			       u->hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
+		else
+			printf("  state     DEGRADED: %s\n", xrx_degraded__desc(r));
+	}
+}
+
 static int status_one(const struct ctx *ctx, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -314,9 +332,7 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		       (unsigned long long)u.hdr[XRX_USTATS_WORKER_RESTARTS],
 		       u.hdr[XRX_USTATS_WORKER_RESTARTS] == 1 ? "" : "s");
 		if (u.hdr[XRX_USTATS_DEGRADED])
-			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
-			       (unsigned long long)u.hdr[XRX_USTATS_BIND_FAILURES],
-			       u.hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
+			print_degraded(&u);
 		else if (u.hdr[XRX_USTATS_STUCK_WORKERS])
 			printf("  state     STUCK: %llu worker%s not going round the receive loop (blocked in the sink? a FIFO nobody reads, a wedged TUN)\n",
 			       (unsigned long long)u.hdr[XRX_USTATS_STUCK_WORKERS],

@@ -427,13 +427,40 @@ static void enter_degraded(struct xrxd *x, int err)
 		x->ifname, strerror(-err), (double)x->retry_gap_ns / 1e9);
 }
 
+/*
+ * The queue count @conf asks for on the NIC as it is now (with queues =
+ * all, ethtool -L may have changed it since), at most the workers xrxd
+ * runs; @fallback if the NIC cannot be read.
+ */
+static unsigned int queues_now(struct xrxd *x, const struct xrx_conf *conf,
+			       unsigned int fallback)
+{
+	struct xrx_nic *nic;
+	unsigned int n = fallback;
+
+	nic = malloc(sizeof(*nic));
+	if (nic && !read_nic(x, nic))
+		n = xrxd_queue_count(conf, nic);
+	free(nic);
+	return n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+}
+
 /* From the timer: one more try at the sockets, backing off to 8 s. */
 static void retry_degraded(struct xrxd *x)
 {
+	unsigned int n;
 	int err;
 
 	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
 		return;
+	/* The channels may have changed while degraded: a queue gone is
+	 * a bind that fails forever, a queue added one left unserved. */
+	n = queues_now(x, x->conf, x->nr_queues);
+	if (n != x->nr_queues) {
+		ctl_notice("%s: RX queues %u -> %u while degraded; retrying with %u",
+			   x->ifname, x->nr_queues, n, n);
+		x->nr_queues = n;
+	}
 	/* The timer retries anyway: do not hold up the main loop long. */
 	x->bind_busy_ms = 200;
 	err = xrxd_workers_start(x, x->conf);
@@ -462,18 +489,12 @@ static void retry_degraded(struct xrxd *x)
  */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_nic *nic;
 	unsigned int n, old_n = x->nr_queues;
 	int ret, ret2;
 
-	nic = malloc(sizeof(*nic));
-	if (!nic)
-		return -ENOMEM;
-	ret = read_nic(x, nic);
-	n = ret ? x->nr_queues : xrxd_queue_count(conf, nic);
-	free(nic);
+	n = queues_now(x, conf, x->nr_queues);
 	xrxd_workers_stop(x);
-	x->nr_queues = n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+	x->nr_queues = n;
 	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 	ret = xrxd_workers_start(x, conf);
 	if (!ret) {
@@ -541,7 +562,7 @@ static void channels_changed(struct xrxd *x)
 		return;
 	}
 	if (n == x->nr_queues || x->degraded)
-		return;		/* degraded: the retry opens for the count of then */
+		return;		/* degraded: the retry reads the count itself */
 	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
 		   x->ifname, x->nr_queues, n);
 	restart_workers(x, x->conf);
@@ -664,6 +685,7 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 	    (fresh->nrules || fresh->default_action == XRX_ACT_ACCEL))
 		reload_vlan_check(x);
 	memcpy(x->conf, fresh, sizeof(*fresh));
+	xrxd_consuming_note(x, x->conf);
 	x->us.hdr[XRX_USTATS_RELOADS]++;
 	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
 	return 0;
@@ -786,6 +808,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			}
 			if (restart)
 				mtu_changed(x);
+			if (x->xdp_event)
+				xrxd_prog_watch(x);
 		}
 		if (mon && pfd[3].revents & POLLIN && ethtool_events(x, mon))
 			channels_changed(x);
@@ -816,7 +840,10 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 				ret = 0;
 				goto out;
 			}
+			xrxd_prog_watch(x);
 			xrxd_stats_refresh(x);
+			if (xrxd_sink_watch(x))
+				xrxd_stats_refresh(x);	/* publish the change */
 			notify_status(x);
 		}
 	}
@@ -1137,6 +1164,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	     i++)
 		ret = steps[i](r);
 	if (!ret && !r->done) {
+		xrxd_prog_watch(x);
 		xrxd_stats_refresh(x);
 		sd_notify(0, "READY=1");
 		notify_status(x);
@@ -1145,6 +1173,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 			   xrx_prog__mode_name(x->prog), x->nrules,
 			   x->nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->prog),
 			   x->degraded ? " (degraded: no AF_XDP sockets yet)" : "");
+		xrxd_consuming_note(x, x->conf);
 		ret = serve(x, &set);
 		sd_notify(0, "STOPPING=1");
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * xrxd's pieces: the program it attaches (prog.c), the AF_XDP workers and
- * their counters (workers.c), link events (linkmon.c), and the lifecycle
- * that ties them together (xrxd.c).
+ * xrxd's pieces: its XDP side (xdp.c: xrx_rx attached, its rules and
+ * pins), the AF_XDP workers and their counters (workers.c), link events
+ * (linkmon.c), and the lifecycle that ties them together (xrxd.c).
  */
 #ifndef XRXD_H
 #define XRXD_H
@@ -66,9 +66,28 @@ struct xrxd {
 	/* For rates in STATUS=. */
 	__u64 last_ns;
 	__u64 last_frames, last_bytes;
+
+	/* health.c: degraded for other reasons than a failed bind (that
+	 * one is @degraded above), a bit per XRX_DEGRADED_*, each with the
+	 * detail STATUS= shows. */
+	__u32 degraded_why;
+	char degraded_text[XRX_DEGRADED_MAX][192];
+	bool xdp_event;		/* a link event carried IFLA_XDP */
+	__u32 xdp_seen_id;	/* the XDP program last looked at */
+	bool xdp_looked;
+	/* The sink's counters at the last look, and the episode of lost
+	 * writes under way (its start logged at most once a minute). */
+	__u64 sink_errors, sink_nospace, sink_out, tee_errors;
+	__u64 sink_lost;	/* in this episode */
+	__u64 sink_logged_ns, sink_reminded_ns;
+	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
+	bool sink_episode_logged;
+	/* The last consuming-sink warning: its rules and its sink. */
+	char consuming_said[512];
+	char consuming_sink[PATH_MAX + 8];
 };
 
-/* prog.c */
+/* xdp.c */
 int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign);
 int xrxd_prog_attach(struct xrxd *x);
 bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
@@ -104,6 +123,20 @@ const char *xrxd_conf_instance(const char *file, char *buf, size_t len);
 void xrxd_reload_record(struct xrxd *x, __u64 started_mono_ns, int ret,
 			const char *reason);
 void xrxd_reload_forget(struct xrxd *x);
+/* health.c */
+/* Degraded for @r (not NO_SOCKETS: that is x->degraded), detail for
+ * STATUS=; return: true when @r was not set before. */
+bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Return: true when @r was set. */
+bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r);
+__u32 xrxd_degraded_mask(const struct xrxd *x);
+/* "; DEGRADED: ..." for each reason but NO_SOCKETS; return: its length. */
+int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len);
+void xrxd_prog_watch(struct xrxd *x);
+/* Return: true when it changed the degraded reasons. */
+bool xrxd_sink_watch(struct xrxd *x);
+void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf);
 
 /* linkmon.c */
 int xrxd_linkmon_open(void);

@@ -35,26 +35,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "afxdp/live_priv.h"
-
-/* Defaults and bounds of the options, at open. Return: 0 or -EINVAL. */
-int xrx_busy_poll_opts(struct xrx_live *l)
-{
-	struct xrx_live_opts *o = &l->o;
-
-	if (!o->busy_poll_usec)
-		o->busy_poll_usec = XRX_LIVE_BUSY_POLL_USEC_DEFAULT;
-	if (!o->busy_poll_budget)
-		o->busy_poll_budget = o->batch;
-	if (o->busy_poll_usec <= XRX_LIVE_BUSY_POLL_USEC_MAX &&
-	    o->busy_poll_budget <= XRX_LIVE_BUSY_POLL_BUDGET_MAX)
-		return 0;
-	xrx_log(l, XRX_LOG_WARN,
-		"%s: busy_poll_usec %u, busy_poll_budget %u: write at most %u us and %u frames",
-		l->ifname, o->busy_poll_usec, o->busy_poll_budget,
-		XRX_LIVE_BUSY_POLL_USEC_MAX, XRX_LIVE_BUSY_POLL_BUDGET_MAX);
-	return -EINVAL;
-}
+#include "afxdp/afxdp.h"
 
 /* The socket's NAPI, 0 when it has none (yet). */
 static unsigned int xrx_xsk_napi_id(const struct xrx_xsk *x)

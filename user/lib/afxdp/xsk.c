@@ -25,7 +25,7 @@
 #include <bpf/bpf.h>
 #include <xdp/libxdp.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283
