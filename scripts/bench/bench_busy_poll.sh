@@ -77,19 +77,11 @@ MAC=$(dut_mac)
 in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
 	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
 
-# napi_sysfs DEFER TIMEOUT: the DUT device's values, which a new NAPI takes.
-napi_sysfs() {
-	ip netns exec $NS_DUT sh -c "echo $1 >/sys/class/net/$IF_DUT/napi_defer_hard_irqs &&
-		echo $2 >/sys/class/net/$IF_DUT/gro_flush_timeout"
-}
 # Frames the sending veth dropped: the DUT's ring (256) was full, as it
 # fills while the deferral holds the DUT's NAPI back.
 veth_dropped() {
 	in_src ip -s -j link show $IF_SRC |
 		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
-}
-busy_rx() {
-	in_dut awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 } else print c ? $c : 0 }' /proc/net/netstat
 }
 # tasks_snap FILE PID...: "TID NS" (sum_exec_runtime) of every thread of
 # the PIDs, their descendants and the ksoftirqd threads.
@@ -128,9 +120,9 @@ run() {
 	*) mode=null ;;
 	esac
 	case $name in
-	*_defer) napi_sysfs $DEFER $TIMEOUT_NS ;;
-	*_busy) napi_sysfs $DEFER $TIMEOUT_NS; args=(-B $BUSY_US) ;;
-	*) napi_sysfs 0 0 ;;
+	*_defer) dut_napi_defaults $DEFER $TIMEOUT_NS ;;
+	*_busy) dut_napi_defaults $DEFER $TIMEOUT_NS; args=(-B $BUSY_US) ;;
+	*) dut_napi_defaults 0 0 ;;
 	esac
 	nsenter --net=/run/netns/$NS_DUT "$RX" -i $IF_DUT -m $mode -p $PORT \
 		-t $SECS -W $WARM -c $RX_CPU -T 10 "${args[@]}" >"$kv" 2>"$OUT/$name.$r.err" &
@@ -142,7 +134,7 @@ run() {
 	fi
 	# (Appended once the receiver is done: it writes to the file too.)
 	napi="napi $(in_dut $NAPI get $IF_DUT | head -1)"
-	bp0=$(busy_rx)
+	bp0=$(dut_busy_poll_rx)
 	d0=$(veth_dropped)
 	in_src timeout -s INT $((WARM + SECS + 5)) taskset -c $SEND_CPU "$SEND" \
 		-i $IF_SRC --pcap "$OUT/trains.pcap" --repeat 100000000 -b 256 \
@@ -162,7 +154,7 @@ run() {
 	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
 	kill -INT $(tasks_pids $sp) 2>/dev/null
 	wait $sp
-	bp1=$(busy_rx)
+	bp1=$(dut_busy_poll_rx)
 	paste "$OUT/c0" "$OUT/c1" | awk -v hz="$(getconf CLK_TCK)" '{
 		n = NF / 2
 		b += ($(n+2) - $2) + ($(n+3) - $3) + ($(n+4) - $4) + ($(n+7) - $7) + ($(n+8) - $8) }
@@ -184,7 +176,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	done
 done
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
-napi_sysfs 0 0
+dut_napi_defaults 0 0
 # Every run's raw "key value" lines, beside the JSON.
 rm -rf "$BENCH_OUT/busy_poll.runs"
 mkdir -p "$BENCH_OUT/busy_poll.runs" && cp "$OUT"/*.kv "$BENCH_OUT/busy_poll.runs/"

@@ -35,9 +35,6 @@ MAC=$(dut_mac)
 # "ID DEFER TIMEOUT" per NAPI instance of the DUT, and all of them alike.
 napis() { in_dut $NAPI get $IF_DUT; }
 all_napis() { [ -n "$(napis)" ] && ! napis | awk -v d="$1" -v t="$2" '$2 != d || $3 != t { bad = 1 } END { exit !bad }'; }
-busy_rx() {
-	in_dut awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 } else print c ? $c : 0 }' /proc/net/netstat
-}
 start() {
 	nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
 		-c "$WORK/xrx.conf" 2>"$1" &
@@ -85,7 +82,7 @@ sink = pcap:$WORK/rx.pcap
 busy_poll = on
 busy_poll_us = 50
 EOF
-bp0=$(busy_rx)
+bp0=$(dut_busy_poll_rx)
 start "$WORK/d1.err"
 napis | sed 's/^/# running: /'
 check "start: every NAPI instance at busy_poll's 2 / 200000" $(all_napis 2 200000; echo $?)
@@ -126,7 +123,7 @@ got=$(captured)
 check "busy_poll = on: all $sent datagrams ($sent_bytes bytes) in the pcap sink (got $got), unaccounted 0" \
 	$([ $rc = 0 ] && [ "$sent" = 1000 ] && [ "$got" = "$sent $sent_bytes" ] &&
 	  [ "$(jpath "$WORK/stats.json" user.unaccounted)" = 0 ]; echo $?)
-bp1=$(busy_rx)
+bp1=$(dut_busy_poll_rx)
 polls=$(jpath "$WORK/stats.json" user.live.busy_polls)
 diag "BusyPollRxPackets +$((bp1 - bp0)); the workers' busy polls $polls"
 if grep -q "busy polling has no NAPI to poll" "$WORK/d1.err"; then
