@@ -52,6 +52,9 @@ def tun_rows(d):
     if d.get("ratio_gro_off"):
         yield ("tun vs kernel, GRO off", d["ratio_gro_off"], True,
                "Gbit/s ratio")
+    if d.get("ratio_busy"):
+        yield ("tun with busy_poll vs kernel, GRO on", d["ratio_busy"], True,
+               "Gbit/s ratio")
 
 
 def afxdp_rows(d):
