@@ -46,6 +46,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 . scripts/bench/cpu_lib.sh
+. scripts/bench/afxdp_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-5}
@@ -55,34 +56,10 @@ DEFER=2
 TIMEOUT_NS=200000
 WARM=1
 PORT=5001
-RX=$BUILD/tests/afxdp_bench
-SEND=$BUILD/xrx-send
 NAPI="$PY tests/tools/napi.py"
-NCPU=$(nproc)
-SEND_CPU=0
-RX_CPU=$((NCPU > 1 ? 1 : 0))
 mkdir -p "$BENCH_OUT"
-if [ "$(id -u)" != 0 ] || [ ! -x "$RX" ] || [ ! -x "$SEND" ]; then
-	echo "bench_busy_poll: needs root, $RX and $SEND (make)" >&2
-	exit 1
-fi
-if ! mountpoint -q /sys/fs/bpf; then
-	echo "bench_busy_poll: bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)" >&2
-	exit 1
-fi
-OUT=$(mktemp -d)
-at_exit rm -rf "$OUT"
-testbed_up || exit 1
-MAC=$(dut_mac)
-in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
-	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
+afxdp_setup bench_busy_poll
 
-# Frames the sending veth dropped: the DUT's ring (256) was full, as it
-# fills while the deferral holds the DUT's NAPI back.
-veth_dropped() {
-	in_src ip -s -j link show $IF_SRC |
-		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
-}
 # tasks_snap FILE PID...: "TID NS" (sum_exec_runtime) of every thread of
 # the PIDs, their descendants and the ksoftirqd threads.
 tasks_snap() {
@@ -135,7 +112,7 @@ run() {
 	# (Appended once the receiver is done: it writes to the file too.)
 	napi="napi $(in_dut $NAPI get $IF_DUT | head -1)"
 	bp0=$(dut_busy_poll_rx)
-	d0=$(veth_dropped)
+	d0=$(veth_tx_dropped)
 	in_src timeout -s INT $((WARM + SECS + 5)) taskset -c $SEND_CPU "$SEND" \
 		-i $IF_SRC --pcap "$OUT/trains.pcap" --repeat 100000000 -b 256 \
 		2>/dev/null &
@@ -163,7 +140,7 @@ run() {
 	echo "window_s $(secs_of $((t1 - t0)))" >>"$kv"
 	echo "$napi" >>"$kv"
 	echo "busy_poll_rx $((bp1 - bp0))" >>"$kv"
-	echo "veth_dropped $(($(veth_dropped) - d0))" >>"$kv"
+	echo "veth_dropped $(($(veth_tx_dropped) - d0))" >>"$kv"
 	echo "loadavg $(cut -d' ' -f1 /proc/loadavg)" >>"$kv"
 }
 
@@ -187,17 +164,8 @@ out, jpath, rounds, secs, busy_us, load0, load1 = sys.argv[1:8]
 cases = sys.argv[8:]
 rounds = int(rounds)
 
-def kv(path):
-    d = {}
-    for line in open(path):
-        p = line.split()
-        if len(p) < 2:
-            continue
-        try:
-            d[p[0]] = [float(x) for x in p[1:]] if len(p) > 2 else float(p[1])
-        except ValueError:
-            d[p[0]] = " ".join(p[1:])
-    return d
+sys.path.insert(0, "scripts/bench")
+from kvfile import kv
 
 def spread(v):
     v = [x for x in v if x is not None]
