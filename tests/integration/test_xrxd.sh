@@ -44,7 +44,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 pid=$!
 at_exit kill -KILL $pid
 ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 check "READY=1 after attach and workers" $([ "$(ncount READY=1)" = 1 ]; echo $?)
 check "STATUS= names the interface and the queues" \
 	$(grep -q "^STATUS=$IF_DUT: 2 queues" "$WORK/notify.log"; echo $?)
@@ -56,7 +56,7 @@ check "xrx_rx attached natively (ip link shows xdp id $id0)" \
 	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
 check "pins: program, maps and xrx_ustats in $PIN" \
 	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
-		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
+		[ -e "$PIN/$p" ] || { echo 1; exit; }; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
 LOCK=$(lock_file)
@@ -229,7 +229,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" -i $XA -c "$WORK/$XA.conf" \
 	--state-dir "$STATE" 2>"$WORK/xa.err" &
 xpid=$!
 at_exit kill -KILL $xpid
-wait_for 10 grep -q "ready:" "$WORK/xa.err"
+wait_xrxd $xpid grep -q "ready:" "$WORK/xa.err"
 kill -TERM $xpid
 wait $xpid
 rc=$?
