@@ -45,7 +45,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 pid=$!
 at_exit kill -KILL $pid
 ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 check "READY=1 after attach and workers" $([ "$(ncount READY=1)" = 1 ]; echo $?)
 check "STATUS= names the interface and the queues" \
 	$(grep -q "^STATUS=$IF_DUT: 2 queues" "$WORK/notify.log"; echo $?)
@@ -57,7 +57,7 @@ check "xrx_rx attached natively (ip link shows xdp id $id0)" \
 	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
 check "pins: program, maps and xrx_ustats in $PIN" \
 	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
-		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
+		[ -e "$PIN/$p" ] || { echo 1; exit; }; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
 key0=$(cfg_key "$PIN")
@@ -238,7 +238,7 @@ xpid=$!
 at_exit kill -KILL $xpid
 # Two loads of xrx_rx (device-bound, then plain) take a while on a busy
 # machine: wait for ready, bounded.
-wait_for 60 grep -q "ready:" "$WORK/xa.err"
+wait_xrxd $xpid grep -q "ready:" "$WORK/xa.err"
 keyx=$(cfg_key "/sys/fs/bpf/xrx/$XA")
 check "another attach draws another flow hash key" \
 	$(grep -q "ready:" "$WORK/xa.err" && [ -n "$keyx" ] &&
