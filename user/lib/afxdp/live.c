@@ -77,10 +77,13 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 		o->nr_frames = 2 * o->fill_size;
 	if (!o->batch)
 		o->batch = XRX_BATCH_DEFAULT;
+	if (!o->coalesce_usec)
+		o->coalesce_usec = XRX_LIVE_COALESCE_USEC_DEFAULT;
 	if (o->nr_queues > XRX_LIVE_QUEUES_MAX || !xrx_pow2(o->fill_size) ||
 	    !xrx_pow2(o->rx_size) || o->batch > XRX_BATCH_MAX ||
 	    (o->sink && o->cb) || o->attach > XRX_LIVE_ATTACH_NONE ||
-	    o->bind > XRX_LIVE_BIND_ZEROCOPY)
+	    o->bind > XRX_LIVE_BIND_ZEROCOPY ||
+	    o->coalesce_usec > XRX_LIVE_COALESCE_USEC_MAX)
 		return -EINVAL;
 	return 0;
 }
@@ -119,8 +122,9 @@ struct xrx_live *xrx_live__open(const char *ifname,
 	err = xrx_live_defaults(l, opts);
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,
-			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, sink or callback, not both)",
-			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX);
+			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, coalesce_usec <= %d, sink or callback, not both)",
+			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX,
+			XRX_LIVE_COALESCE_USEC_MAX);
 		goto fail;
 	}
 	if (!ifname || strlen(ifname) >= sizeof(l->ifname)) {
