@@ -6,7 +6,8 @@
 # STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused, SIGHUP rule and sink change without detaching
-# and without closing a socket (swapped in place), link down/up and MTU
+# and without closing a socket (swapped in place), coalesce_us changed by
+# a reload that reopens the sockets, link down/up and MTU
 # changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
 # state file.
@@ -178,6 +179,24 @@ else
 	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
 	skip "MTU change traffic" "see above"
 fi
+
+# --- coalesce_us: naps by default; a reload to 0 reopens the sockets -------
+naps=$(jget user.live.naps)
+check "coalesce_us 20 (default): the workers slept after batches that emptied the ring (live.naps $naps)" \
+	$([ "${naps:-0}" -gt 0 ]; echo $?)
+restarts=$(jget user.worker_restarts)
+sed -i '1a coalesce_us = 0' "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 eval '[ "$(jget user.worker_restarts)" = $((restarts + 1)) ]'
+naps=$(jget user.live.naps)
+polls=$(jget user.live.polls)
+f0=$(jget user.engine.frames_in)
+send 5201 --flows 1 --segs 8 --trains 4
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = $((f0 + 32)) ]'
+check "reload to coalesce_us = 0: sockets reopened, traffic received waiting in poll() (polls $polls -> $(jget user.live.polls)), no nap (naps $naps -> $(jget user.live.naps))" \
+	$([ "$(jget user.worker_restarts)" = $((restarts + 1)) ] &&
+	  [ "$(jget user.engine.frames_in)" = $((f0 + 32)) ] &&
+	  [ "$(jget user.live.naps)" = "$naps" ] && [ "$(jget user.live.polls)" -gt "$polls" ]; echo $?)
 
 wait_for 5 eval '[ "$(jget user.unaccounted)" = 0 ]'
 check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)

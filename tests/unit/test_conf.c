@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include <xrx/sink.h>
+#include <xrx/live.h>
 #include "ctl_conf.h"
 
 static struct xrx_conf *conf_new(void)
@@ -52,6 +53,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->max_aggregate, 65536);
 	assert_int_equal(c->max_segments, 64);
 	assert_int_equal(c->flush_timeout_us, 0);
+	assert_int_equal(c->coalesce_us, XRX_LIVE_COALESCE_USEC_DEFAULT);
 	assert_int_equal(c->flows, 4096);
 	assert_int_equal(c->copy, XRX_CONF_COPY_HEADER);
 	assert_int_equal(c->csum, XRX_CONF_CSUM_VERIFY);
@@ -78,6 +80,7 @@ static const char full_conf[] =
 	"max_aggregate = 524280\n"
 	"max_segments = 45\n"
 	"flush_timeout_us = 50   # trailing comment\n"
+	"coalesce_us = 0\n"
 	"flows = 65536\n"
 	"copy = max-head\n"
 	"csum = trust\n"
@@ -120,6 +123,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c->max_aggregate, 524280);
 	assert_int_equal(c->max_segments, 45);
 	assert_int_equal(c->flush_timeout_us, 50);
+	assert_int_equal(c->coalesce_us, 0);
 	assert_int_equal(c->flows, 65536);
 	assert_int_equal(c->copy, XRX_CONF_COPY_MAX_HEAD);
 	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
@@ -133,7 +137,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 20);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 21);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -245,6 +249,7 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nmax_aggregate = 64k\n", 2, "not a number" },
 	{ "interface = eth0\nmax_segments = 0\n", 2, "out of range" },
 	{ "interface = eth0\nflush_timeout_us = -1\n", 2, "not a number" },
+	{ "interface = eth0\ncoalesce_us = 1001\n", 2, "out of range" },
 	{ "interface = eth0\nflows = 0\n", 2, "out of range" },
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
 	{ "interface = eth0\ncsum = none\n", 2, "write verify or trust" },

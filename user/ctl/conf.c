@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <xrx/sink.h>
+#include <xrx/live.h>	/* XRX_LIVE_COALESCE_USEC_* */
 
 #include "ctl_conf.h"
 
@@ -58,6 +59,7 @@ enum conf_key {
 	K_MAX_AGGREGATE,
 	K_MAX_SEGMENTS,
 	K_FLUSH_TIMEOUT_US,
+	K_COALESCE_US,
 	K_FLOWS,
 	K_COPY,
 	K_CSUM,
@@ -79,6 +81,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_MAX_AGGREGATE] = "max_aggregate",
 	[K_MAX_SEGMENTS] = "max_segments",
 	[K_FLUSH_TIMEOUT_US] = "flush_timeout_us",
+	[K_COALESCE_US] = "coalesce_us",
 	[K_FLOWS] = "flows",
 	[K_COPY] = "copy",
 	[K_CSUM] = "csum",
@@ -110,6 +113,8 @@ static const struct numeric_key numeric_keys[] = {
 	  "a segment count" },
 	{ K_FLUSH_TIMEOUT_US, offsetof(struct xrx_conf, flush_timeout_us), 0,
 	  1000000, "microseconds" },
+	{ K_COALESCE_US, offsetof(struct xrx_conf, coalesce_us), 0,
+	  XRX_LIVE_COALESCE_USEC_MAX, "microseconds" },
 	{ K_FLOWS, offsetof(struct xrx_conf, flows), 1, 1u << 20,
 	  "a flow count" },
 };
@@ -151,6 +156,7 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 	conf->max_aggregate = 65536;
 	conf->max_segments = 64;
 	conf->flush_timeout_us = 0;
+	conf->coalesce_us = XRX_LIVE_COALESCE_USEC_DEFAULT;
 	conf->flows = 4096;
 	conf->copy = XRX_CONF_COPY_HEADER;
 	conf->csum = XRX_CONF_CSUM_VERIFY;
@@ -824,6 +830,7 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	fprintf(f, "max_aggregate = %u\n", c->max_aggregate);
 	fprintf(f, "max_segments = %u\n", c->max_segments);
 	fprintf(f, "flush_timeout_us = %u\n", c->flush_timeout_us);
+	fprintf(f, "coalesce_us = %u\n", c->coalesce_us);
 	fprintf(f, "flows = %u\n", c->flows);
 	fprintf(f, "copy = %s\n", copy_words[c->copy]);
 	fprintf(f, "csum = %s\n", csum_words[c->csum]);

@@ -118,6 +118,9 @@ struct xrx_conf {
 	unsigned int max_aggregate;
 	unsigned int max_segments;
 	unsigned int flush_timeout_us;
+	/* Worker sleep after a batch that emptied the RX ring (live
+	 * coalesce_usec); 0: off, block in poll() at once. */
+	unsigned int coalesce_us;
 	unsigned int flows;
 	enum xrx_conf_copy copy;
 	enum xrx_conf_csum csum;

@@ -103,11 +103,12 @@ static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 	       memcmp(a->vxlan_ports, b->vxlan_ports, sizeof(a->vxlan_ports));
 }
 
-/* What only closing and reopening the sockets can change. */
+/* What only closing and reopening the sockets can change (coalesce_us
+ * is an option of the open handle). */
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b)
 {
-	return a->queues != b->queues;
+	return a->queues != b->queues || a->coalesce_us != b->coalesce_us;
 }
 
 /* What a swap in place changes (sink, engine options). */
@@ -223,6 +224,8 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		.pin_root = x->o->pin_root,
 		.log = live_log,
 		.bind_busy_ms = x->bind_busy_ms,
+		.coalesce_usec = conf->coalesce_us,
+		.no_coalesce = !conf->coalesce_us,
 	};
 	struct xrx_live_queue_info qi;
 	struct xrx_engine_opts eo;
