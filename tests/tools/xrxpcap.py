@@ -8,6 +8,9 @@ of the same train.
     xrxpcap.py compare EXPECTED ACTUAL   per-flow comparison; exit 1 if they differ
     xrxpcap.py split CAPTURE OUTDIR      cut a capture at marker frames
     xrxpcap.py check-payload IN OUT      OUT carries exactly IN's payload bytes
+    xrxpcap.py tcp-count FILE... PORT    "RECORDS PAYLOAD_BYTES WIRE_BYTES" of the
+                                         TCP/IPv4 packets to PORT (pcap or pcapng,
+                                         read as a stream: files of gigabytes)
 
 Only the standard library: no scapy, so multi-megabyte captures and
 512 KiB aggregates read quickly.
@@ -20,6 +23,8 @@ any difference in aggregate boundaries, segment counts, payload bytes or a
 header field shows as a difference.
 """
 import hashlib
+import mmap
+import os
 import struct
 import sys
 
@@ -284,7 +289,6 @@ def check_payload(inp, out):
 def split(capture, outdir):
     """Write one pcap per train of a capture whose trains are preceded by
     marker frames ("train NAME"); return the names in capture order."""
-    import os
     frames = read_pcap(capture)
     names, cur, parts = [], None, {}
     for fr, wl in frames:
@@ -302,6 +306,71 @@ def split(capture, outdir):
     for n in names:
         write_pcap(os.path.join(outdir, n + ".pcap"), parts[n])
     return names
+
+
+def _records(path):
+    """(caplen, wirelen, offset of the frame) of every packet record of a
+    pcap or pcapng file of Ethernet frames, from the file's mmap; yields
+    the mmap first."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    yield m
+    n = len(m)
+    magic = m[:4]
+    if magic == b"\x0a\x0d\x0d\x0a":		# pcapng: blocks
+        bom = m[8:12]
+        e = "<" if bom == b"\x4d\x3c\x2b\x1a" else ">"
+        off = 0
+        while off + 12 <= n:
+            btype, blen = struct.unpack_from(e + "II", m, off)
+            if blen < 12 or off + blen > n:
+                raise PcapError("%s: truncated block at %d" % (path, off))
+            if btype == 6:			# enhanced packet block
+                caplen, wirelen = struct.unpack_from(e + "II", m, off + 20)
+                yield caplen, wirelen, off + 28
+            elif btype == 3:			# simple packet block
+                wirelen = struct.unpack_from(e + "I", m, off + 8)[0]
+                yield min(wirelen, blen - 16), wirelen, off + 12
+            off += blen
+        return
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        e = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = ">"
+    else:
+        raise PcapError("%s: not a pcap or pcapng file (magic %s)" % (path, magic.hex()))
+    off = 24
+    while off + 16 <= n:
+        caplen, wirelen = struct.unpack_from(e + "II", m, off + 8)
+        if off + 16 + caplen > n:
+            raise PcapError("%s: truncated packet at %d" % (path, off))
+        yield caplen, wirelen, off + 16
+        off += 16 + caplen
+
+
+def tcp_count(paths, port):
+    """[records, payload bytes, wire bytes] of the TCP/IPv4 packets to
+    @port in @paths: the payload from each record's wire length, so a
+    record cut by a snaplen still counts all of it."""
+    res = [0, 0, 0]
+    for path in paths:
+        it = _records(path)
+        m = next(it, None)
+        for caplen, wirelen, off in it:
+            if caplen < 34 or m[off + 12:off + 14] != b"\x08\x00" or m[off + 23] != 6:
+                continue
+            ihl = (m[off + 14] & 15) * 4
+            t = off + 14 + ihl
+            if caplen < 14 + ihl + 20 or (m[t + 2] << 8 | m[t + 3]) != port:
+                continue
+            res[0] += 1
+            res[1] += wirelen - 14 - ihl - (m[t + 12] >> 4) * 4
+            res[2] += wirelen
+        if m is not None:
+            m.close()
+    return res
 
 
 def csum(b):
@@ -347,6 +416,8 @@ def main(argv):
             return 1 if d else 0
         elif cmd == "split":
             print(" ".join(split(argv[2], argv[3])))
+        elif cmd == "tcp-count" and len(argv) > 3:
+            print(*tcp_count(argv[2:-1], int(argv[-1])))
         elif cmd == "check-payload":
             e = check_payload(packets(argv[2]), packets(argv[3]))
             for line in e:
