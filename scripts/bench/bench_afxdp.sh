@@ -46,10 +46,16 @@
 #   BENCH_ROUNDS=N   rounds (default 2)
 #   BENCH_SENDERS=N  sender processes (default 1; the 2nd shares the
 #                    receiver's CPU on a 2-core machine)
+#   BENCH_PROFILE=0  no profiled round. By default, after the measured
+#                    rounds, one more of each case under perf record -a
+#                    (scripts/bench/perf_lib.sh): each party's ns per
+#                    frame and top symbols, and the kernel's receive path
+#                    per frame, in the JSON's "profile".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 . scripts/bench/cpu_lib.sh
+. scripts/bench/perf_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-2}
@@ -118,9 +124,15 @@ run() {
 	# after WARM seconds); the bytes are counted over the receiver's own
 	# window, so cpu_json takes their rate.
 	sleep $((WARM + 1))
+	[ "$r" != profile ] || perf_start "$OUT/$name.perf"
 	cpu_snap "$OUT/c0" receiver=$rp "${parties[@]}"
 	sleep $((SECS - 2 > 1 ? SECS - 2 : 1))
 	cpu_snap "$OUT/c1" receiver=$rp "${parties[@]}"
+	if [ "$r" = profile ]; then
+		# The receiving threads: all but the main one, which samples.
+		rtids=$(ls /proc/$rp/task | grep -vx $rp | paste -sd,)
+		perf_stop
+	fi
 	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
 	for sp in "${pids[@]}"; do kill -INT $sp 2>/dev/null; wait $sp; done
 	d1=$(veth_tx_dropped)
@@ -129,6 +141,13 @@ run() {
 	cpu_load "$OUT/c0" "$OUT/c1" | awk '{ print "load_" $1, $2, $3, $4, $5 }' >>"$kv"
 	cpu_json "$OUT/c0" "$OUT/c1" "$(awk '$1 == "bytes" { print $2 }' "$kv")" \
 		"$(awk '$1 == "secs" { print $2 }' "$kv")" >"$OUT/$name.$r.cpu"
+	[ "$r" != profile ] && return
+	# Frames inside perf's window: the receiver's rate over it.
+	perf_json "$OUT/$name.perf" "$($PY -c 'import json, sys
+kv = dict(l.split()[:2] for l in open(sys.argv[1]) if len(l.split()) >= 2)
+print(float(kv["frames"]) / float(kv["secs"]) * json.load(open(sys.argv[2]))["interval_s"])' \
+		"$kv" "$OUT/$name.$r.cpu")" receiver=$rtids sender=comm:xrx-send >"$OUT/$name.prof"
+	rm -f "$OUT/$name.perf"
 }
 
 CPU_DEVS="$IF_DUT|$IF_SRC"
@@ -148,6 +167,15 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	run plain_nocoalesce plain $r -N 0 || exit 1
 	run null_nocoalesce null $r -N 0 || exit 1
 done
+# The profiled round: the default cases, and null with trusted checksums
+# (what csum = verify costs in the worker).
+if [ "${BENCH_PROFILE:-1}" != 0 ] && perf_ok; then
+	run plain plain profile || exit 1
+	run null null profile || exit 1
+	run null_trust null profile -C trust || exit 1
+	run pcap pcap:/dev/null profile || exit 1
+	run tun "tun:$TUN,gso" profile || exit 1
+fi
 
 # Table and JSON from the CASE.ROUND.kv files.
 $PY - "$OUT" "$BENCH_OUT/afxdp.json" "$ROUNDS" "$SECS" "$SENDERS" "$SEND_CPU" "$RX_CPU" <<'PY'
@@ -248,6 +276,23 @@ for n, c in cases.items():
         lim[n] = "sender CPU (send + veth NAPI + XDP + UMEM copy)"
     c["limit"] = lim[n]
 
+# The profiled round (perf_lib.sh), if it ran: per case each party's ns
+# per frame with its top symbols, the kernel's receive path, and the
+# receiving threads' user and system time per frame in that round.
+profile = {}
+for n in ("plain", "null", "null_trust", "pcap", "tun"):
+    try:
+        pr = json.load(open("%s/%s.prof" % (out, n)))
+    except (OSError, ValueError):
+        continue
+    k = kv("%s/%s.profile.kv" % (out, n))
+    pr["rx_user_ns_per_frame"] = k.get("rx_user_ns_per_frame")
+    pr["rx_sys_ns_per_frame"] = k.get("rx_sys_ns_per_frame")
+    pr["rx_ns_per_frame"] = k.get("rx_ns_per_frame")
+    pr["segs_per_pkt"] = k["frames"] / k["pkts_out"] if k.get("pkts_out") else None
+    pr["frames_per_batch"] = k.get("frames_per_batch")
+    profile[n] = pr
+
 xrx_mem = cases["null"]["mem_per_queue_mib"]
 res = {
     "bench": "afxdp", "secs": float(secs), "rounds": rounds,
@@ -263,7 +308,7 @@ res = {
     "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
     "traffic": "TCPv4, 16 flows x 16-segment trains, 1448-byte payload, 1514-byte frames, pcap replay",
     "xdp_program": "xrx_rx in every case",
-    "cases": cases,
+    "cases": cases, "profile": profile,
     "null_ratio": cases["null"]["ratio"], "pcap_ratio": cases["pcap"]["ratio"],
     "null_capacity_ratio": cases["null"]["capacity_ratio"],
     "pcap_capacity_ratio": cases["pcap"]["capacity_ratio"],
@@ -315,4 +360,13 @@ print("memory per queue, default options: UMEM %.1f MiB + engine pools and flow 
     cases["null"]["umem_mib"], cases["null"]["pools_mib"], xrx_mem,
     "met" if res["target_mem_met"] else "MISSED", cases["null"]["rss_mib"],
     cases["plain"]["rss_mib"]))
+if profile:
+    print("profile (one more round under perf record -a, ns per frame; null_trust: csum = trust):")
+    print("%-11s %8s %8s %8s %8s %8s  %s" % ("case", "rx user", "rx sys", "receiver", "sender", "kern_rx", "receiver's top symbols"))
+    for n, p in profile.items():
+        r = p["parties"]["receiver"]
+        print("%-11s %8.0f %8.0f %8.0f %8.0f %8.0f  %s" % (
+            n, p["rx_user_ns_per_frame"] or 0, p["rx_sys_ns_per_frame"] or 0, r["ns_per_frame"],
+            p["parties"]["sender"]["ns_per_frame"], p["kernel_rx"]["ns_per_frame"],
+            ", ".join("%s %.0f" % (sym, v) for sym, v in r["top"][:5])))
 PY

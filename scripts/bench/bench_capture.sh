@@ -51,10 +51,16 @@
 #   BENCH_NAPI=defer|threaded|none   (default defer)
 #   BENCH_TOOLS="xrx tcpdump xdpdump"  which rows (xrx_verify: xrx with
 #                     csum = verify, for comparison)
+#   BENCH_PROFILE=0   no profiled round. By default one more run of each
+#                     tool under perf record -a (scripts/bench/perf_lib.sh):
+#                     ns per frame of sender, consumer and the kernel's
+#                     receive path, with their top symbols, in each row's
+#                     "profile"
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 . scripts/bench/cpu_lib.sh
+. scripts/bench/perf_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 ROUNDS=${BENCH_ROUNDS:-3}
 FRAMES=${BENCH_FRAMES:-600000}
@@ -180,6 +186,7 @@ run() {
 		cat "$OUT/$t.err" >&2
 		return 1
 	fi
+	[ "$r" != profile ] || perf_start "$OUT/$t.perf"
 	cpu_snap "$OUT/c0" consumer=$cp
 	t0=$(date +%s.%N)
 	# The sender's CPU time (user, system: clock ticks) from the shell
@@ -201,6 +208,10 @@ run() {
 		sleep 0.5
 	done
 	cpu_snap "$OUT/c1" consumer=$cp
+	if [ "$r" = profile ]; then
+		ctids=$(ls /proc/$cp/task | paste -sd,)
+		perf_stop
+	fi
 	kill -INT $cp
 	wait $cp
 	read -r rec pay wire < <($PY $XRXPCAP tcp-count "$CAP"/* $PORT) || return 1
@@ -214,6 +225,11 @@ run() {
 	} >"$OUT/$t.$r.kv"
 	cpu_json "$OUT/c0" "$OUT/c1" "$pay" >"$OUT/$t.$r.cpu"
 	rm -f "$CAP"/*
+	if [ "$r" = profile ]; then
+		perf_json "$OUT/$t.perf" "$FRAMES" consumer=$ctids sender=comm:xrx-send \
+			>"$OUT/$t.prof"
+		rm -f "$OUT/$t.perf"
+	fi
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -221,6 +237,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		run $t $r || exit 1
 	done
 done
+if [ "${BENCH_PROFILE:-1}" != 0 ] && perf_ok; then
+	for t in "${run_tools[@]}"; do
+		run $t profile || exit 1
+	done
+fi
 
 $PY - "$OUT" "$BENCH_OUT/capture.json" "$ROUNDS" "$FRAMES" "$SNAPLEN" "$NAPI" \
 	"$(getconf CLK_TCK)" "$MSS" "${skipped[*]:-}" "${run_tools[@]}" <<'PY'
@@ -270,8 +291,12 @@ for t in tools:
     sent = sum(p["sent_bytes"] for p in per)
     rec = sum(p["records"] for p in per)
     segs = cap / mss
+    try:
+        prof = json.load(open("%s/%s.prof" % (out, t)))
+    except (OSError, ValueError):
+        prof = None
     rows.append({
-        "name": t, "setup": SETUP[t],
+        "name": t, "setup": SETUP[t], "profile": prof,
         "cpu_s_per_gb": med([p["cpu_s_per_gb"] for p in per]),
         "gbit_s": med([p["gbit_s"] for p in per]),
         "parties_cpu_s_per_gb": med([p["parties_cpu_s_per_gb"] for p in per]),
@@ -324,4 +349,16 @@ for k, v in ratios.items():
         print("%s %.3f" % (k, v))
 for k, v in targets.items():
     print("target %s: %s" % (k, "met" if v["met"] else "MISSED"))
+if any(r["profile"] for r in rows):
+    print("profile (one more run each under perf record -a; ns per frame):")
+    print("%-11s %8s %9s %8s  %s" % ("tool", "sender", "consumer", "kern_rx", "kernel receive path's top symbols / consumer's"))
+    for r in rows:
+        p = r["profile"]
+        if not p:
+            continue
+        print("%-11s %8.0f %9.0f %8.0f  %s" % (
+            r["name"], p["parties"]["sender"]["ns_per_frame"], p["parties"]["consumer"]["ns_per_frame"],
+            p["kernel_rx"]["ns_per_frame"], ", ".join("%s %.0f" % (s, v) for s, v in p["kernel_rx"]["top"][:5])))
+        print("%-11s %8s %9s %8s  %s" % ("", "", "", "", ", ".join(
+            "%s %.0f" % (s, v) for s, v in p["parties"]["consumer"]["top"][:5])))
 PY

@@ -360,7 +360,7 @@ static int plain_bind(struct plain *p, const char *ifname)
 		.frame_size = p->frame_size,
 	};
 	struct xsk_socket_config sc = {
-		.rx_size = XRX_RING_DEFAULT,
+		.rx_size = p->fill_size,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 	};
 	unsigned int i;
@@ -396,7 +396,7 @@ static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
 	p->fd = -1;
 	p->cpu = cpu;
 	p->frame_size = XRX_FRAME_SIZE_DEFAULT;
-	p->fill_size = XRX_RING_DEFAULT;
+	p->fill_size = p->fill_size ? p->fill_size : XRX_RING_DEFAULT;
 	p->nr_frames = 2 * p->fill_size;
 	p->batch = XRX_BATCH_DEFAULT;
 	p->area_size = (size_t)p->nr_frames * p->frame_size;
@@ -506,10 +506,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV[,gso] [-p PORT] [-t SECS]\n"
 		"                   [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC] [-C verify|trust]\n"
+		"                   [-R RING]\n"
 		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n"
 		"  -N: sleep after a batch that emptied the ring (libxrx's coalesce_usec;\n"
 		"      default libxrx's default, 0 off), the same in every mode\n"
-		"  -C: the live modes' L4 checksum mode (default verify)\n");
+		"  -C: the live modes' L4 checksum mode (default verify)\n"
+		"  -R: fill and RX ring size, a power of two >= 64 (default libxrx's)\n");
 }
 
 int main(int argc, char **argv)
@@ -527,9 +529,10 @@ int main(int argc, char **argv)
 	int opt, cpu_nr = -1, rc = 1, err;
 	__u16 port = 5001;
 	long coalesce = XRX_LIVE_COALESCE_USEC_DEFAULT;
+	__u32 ring = 0;
 	bool plain;
 
-	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:R:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm': mode = optarg; break;
@@ -539,6 +542,7 @@ int main(int argc, char **argv)
 		case 'c': cpu_nr = atoi(optarg); break;
 		case 'T': wait = atof(optarg); break;
 		case 'N': coalesce = atol(optarg); break;
+		case 'R': ring = (__u32)atol(optarg); break;
 		case 'C':
 			if (!strcmp(optarg, "trust"))
 				eo.csum = XRX_CSUM_TRUST;
@@ -550,7 +554,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port ||
-	    coalesce < 0 || coalesce > XRX_LIVE_COALESCE_USEC_MAX) {
+	    coalesce < 0 || coalesce > XRX_LIVE_COALESCE_USEC_MAX ||
+	    (ring & (ring - 1)) || (ring && ring < 64)) {
 		usage(stderr);
 		return 2;
 	}
@@ -560,6 +565,7 @@ int main(int argc, char **argv)
 
 	if (plain) {
 		p.nap_ns = (__u64)coalesce * 1000;
+		p.fill_size = ring;
 		err = plain_open(&p, ifname, port, cpu_nr);
 		if (err) {
 			fprintf(stderr, "afxdp_bench: %s: %s\n", ifname, strerror(-err));
@@ -576,6 +582,8 @@ int main(int argc, char **argv)
 		o.sink = mode;
 		o.bind = XRX_LIVE_BIND_AUTO;
 		o.coalesce_usec = (__u32)coalesce;
+		o.fill_size = ring;
+		o.rx_size = ring;
 		o.engine = &eo;
 		o.no_coalesce = !coalesce;
 		l = xrx_live__open(ifname, &o);
