@@ -39,19 +39,23 @@ class PcapError(Exception):
     pass
 
 
+def _pcap_endian(magic, path, what):
+    """struct's byte order of a pcap file (microsecond or nanosecond
+    timestamps) from its magic number."""
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return "<"
+    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return ">"
+    raise PcapError("%s: not %s (magic %s)" % (path, what, magic.hex()))
+
+
 def read_pcap(path):
     """Return [(frame bytes, wire length)] of a LINKTYPE_ETHERNET pcap."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 24:
         raise PcapError("%s: not a pcap file (too short)" % path)
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        e = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        e = ">"
-    else:
-        raise PcapError("%s: not a pcap file (magic %s)" % (path, magic.hex()))
+    e = _pcap_endian(data[:4], path, "a pcap file")
     linktype = struct.unpack(e + "I", data[20:24])[0] & 0x0fffffff
     if linktype != LINKTYPE_ETHERNET:
         raise PcapError("%s: linktype %d, not Ethernet" % (path, linktype))
@@ -335,12 +339,7 @@ def _records(path):
                 yield min(wirelen, blen - 16), wirelen, off + 12
             off += blen
         return
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        e = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        e = ">"
-    else:
-        raise PcapError("%s: not a pcap or pcapng file (magic %s)" % (path, magic.hex()))
+    e = _pcap_endian(magic, path, "a pcap or pcapng file")
     off = 24
     while off + 16 <= n:
         caplen, wirelen = struct.unpack_from(e + "II", m, off + 8)
