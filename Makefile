@@ -243,9 +243,10 @@ $(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(TEST_SUPPORT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(DPDK_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXGRO) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-# The GRO benchmark builds its trains with the tests' frame builder.
+# The GRO benchmark builds its trains with the tests' frame builder, and
+# turns the engine's fast path off through its private switch (--no-fast).
 $(BUILD)/bench/gro_bench: $(TEST_SUPPORT) $(wildcard scripts/bench/gro*.h tests/common/*.h)
-$(BUILD)/bench/gro_bench: BENCH_CFLAGS += -Itests
+$(BUILD)/bench/gro_bench: BENCH_CFLAGS += -Itests $(LIB_INC)
 $(BUILD)/bench/gro_bench: BENCH_LIBS += $(TEST_SUPPORT)
 
 # Benchmark-only BPF programs (scripts/bench/*.bpf.c) and their skeletons:

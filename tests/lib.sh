@@ -178,6 +178,18 @@ need_bpffs() {
 		skip_all "bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)"
 }
 
+# dut_tun NAME: a TUN (without multi_queue) in the DUT for a sink to hand
+# the DUT's stack its traffic through, set up as xrx.conf(5)'s TUN sink
+# section says: real checksums on the wire (the engine verifies them),
+# rp_filter off (the sources are routed through the veth), the link up.
+dut_tun() {
+	in_src ethtool -K $IF_SRC tx off >/dev/null &&
+		in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 &&
+		in_dut ip tuntap add dev "$1" mode tun vnet_hdr &&
+		in_dut sysctl -qw net.ipv4.conf."$1".rp_filter=0 &&
+		in_dut ip link set "$1" up
+}
+
 # The DUT interface's MAC address.
 dut_mac() { in_dut ip -br link show $IF_DUT | awk '{ print $3 }'; }
 

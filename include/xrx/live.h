@@ -19,6 +19,10 @@
  *   callback  opts.cb: called on the queue's worker thread for each packet
  *   poll      neither: no threads; the caller runs xrx_live__poll() per
  *             queue and gets packets back in an array
+ * With a sink, opts.tee names a second sink (same specs) that gets every
+ * packet the sink gets, in the same order, before its frames go back:
+ * capture beside delivery, "tun:NAME" with a tee "pcap:PATH". The sink is
+ * served first and the tee's losses are the tee's alone (tee counters).
  *
  * Ownership. Every UMEM frame is at every moment in exactly one place:
  * free in libxrx, in the kernel (fill ring, driver, RX ring), or in the
@@ -140,6 +144,21 @@ struct xrx_live_opts {
 	__u32 bind_busy_ms;
 	bool no_hw_hash;		/* ignore the NIC's RX hash (prog.h) */
 	/*
+	 * Sink mode: a second sink, one instance per worker like the sink,
+	 * given every packet the sink is given, after it and in the same
+	 * order; a packet's frames go back when both have released it,
+	 * which each does at the latest at the end of the receive batch,
+	 * so the tee holds no frame longer than a pcap sink would. It
+	 * never waits on a reader (a pcap FIFO is refused: sink opts
+	 * no_wait) and what it fails to write it counts as its own errors
+	 * or drops (xrx_live_stats.tee), logged once when it begins and
+	 * once when it stops losing packets. NULL: none.
+	 */
+	const char *tee;
+	/* NULL: defaults; copied at open; queue/nr_queues/no_wait set by
+	 * libxrx. */
+	const struct xrx_sink_opts *tee_opts;
+	/*
 	 * Interrupt moderation in userspace, for worker threads. After a
 	 * batch that emptied the RX ring, the worker sleeps this long and
 	 * looks again, instead of blocking in poll() at once; only when the
@@ -216,6 +235,8 @@ struct xrx_live_stats {
 	__u64 prog[XRX_STAT_MAX];		/* xrx_rx's packets, enum
 						 * xrx_stat, whole interface */
 	__u64 prog_bytes[XRX_STAT_MAX];
+	__u64 tee[XRX_SINK_STAT_MAX];		/* the tee's, enum
+						 * xrx_sink_stat; 0 if none */
 };
 
 /*
@@ -249,6 +270,29 @@ XRX_API struct xrx_live *xrx_live__open(const char *ifname,
 XRX_API int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 				  const struct xrx_sink_opts *sink_opts,
 				  const struct xrx_engine_opts *engine);
+
+/* What xrx_live__reconfigure_opts() changes; NULL and false keep. */
+struct xrx_live_reconfigure_opts {
+	size_t sz;		/* sizeof(struct xrx_live_reconfigure_opts) */
+	const char *sink;	/* as xrx_live__reconfigure()'s arguments */
+	const struct xrx_sink_opts *sink_opts;
+	const struct xrx_engine_opts *engine;
+	/* A new tee (xrx_live_opts.tee), added or in place of the one
+	 * running; the same spec with NULL @tee_opts keeps it. */
+	const char *tee;
+	const struct xrx_sink_opts *tee_opts;	/* NULL: the tee's options */
+	bool no_tee;		/* remove the tee (with tee NULL) */
+};
+
+/*
+ * xrx_live__reconfigure() with the tee as well: sink, tee and engines are
+ * opened first for every queue, and each worker switches all of them at
+ * once between two batches (its old tee flushed with the old sink). The
+ * tee's counters keep counting across tees. Return: as
+ * xrx_live__reconfigure(); -EINVAL also for a tee without a sink.
+ */
+XRX_API int xrx_live__reconfigure_opts(struct xrx_live *l,
+				       const struct xrx_live_reconfigure_opts *opts);
 /* Start one worker thread per queue (sink or callback mode). */
 XRX_API int xrx_live__start(struct xrx_live *l);
 /*

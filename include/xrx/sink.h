@@ -124,6 +124,10 @@ struct xrx_sink_opts {
 	__u32 tun_flags;		/* tun: sink-specific, zero */
 	/* tun/tap: how IPv6 TCP aggregates above 64 KiB go in */
 	enum xrx_tun_ipv6_jumbo tun_ipv6_jumbo;
+	/* The writer must never wait for a reader (the live path's tee,
+	 * include/xrx/live.h): pcap refuses a FIFO, whose reader could hold
+	 * every write up. */
+	bool no_wait;
 };
 
 struct xrx_sink;

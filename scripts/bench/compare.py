@@ -8,7 +8,7 @@ were made on machines of different speed.
     scripts/bench/compare.py OLD NEW [--threshold PCT]
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
-bench_tun.json, afxdp.json, xdp_meta.json, capture.json), the combined file scripts/bench/run.sh writes
+bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, capture.json), the combined file scripts/bench/run.sh writes
 (build/bench/all.json, also the reference run in docs/bench/), or a folder
 holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
@@ -90,11 +90,17 @@ def xdp_meta_rows(d):
                    r["median"], False, "ns ratio")
 
 
+def tee_rows(d):
+    if d.get("cpu_ns_per_frame_ratio"):
+        yield ("tun + pcap tee vs tun alone, CPU per frame",
+               d["cpu_ns_per_frame_ratio"], False, "ns ratio")
+
+
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
-            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows,
+            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
             "capture": capture_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "capture.json")
+         "xdp_meta.json", "bench_tee.json", "capture.json")
 
 
 def load(path):

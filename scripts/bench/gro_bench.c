@@ -17,14 +17,18 @@
  *         it went through a full pass earlier, and a pass touches more
  *         cache lines than the last-level cache holds (the default: a
  *         512 MiB train). DPDK's mbufs are reset right after rte_gro
- *         hands them back, not right before the next use.
+ *         hands them back, not right before the next use, which no DPDK
+ *         application does (its driver writes them in rte_eth_rx_burst()
+ *         right before GRO): the warm rows are the realistic comparison.
  *   warm  right before the timed call the batch's metadata and header
  *         lines are read (xrx) and its mbufs reset and the same header
  *         lines read (rte_gro): everything either engine looks at first
  *         is in L1/L2, as after a copy-mode AF_XDP receive.
  *
  * Shapes: 1..16384 concurrent flows, sent in bursts of 16 segments per
- * flow (as TSO senders produce) or strictly round-robin; MSS 1448 and
+ * flow (as TSO senders produce) or strictly round-robin; and 16384 flows
+ * in runs of 4 segments, round-robin over the runs (run4: every flow
+ * open the whole train, as in rr, but its segments merge); MSS 1448 and
  * 8948; TCPv4, TCPv6, UDPv4, and TCPv4 inside VXLAN over IPv4 (vxlan4,
  * next to tcp4: the cost of the tunnel rules). Engine settings: copy
  * header / max-head /
@@ -34,6 +38,13 @@
  * mode (rte_gro_reassemble_burst() per batch, as xrx's batch-end flush)
  * and with a context (rte_gro_reassemble() + rte_gro_timeout_flush(), as
  * xrx's timeout), the flush after every 1, 8 or 64 batches.
+ *
+ * The fast path (user/lib/gro/fast.c) can be measured against the
+ * engine without it in the same run: --no-fast adds, next to each xrx
+ * row, the same row with the fast path off (labels end in /nofast). The
+ * one-flow TCPv4 1448-byte burst train's header/trust/batch rows get
+ * that twin always. That train also gets csum rows: the L4 checksum over
+ * its frames and nothing else, what a verified row is bound by.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -56,6 +67,7 @@
 
 #include <xrx/parse.h>
 #include <xrx/engine.h>
+#include "gro/engine_priv.h"	/* the fast path's switch */
 
 #include "common/frames.h"
 #include "common/vxlan_frames.h"
@@ -63,17 +75,18 @@
 
 #define BATCH 64
 #define BURST 16		/* segments per flow per burst (TSO) */
+#define RUN 4			/* segments per flow per run (run4) */
 #define HEADROOM 256		/* frame offset in its chunk; meta before */
 #define BIG_TCP XRX_AGGREGATE_MAX
 
 enum proto { P_TCP4, P_TCP6, P_UDP4, P_VXLAN4, P_MAX };
-enum order { O_BURST, O_RR };
+enum order { O_BURST, O_RR, O_RUN4, O_MAX };
 enum flush { F_BATCH, F_TIMEOUT };
 enum cache { C_COLD, C_WARM };
 
 /* vxlan4: TCP/IPv4 inside VXLAN over IPv4 (xrx_engine_opts.vxlan_ports) */
 static const char *const proto_names[] = { "tcp4", "tcp6", "udp4", "vxlan4" };
-static const char *const order_names[] = { "burst", "rr" };
+static const char *const order_names[] = { "burst", "rr", "run4" };
 static const char *const copy_names[] = { "header", "max-head", "full" };
 static const char *const csum_names[] = { "verify", "trust" };
 static const char *const flush_names[] = { "batch", "timeout" };
@@ -93,6 +106,7 @@ static const __u32 flush_every_values[] = { 1, 8, 64 };
 struct opts {
 	bool quick;
 	bool dpdk;
+	bool no_fast;			/* a fast-path-off twin of every xrx row */
 	int cpu;
 	const char *json;
 	const char *only;		/* run rows whose label contains it */
@@ -125,6 +139,7 @@ struct row {
 	enum order order;
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
+	bool nofast;			/* xrx with its fast path off */
 	enum cache cache;
 	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
@@ -267,7 +282,7 @@ static int train_build(struct train *t, enum proto p, enum order o,
 		free(sent);
 		return -ENOMEM;
 	}
-	burst = o == O_BURST ? BURST : 1;
+	burst = o == O_BURST ? BURST : o == O_RUN4 ? RUN : 1;
 	while (n < t->segs) {
 		for (f = 0; f < flows; f++) {
 			for (k = 0; k < burst && sent[f] < t->per_flow; k++) {
@@ -394,6 +409,26 @@ static void chunk_add(struct row *w, struct chunk *c, __u64 cycles, __u32 n)
 }
 
 /*
+ * The next batch of a row at @pos, in @n, warmed as the row's cache
+ * state says. False once the row has had its engine time and the train
+ * went through at least once (or 4 s of wall time since @wall: the slow
+ * rte_gro rows with many flows stop early, at a batch boundary).
+ */
+static bool batch_next(const struct train *t, const struct row *w,
+		       __u64 segs, __u64 cycles, __u64 limit, __u64 wall,
+		       __u32 pos, __u32 *n)
+{
+	if (segs >= t->segs && cycles >= limit)
+		return false;
+	if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
+		return false;
+	*n = min_u32(BATCH, t->segs - pos);
+	if (w->cache == C_WARM)
+		touch_headers(t, pos, *n);
+	return true;
+}
+
+/*
  * Feed the train in batches until @secs of engine time have passed and
  * the train went through at least once (or 4 s of wall time: the slow
  * rte_gro rows with many flows stop early, at a batch boundary). When the
@@ -432,12 +467,8 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 			w->label, strerror(errno));
 		return -errno;
 	}
-	while (segs < t->segs || cycles < limit) {
-		if (now_ns() - wall > 4000000000ull && segs >= BATCH * 16)
-			break;
-		n = min_u32(BATCH, t->segs - pos);
-		if (w->cache == C_WARM)
-			touch_headers(t, pos, n);
+	xrx_engine_fast_disable(k.e, w->nofast);
+	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		ts = now_ns();	/* the receive loop's clock read, untimed */
 		c0 = __rdtsc();
 		rc = xrx_engine__rx(k.e, t->frames + pos, n, ts);
@@ -702,6 +733,59 @@ static int run_dpdk(const struct train *t, struct row *w,
 	return 0;
 }
 
+/* ---- the checksum alone ----------------------------------------------- */
+
+static volatile __u32 sum_sink;
+
+/*
+ * What verifying is bound by: the library's L4 sum (xrx_csum_add()) over
+ * each frame's TCP header and payload and nothing else, in the same
+ * batches and cache state as the engine rows, each frame's lines asked
+ * for two frames ahead as the engine's batch loop does
+ * (xrx_payload_prefetch()). Where this row costs as much as the engine's
+ * verified row, the engine's own work hides under the time the payload
+ * takes to arrive, and the verified row is bound by memory.
+ */
+static int run_sum(const struct train *t, struct row *w,
+		   const struct opts *op)
+{
+	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
+	__u64 c0, c1, cycles = 0, segs = 0;
+	const struct xrx_frame *f;
+	struct chunk ch = { 0 };
+	__u32 pos = 0, n, i, off, acc = 0;
+	const __u8 *p;
+
+	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
+		c0 = __rdtsc();
+		for (i = 0; i < n; i++) {
+			if (i + 2 < n) {
+				f = &t->frames[pos + i + 2];
+				p = t->region + f->addr;
+				for (off = 128; off < f->len; off += 64)
+					__builtin_prefetch(p + off);
+			}
+			f = &t->frames[pos + i];
+			p = t->region + f->addr;
+			acc += xrx_csum_add(p + f->meta->l4_off,
+					    f->len - f->meta->l4_off, 0);
+		}
+		c1 = __rdtsc() - c0;
+		cycles += c1;
+		chunk_add(w, &ch, c1, n);
+		segs += n;
+		pos += n;
+		if (pos == t->segs)
+			pos = 0;
+	}
+	sum_sink = acc;
+	w->segs = segs;
+	w->pkts = segs;
+	w->cycles = cycles;
+	w->segs_per_pkt = 1;
+	return 0;
+}
+
 /* ---- rows -------------------------------------------------------------- */
 
 static struct row *rows;
@@ -709,7 +793,7 @@ static int nr_rows, cap_rows;
 
 static struct row *row_new(const char *engine, const struct train *t,
 			   int copy, int csum, int flush, __u32 max_agg,
-			   enum cache cache, __u32 every)
+			   enum cache cache, __u32 every, bool nofast)
 {
 	char every_s[24];
 	struct row *w;
@@ -732,16 +816,17 @@ static struct row *row_new(const char *engine, const struct train *t,
 	w->csum = csum;
 	w->flush = flush;
 	w->cache = cache;
+	w->nofast = nofast;
 	w->flush_every = every ? every : 1;
 	w->max_aggregate = max_agg ? max_agg : XRX_AGGREGATE_DEFAULT;
 	snprintf(every_s, sizeof(every_s), "/every%u", w->flush_every);
-	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s",
+	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s",
 		 engine, proto_names[t->proto], t->mss, t->flows,
 		 order_names[t->order], copy >= 0 ? copy_names[copy] : "-",
 		 csum >= 0 ? csum_names[csum] : "-", flush_names[flush],
 		 w->flush_every > 1 ? every_s : "",
 		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "",
-		 cache == C_WARM ? "/warm" : "");
+		 cache == C_WARM ? "/warm" : "", nofast ? "/nofast" : "");
 	return w;
 }
 
@@ -854,6 +939,8 @@ static int measure(const struct train *t, struct row *w,
 	m.best_cps = 0;
 	if (!strcmp(w->engine, "xrx"))
 		rc = run_xrx(t, &m, op);
+	else if (!strcmp(w->engine, "csum"))
+		rc = run_sum(t, &m, op);
 	else
 		rc = run_dpdk(t, &m, op);
 	if (rc)
@@ -869,13 +956,13 @@ static int measure(const struct train *t, struct row *w,
  * Put a row on the list when --only wants it (@commit), or only say
  * whether it would (@any, to skip building trains nobody wants).
  */
-static int add_row(const struct opts *op, bool commit, bool *any,
-		   const char *engine, const struct train *t, int copy,
-		   int csum, int flush, __u32 max_agg, enum cache cache,
-		   __u32 every)
+static int add_one_row(const struct opts *op, bool commit, bool *any,
+		       const char *engine, const struct train *t, int copy,
+		       int csum, int flush, __u32 max_agg, enum cache cache,
+		       __u32 every, bool nofast)
 {
 	struct row *w = row_new(engine, t, copy, csum, flush, max_agg, cache,
-				every);
+				every, nofast);
 
 	if (!w)
 		return -ENOMEM;
@@ -885,6 +972,34 @@ static int add_row(const struct opts *op, bool commit, bool *any,
 	if (commit)
 		nr_rows++;
 	return 0;
+}
+
+/*
+ * The README's "with and without the fast path": the one-flow TCPv4
+ * 1448-byte burst train, header copy, trusted sums, batch-end flush.
+ */
+static bool nofast_always(const struct train *t, int copy, int csum,
+			  int flush, __u32 max_agg)
+{
+	return t->proto == P_TCP4 && t->mss == 1448 && t->flows == 1 &&
+	       t->order == O_BURST && copy == XRX_COPY_HEADER &&
+	       csum == XRX_CSUM_TRUST && flush == F_BATCH && !max_agg;
+}
+
+/* A row, and for xrx its fast-path-off twin where one is wanted. */
+static int add_row(const struct opts *op, bool commit, bool *any,
+		   const char *engine, const struct train *t, int copy,
+		   int csum, int flush, __u32 max_agg, enum cache cache,
+		   __u32 every)
+{
+	int rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
+			     max_agg, cache, every, false);
+
+	if (!rc && !strcmp(engine, "xrx") &&
+	    (op->no_fast || nofast_always(t, copy, csum, flush, max_agg)))
+		rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
+				 max_agg, cache, every, true);
+	return rc;
 }
 
 /*
@@ -926,6 +1041,12 @@ static int plan_rows(const struct train *t, const struct opts *op,
 			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
 				     flush, 0, C_WARM, 1);
 	}
+	/* what verifying at one flow is bound by (run_sum()) */
+	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
+		for (k = 0; k < 2 && !rc; k++)
+			rc = add_row(op, commit, any, "csum", t, -1,
+				     XRX_CSUM_VERIFY, F_BATCH, 0,
+				     k ? C_WARM : C_COLD, 1);
 	return rc;
 }
 
@@ -1005,6 +1126,7 @@ static int write_json(const struct opts *op)
 			"\"proto\": \"%s\", \"mss\": %u, \"flows\": %u, "
 			"\"order\": \"%s\", \"segs_per_flow\": %u, "
 			"\"copy\": %s%s%s, \"csum\": %s%s%s, \"flush\": \"%s\", "
+			"\"fast_path\": %s, "
 			"\"max_aggregate\": %u, \"segs\": %llu, "
 			"\"pkts\": %llu, \"aggs\": %llu, "
 			"\"mpps\": %.3f, \"mpps_mean\": %.3f, "
@@ -1021,7 +1143,9 @@ static int write_json(const struct opts *op)
 			w->csum >= 0 ? "\"" : "",
 			w->csum >= 0 ? csum_names[w->csum] : "null",
 			w->csum >= 0 ? "\"" : "",
-			flush_names[w->flush], w->max_aggregate,
+			flush_names[w->flush],
+			strcmp(w->engine, "xrx") ? "null" :
+			w->nofast ? "false" : "true", w->max_aggregate,
 			(unsigned long long)w->segs,
 			(unsigned long long)w->pkts,
 			(unsigned long long)w->aggs, w->mpps,
@@ -1041,7 +1165,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: gro_bench [--quick] [--json FILE] [--cpu N] [--only TEXT]\n"
-"                 [--timeout-us N] [--no-dpdk] [--secs S] [--reps N]\n"
+"                 [--timeout-us N] [--no-dpdk] [--no-fast] [--secs S]\n"
+"                 [--reps N]\n"
 "  Times libxrx's GRO engine and DPDK's rte_gro on in-memory trains and\n"
 "  prints one row per train and setting:\n"
 "    segs/f   segments per flow in the train\n"
@@ -1052,14 +1177,21 @@ static void usage(FILE *f)
 "             cache state (persistent rows: rte_gro flushing every batch)\n"
 "    note     rte_gro: the share of cycles in its timeout flush and what\n"
 "             dominates; xrx: the ratio to the other flush cadences\n"
-"  Row labels end in /everyN (rte_gro flushes every N batches) and /warm\n"
-"  (headers touched right before the call; the others are cold).\n"
+"  Row labels end in /everyN (rte_gro flushes every N batches), /warm\n"
+"  (headers touched right before the call; the others are cold) and\n"
+"  /nofast (xrx with its one-flow fast path off). Trains: .../burst (16\n"
+"  segments per flow at a time), .../rr (round robin), .../run4 (16384\n"
+"  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
+"  L4 checksum alone over the same frames, what verifying is bound by.\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
-"  --json FILE    write the rows as JSON (default build/bench/gro.json)\n"
+"  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
+"                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
 "  --cpu N        pin to CPU N (default: the last one)\n"
 "  --only TEXT    only rows whose label contains TEXT, e.g. 'tcp4/1448'\n"
 "  --timeout-us N flush timeout of the persistent-table rows (default 50)\n"
 "  --no-dpdk      xrx rows only\n"
+"  --no-fast      also every xrx row with the fast path off, side by side\n"
+"                 (always: tcp4/1448/f1/burst header/trust/batch)\n"
 "  --secs S       engine time per measurement (default 0.02)\n"
 "  --reps N       measurements per row, the fastest chunk counts (3)\n");
 }
@@ -1073,6 +1205,7 @@ int main(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "timeout-us", required_argument, NULL, 't' },
 		{ "no-dpdk", no_argument, NULL, 'n' },
+		{ "no-fast", no_argument, NULL, 'F' },
 		{ "secs", required_argument, NULL, 's' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1090,10 +1223,17 @@ int main(int argc, char **argv)
 		.reps = 3,
 	};
 	struct train t = { 0 };
+	static char json[4096];
 	int c, rc, p, o, m, f;
 	cpu_set_t cpus;
 
-	while ((c = getopt_long(argc, argv, "qj:c:o:t:ns:r:h", lopts, NULL)) != -1) {
+	/* scripts/bench/run.sh says where every benchmark's JSON goes */
+	if (getenv("BENCH_OUT")) {
+		snprintf(json, sizeof(json), "%s/gro.json", getenv("BENCH_OUT"));
+		op.json = json;
+	}
+
+	while ((c = getopt_long(argc, argv, "qj:c:o:t:nFs:r:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			op.quick = true;
@@ -1115,6 +1255,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			op.dpdk = false;
+			break;
+		case 'F':
+			op.no_fast = true;
 			break;
 		case 's':
 			op.row_secs = strtod(optarg, NULL);
@@ -1194,7 +1337,11 @@ int main(int argc, char **argv)
 	for (p = 0; p < P_MAX; p++)
 		for (m = 0; m < 2; m++)
 			for (f = 0; f < 4; f++)
-				for (o = 0; o < 2; o++) {
+				for (o = 0; o < O_MAX; o++) {
+					/* run4: many open flows that merge */
+					if (o == O_RUN4 &&
+					    (p != P_TCP4 || m || flow_counts[f] < 16384))
+						continue;
 					t.proto = p;
 					t.order = o;
 					t.mss = mss_values[m];

@@ -11,8 +11,10 @@
 #   gro_copy.png   Mpps and bytes copied per segment for each copy mode
 #   gro_fair.png   the fair rows: ns per segment of xrx and rte_gro, one
 #                  flow with both engines cold and both warm, and 16384
-#                  flows with rte_gro's timeout flush every 1, 8 and 64
-#                  batches (rows of older runs without them: skipped)
+#                  flows (round robin, and in runs of 4 that merge) with
+#                  rte_gro's timeout flush every 1, 8 and 64 batches (rows
+#                  of older runs without them: skipped); the engine with
+#                  its fast path on
 # From DIR/xdp.json (scripts/bench/xdp_bench.c):
 #   xdp.png        ns per frame of xrx_rx against a bare XSKMAP redirect
 #
@@ -66,6 +68,7 @@ if gro:
                     r.get("max_aggregate", 65536) <= 65536 and
                     r.get("cache", "cold") == cache and
                     r.get("flush_every", 1) == every and
+                    r.get("fast_path") is not False and
                     (copy is None or r.get("copy") == copy) and
                     (csum is None or r.get("csum") == csum)):
                 return r
@@ -107,9 +110,12 @@ if gro:
     for label, nflows, order, flush, cache, every in (
             ("1 flow, cold", 1, "burst", "batch", "cold", 1),
             ("1 flow, warm", 1, "burst", "batch", "warm", 1),
-            ("16384 flows\\nflush every batch", 16384, "rr", "timeout", "cold", 1),
-            ("16384 flows\\nflush every 8", 16384, "rr", "timeout", "cold", 8),
-            ("16384 flows\\nflush every 64", 16384, "rr", "timeout", "cold", 64)):
+            ("16384 flows\\nround robin\\nflush every batch", 16384, "rr", "timeout", "cold", 1),
+            ("16384 flows\\nround robin\\nflush every 8", 16384, "rr", "timeout", "cold", 8),
+            ("16384 flows\\nround robin\\nflush every 64", 16384, "rr", "timeout", "cold", 64),
+            ("16384 flows\\nin runs of 4\\nflush every batch", 16384, "run4", "timeout", "cold", 1),
+            ("16384 flows\\nin runs of 4\\nflush every 8", 16384, "run4", "timeout", "cold", 8),
+            ("16384 flows\\nin runs of 4\\nflush every 64", 16384, "run4", "timeout", "cold", 64)):
         x = pick("xrx", order, flush, nflows, "header", "trust", cache=cache)
         d = pick("rte_gro", order, flush, nflows, cache=cache, every=every)
         if x and d and x.get("ns_per_seg") and d.get("ns_per_seg"):

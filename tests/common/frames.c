@@ -60,13 +60,17 @@ __u8 frame_payload_byte(__u32 seed, __u32 stream_off)
 static __u32 csum_add(const void *data, __u32 len, __u32 sum)
 {
 	const __u8 *p = data;
+	__u64 acc = sum;
 	__u32 i;
 
 	for (i = 0; i + 1 < len; i += 2)
-		sum += (__u32)p[i] << 8 | p[i + 1];
+		acc += (__u32)p[i] << 8 | p[i + 1];
 	if (len & 1)
-		sum += (__u32)p[len - 1] << 8;
-	return sum;
+		acc += (__u32)p[len - 1] << 8;
+	/* end-around carry into 32 bits: long buffers overflow them */
+	while (acc >> 32)
+		acc = (acc & 0xffffffff) + (acc >> 32);
+	return (__u32)acc;
 }
 
 static __u16 csum_fold(__u32 sum)

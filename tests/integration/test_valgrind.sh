@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # xrxd under valgrind (memcheck, --leak-check=full): start, a few seconds
-# of TCP trains through two AF_XDP workers into a pcap sink, a SIGHUP that
-# restarts the workers, SIGTERM. No memory error and no leak of any kind;
+# of TCP trains through two AF_XDP workers into a pcap sink and a pcap
+# tee, a SIGHUP that swaps the sink for null and the tee for another,
+# SIGTERM. No memory error and no leak of any kind;
 # the only suppressions (xrxd.supp) are libbpf's reads of buffers the
 # kernel filled through bpf(2) commands valgrind does not model.
 . "$(dirname "$0")/../lib.sh"
@@ -23,6 +24,7 @@ cat >"$WORK/xrx.conf" <<EOF
 interface = $IF_DUT
 accelerate = tcp/5201
 sink = pcap:$WORK/rx.pcap
+tee = pcap:$WORK/tee.pcap
 flush_timeout_us = 2000
 [offload]
 gro = on
@@ -43,7 +45,8 @@ in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
 	--segs 16 --trains 1000 -r 20000 >/dev/null 2>&1
 sleep 1.5
 fin0=$(jget user.engine.frames_in)
-sed 's/sink = .*/sink = null/' -i "$WORK/xrx.conf"
+sed -e 's/sink = .*/sink = null/' -e "s|tee = .*|tee = pcap:$WORK/tee2.pcap|" \
+	-i "$WORK/xrx.conf"
 kill -HUP $pid
 wait_for 30 grep -q "reloaded" "$WORK/xrxd.err"
 in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
@@ -53,9 +56,10 @@ fin=$(jget user.engine.frames_in)
 # Under valgrind the workers are slow: the sockets drop (and count) what
 # they cannot take, so the check is that frames flowed on both sides of
 # the reload and that every one is accounted for.
-diag "engine frames_in $fin0 before the reload, $fin after; swaps in place $(jget user.live_swaps); socket drops $(jget user.live.xsk_rx_dropped) + $(jget user.live.xsk_rx_ring_full); unaccounted $(jget user.unaccounted)"
-check "traffic went through the workers, before and after the reload, every frame accounted for" \
+diag "engine frames_in $fin0 before the reload, $fin after; tee pkts_in $(jget user.tee.pkts_in); swaps in place $(jget user.live_swaps); socket drops $(jget user.live.xsk_rx_dropped) + $(jget user.live.xsk_rx_ring_full); unaccounted $(jget user.unaccounted)"
+check "traffic went through the workers and the tee, before and after the reload, every frame accounted for" \
 	$([ "$fin0" -gt 0 ] && [ "$fin" -gt "$fin0" ] && [ "$(jget user.live_swaps)" -ge 1 ] &&
+	  [ "$(jget user.tee.pkts_in)" -gt 0 ] &&
 	  [ "$(jget user.unaccounted)" = 0 ]; echo $?)
 
 kill -TERM $pid

@@ -13,6 +13,15 @@
 #                         link, and what snapshot_more prints if the test
 #                         defines it
 #   same A B              A and B identical; the diff as TAP comments if not
+#   xrxd_up               start xrxd -v on $WORK/xrx.conf in the DUT ($pid,
+#                         stderr in $WORK/xrxd.err, killed on exit) and
+#                         wait until it publishes its counters; its log as
+#                         TAP comments and status 1 if it does not
+#   stats_settled FILE    wait (bounded) for xrxd to refresh xrx_ustats
+#                         after this call with every frame accounted for
+#                         (unaccounted 0), and keep that `xrxctl stats
+#                         --json` record in FILE: counters of the traffic
+#                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
 #   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
 #                         (someone else's program); why not in $WORK/err
@@ -66,6 +75,22 @@ snapshot() {
 }
 
 same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
+
+xrxd_up() {
+	bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
+	pid=$!
+	at_exit kill -KILL $pid
+	wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
+		{ sed 's/^/# /' "$WORK/xrxd.err"; return 1; }
+}
+
+stats_settled() {
+	local _ss_file=$1 _ss_since
+	_ss_since=$(date +%s%N)	# updated_ns is CLOCK_REALTIME too
+	wait_for 10 eval 'xrxctl stats $IF_DUT --json >"$_ss_file" 2>/dev/null &&
+		[ "$(jpath "$_ss_file" user.updated_ns)" -gt $_ss_since ] &&
+		[ "$(jpath "$_ss_file" user.unaccounted)" = 0 ]'
+}
 
 prog_id() {
 	in_dut ip -d link show $IF_DUT |

@@ -8,6 +8,9 @@ of the same train.
     xrxpcap.py compare EXPECTED ACTUAL   per-flow comparison; exit 1 if they differ
     xrxpcap.py split CAPTURE OUTDIR      cut a capture at marker frames
     xrxpcap.py check-payload IN OUT      OUT carries exactly IN's payload bytes
+    xrxpcap.py stream FILE PORT          the TCP stream to PORT put together
+                                         again: its length, gaps, and the
+                                         hash tests/helpers/tcp_hash prints
     xrxpcap.py tcp-count FILE... PORT    "RECORDS PAYLOAD_BYTES WIRE_BYTES" of the
                                          TCP/IPv4 packets to PORT (pcap or pcapng,
                                          read as a stream: files of gigabytes)
@@ -391,6 +394,66 @@ def write_pcap(path, frames):
             f.write(fr)
 
 
+FNV_OFF = 0xcbf29ce484222325
+FNV_PRIME = 0x100000001b3
+M64 = (1 << 64) - 1
+
+
+def fnv_words(data):
+    """FNV-1a 64 over 8-byte little-endian words, the tail byte-wise: the
+    hash tests/helpers/tcp_hash.c prints."""
+    h = FNV_OFF
+    n8 = len(data) // 8 * 8
+    for (w,) in struct.iter_unpack("<Q", memoryview(data)[:n8]):
+        h = ((h ^ w) * FNV_PRIME) & M64
+    for b in data[n8:]:
+        h = ((h ^ b) * FNV_PRIME) & M64
+    return h
+
+
+def stream(path, port):
+    """The TCP stream(s) to @port in a capture, put together by sequence
+    number from the SYN's (or the lowest one seen): one line per flow with
+    its packets, those of them above the SYN's MSS (aggregates), their
+    payload bytes, how far the stream runs without a gap, and its hash."""
+    flows = {}
+    for p in packets(path):
+        if p["kind"] != "tcp" or p["key"][-1] != port:
+            continue
+        f = flows.setdefault(p["key"], {"segs": [], "isn": None,
+                                        "mss": 1460, "pkts": 0})
+        fl = int(dict(p["fields"])["tcp.flags"], 16)
+        if fl & 0x002:          # SYN: the stream starts after it
+            f["isn"] = p["seq"]
+            opts = bytes.fromhex(dict(p["fields"])["tcp.opts"])
+            if len(opts) >= 4 and opts[0] == 2:
+                f["mss"] = struct.unpack("!H", opts[2:4])[0]
+        if p["plen"]:
+            f["pkts"] += 1
+            f["segs"].append((p["seq"], p["payload"]))
+    out = []
+    for key, f in flows.items():
+        if not f["segs"]:
+            continue
+        base = (f["isn"] + 1) if f["isn"] is not None else \
+            min(s for s, _ in f["segs"])
+        segs = sorted(((s - base) & 0xffffffff, d) for s, d in f["segs"])
+        parts, have, payload, aggs = [], 0, 0, 0
+        for off, d in segs:
+            payload += len(d)
+            aggs += len(d) > f["mss"]
+            if off > have:
+                continue        # a gap: the stream ends at have
+            if off + len(d) > have:
+                parts.append(d[have - off:])
+                have = off + len(d)
+        data = b"".join(parts)
+        out.append("flow %s packets %d aggregates %d payload %d stream %d hash 0x%016x"
+                   % (fmt_key(key), f["pkts"], aggs, payload, have,
+                      fnv_words(data)))
+    return out
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
@@ -415,6 +478,9 @@ def main(argv):
             return 1 if d else 0
         elif cmd == "split":
             print(" ".join(split(argv[2], argv[3])))
+        elif cmd == "stream":
+            for line in stream(argv[2], int(argv[3])):
+                print(line)
         elif cmd == "tcp-count" and len(argv) > 3:
             print(*tcp_count(argv[2:-1], int(argv[-1])))
         elif cmd == "check-payload":

@@ -59,6 +59,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->csum, XRX_CONF_CSUM_VERIFY);
 	assert_false(c->udp_gro);
 	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_AUTO);
+	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
 	/* LRO off by default, not required; everything else kept. */
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
@@ -87,6 +88,7 @@ static const char full_conf[] =
 	"udp_gro = on\n"
 	"vxlan_ports = 4789, 8472\n"
 	"tun_ipv6_jumbo = split\n"
+	"tee = pcap:/var/lib/xrx/tee.pcap,size=1M,files=2\n"
 	"\n"
 	"[offload]\n"
 	"lro = on\n"
@@ -132,12 +134,14 @@ static void test_every_key(void **state)
 	assert_int_equal(c->vxlan_ports[0], 4789);
 	assert_int_equal(c->vxlan_ports[1], 8472);
 	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_SPLIT);
+	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->tee_arg, "/var/lib/xrx/tee.pcap,size=1M,files=2");
 
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 21);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 22);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -232,6 +236,19 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
+	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\ntee = file:/x\n", 2, "write none, pcap:" },
+	{ "interface = eth0\ntee = pcap:rel.pcap\n", 2, "tee = pcap:rel.pcap needs an absolute path" },
+	{ "interface = eth0\ntee = pcap:/x.pcap,snaplen=10\n", 2, "tee = pcap:/x.pcap: snaplen=10 is out of range" },
+	{ "interface = eth0\ntee = tun:\n", 2, "tee = tun: is not a valid TUN name" },
+	{ "interface = eth0\ntee = tap:a/b\n", 2, "not a valid TAP name" },
+	{ "interface = eth0\nsink = tun:xrx0\ntee = tun:xrx0\n", 3,
+	  "tee = tun:xrx0 names what sink = tun:xrx0 (line 2) writes to; give the tee its own file or device" },
+	{ "interface = eth0\ntee = tap:xrx0\nsink = tun:xrx0\n", 2, "tee = tap:xrx0 names what sink = tun:xrx0 (line 3)" },
+	{ "interface = eth0\nsink = pcap:/run/x.pcap\ntee = pcap:/run/x.pcap,snaplen=128\n", 3,
+	  "names what sink = pcap:/run/x.pcap (line 2)" },
+	{ "interface = eth0\ntee = tun:xrx0\ncsum = trust\n", 3,
+	  "csum = trust with tee = tun:xrx0 (line 2) hands unverified segments" },
 	{ "interface = eth0\naccelerate = sctp/1\n", 2, "write tcp or udp" },
 	{ "interface = eth0\naccelerate = tcp/0\n", 2, "from 1 to 65535 or 'any'" },
 	{ "interface = eth0\naccelerate = tcp/65536\n", 2, "from 1 to 65535 or 'any'" },
@@ -486,6 +503,31 @@ static void test_pcap_options(void **state)
 	free(c);
 }
 
+/* tee = : a second sink of the sink's forms, not the sink's own output. */
+static void test_tee(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+
+	assert_int_equal(parse(c, "interface = a\nsink = tun:xrx0\ntee = pcap:/run/xrx/a.pcap,size=64M,files=4\n", err), 0);
+	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
+	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
+	assert_string_equal(c->tee_arg, "/run/xrx/a.pcap,size=64M,files=4");
+	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = tap:xt0\n", err), 0);
+	assert_int_equal(c->tee, XRX_CONF_SINK_TAP);
+	assert_string_equal(c->tee_arg, "xt0");
+	/* Two pcap files, and a null sink with a tee. */
+	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = pcap:/run/b.pcap\n", err), 0);
+	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\n", err), 0);
+	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
+	assert_int_equal(parse(c, "interface = a\ntee = none\n", err), 0);
+	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
+	assert_string_equal(c->tee_arg, "");
+	/* A TUN tee is told the same as a TUN sink about trusted sums. */
+	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\ncsum = trust\ncsum_trust_may_deliver_corrupt_data = on\n", err), 0);
+	free(c);
+}
+
 /* Hints name the unit as systemd-escape would: a '-' would mean '/'. */
 static void test_unit_name(void **state)
 {
@@ -561,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_pcap_options),
+		cmocka_unit_test(test_tee),
 		cmocka_unit_test(test_unit_name),
 		cmocka_unit_test(test_interface_from_caller),
 		cmocka_unit_test(test_example_conf),

@@ -67,6 +67,7 @@ enum conf_key {
 	K_CSUM_TRUST_ACK,
 	K_VXLAN_PORTS,
 	K_TUN_IPV6_JUMBO,
+	K_TEE,
 	K_TOP_MAX,
 	K_MAX = K_TOP_MAX + XRX_OFF_MAX
 };
@@ -89,6 +90,7 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
 	[K_VXLAN_PORTS] = "vxlan_ports",
 	[K_TUN_IPV6_JUMBO] = "tun_ipv6_jumbo",
+	[K_TEE] = "tee",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -317,49 +319,56 @@ static int parse_vxlan_ports(struct parser *p, char *val)
 	return 0;
 }
 
-static int parse_sink(struct parser *p, const char *val)
+/*
+ * sink = null | pcap:/PATH[,OPTIONS] | tun:NAME | tap:NAME, and the same
+ * for tee with "none" for no tee: @key's kind and argument into *kind
+ * and @arg (PATH_MAX bytes).
+ */
+static int parse_sink(struct parser *p, const char *key, const char *val,
+		      enum xrx_conf_sink *kind, char *arg)
 {
 	struct xrx_sink_opts so = { .sz = sizeof(so) };
-	struct xrx_conf *c = p->conf;
+	const char *none = strcmp(key, "tee") ? "null" : "none";
 	char path[PATH_MAX], err[PATH_MAX + 128];
 
-	if (!strcmp(val, "null")) {
-		c->sink = XRX_CONF_SINK_NULL;
+	if (!strcmp(val, none)) {
+		*kind = XRX_CONF_SINK_NULL;
+		arg[0] = '\0';
 		return 0;
 	}
 	if (!strncmp(val, "pcap:", 5)) {
 		if (val[5] != '/')
-			return perr(p, "sink = %s needs an absolute path; write pcap:/PATH/FILE.pcap",
-				    val);
-		if (strlen(val + 5) >= sizeof(c->sink_arg))
-			return perr(p, "sink = pcap: path is longer than %zu bytes; use a shorter path",
-				    sizeof(c->sink_arg) - 1);
+			return perr(p, "%s = %s needs an absolute path; write pcap:/PATH/FILE.pcap",
+				    key, val);
+		if (strlen(val + 5) >= PATH_MAX)
+			return perr(p, "%s = pcap: path is longer than %d bytes; use a shorter path",
+				    key, PATH_MAX - 1);
 		/* The sink's own parser: what passes here opens there. */
 		if (xrx_sink_pcap__parse(val + 5, path, sizeof(path), &so, err,
 					 sizeof(err)))
-			return perr(p, "sink = %s", err);
-		c->sink = XRX_CONF_SINK_PCAP;
-		strcpy(c->sink_arg, val + 5);
+			return perr(p, "%s = %s", key, err);
+		*kind = XRX_CONF_SINK_PCAP;
+		strcpy(arg, val + 5);
 		return 0;
 	}
 	if (!strncmp(val, "tun:", 4)) {
 		if (!xrx_ifname_valid(val + 4))
-			return perr(p, "sink = %s is not a valid TUN name; write tun:NAME with 1 to 15 characters, no '/', ':' or blanks",
-				    val);
-		c->sink = XRX_CONF_SINK_TUN;
-		strcpy(c->sink_arg, val + 4);
+			return perr(p, "%s = %s is not a valid TUN name; write tun:NAME with 1 to 15 characters, no '/', ':' or blanks",
+				    key, val);
+		*kind = XRX_CONF_SINK_TUN;
+		strcpy(arg, val + 4);
 		return 0;
 	}
 	if (!strncmp(val, "tap:", 4)) {
 		if (!xrx_ifname_valid(val + 4))
-			return perr(p, "sink = %s is not a valid TAP name; write tap:NAME with 1 to 15 characters, no '/', ':' or blanks",
-				    val);
-		c->sink = XRX_CONF_SINK_TAP;
-		strcpy(c->sink_arg, val + 4);
+			return perr(p, "%s = %s is not a valid TAP name; write tap:NAME with 1 to 15 characters, no '/', ':' or blanks",
+				    key, val);
+		*kind = XRX_CONF_SINK_TAP;
+		strcpy(arg, val + 4);
 		return 0;
 	}
-	return perr(p, "sink = %s is not a valid sink; write null, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME",
-		    val);
+	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME",
+		    key, val, key, none);
 }
 
 static int parse_offload(struct parser *p, enum xrx_offload_id id,
@@ -540,7 +549,9 @@ static int set_key(struct parser *p, const char *key, char *val)
 		c->attach = (enum xrx_conf_attach)w;
 		return ret;
 	case K_SINK:
-		return parse_sink(p, val);
+		return parse_sink(p, key, val, &c->sink, c->sink_arg);
+	case K_TEE:
+		return parse_sink(p, key, val, &c->tee, c->tee_arg);
 	case K_ACCELERATE:
 		return parse_rules(p, val);
 	case K_DEFAULT:
@@ -640,6 +651,26 @@ static int parse_line(struct parser *p, char *s)
 	return set_key(p, key, v);
 }
 
+/*
+ * Do sink and tee write to the same place: one pcap path, or one device
+ * name (a TUN and a TAP cannot share one either)?
+ */
+static bool conf_same_output(const struct xrx_conf *c)
+{
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	char a[PATH_MAX], b[PATH_MAX], err[PATH_MAX + 128];
+
+	if (c->sink == XRX_CONF_SINK_PCAP && c->tee == XRX_CONF_SINK_PCAP)
+		return !xrx_sink_pcap__parse(c->sink_arg, a, sizeof(a), &so, err,
+					     sizeof(err)) &&
+		       !xrx_sink_pcap__parse(c->tee_arg, b, sizeof(b), &so, err,
+					     sizeof(err)) &&
+		       !strcmp(a, b);
+	return (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP) &&
+	       (c->tee == XRX_CONF_SINK_TUN || c->tee == XRX_CONF_SINK_TAP) &&
+	       !strcmp(c->sink_arg, c->tee_arg);
+}
+
 /* Checks that need the whole file. */
 static int check_conf(struct parser *p)
 {
@@ -665,12 +696,27 @@ static int check_conf(struct parser *p)
 	 * corrupt one would reach applications. Only an explicit key that
 	 * names the risk allows it.
 	 */
-	if (c->csum == XRX_CONF_CSUM_TRUST && !c->csum_trust_ack &&
-	    (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP)) {
+	for (i = 0; i < 2; i++) {
+		enum xrx_conf_sink kind = i ? c->tee : c->sink;
+
+		if (c->csum != XRX_CONF_CSUM_TRUST || c->csum_trust_ack ||
+		    (kind != XRX_CONF_SINK_TUN && kind != XRX_CONF_SINK_TAP))
+			continue;
 		p->line = p->seen[K_CSUM];
-		return perr(p, "csum = trust with sink = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
-			    c->sink == XRX_CONF_SINK_TUN ? "tun" : "tap",
-			    c->sink_arg, p->seen[K_SINK]);
+		return perr(p, "csum = trust with %s = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+			    i ? "tee" : "sink",
+			    kind == XRX_CONF_SINK_TUN ? "tun" : "tap",
+			    i ? c->tee_arg : c->sink_arg,
+			    p->seen[i ? K_TEE : K_SINK]);
+	}
+	if (c->tee != XRX_CONF_SINK_NULL && conf_same_output(c)) {
+		char t[PATH_MAX + 8], s[PATH_MAX + 8];
+
+		p->line = p->seen[K_TEE];
+		return perr(p, "tee = %s names what sink = %s (line %d) writes to; give the tee its own file or device",
+			    xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)),
+			    xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s)),
+			    p->seen[K_SINK]);
 	}
 	for (i = 0; i < c->nrules && !c->nr_vxlan_ports; i++) {
 		char rule[96];
@@ -798,9 +844,24 @@ static const char *offload_value(const struct xrx_offload_desc *d,
 	return buf;
 }
 
+const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
+			       char *buf, size_t len)
+{
+	static const char *const prefix[] = {
+		[XRX_CONF_SINK_PCAP] = "pcap", [XRX_CONF_SINK_TUN] = "tun",
+		[XRX_CONF_SINK_TAP] = "tap",
+	};
+
+	if (kind == XRX_CONF_SINK_NULL || kind > XRX_CONF_SINK_TAP)
+		snprintf(buf, len, "null");
+	else
+		snprintf(buf, len, "%s:%s", prefix[kind], arg);
+	return buf;
+}
+
 int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 {
-	char rule[96], val[32];
+	char rule[96], val[32], spec[PATH_MAX + 8];
 	unsigned int i;
 
 	fprintf(f, "interface = %s\n", c->ifname);
@@ -809,14 +870,10 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	else
 		fprintf(f, "queues = all\n");
 	fprintf(f, "attach = %s\n", attach_words[c->attach]);
-	if (c->sink == XRX_CONF_SINK_PCAP)
-		fprintf(f, "sink = pcap:%s\n", c->sink_arg);
-	else if (c->sink == XRX_CONF_SINK_TUN)
-		fprintf(f, "sink = tun:%s\n", c->sink_arg);
-	else if (c->sink == XRX_CONF_SINK_TAP)
-		fprintf(f, "sink = tap:%s\n", c->sink_arg);
-	else
-		fprintf(f, "sink = null\n");
+	fprintf(f, "sink = %s\n",
+		xrx_conf_sink_spec(c->sink, c->sink_arg, spec, sizeof(spec)));
+	fprintf(f, "tee = %s\n", c->tee == XRX_CONF_SINK_NULL ? "none" :
+		xrx_conf_sink_spec(c->tee, c->tee_arg, spec, sizeof(spec)));
 	fprintf(f, "accelerate = ");
 	if (!c->nrules)
 		fprintf(f, "none");

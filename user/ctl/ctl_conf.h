@@ -112,6 +112,9 @@ struct xrx_conf {
 	enum xrx_conf_attach attach;
 	enum xrx_conf_sink sink;
 	char sink_arg[PATH_MAX];
+	/* A second sink beside it (tee =), XRX_CONF_SINK_NULL: none */
+	enum xrx_conf_sink tee;
+	char tee_arg[PATH_MAX];
 	unsigned int nrules;
 	struct xrx_rule_key rules[XRX_RULES_MAX];	/* xrx_rules keys */
 	enum xrx_action default_action;
@@ -153,6 +156,13 @@ int xrx_conf_parse_string(const char *name, const char *text,
  */
 int xrx_conf_parse_file_for(const char *path, const char *ifname,
 			    struct xrx_conf *conf, char *err, size_t errlen);
+
+/*
+ * The libxrx sink spec of a sink or tee: "pcap:ARG", "tun:ARG", "tap:ARG"
+ * or "null". Return: @buf.
+ */
+const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
+			       char *buf, size_t len);
 
 /* Write conf as a config file that parses back to the same conf. */
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);

@@ -15,6 +15,8 @@
  *           struct xrx_ustats_live live;     live path, summed over queues
  *           struct xrx_ustats_engine engine; GRO engines, summed
  *           struct xrx_ustats_sink sink;     sinks, summed
+ *           struct xrx_ustats_tee tee;       the tee beside them (sink
+ *                                            counters), summed
  *   };
  *
  * One writer (xrxd's main thread, about once a second), any number of
@@ -79,6 +81,7 @@ struct xrx_ustats {
 	__u64 live[XRX_LIVE_STAT_MAX];
 	__u64 engine[XRX_ENGINE_STAT_MAX];
 	__u64 sink[XRX_SINK_STAT_MAX];
+	__u64 tee[XRX_SINK_STAT_MAX];
 };
 
 /* The groups of the value, in order, as the BTF names them. */
@@ -87,10 +90,11 @@ enum xrx_ustats_group {
 	XRX_USTATS_G_LIVE,
 	XRX_USTATS_G_ENGINE,
 	XRX_USTATS_G_SINK,
+	XRX_USTATS_G_TEE,
 	XRX_USTATS_G_MAX
 };
 
-/* "live", "engine", "sink" ("" for the daemon facts). */
+/* "live", "engine", "sink", "tee" ("" for the daemon facts). */
 const char *xrx_ustats_group_name(enum xrx_ustats_group g);
 /* Counters in group g, and the name/description/value of number i. */
 unsigned int xrx_ustats_group_len(enum xrx_ustats_group g);

@@ -28,6 +28,7 @@ static const char *const group_names[XRX_USTATS_G_MAX] = {
 	[XRX_USTATS_G_LIVE] = "live",
 	[XRX_USTATS_G_ENGINE] = "engine",
 	[XRX_USTATS_G_SINK] = "sink",
+	[XRX_USTATS_G_TEE] = "tee",
 };
 
 const char *xrx_ustats_group_name(enum xrx_ustats_group g)
@@ -45,6 +46,7 @@ unsigned int xrx_ustats_group_len(enum xrx_ustats_group g)
 	case XRX_USTATS_G_ENGINE:
 		return XRX_ENGINE_STAT_MAX;
 	case XRX_USTATS_G_SINK:
+	case XRX_USTATS_G_TEE:
 		return XRX_SINK_STAT_MAX;
 	default:
 		return 0;
@@ -67,6 +69,7 @@ static const char *ustats_text(enum xrx_ustats_group g, unsigned int i,
 		return desc ? xrx_engine_stat__desc((int)i) :
 			      xrx_engine_stat__name((int)i);
 	case XRX_USTATS_G_SINK:
+	case XRX_USTATS_G_TEE:
 		return desc ? xrx_sink_stat__desc((int)i) :
 			      xrx_sink_stat__name((int)i);
 	default:
@@ -98,6 +101,8 @@ __u64 *xrx_ustats_at(struct xrx_ustats *u, enum xrx_ustats_group g,
 		return &u->engine[i];
 	case XRX_USTATS_G_SINK:
 		return &u->sink[i];
+	case XRX_USTATS_G_TEE:
+		return &u->tee[i];
 	default:
 		return NULL;
 	}

@@ -44,5 +44,7 @@ static inline int xrx_opts_copy(void *dst, size_t dst_sz, const void *src,
 #define XRX_ENGINE_OPTS_MIN offsetof(struct xrx_engine_opts, ctx)
 #define XRX_SINK_OPTS_MIN offsetof(struct xrx_sink_opts, snaplen)
 #define XRX_LIVE_OPTS_MIN offsetof(struct xrx_live_opts, engine)
+#define XRX_LIVE_RECONF_OPTS_MIN                                              \
+	(offsetof(struct xrx_live_reconfigure_opts, no_tee) + sizeof(bool))
 
 #endif /* XRX_LIB_OPTS_H */

@@ -176,6 +176,8 @@ static void print_text(const struct snap *s, const struct snap *prev)
 	if (!s->have_u)
 		return;
 	for (g = XRX_USTATS_G_LIVE; g < XRX_USTATS_G_MAX; g++) {
+		if (g == XRX_USTATS_G_TEE && !s->u.tee[XRX_SINK_STAT_PKTS_IN])
+			continue;	/* no tee has had a packet */
 		gname = xrx_ustats_group_name(g);
 		printf("  %-28s %16s%s\n", gname, "", prev ? "                            /s" : "");
 		for (i = 0; i < xrx_ustats_group_len(g); i++) {

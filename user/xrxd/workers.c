@@ -4,8 +4,8 @@
  * xrxd attached (XRX_LIVE_ATTACH_NONE), its options from the config, and
  * the counters it publishes in xrx_ustats and STATUS=.
  *
- * A new sink or new engine options are swapped in place
- * (xrx_live__reconfigure()): sockets and UMEMs stay, each worker switches
+ * A new sink, tee or new engine options are swapped in place
+ * (xrx_live__reconfigure_opts()): sockets and UMEMs stay, each worker switches
  * between two batches. Only a change of the queue count, or an MTU the
  * frames no longer hold, reopens the sockets: xrx_live__stop() takes the
  * sockets out of xrx_xsks and delivers what they and the engines hold, so
@@ -56,27 +56,31 @@ static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
 		"%s", msg);
 }
 
-static void sink_spec(const struct xrx_conf *c, char *buf, size_t len)
-{
-	switch (c->sink) {
-	case XRX_CONF_SINK_PCAP:
-		snprintf(buf, len, "pcap:%s", c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TUN:
-		snprintf(buf, len, "tun:%s", c->sink_arg);
-		break;
-	case XRX_CONF_SINK_TAP:
-		snprintf(buf, len, "tap:%s", c->sink_arg);
-		break;
-	default:
-		snprintf(buf, len, "null");
-	}
-}
-
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
 	       a->tun_ipv6_jumbo != b->tun_ipv6_jumbo;
+}
+
+/* The tee takes the sink options too (tun_ipv6_jumbo). */
+static bool tee_differs(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return a->tee != b->tee || strcmp(a->tee_arg, b->tee_arg) ||
+	       (b->tee != XRX_CONF_SINK_NULL &&
+		a->tun_ipv6_jumbo != b->tun_ipv6_jumbo);
+}
+
+/* "sink tun:x" or "sink tun:x, tee pcap:/y", for log lines. */
+static void sinks_text(const struct xrx_conf *c, char *buf, size_t len)
+{
+	char s[PATH_MAX + 8], t[PATH_MAX + 8];
+
+	xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s));
+	if (c->tee == XRX_CONF_SINK_NULL)
+		snprintf(buf, len, "sink %s", s);
+	else
+		snprintf(buf, len, "sink %s, tee %s", s,
+			 xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)));
 }
 
 _Static_assert((int)XRX_CONF_IPV6_JUMBO_AUTO == (int)XRX_TUN_IPV6_JUMBO_AUTO &&
@@ -111,10 +115,10 @@ bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 	return a->queues != b->queues || a->coalesce_us != b->coalesce_us;
 }
 
-/* What a swap in place changes (sink, engine options). */
+/* What a swap in place changes (sink, tee, engine options). */
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return sink_differs(a, b) || engine_differs(a, b);
+	return sink_differs(a, b) || tee_differs(a, b) || engine_differs(a, b);
 }
 
 static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
@@ -145,29 +149,39 @@ static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
  */
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
+	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
+	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	struct xrx_engine_opts eo;
 	struct xrx_sink_opts so;
-	char spec[PATH_MAX + 8];
-	bool new_sink;
 	int err;
 
 	if (!x->live)
 		return 0;
-	sink_spec(conf, spec, sizeof(spec));
+	xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec, sizeof(spec));
+	xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee, sizeof(tee));
+	sinks_text(conf, text, sizeof(text));
 	sink_opts(conf, &so);
 	engine_opts(conf, &eo);
-	new_sink = sink_differs(x->conf, conf);
-	err = xrx_live__reconfigure(x->live, new_sink ? spec : NULL,
-				    new_sink ? &so : NULL,
-				    engine_differs(x->conf, conf) ? &eo : NULL);
+	if (sink_differs(x->conf, conf)) {
+		r.sink = spec;
+		r.sink_opts = &so;
+	}
+	if (tee_differs(x->conf, conf)) {
+		r.tee = conf->tee == XRX_CONF_SINK_NULL ? NULL : tee;
+		r.tee_opts = r.tee ? &so : NULL;
+		r.no_tee = !r.tee;
+	}
+	if (engine_differs(x->conf, conf))
+		r.engine = &eo;
+	err = xrx_live__reconfigure_opts(x->live, &r);
 	if (err) {
-		ctl_err("%s: cannot switch the workers to sink %s: %s; still running the previous sink and engine settings",
-			x->ifname, spec, strerror(-err));
+		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
+			x->ifname, text, strerror(-err));
 		return err;
 	}
 	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
-	ctl_notice("%s: workers switched in place to sink %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
-		   x->ifname, spec);
+	ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
+		   x->ifname, text);
 	return 0;
 }
 
@@ -230,16 +244,21 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	struct xrx_live_queue_info qi;
 	struct xrx_engine_opts eo;
 	struct xrx_sink_opts so;
-	char spec[PATH_MAX + 8];
+	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
 
-	sink_spec(conf, spec, sizeof(spec));
-	lo.sink = spec;
+	lo.sink = xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec,
+				     sizeof(spec));
+	if (conf->tee != XRX_CONF_SINK_NULL)
+		lo.tee = xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee,
+					    sizeof(tee));
+	sinks_text(conf, text, sizeof(text));
 	sink_opts(conf, &so);
 	engine_opts(conf, &eo);
 	lo.sink_opts = &so;
+	lo.tee_opts = &so;
 	lo.engine = &eo;
 
 	x->live = xrx_live__open(x->ifname, &lo);
@@ -247,9 +266,9 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 		err = -errno;
 		/* xdp_umem_reg() charges the UMEM to RLIMIT_MEMLOCK unless
 		 * CAP_IPC_LOCK (xdp_umem_account_pages()): ENOBUFS. */
-		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, sink %s): %s%s",
+		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, %s): %s%s",
 			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
-			spec, strerror(-err),
+			text, strerror(-err),
 			err == -ENOBUFS || err == -ENOMEM ?
 			"; the UMEMs do not fit the locked-memory limit: give xrxd CAP_IPC_LOCK or LimitMEMLOCK=infinity (ulimit -l)" : "");
 		return err;
@@ -272,10 +291,10 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	x->us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
 	x->us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
 	x->us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
-	ctl_notice("%s: %u worker%s on queues 0-%u (%s), sink %s", x->ifname,
+	ctl_notice("%s: %u worker%s on queues 0-%u (%s), %s", x->ifname,
 		   x->nr_queues, x->nr_queues == 1 ? "" : "s", x->nr_queues - 1,
 		   zc == x->nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
-		   spec);
+		   text);
 	return 0;
 }
 
@@ -289,8 +308,10 @@ static void add_base(struct xrxd *x, const struct xrx_live_stats *st)
 			x->base.live[i] += st->live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		x->base.engine[i] += st->engine[i];
-	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
 		x->base.sink[i] += st->sink[i];
+		x->base.tee[i] += st->tee[i];
+	}
 }
 
 void xrxd_workers_stop(struct xrxd *x)
@@ -319,14 +340,16 @@ void xrxd_workers_stop(struct xrxd *x)
  *   engines:  frames_in = segments delivered (pkts_out + segs_merged)
  *             + drop_no_buffer + drop_bad_frame
  *   sinks:    engine pkts_out = sink pkts_out + errors + dropped
+ *   the tee:  tee pkts_in = tee pkts_out + errors + dropped (it gets
+ *             what the sink gets while it is there)
  * Exact when idle; while traffic flows, frames in an RX ring or a held
  * aggregate show here until they move on.
  */
 static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 {
-	const __u64 *lv = u->live, *e = u->engine, *s = u->sink;
+	const __u64 *lv = u->live, *e = u->engine, *s = u->sink, *t = u->tee;
 	__u64 pass = 0, n = 0;
-	__s64 gap[5];
+	__s64 gap[6];
 	int i;
 
 	for (i = 0; i < XRX_STAT_MAX; i++)
@@ -344,7 +367,9 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 			 e[XRX_ENGINE_STAT_DROP_BAD_FRAME]);
 	gap[4] = (__s64)(e[XRX_ENGINE_STAT_PKTS_OUT] - s[XRX_SINK_STAT_PKTS_OUT] -
 			 s[XRX_SINK_STAT_ERRORS] - s[XRX_SINK_STAT_DROPPED]);
-	for (i = 0; i < 5; i++)
+	gap[5] = (__s64)(t[XRX_SINK_STAT_PKTS_IN] - t[XRX_SINK_STAT_PKTS_OUT] -
+			 t[XRX_SINK_STAT_ERRORS] - t[XRX_SINK_STAT_DROPPED]);
+	for (i = 0; i < 6; i++)
 		n += (__u64)(gap[i] < 0 ? -gap[i] : gap[i]);
 	return n;
 }
@@ -366,8 +391,10 @@ void xrxd_stats_refresh(struct xrxd *x)
 		u->live[i] = st.live[i] + x->base.live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		u->engine[i] = st.engine[i] + x->base.engine[i];
-	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
 		u->sink[i] = st.sink[i] + x->base.sink[i];
+		u->tee[i] = st.tee[i] + x->base.tee[i];
+	}
 	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
 	u->hdr[XRX_USTATS_DEGRADED] = x->degraded;
 	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);

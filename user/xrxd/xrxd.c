@@ -9,7 +9,7 @@
  * → xrx_ustats → AF_XDP workers → READY=1.
  *
  * Serve: one thread polls a signalfd, a timerfd and an rtnetlink socket.
- * SIGHUP reloads rules (in place) and sink/engine settings (workers
+ * SIGHUP reloads rules (in place) and sink/tee/engine settings (workers
  * restarted, held aggregates flushed to the old sink first); link events
  * are handled in linkmon.c; about once a second the counters go to
  * xrx_ustats and STATUS=, and WATCHDOG=1 goes out at half WATCHDOG_USEC.
@@ -80,7 +80,7 @@ static void usage(FILE *f)
 		"  -V, --version          the version\n"
 		"\n"
 		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
-		"SIGHUP reloads rules and sink/engine settings. Inspect it with\n"
+		"SIGHUP reloads rules and sink/tee/engine settings. Inspect it with\n"
 		"'xrxctl status|stats|rules IFACE'. Exit status: 0 ok, 1 runtime\n"
 		"failure, 2 bad usage or config, or no bpffs (not worth a restart).\n"
 		"Config keys: xrx.conf(5).\n");
@@ -342,6 +342,38 @@ static int link_info(struct xrxd *x)
 }
 
 /*
+ * A pcap sink's or tee's directory exists; a tee's file is no FIFO (a
+ * tee must never wait for a reader). Return: 0, or -EINVAL (logged).
+ */
+static int check_pcap_path(const struct xrx_conf *c, const char *key,
+			   const char *arg)
+{
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	char path[PATH_MAX], dir[PATH_MAX], perr[PATH_MAX + 128];
+	struct stat st;
+
+	/* The config parser accepted it: only the path is new here. */
+	if (xrx_sink_pcap__parse(arg, path, sizeof(path), &so, perr,
+				 sizeof(perr))) {
+		ctl_err("%s: %s = %s", c->file, key, perr);
+		return -EINVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		ctl_err("%s: %s = pcap:%s, but directory %s does not exist; create it or write another path",
+			c->file, key, path, dirname(dir));
+		return -EINVAL;
+	}
+	if (!strcmp(key, "tee") && !stat(path, &st) && S_ISFIFO(st.st_mode)) {
+		ctl_err("%s: tee = pcap:%s is a FIFO, whose reader could hold up the sink beside it; write the tee to a file",
+			c->file, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Config checks that need the NIC, before anything changes: a failure is
  * a config error (exit 2) and the NIC is untouched.
  */
@@ -349,9 +381,7 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 {
 	const struct xrx_conf_offload *ch = &x->conf->offload[XRX_OFF_CHANNELS];
 	const struct xrx_conf *c = x->conf;
-	char dir[PATH_MAX];
 	unsigned int have;
-	struct stat st;
 
 	if (c->queues) {
 		if (nic->channels_err)
@@ -374,24 +404,11 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 			c->file, c->queues, XRX_LIVE_QUEUES_MAX, XRX_LIVE_QUEUES_MAX);
 		return EXIT_USAGE;
 	}
-	if (c->sink == XRX_CONF_SINK_PCAP) {
-		struct xrx_sink_opts so = { .sz = sizeof(so) };
-		char path[PATH_MAX], perr[PATH_MAX + 128];
-
-		/* The config parser accepted it: only the path is new here. */
-		if (xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
-					 perr, sizeof(perr))) {
-			ctl_err("%s: sink = %s", c->file, perr);
-			return EXIT_USAGE;
-		}
-		snprintf(dir, sizeof(dir), "%s", path);
-		if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(dir, sizeof(dir), "%s", path);
-			ctl_err("%s: sink = pcap:%s, but directory %s does not exist; create it or write another path",
-				c->file, path, dirname(dir));
-			return EXIT_USAGE;
-		}
-	}
+	if (c->sink == XRX_CONF_SINK_PCAP &&
+	    check_pcap_path(c, "sink", c->sink_arg))
+		return EXIT_USAGE;
+	if (c->tee == XRX_CONF_SINK_PCAP && check_pcap_path(c, "tee", c->tee_arg))
+		return EXIT_USAGE;
 	return 0;
 }
 

@@ -61,10 +61,13 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 	    xrx_opts_copy(&l->eng, sizeof(l->eng), o->engine,
 			  XRX_ENGINE_OPTS_MIN) ||
 	    xrx_opts_copy(&l->sink_o, sizeof(l->sink_o), o->sink_opts,
+			  XRX_SINK_OPTS_MIN) ||
+	    xrx_opts_copy(&l->tee_o, sizeof(l->tee_o), o->tee_opts,
 			  XRX_SINK_OPTS_MIN))
 		return -EINVAL;
 	o->engine = &l->eng;
 	o->sink_opts = &l->sink_o;
+	o->tee_opts = &l->tee_o;
 	if (!o->nr_queues)
 		o->nr_queues = 1;
 	if (!o->frame_size)
@@ -81,7 +84,8 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 		o->coalesce_usec = XRX_LIVE_COALESCE_USEC_DEFAULT;
 	if (o->nr_queues > XRX_LIVE_QUEUES_MAX || !xrx_pow2(o->fill_size) ||
 	    !xrx_pow2(o->rx_size) || o->batch > XRX_BATCH_MAX ||
-	    (o->sink && o->cb) || o->attach > XRX_LIVE_ATTACH_NONE ||
+	    (o->sink && o->cb) || (o->tee && !o->sink) ||
+	    o->attach > XRX_LIVE_ATTACH_NONE ||
 	    o->bind > XRX_LIVE_BIND_ZEROCOPY ||
 	    o->coalesce_usec > XRX_LIVE_COALESCE_USEC_MAX)
 		return -EINVAL;
@@ -122,7 +126,7 @@ struct xrx_live *xrx_live__open(const char *ifname,
 	err = xrx_live_defaults(l, opts);
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,
-			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, coalesce_usec <= %d, sink or callback, not both)",
+			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, coalesce_usec <= %d, sink or callback, not both, a tee only beside a sink)",
 			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX,
 			XRX_LIVE_COALESCE_USEC_MAX);
 		goto fail;
@@ -140,6 +144,14 @@ struct xrx_live *xrx_live__open(const char *ifname,
 		strcpy(l->sink_spec, l->o.sink);
 		/* The caller's string need not outlive open(). */
 		l->o.sink = l->sink_spec;
+	}
+	if (l->o.tee) {
+		if (strlen(l->o.tee) >= sizeof(l->tee_spec)) {
+			err = -EINVAL;
+			goto fail;
+		}
+		strcpy(l->tee_spec, l->o.tee);
+		l->o.tee = l->tee_spec;
 	}
 	l->ifindex = if_nametoindex(ifname);
 	if (!l->ifindex) {
@@ -225,6 +237,12 @@ static void xrx_live_collect(struct xrx_live *l)
 				q->base_sink[j] += vs[j];
 			xrx_sink__close(q->sw.old_sink);
 		}
+		if (q->sw.old_tee) {
+			xrx_sink__stats(q->sw.old_tee->sink, vs);
+			for (j = 0; j < XRX_SINK_STAT_MAX; j++)
+				q->base_tee[j] += vs[j];
+			xrx_tee__free(q->sw.old_tee);
+		}
 		memset(&q->sw, 0, sizeof(q->sw));
 		q->swap_pending = false;
 	}
@@ -240,35 +258,62 @@ static bool xrx_live_swaps_pending(const struct xrx_live *l)
 	return false;
 }
 
-int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
-			  const struct xrx_sink_opts *sink_opts,
-			  const struct xrx_engine_opts *engine)
+/* Queue @qi's new pair (or trio), opened by the control thread. */
+struct xrx_live_new {
+	struct xrx_engine *e;
+	struct xrx_sink *sink;
+	struct xrx_tee *tee;
+};
+
+int xrx_live__reconfigure_opts(struct xrx_live *l,
+			       const struct xrx_live_reconfigure_opts *opts)
 {
-	struct xrx_engine **ne = NULL;
-	struct xrx_sink **ns = NULL;
+	struct xrx_live_reconfigure_opts r;
 	struct xrx_engine_opts eng;
-	struct xrx_sink_opts so;
+	struct xrx_sink_opts so, to;
 	struct timespec ms = { 0, 1000000 };
+	struct xrx_live_new *n = NULL;
+	const char *sink, *tee;
+	const struct xrx_engine_opts *engine;
+	const struct xrx_sink_opts *sink_opts, *tee_opts;
 	struct xrx_rxq *q;
+	bool set_tee;
 	__u32 i, waited;
 	int err = 0;
 
-	if (!l || !l->o.sink || (sink && strlen(sink) >= sizeof(l->sink_spec)))
+	if (!l || !l->o.sink ||
+	    xrx_opts_copy(&r, sizeof(r), opts, XRX_LIVE_RECONF_OPTS_MIN))
+		return -EINVAL;
+	sink = r.sink;
+	tee = r.tee;
+	if ((sink && strlen(sink) >= sizeof(l->sink_spec)) ||
+	    (tee && strlen(tee) >= sizeof(l->tee_spec)) || (tee && r.no_tee))
 		return -EINVAL;
 	/* The caller's structs by their own sz, as at open. */
+	engine = r.engine;
 	if (engine) {
 		if (xrx_opts_copy(&eng, sizeof(eng), engine, XRX_ENGINE_OPTS_MIN))
 			return -EINVAL;
 		engine = &eng;
 	}
+	sink_opts = r.sink_opts;
 	if (sink_opts) {
 		if (xrx_opts_copy(&so, sizeof(so), sink_opts, XRX_SINK_OPTS_MIN))
 			return -EINVAL;
 		sink_opts = &so;
 	}
+	tee_opts = r.tee_opts;
+	if (tee_opts) {
+		if (xrx_opts_copy(&to, sizeof(to), tee_opts, XRX_SINK_OPTS_MIN))
+			return -EINVAL;
+		tee_opts = &to;
+	}
 	if (sink && !sink_opts && !strcmp(sink, l->sink_spec))
 		sink = NULL;	/* the same sink: keep it */
-	if (!sink && !engine)
+	if (tee && !tee_opts && !strcmp(tee, l->tee_spec))
+		tee = NULL;	/* the same tee: keep it */
+	set_tee = tee || (r.no_tee && l->tee_spec[0]);
+	if (!sink && !engine && !set_tee)
 		return 0;
 	xrx_live_collect(l);
 	if (xrx_live_swaps_pending(l)) {
@@ -277,46 +322,44 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 			l->ifname);
 		return -EBUSY;
 	}
-	ne = calloc(l->nr_q, sizeof(*ne));
-	ns = calloc(l->nr_q, sizeof(*ns));
-	if (!ne || !ns) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* Everything new first: a failure leaves the handle as it was. */
-	for (i = 0; i < l->nr_q && engine; i++) {
-		ne[i] = xrx_rxq_engine_new(l, &l->q[i], engine);
-		if (!ne[i]) {
-			err = -errno;
-			goto out;
+	n = calloc(l->nr_q, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	/*
+	 * Everything new first: a failure leaves the handle as it was. A
+	 * kept engine is swapped for a fresh one of the same options, so
+	 * that the worker's switch is one code path.
+	 */
+	for (i = 0; i < l->nr_q; i++) {
+		q = &l->q[i];
+		n[i].e = xrx_rxq_engine_new(l, q, engine ? engine : &l->eng);
+		if (!n[i].e)
+			goto fail;
+		if (sink) {
+			n[i].sink = xrx_rxq_sink_open(l, q, sink,
+						      sink_opts ? sink_opts :
+								  &l->sink_o);
+			if (!n[i].sink)
+				goto fail;
 		}
-	}
-	for (i = 0; i < l->nr_q && sink; i++) {
-		ns[i] = xrx_rxq_sink_open(l, &l->q[i], sink,
-					  sink_opts ? sink_opts : &l->sink_o);
-		if (!ns[i]) {
-			err = -errno;
-			goto out;
-		}
-	}
-	/* A kept engine is swapped for a fresh one of the same options, so
-	 * that the worker's switch is one code path. */
-	for (i = 0; i < l->nr_q && !engine; i++) {
-		ne[i] = xrx_rxq_engine_new(l, &l->q[i], &l->eng);
-		if (!ne[i]) {
-			err = -errno;
-			goto out;
+		if (tee) {
+			n[i].tee = xrx_rxq_tee_open(l, q, tee,
+						    tee_opts ? tee_opts : &l->tee_o);
+			if (!n[i].tee)
+				goto fail;
 		}
 	}
 	for (i = 0; i < l->nr_q; i++) {
 		q = &l->q[i];
-		q->sw.e = ne[i];
-		q->sw.sink = ns[i];
+		q->sw.e = n[i].e;
+		q->sw.sink = n[i].sink;
 		q->sw.old_e = q->e;
-		q->sw.old_sink = ns[i] ? q->sink : NULL;
+		q->sw.old_sink = n[i].sink ? q->sink : NULL;
+		q->sw.set_tee = set_tee;
+		q->sw.tee = n[i].tee;
+		q->sw.old_tee = set_tee ? q->tee : NULL;
 		q->swap_pending = true;
-		ne[i] = NULL;
-		ns[i] = NULL;
+		memset(&n[i], 0, sizeof(n[i]));
 		atomic_store_explicit(&q->swap, &q->sw, memory_order_release);
 		if (!q->running)
 			xrx_rxq_apply_swap(q);	/* no worker: here and now */
@@ -327,6 +370,11 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 		strcpy(l->sink_spec, sink);
 		if (sink_opts)
 			l->sink_o = *sink_opts;
+	}
+	if (set_tee) {
+		strcpy(l->tee_spec, tee ? tee : "");
+		if (tee_opts)
+			l->tee_o = *tee_opts;
 	}
 	/* Each worker goes round its loop at least every 100 ms. */
 	for (waited = 0; waited < XRX_SWAP_WAIT_MS; waited++) {
@@ -339,14 +387,31 @@ int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
 		xrx_log(l, XRX_LOG_WARN,
 			"%s: a worker has not switched after %d ms (blocked in its sink?); it switches when it runs again",
 			l->ifname, XRX_SWAP_WAIT_MS);
+	goto out;
+fail:
+	err = -errno;
 out:
-	for (i = 0; ne && i < l->nr_q; i++)
-		xrx_engine__free(ne[i]);
-	for (i = 0; ns && i < l->nr_q; i++)
-		xrx_sink__close(ns[i]);
-	free(ne);
-	free(ns);
+	for (i = 0; i < l->nr_q; i++) {
+		xrx_engine__free(n[i].e);
+		xrx_sink__close(n[i].sink);
+		xrx_tee__free(n[i].tee);
+	}
+	free(n);
 	return err;
+}
+
+int xrx_live__reconfigure(struct xrx_live *l, const char *sink,
+			  const struct xrx_sink_opts *sink_opts,
+			  const struct xrx_engine_opts *engine)
+{
+	struct xrx_live_reconfigure_opts r = {
+		.sz = sizeof(r),
+		.sink = sink,
+		.sink_opts = sink_opts,
+		.engine = engine,
+	};
+
+	return xrx_live__reconfigure_opts(l, &r);
 }
 
 /*
@@ -368,8 +433,7 @@ static void xrx_rxq_drain(struct xrx_rxq *q)
 		nanosleep(&ms, NULL);
 	}
 	xrx_engine__flush_all(q->e);
-	if (q->sink)
-		xrx_sink__flush(q->sink);
+	xrx_rxq_flush_sinks(q);
 }
 
 int xrx_live__stop(struct xrx_live *l)
@@ -410,6 +474,7 @@ void xrx_live__close(struct xrx_live *l)
 			continue;
 		xrx_engine__free(l->q[i].sw.e);
 		xrx_sink__close(l->q[i].sw.sink);
+		xrx_tee__free(l->q[i].sw.tee);
 		l->q[i].swap_pending = false;
 	}
 	for (i = 0; l->q && i < l->nr_q; i++)
@@ -540,6 +605,8 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 	struct xrx_engine *e = q->swap_pending ? q->sw.old_e : q->e;
 	struct xrx_sink *sink = q->swap_pending && q->sw.old_sink ?
 					q->sw.old_sink : q->sink;
+	struct xrx_tee *tee = q->swap_pending && q->sw.set_tee ?
+				      q->sw.old_tee : q->tee;
 	int i;
 
 	memcpy(live, q->stats, sizeof(live));
@@ -559,6 +626,11 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 		xrx_sink__stats(sink, snk);
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		st->sink[i] += snk[i] + q->base_sink[i];
+	memset(snk, 0, sizeof(snk));
+	if (tee)
+		xrx_sink__stats(tee->sink, snk);
+	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
+		st->tee[i] += snk[i] + q->base_tee[i];
 }
 
 int xrx_live__stats(struct xrx_live *l, int qi, struct xrx_live_stats *st)

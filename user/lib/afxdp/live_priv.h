@@ -16,6 +16,7 @@
 #include <xdp/xsk.h>
 #include <xrx/live.h>
 #include <xrx/compat.h>
+#include "sink/tee.h"
 
 #define XRX_FRAME_SIZE_DEFAULT 4096
 #define XRX_RING_DEFAULT 2048
@@ -77,6 +78,10 @@ struct xrx_swap {
 	struct xrx_sink *sink;		/* the new sink, NULL: keep */
 	struct xrx_engine *old_e;
 	struct xrx_sink *old_sink;	/* NULL when the sink is kept */
+	bool set_tee;			/* the tee changes: to tee (NULL:
+					 * none) from old_tee */
+	struct xrx_tee *tee;
+	struct xrx_tee *old_tee;
 };
 
 /* One RX queue: its UMEM, socket, engine, consumer and worker. */
@@ -87,6 +92,7 @@ struct xrx_rxq {
 	struct xrx_xsk xsk;
 	struct xrx_engine *e;
 	struct xrx_sink *sink;
+	struct xrx_tee *tee;		/* beside the sink, NULL: none */
 	struct xrx_frame *frames;	/* one batch */
 	struct xrx_chunk *chunks;	/* tails of its multi-buffer frames */
 	__u32 max_pieces;		/* pieces per frame the engine takes */
@@ -101,6 +107,7 @@ struct xrx_rxq {
 	/* Counters of the engines and sinks swapped out so far. */
 	__u64 base_engine[XRX_ENGINE_STAT_MAX];
 	__u64 base_sink[XRX_SINK_STAT_MAX];
+	__u64 base_tee[XRX_SINK_STAT_MAX];
 	struct xrx_swap sw;
 	_Atomic(struct xrx_swap *) swap;	/* posted, not yet applied */
 	bool swap_pending;		/* posted, not yet collected */
@@ -116,6 +123,7 @@ struct xrx_live {
 	struct xrx_live_opts o;		/* .engine and .sink_opts point at: */
 	struct xrx_engine_opts eng;	/* the engine options in use, */
 	struct xrx_sink_opts sink_o;	/* and the sink options, copied */
+	struct xrx_sink_opts tee_o;	/* and the tee's */
 	char ifname[32];
 	int ifindex;
 	struct xrx_prog *prog;
@@ -123,6 +131,7 @@ struct xrx_live {
 	struct xrx_rxq *q;
 	bool started;
 	char sink_spec[256];		/* the sink every queue runs now */
+	char tee_spec[256];		/* and its tee, "" if none */
 };
 
 /* live.c */
@@ -219,5 +228,12 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
 				   const struct xrx_sink_opts *opts);
 void xrx_rxq_apply_swap(struct xrx_rxq *q);
+void xrx_rxq_flush_sinks(struct xrx_rxq *q);
+
+/* rxq_tee.c */
+struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
+				 const char *spec,
+				 const struct xrx_sink_opts *opts);
+void xrx_rxq_tee_flush(struct xrx_rxq *q);
 
 #endif /* XRX_LIB_LIVE_PRIV_H */

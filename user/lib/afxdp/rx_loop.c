@@ -37,7 +37,10 @@ static void xrx_rxq_deliver(void *ctx, struct xrx_pkt *pkt)
 	struct xrx_live *l = q->l;
 
 	if (q->sink) {
-		xrx_sink__deliver(q->sink, pkt);
+		if (q->tee)
+			xrx_tee__deliver(q->tee, q->sink, pkt);
+		else
+			xrx_sink__deliver(q->sink, pkt);
 		return;
 	}
 	q->stats[XRX_LIVE_STAT_CB_PKTS]++;
@@ -57,10 +60,13 @@ static void xrx_rxq_release_frame(void *ctx, __u64 addr)
 	xrx_umem_put(&q->umem, addr);
 }
 
+/* The sink and the tee both give packets back here. */
 static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
 {
 	struct xrx_rxq *q = ctx;
 
+	if (q->tee && !xrx_tee__release(q->tee, pkt))
+		return;		/* the other one still holds it */
 	xrx_pkt__release(q->e, pkt);
 }
 
@@ -182,6 +188,11 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->sink_o);
 		if (!q->sink)
 			return -errno;
+		if (l->tee_spec[0]) {
+			q->tee = xrx_rxq_tee_open(l, q, l->tee_spec, &l->tee_o);
+			if (!q->tee)
+				return -errno;
+		}
 	} else if (!l->o.cb) {
 		/* At most every packet buffer delivered and not yet polled. */
 		q->pend_cap = l->eng.pkts ? l->eng.pkts :
@@ -195,9 +206,9 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 }
 
 /*
- * Between two batches: switch to the engine and sink the control thread
- * posted. What the old engine holds is delivered into the old sink and
- * the old sink flushed, so every packet of the old pair is back (a sink
+ * Between two batches: switch to the engine, sink and tee the control
+ * thread posted. What the old engine holds is delivered into the old sink
+ * (and tee) and both flushed, so every packet of the old pair is back (a sink
  * releases at the latest in flush(), include/xrx/sink.h) and every frame
  * is free or in the kernel again before the new pair sees the next one.
  */
@@ -208,10 +219,11 @@ void xrx_rxq_apply_swap(struct xrx_rxq *q)
 	if (!s)
 		return;
 	xrx_engine__flush_all(q->e);
-	if (q->sink)
-		xrx_sink__flush(q->sink);
+	xrx_rxq_flush_sinks(q);
 	if (s->sink)
 		q->sink = s->sink;
+	if (s->set_tee)
+		q->tee = s->tee;
 	q->e = s->e;
 	q->stats[XRX_LIVE_STAT_SWAPS]++;
 	xrx_rxq_refill(q);
@@ -226,6 +238,8 @@ void xrx_rxq_fini(struct xrx_rxq *q)
 	if (q->sink)
 		xrx_sink__close(q->sink);	/* releases what it queued */
 	q->sink = NULL;
+	xrx_tee__free(q->tee);		/* the same, for the tee's sink */
+	q->tee = NULL;
 	/* Poll-mode packets never fetched, and any the consumer kept:
 	 * xrx_engine__free() releases them. */
 	xrx_engine__free(q->e);
@@ -260,6 +274,8 @@ static void xrx_rxq_pressure(struct xrx_rxq *q)
 		return;
 	n = xrx_engine__flush_oldest(q->e, held / 2 + 1);
 	q->stats[XRX_LIVE_STAT_PRESSURE_FLUSHES] += n;
+	/* A sink that queues (pcap, a tee) gives them back in flush. */
+	xrx_rxq_flush_sinks(q);
 	xrx_rxq_refill(q);
 }
 
@@ -349,8 +365,7 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 						&idx);
 		if (!n) {
 			xrx_engine__flush(q->e, xrx_now_ns());
-			if (q->sink)
-				xrx_sink__flush(q->sink);
+			xrx_rxq_flush_sinks(q);
 			xrx_rxq_refill(q);
 			return 0;
 		}
@@ -407,8 +422,7 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 	q->stats[XRX_LIVE_STAT_RX_DESCS] += used;
 	q->stats[XRX_LIVE_STAT_RX_FRAMES] += nf;
 	xrx_engine__rx(q->e, q->frames, nf, xrx_now_ns());
-	if (q->sink)
-		xrx_sink__flush(q->sink);
+	xrx_rxq_flush_sinks(q);
 	xrx_rxq_refill(q);
 	xrx_rxq_pressure(q);
 	return (int)nf;
@@ -477,8 +491,7 @@ static void *xrx_rxq_main(void *arg)
 	xrx_rxq_apply_swap(q);
 	/* Stopping: nothing stays held in the engine or queued in the sink. */
 	xrx_engine__flush_all(q->e);
-	if (q->sink)
-		xrx_sink__flush(q->sink);
+	xrx_rxq_flush_sinks(q);
 	xrx_rxq_refill(q);
 	return NULL;
 }

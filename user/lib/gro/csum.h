@@ -46,6 +46,24 @@ static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
 
 /* csum.c */
 __u32 xrx_csum_add(const void *data, __u32 len, __u32 sum);
+
+/*
+ * The implementations of xrx_csum_add(): the portable scalar sum, then
+ * wider ones. xrx_csum_add() takes the fastest the CPU runs, once, at its
+ * first call; tests hold every usable one to the scalar sum.
+ */
+typedef __u32 (*xrx_csum_fn)(const void *data, __u32 len, __u32 sum);
+
+struct xrx_csum_impl {
+	const char *name;
+	xrx_csum_fn add;
+	bool (*usable)(void);		/* this CPU runs it */
+};
+
+/* The i-th implementation, from 0; NULL past the last. */
+const struct xrx_csum_impl *xrx_csum_impl_get(__u32 i);
+/* The one xrx_csum_add() uses on this CPU. */
+const struct xrx_csum_impl *xrx_csum_impl_best(void);
 __u32 xrx_csum_pseudo(const __u8 *l3, bool ipv6, __u8 proto, __u32 l4_len);
 void xrx_ipv4_csum_set(__u8 *iph);
 

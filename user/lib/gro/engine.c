@@ -426,18 +426,50 @@ static __always_inline void xrx_frame_prefetch(const struct xrx_engine *e,
 	__builtin_prefetch(p + 64);
 }
 
+/*
+ * Verifying the L4 checksum, or copying whole frames, reads every payload
+ * byte: the rest of a frame's lines are asked for XRX_PAYLOAD_AHEAD frames
+ * ahead, nearer than the headers, as one frame brings some twenty misses
+ * of its own. Every line: in gro_bench's one-flow rows (payload cold)
+ * this took a verified segment from about 180 to 160 ns and a fully
+ * copied one from 220 to 160; 1 to 4 frames ahead did alike, while every
+ * other line, or only the first few, did no better than none.
+ */
+#define XRX_PAYLOAD_AHEAD 2
+
+static __always_inline void xrx_payload_prefetch(const struct xrx_engine *e,
+						 const struct xrx_frame *f)
+{
+	const __u8 *p;
+	__u32 off;
+
+	if (f->addr >= e->region_size || f->len > e->region_size - f->addr ||
+	    f->len <= 128)
+		return;
+	p = e->region + f->addr;
+	for (off = 128; off < f->len; off += 64)
+		__builtin_prefetch(p + off);
+	__builtin_prefetch(p + f->len - 1);	/* a frame not line-aligned */
+}
+
 int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
 		   __u32 n, __u64 now_ns)
 {
+	bool payload = e && (e->opts.csum == XRX_CSUM_VERIFY ||
+			     e->opts.copy == XRX_COPY_FULL);
 	__u32 i;
 
 	if (!e || (n && !frames))
 		return -EINVAL;
 	for (i = 0; i < n && i < XRX_PREFETCH_AHEAD; i++)
 		xrx_frame_prefetch(e, &frames[i]);
+	for (i = 0; payload && i < n && i < XRX_PAYLOAD_AHEAD; i++)
+		xrx_payload_prefetch(e, &frames[i]);
 	for (i = 0; i < n; i++) {
 		if (i + XRX_PREFETCH_AHEAD < n)
 			xrx_frame_prefetch(e, &frames[i + XRX_PREFETCH_AHEAD]);
+		if (payload && i + XRX_PAYLOAD_AHEAD < n)
+			xrx_payload_prefetch(e, &frames[i + XRX_PAYLOAD_AHEAD]);
 		/* a segment that merges into its flow's held aggregate
 		 * (fast.c); every other frame takes the full path */
 		if (!xrx_fast_frame(e, &frames[i]))

@@ -14,7 +14,8 @@
  * (",size=64M,files=4,snaplen=128") set rotation and snaplen, so a
  * capture in a RAM-backed directory has a bound: size x files per queue. PATH may be a FIFO: its open()
  * waits for a reader, as a FIFO does, and a slow reader slows the worker
- * (the socket then drops and counts, never the sink).
+ * (the socket then drops and counts, never the sink); with opts->no_wait
+ * (a tee, which must never hold the sink beside it up) a FIFO is refused.
  *
  * Rotation (opts->rotate_bytes): before a record would take the file past
  * the limit, PATH.(k-1) -> PATH.k ... PATH -> PATH.1 and a new PATH is
@@ -66,6 +67,7 @@ struct pcap_rec_hdr {
 struct pcap_sink {
 	int fd;
 	bool fifo;
+	bool no_wait;			/* refuse a FIFO (opts->no_wait) */
 	bool nsec;
 	__u32 snaplen;
 	__u32 rotate_count;
@@ -105,6 +107,11 @@ static int pcap_open_file(struct xrx_sink *s, struct pcap_sink *p)
 	struct stat st;
 
 	if (!stat(p->path, &st) && S_ISFIFO(st.st_mode)) {
+		if (p->no_wait) {
+			fprintf(stderr, "xrx: pcap %s is a FIFO: a slow reader would hold up every write, and this writer must never wait; write to a file\n",
+				p->path);
+			return -EINVAL;
+		}
 		p->fifo = true;
 		p->fd = open(p->path, O_WRONLY | O_CLOEXEC);
 	} else {
@@ -399,6 +406,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	if (!p)
 		return -ENOMEM;
 	p->fd = -1;
+	p->no_wait = o.no_wait;
 	p->nsec = o.nanosecond;
 	p->snaplen = o.snaplen ? o.snaplen : PCAP_SNAPLEN_DEFAULT;
 	p->rotate_bytes = o.rotate_bytes;

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A queue's tee (xrx_live_opts.tee): the second sink beside the queue's
+ * sink, opened like it, flushed right after it at every batch end, and
+ * its losses logged once when they begin and once when they stop, on the
+ * worker that saw them. The pairing itself is sink/tee.c.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "afxdp/live_priv.h"
+
+/*
+ * Queue @q's tee of sink @spec: a sink instance bound to the queue like
+ * its sink, that must never wait for a reader. Return: the tee, or NULL
+ * with errno set (logged).
+ */
+struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
+				 const char *spec,
+				 const struct xrx_sink_opts *opts)
+{
+	struct xrx_sink_opts so = *opts;
+	struct xrx_sink *s;
+	struct xrx_tee *t;
+
+	so.no_wait = true;
+	s = xrx_rxq_sink_open(l, q, spec, &so);
+	if (!s)
+		return NULL;
+	t = xrx_tee__new(s);
+	if (!t) {
+		xrx_sink__close(s);
+		errno = ENOMEM;
+	}
+	return t;
+}
+
+void xrx_rxq_tee_flush(struct xrx_rxq *q)
+{
+	struct xrx_tee *t = q->tee;
+
+	switch (xrx_tee__flush(t)) {
+	case XRX_TEE_LOSING:
+		xrx_log(q->l, XRX_LOG_WARN,
+			"%s queue %u: tee %s is losing packets (%s); the sink still gets every one; counted in the tee's errors and dropped, logged again when it writes again",
+			q->l->ifname, q->xsk.queue, t->sink->spec,
+			t->err ? strerror(-t->err) : "dropped");
+		break;
+	case XRX_TEE_WRITING:
+		xrx_log(q->l, XRX_LOG_WARN,
+			"%s queue %u: tee %s writes again; %llu packets lost to it meanwhile",
+			q->l->ifname, q->xsk.queue, t->sink->spec,
+			(unsigned long long)xrx_tee__episode_lost(t));
+		break;
+	default:
+		break;
+	}
+}
+
+/* The end of a batch: the sink first, then its tee. */
+void xrx_rxq_flush_sinks(struct xrx_rxq *q)
+{
+	if (!q->sink)
+		return;
+	xrx_sink__flush(q->sink);
+	if (q->tee)
+		xrx_rxq_tee_flush(q);
+}
