@@ -202,7 +202,7 @@ run() {
 	# control thread never quite stops); bounded, 10 s.
 	prev=-1
 	for ((i = 0; i < 20; i++)); do
-		now=$(cat /proc/$cp/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+		now=$(cat /proc/$cp/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }')
 		[ $prev -ge 0 ] && [ $((now - prev)) -lt 5000000 ] && break
 		prev=$now
 		sleep 0.5
