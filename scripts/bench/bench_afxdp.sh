@@ -105,7 +105,7 @@ run() {
 		-t $SECS -W $WARM -c $RX_CPU -T 10 "$@" >"$kv" 2>"$OUT/$name.$r.err" &
 	rp=$!
 	at_exit kill $rp
-	if ! wait_for 10 grep -q '^ready' "$kv"; then
+	if ! wait_for 30 grep -q '^ready' "$kv"; then
 		cat "$OUT/$name.$r.err" >&2
 		return 1
 	fi
@@ -220,6 +220,11 @@ for c in CASES:
         "frames_per_batch": mean("frames_per_batch"),
         "polls_per_s": mean("polls") / mean("secs"),
         "naps_per_s": mean("naps") / mean("secs"),
+        # The receiving threads' CPU per sleep and wake-up (poll() or
+        # nap): in the plain loop, which does nothing else per batch, about
+        # what one wake-up costs on this machine.
+        "rx_us_per_wakeup": (mean("rx_threads_run_s") * 1e6 / (mean("polls") + mean("naps"))
+                             if mean("polls") + mean("naps") else None),
         "rx_thread_ns_per_frame": mean("rx_ns_per_frame"),
         "rx_thread_user_ns_per_frame": mean("rx_user_ns_per_frame"),
         "rx_thread_sys_ns_per_frame": mean("rx_sys_ns_per_frame"),
@@ -329,6 +334,8 @@ for n, c in cases.items():
         c["naps_per_s"], "%.1f" % c["segs_per_pkt"] if c["segs_per_pkt"] else "-",
         " ".join("%.3f" % (v or 0) for v in c["cpu_s_per_gb_rounds"])))
 print("parties: the sender's, receiver's, ksoftirqd and NAPI threads' CPU per GB (the cross-check on a shared machine)")
+print("receiver CPU per wake-up (poll() or nap): " + ", ".join(
+    "%s %.1f us" % (n, c["rx_us_per_wakeup"]) for n, c in cases.items() if c["rx_us_per_wakeup"]))
 print("receiver CPU per frame (user+sys of the receiving threads):")
 print("%-16s %9s %9s %9s %9s  %s" % ("case", "ns/frame", "user", "sys", "x plain", "per round"))
 for n, c in cases.items():

@@ -106,7 +106,7 @@ tun_run() {
 		-t $((SECS + 60)) >"$OUT/live.$name.$r" 2>&1 &
 	lp=$!
 	at_exit kill $lp
-	wait_for 10 grep -q '^ready' "$OUT/live.$name.$r" || { cat "$OUT/live.$name.$r" >&2; return 1; }
+	wait_for 30 grep -q '^ready' "$OUT/live.$name.$r" || { cat "$OUT/live.$name.$r" >&2; return 1; }
 	run $name.$r live_rx=$lp >"$OUT/gbps.$name.$r"
 	kill -INT $lp
 	wait $lp

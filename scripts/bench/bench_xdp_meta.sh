@@ -101,7 +101,7 @@ one_case() {
 		-p $port -s null -t 120 -c 0 $opt >"$OUT/rx.out" 2>"$OUT/rx.err" &
 	pid=$!
 	at_exit kill $pid
-	if ! wait_for 10 grep -q '^ready' "$OUT/rx.out"; then
+	if ! wait_for 30 grep -q '^ready' "$OUT/rx.out"; then
 		kill $pid 2>/dev/null
 		wait $pid 2>/dev/null
 		return
