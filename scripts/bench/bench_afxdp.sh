@@ -146,7 +146,8 @@ run() {
 	perf_json "$OUT/$name.perf" "$($PY -c 'import json, sys
 kv = dict(l.split()[:2] for l in open(sys.argv[1]) if len(l.split()) >= 2)
 print(float(kv["frames"]) / float(kv["secs"]) * json.load(open(sys.argv[2]))["interval_s"])' \
-		"$kv" "$OUT/$name.$r.cpu")" receiver=$rtids sender=comm:xrx-send >"$OUT/$name.prof"
+		"$kv" "$OUT/$name.$r.cpu")" receiver=$rtids sender=comm:xrx-send \
+		"kthreads=re:^(ksoftirqd/|napi/($CPU_DEVS)-)" >"$OUT/$name.prof"
 	rm -f "$OUT/$name.perf"
 }
 

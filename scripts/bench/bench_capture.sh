@@ -227,7 +227,7 @@ run() {
 	rm -f "$CAP"/*
 	if [ "$r" = profile ]; then
 		perf_json "$OUT/$t.perf" "$FRAMES" consumer=$ctids sender=comm:xrx-send \
-			>"$OUT/$t.prof"
+			"kthreads=re:^(ksoftirqd/|napi/($CPU_DEVS)-)" >"$OUT/$t.prof"
 		rm -f "$OUT/$t.perf"
 	fi
 }

@@ -12,11 +12,13 @@
 #   perf_json FILE FRAMES PARTY=SPEC...
 #                               JSON: each party's ns per frame, its user
 #                               share, its top symbols; and the kernel's
-#                               receive path (samples under net_rx_action
-#                               or a NAPI kthread, whoever ran it)
+#                               receive path (the parties' samples under
+#                               net_rx_action or a NAPI kthread's loop)
 #
-# SPEC is a comma-separated list of thread ids, or comm:NAME for every
-# thread of that name. Samples are cpu-clock at PERF_HZ (999) per CPU
+# SPEC is a comma-separated list of thread ids, comm:NAME for every
+# thread of that name, or re:REGEX for every thread whose name matches
+# (kthreads=re:^(ksoftirqd/|napi/DEV-)). Samples of no party (the
+# neighbours on a shared machine) count nowhere. Samples are cpu-clock at PERF_HZ (999) per CPU
 # (a VM often has no hardware counters), so each stands for 1/PERF_HZ s;
 # ns per frame is samples / PERF_HZ / FRAMES. A sample lands where
 # interrupts were enabled again, so time spent with them off (a context
@@ -56,8 +58,12 @@ frames, hz = float(sys.argv[1]), float(sys.argv[2])
 parties = {}
 for a in sys.argv[3:]:
     name, spec = a.split("=", 1)
-    parties[name] = (spec[5:], None) if spec.startswith("comm:") else \
-        (None, set(spec.split(",")))
+    if spec.startswith("comm:"):
+        parties[name] = (re.compile("^%s$" % re.escape(spec[5:])), None)
+    elif spec.startswith("re:"):
+        parties[name] = (re.compile(spec[3:]), None)
+    else:
+        parties[name] = (None, set(spec.split(",")))
 RX = re.compile(r"^(net_rx_action|napi_threaded_poll)$")
 ns = lambda n: round(n * 1e9 / hz / frames, 1)
 tot = collections.Counter()
@@ -72,7 +78,7 @@ def sample(head, chain):
     comm, tid = head.rsplit(None, 1) if len(head.split()) > 1 else (head, "")
     who = None
     for name, (c, tids) in parties.items():
-        if (c and comm == c) or (tids and tid in tids):
+        if (c and c.search(comm)) or (tids and tid in tids):
             who = name
             break
     leaf_ip, leaf = chain[0]
@@ -81,10 +87,10 @@ def sample(head, chain):
         top[who][leaf] += 1
         if not leaf_ip.startswith("ffff"):
             user[who] += 1
-    if any(RX.match(s) for _, s in chain):
+    if who and any(RX.match(s) for _, s in chain):
         rx += 1
         rx_top[leaf] += 1
-        rx_by[who or "others"] += 1
+        rx_by[who] += 1
 
 head, chain = None, []
 for line in sys.stdin:
