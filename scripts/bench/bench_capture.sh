@@ -44,7 +44,8 @@
 # Prints a table and writes $BENCH_OUT/capture.json: {"config": {...},
 # "rows": [{"name": "xrx"|"tcpdump"|"xdpdump", "cpu_s_per_gb", "gbit_s",
 # "captured_bytes", "sent_bytes", "records", "records_per_segment",
-# "captured_share", ...}], "ratios": {...}, "targets": {...}}.
+# "captured_share", "dropped_frames" (as the tool counts them), ...}],
+# "ratios": {...}, "targets": {...}}.
 #   BENCH_ROUNDS=N    rounds (default 3)
 #   BENCH_FRAMES=N    frames per run (default 600000, 0.87 GB of payload)
 #   BENCH_SNAPLEN=N   bytes kept per record, every tool (default 262144)
@@ -85,8 +86,8 @@ case $NAPI in defer | threaded | none) ;; *) usage_err "BENCH_NAPI=$NAPI: use de
 for t in $TOOLS; do
 	case $t in xrx | xrx_verify | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, tcpdump, xdpdump)" ;; esac
 done
-if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ]; then
-	echo "bench_capture: needs root, $SEND and $XRXD (make)" >&2
+if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ] || [ ! -x "$BUILD/xrxctl" ]; then
+	echo "bench_capture: needs root, $SEND, $XRXD and $BUILD/xrxctl (make)" >&2
 	exit 1
 fi
 if ! mountpoint -q /sys/fs/bpf; then
@@ -208,6 +209,12 @@ run() {
 		sleep 0.5
 	done
 	cpu_snap "$OUT/c1" consumer=$cp
+	# Where xrx lost frames, if it did: the socket's XDP_STATISTICS
+	# (ring full, fill ring empty) and the sink's own counters.
+	case $t in xrx*)
+		in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json \
+			>"$OUT/$t.stats" 2>/dev/null ;;
+	esac
 	if [ "$r" = profile ]; then
 		ctids=$(ls /proc/$cp/task | paste -sd,)
 		perf_stop
@@ -222,6 +229,16 @@ run() {
 		echo "sent_frames $(awk '/sent/ { print $4 }' "$OUT/send")"
 		echo "send_secs $t0 $t1"
 		echo "sender_ticks $(cat "$OUT/send.ticks")"
+		# Frames the tool says it lost: tcpdump "N packets dropped by
+		# kernel", xdpdump "N packets dropped by perf ring", xrx the
+		# socket's and the sink's drop counters.
+		case $t in
+		xrx*) $PY -c 'import json, sys
+d = json.loads(open(sys.argv[1]).readline())["user"]
+print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])' \
+			"$OUT/$t.stats" 2>/dev/null || echo "dropped -1" ;;
+		*) awk '/packets dropped by/ { n += $1 } END { print "dropped", n + 0 }' "$OUT/$t.err" ;;
+		esac
 	} >"$OUT/$t.$r.kv"
 	cpu_json "$OUT/c0" "$OUT/c1" "$pay" >"$OUT/$t.$r.cpu"
 	rm -f "$CAP"/*
@@ -280,6 +297,7 @@ for t in tools:
         parties = dict(c["parties_cpu_s"], sender=sender)
         gb = pay / 1e9
         per.append({"cpu_s_per_gb": c["cpu_s_per_gb"],
+                    "dropped_frames": int(k["dropped"][0]),
                     "gbit_s": pay * 8 / secs / 1e9, "send_secs": round(secs, 3),
                     "captured_bytes": int(pay), "sent_bytes": int(sent),
                     "records": int(rec),
@@ -302,6 +320,8 @@ for t in tools:
         "parties_cpu_s_per_gb": med([p["parties_cpu_s_per_gb"] for p in per]),
         "captured_bytes": cap, "sent_bytes": sent, "records": rec,
         "captured_share": cap / sent if sent else 0,
+        # what the tool itself counted as lost (-1: not read)
+        "dropped_frames": sum(p["dropped_frames"] for p in per),
         "records_per_segment": rec / segs if segs else None,
         "segments_per_record": segs / rec if rec else None,
         "cpu_s_per_gb_rounds": [p["cpu_s_per_gb"] for p in per],
@@ -337,11 +357,11 @@ res = {"bench": "capture", "rounds": rounds,
 json.dump(res, open(jpath, "w"), indent=1)
 
 print("# capture to tmpfs, veth, GRO on, NAPI %s; %d frames x %d rounds interleaved, snaplen %d; consumer on cpu1, sender on cpu0" % (napi, frames, rounds, snaplen))
-print("%-11s %9s %8s %9s %9s %10s %9s  %s" % ("tool", "cpu_s/GB", "Gbit/s", "parties", "captured", "records", "rec/seg", "cpu_s/GB per round"))
+print("%-11s %9s %8s %9s %9s %8s %10s %9s  %s" % ("tool", "cpu_s/GB", "Gbit/s", "parties", "captured", "dropped", "records", "rec/seg", "cpu_s/GB per round"))
 for r in rows:
-    print("%-11s %9.3f %8.3f %9.3f %8.1f%% %10d %9.3f  %s" % (
+    print("%-11s %9.3f %8.3f %9.3f %8.1f%% %8d %10d %9.3f  %s" % (
         r["name"], r["cpu_s_per_gb"], r["gbit_s"], r["parties_cpu_s_per_gb"] or 0,
-        100 * r["captured_share"], r["records"], r["records_per_segment"] or 0,
+        100 * r["captured_share"], r["dropped_frames"], r["records"], r["records_per_segment"] or 0,
         " ".join("%.3f" % v for v in r["cpu_s_per_gb_rounds"])))
 print("cpu_s/GB: whole machine; parties: sender + consumer + ksoftirqd + NAPI threads (the cross-check on a shared machine)")
 for k, v in ratios.items():

@@ -4,8 +4,9 @@
 # scripts/bench/bench_capture.sh, run small (one round of 20000 frames):
 # it writes capture.json with a row per capture tool installed (xrx
 # always), each with positive CPU per GB and Gbit/s, bytes captured of
-# those sent, and records; xrx and tcpdump write aggregates (fewer
-# records than segments), xdpdump one record per frame; the
+# those sent, records and the drops the tool counted; xrx and tcpdump
+# write aggregates (fewer records than segments), xdpdump one record per
+# frame, every frame recorded or counted as dropped; the
 # configuration names snaplen, GRO, NAPI setting and the xrx row's csum
 # mode. A bad setting is refused with one line and exit 2. The figures
 # themselves are the benchmark's (make bench), not judged here.
@@ -51,6 +52,11 @@ for n, r in rows.items():
         bad.append("%s: %r records per segment: no aggregation" % (n, r["records_per_segment"]))
     if n == "xdpdump" and abs(r["records_per_segment"] - 1) > 1e-9:
         bad.append("xdpdump: %r records per segment, not one per frame" % r["records_per_segment"])
+    if not isinstance(r.get("dropped_frames"), int) or r["dropped_frames"] < 0:
+        bad.append("%s: dropped_frames %r" % (n, r.get("dropped_frames")))
+    if n == "xdpdump" and r["records"] + r["dropped_frames"] != 20000:
+        bad.append("xdpdump: %d records + %d dropped, not the 20000 frames sent" % (
+            r["records"], r["dropped_frames"]))
     if len(r["rounds"]) != 1 or not r["rounds"][0]["per_cpu"]:
         bad.append("%s: rounds or per-CPU split missing" % n)
 c = d["config"]
