@@ -20,6 +20,10 @@
 
 #include "afxdp/live_priv.h"
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
 int xrx_umem_init(struct xrx_umem *u, __u32 nr_frames, __u32 frame_size,
 		  __u32 fill_size)
 {
