@@ -43,7 +43,7 @@ XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # Every object and program records the headers it included (NAME.d next to
 # it), so a header change rebuilds exactly what uses it.
 DEPFLAGS  = -MMD -MP -MF $@.d
-# The library's own headers ("gro/engine_priv.h", "afxdp/live_priv.h") are
+# The library's own headers ("gro/gro.h", "afxdp/live_priv.h") are
 # visible to the library and to the tests that test its parts, not to the
 # tools and examples, which use include/xrx/ only.
 LIB_INC  := -Iuser/lib

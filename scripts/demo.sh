@@ -93,10 +93,10 @@ up_or_gone() { [ -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; }
 wait_for 15 up_or_gone
 wait_for 2 grep -q ready "$WORK/xrxd.log"
 if [ ! -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; then
-	sed 's/^/    xrxd: /' "$WORK/xrxd.log"
+	sed 's/^/    /' "$WORK/xrxd.log"
 	die "xrxd did not come up on $IF_DUT (its messages above)"
 fi
-sed 's/^/    xrxd: /' "$WORK/xrxd.log"
+sed 's/^/    /' "$WORK/xrxd.log"
 
 # The live view and the summary read the maps xrxd pins, by the names
 # their BTF gives them: xrx_rx's per-CPU xrx_stats summed (prog.NAME),
@@ -213,14 +213,18 @@ view live "$PIN" $CLI $((SECS + 20)) "$WORK/c0"
 wait $CLI
 cli_rc=$?
 # xrxd refreshes xrx_ustats about once a second: wait for a refresh after
-# the last segment, so the summary's engine and sink numbers are final.
+# the last segment, so the summary's engine and sink numbers are final,
+# and (bounded) for the last frames in flight to settle (unaccounted 0).
 end_ns=$(date +%s%N)
 fresh() {
 	view snapshot "$PIN" >"$WORK/c1" &&
-		[ "$($PY -c 'import json, sys; print(int(json.load(open(sys.argv[1])).get("updated_ns", 0)))' "$WORK/c1")" -gt "$end_ns" ]
+		$PY -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(not (c.get("updated_ns", 0) > int(sys.argv[2]) and c.get("unaccounted", 1) == 0))' "$WORK/c1" "$end_ns"
 }
 wait_for 3 fresh
 view diff "$WORK/c0" "$WORK/c1" >"$WORK/delta"
+unaccounted=$($PY -c 'import json, sys; print(json.load(open(sys.argv[1])).get("unaccounted", "unknown"))' "$WORK/c1")
 
 # Stop xrxd the way systemd does: SIGTERM, then it detaches and restores.
 kill -TERM $XRXD
@@ -266,6 +270,7 @@ printf '  AF_XDP drops    %d frames: RX ring full %d, no fill-ring frame %d (TCP
 	$((ringfull + nofill)) "$ringfull" "$nofill"
 printf '  TUN sink        %d packets, %d bytes into the stack; dropped or failed %d\n' \
 	"$sinkout" "$sinkbytes" "$sinkdrops"
+printf '  accounting      %s frames no counter accounts for\n' "$unaccounted"
 printf '  xrxd            exit %d after SIGTERM; NIC restored, pins %s\n' $xrxd_rc \
 	"$([ -e "$PIN/xrx_stats" ] && echo "still there" || echo removed)"
 if [ -n "$SUMMARY" ]; then
@@ -290,6 +295,7 @@ xsk_no_fill=$nofill
 sink_drops=$sinkdrops
 segs_per_agg=$segs_per_agg
 copied_per_frame=$copied_per_frame
+unaccounted=$unaccounted
 xrxd_rc=$xrxd_rc
 pins_left=$([ -e "$PIN/xrx_stats" ] && echo 1 || echo 0)
 EOF

@@ -60,6 +60,7 @@ files() {
 	done
 	echo "0644 @pc $PKGCONFIGDIR/xrx.pc"
 	echo "0644 @unit $UNITDIR/xrxd@.service"
+	echo "0644 systemd/xrxd@.service.d/device.conf $UNITDIR/xrxd@.service.d/device.conf"
 	for m in man/*.[0-9]; do
 		echo "0644 $m $MANDIR/man${m##*.}/$(basename "$m")"
 	done
@@ -69,12 +70,10 @@ files() {
 	echo "0644 etc/xrx/example.conf $SYSCONFDIR/xrx/example.conf"
 }
 
-# The unit names the installed programs and documentation.
+# The unit names the installed programs.
 gen_unit() {
 	sed -e "s#/usr/sbin/xrxd#$SBINDIR/xrxd#g" \
 	    -e "s#/usr/sbin/xrxctl#$SBINDIR/xrxctl#g" \
-	    -e "s#file:///usr/share/doc/xrx/#file://$DOCDIR/#g" \
-	    -e 's#^Documentation=#Documentation=man:xrxd(8) man:xrx.conf(5) #' \
 	    systemd/xrxd@.service
 }
 
@@ -143,7 +142,7 @@ do_uninstall() {
 	# xrx's own directories go with their last file. In a staging root
 	# (DESTDIR) every directory install created goes too; on the live
 	# system shared ones (/usr/local/bin, man8, ...) stay.
-	for d in "$INCLUDEDIR/xrx" "$DOCDIR" "$SYSCONFDIR/xrx"; do
+	for d in "$INCLUDEDIR/xrx" "$DOCDIR" "$SYSCONFDIR/xrx" "$UNITDIR/xrxd@.service.d"; do
 		rmdir "$DESTDIR$d" 2>/dev/null || true
 	done
 	[ -n "$DESTDIR" ] || return 0

@@ -78,10 +78,11 @@ _run_cleanups() {
 	local c
 	for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1; done
 }
-# Directories on bpffs that the programs under test create and rightly
-# keep on a host (xrxd's pin root, libxdp's lock directory): a test that
-# found them absent removes them again once empty.
-for _d in /sys/fs/bpf/xrx /sys/fs/bpf/xdp; do
+# Directories that the programs under test create and rightly keep on a
+# host (xrxd's pin root, libxdp's lock directory on bpffs, the directory
+# of xrxd's instance locks): a test that found them absent removes them
+# again once empty.
+for _d in /sys/fs/bpf/xrx /sys/fs/bpf/xdp /run/xrx; do
 	[ -e $_d ] || at_exit rmdir $_d
 done
 trap _run_cleanups EXIT

@@ -191,20 +191,25 @@ struct xrx_pkt {
 	__u32 head_len;
 	__u32 nr_frags;
 	__u32 len;			/* head_len + all frag lengths */
-	__u32 hash;			/* flow hash: xrx_flow_hash(), or the
-					 * NIC's L4 RX hash (xrx_meta) */
-	__u16 l3_off;			/* network header offset in head */
-	__u16 l4_off;			/* transport header offset, 0 if none */
+	/*
+	 * The (first) frame's parsed headers (struct xrx_hdrs, meta.h):
+	 * hash is the flow hash (xrx_flow_hash(), or the NIC's L4 RX hash
+	 * from xrx_meta); l3_off and l4_off the network and transport
+	 * header offsets in head (l4_off 0 if none), l4_proto the
+	 * transport's IPPROTO_*, nr_vlans the in-band tags in head; for a
+	 * TCP or UDP packet headlen is where the transport header ends
+	 * (what eth_get_headlen() gives).
+	 */
+	XRX_HDRS_GROUP;
 	__u16 gso_size;			/* mss: payload of the first segment */
 	__u16 gso_segs;			/* segments, 1 for a single frame */
 	__u8 gso_type;			/* enum xrx_gso_type */
 	__u8 gso_flags;			/* enum xrx_gso_flags */
-	__u8 l4_proto;			/* IPPROTO_TCP, IPPROTO_UDP, ... */
 	__u8 csum;			/* enum xrx_pkt_csum */
+	__u8 pad0;
 	__u16 csum_start;		/* = l4_off when csum is PARTIAL */
 	__u16 csum_offset;		/* 16 (TCP) or 6 (UDP) from csum_start */
 	__u16 reason;			/* enum xrx_engine_stat: why delivered */
-	__u16 nr_vlans;			/* in-band tags, in head */
 	/* A tag the NIC took out of the frame (xrx_meta's), 0 and 0 if
 	 * none: the packet's bytes do not hold it. A consumer that passes
 	 * the frame on puts it back in front of the EtherType at 12, as the
@@ -213,15 +218,15 @@ struct xrx_pkt {
 	__u16 vlan_tci;
 	/*
 	 * VXLAN (a frame to one of xrx_engine_opts.vxlan_ports, delivered
-	 * single or aggregated): l3_off, l4_off, l4_proto, nr_vlans and the
-	 * checksum fields above describe the INNER headers, as csum_start
+	 * single or aggregated): the parsed headers (l3_off, l4_off,
+	 * l4_proto, nr_vlans, headlen ...) and the checksum fields above
+	 * describe the INNER headers, as csum_start
 	 * and the inner offsets of an skb do; these locate the outer ones.
 	 * All 0 for a frame that is not VXLAN.
 	 */
 	__u16 outer_l3_off;		/* outer IPv4 or IPv6 header */
 	__u16 outer_l4_off;		/* outer UDP header */
 	__u16 inner_mac_off;		/* inner Ethernet header */
-	__u16 pad;
 };
 
 /*

@@ -48,12 +48,12 @@ enum xrx_hash_type {
 
 /*
  * What the parser learns about a frame's headers, defined once and carried
- * by three records: struct xrx_meta (xrx_rx to userspace, below), struct
- * xrx_parsed (the parser's result, parse.h) and the engine's segment.
- * Each embeds the members with XRX_HDRS_GROUP, as the kernel's
- * struct_group() does: by name (m->l4_off), and all together as .hdrs,
- * so passing the facts on is one assignment (m->hdrs = r->hdrs) and a
- * field added here reaches all three.
+ * by four records: struct xrx_meta (xrx_rx to userspace, below), struct
+ * xrx_parsed (the parser's result, parse.h), the engine's segment and the
+ * packet it delivers (struct xrx_pkt, engine.h). Each embeds the members
+ * with XRX_HDRS_GROUP, as the kernel's struct_group() does: by name
+ * (m->l4_off), and all together as .hdrs, so passing the facts on is one
+ * assignment (m->hdrs = r->hdrs) and a field added here reaches all four.
  */
 #define XRX_HDRS_MEMBERS                                                      \
 	__u32 hash;	 /* flow hash over addresses, ports, protocol */      \

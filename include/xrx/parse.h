@@ -170,7 +170,7 @@ XRX_UNROLL
 static __always_inline __u32 xrx_l4_fixed_len(__u32 proto)
 {
 	switch (proto) {
-	case 17:	/* UDP */
+	case XRX_IPPROTO_UDP:
 	case 136:	/* UDP-Lite */
 		return 8;
 	case 1:		/* ICMP */
@@ -232,18 +232,18 @@ static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 		return r->result;
 	}
 
-	proto = xrx_rd16(w, kind, 12);
+	proto = xrx_rd16(w, kind, XRX_ETH_PROTO);
 XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
 			break;
-		if (off + 4 > len) {
+		if (off + XRX_VLAN_HLEN > len) {
 			r->headlen = off;
-			r->result = xrx_cut(off + 4, wire);
+			r->result = xrx_cut(off + XRX_VLAN_HLEN, wire);
 			return r->result;
 		}
-		proto = xrx_rd16(w, kind, off + 2);
-		off += 4;
+		proto = xrx_rd16(w, kind, off + XRX_VLAN_PROTO);
+		off += XRX_VLAN_HLEN;
 		r->nr_vlans++;
 		r->flags |= XRX_META_F_VLAN;
 	}
@@ -256,18 +256,19 @@ XRX_UNROLL
 		__u32 ihl, tot_len, frag;
 
 		r->flags |= XRX_META_F_IPV4;
-		if (off + 20 > len) {
-			r->result = xrx_cut(off + 20, wire);
+		if (off + XRX_IPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_IPH_LEN, wire);
 			return r->result;
 		}
-		ihl = (xrx_rd8(w, kind, off) & 0x0f) * 4;
-		if ((xrx_rd8(w, kind, off) >> 4) != 4 || ihl < 20) {
+		ihl = (xrx_rd8(w, kind, off + XRX_IPH_VIHL) & 0x0f) * 4;
+		if ((xrx_rd8(w, kind, off + XRX_IPH_VIHL) >> 4) != 4 ||
+		    ihl < XRX_IPH_LEN) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		if (ihl > 20)
+		if (ihl > XRX_IPH_LEN)
 			r->flags |= XRX_META_F_IPV4_OPT;
-		tot_len = xrx_rd16(w, kind, off + 2);
+		tot_len = xrx_rd16(w, kind, off + XRX_IPH_TOT_LEN);
 		if (tot_len < ihl || off + tot_len > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -278,21 +279,22 @@ XRX_UNROLL
 			r->result = xrx_cut(off + ihl, wire);
 			return r->result;
 		}
-		l4 = xrx_rd8(w, kind, off + 9);
+		l4 = xrx_rd8(w, kind, off + XRX_IPH_PROTOCOL);
 		r->saddr[10] = 0xff;
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-		xrx_addr_copy(r->saddr + 12, w, kind, off + 12);
-		xrx_addr_copy(r->daddr + 12, w, kind, off + 16);
-		frag = xrx_rd16(w, kind, off + 6);
+		xrx_addr_copy(r->saddr + 12, w, kind, off + XRX_IPH_SADDR);
+		xrx_addr_copy(r->daddr + 12, w, kind, off + XRX_IPH_DADDR);
+		frag = xrx_rd16(w, kind, off + XRX_IPH_FRAG_OFF);
 		off += ihl;
 		r->l4_proto = l4;
 		r->l4_off = off;
 		r->headlen = off;
-		if (frag & 0x3fff) {		/* MF or a fragment offset */
+		if (frag & (XRX_IP_MF | XRX_IP_OFFSET)) {
 			r->flags |= XRX_META_F_FRAG;
-			if (frag & 0x1fff) {	/* not the first: no L4 header */
+			/* not the first fragment: no L4 header */
+			if (frag & XRX_IP_OFFSET) {
 				r->l4_off = 0;
 				r->result = XRX_PARSE_FRAG;
 				goto hash;
@@ -302,49 +304,55 @@ XRX_UNROLL
 		__u32 plen;
 
 		r->flags |= XRX_META_F_IPV6;
-		if (off + 40 > len) {
-			r->result = xrx_cut(off + 40, wire);
+		if (off + XRX_IP6H_LEN > len) {
+			r->result = xrx_cut(off + XRX_IP6H_LEN, wire);
 			return r->result;
 		}
-		if ((xrx_rd8(w, kind, off) >> 4) != 6) {
+		if ((xrx_rd8(w, kind, off + XRX_IP6H_VTF) >> 4) != 6) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		plen = xrx_rd16(w, kind, off + 4);
-		if (off + 40 + plen > wire) {
+		plen = xrx_rd16(w, kind, off + XRX_IP6H_PAYLOAD_LEN);
+		if (off + XRX_IP6H_LEN + plen > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		if (off + 40 + plen < wire)
+		if (off + XRX_IP6H_LEN + plen < wire)
 			r->flags |= XRX_META_F_LEN_PAD;
-		l4 = xrx_rd8(w, kind, off + 6);
+		l4 = xrx_rd8(w, kind, off + XRX_IP6H_NEXTHDR);
 XRX_UNROLL
 		for (i = 0; i < 16; i += 4) {
-			xrx_addr_copy(r->saddr + i, w, kind, off + 8 + i);
-			xrx_addr_copy(r->daddr + i, w, kind, off + 24 + i);
+			xrx_addr_copy(r->saddr + i, w, kind,
+				      off + XRX_IP6H_SADDR + i);
+			xrx_addr_copy(r->daddr + i, w, kind,
+				      off + XRX_IP6H_DADDR + i);
 		}
-		off += 40;
+		off += XRX_IP6H_LEN;
 		r->headlen = off;
 		for (i = 0; i < XRX_MAX_EXT_HDRS; i++) {
-			if (l4 == 0 || l4 == 43 || l4 == 60) {
-				/* hop-by-hop, routing, destination options */
+			if (l4 == XRX_IPPROTO_HOPOPTS ||
+			    l4 == XRX_IPPROTO_ROUTING ||
+			    l4 == XRX_IPPROTO_DSTOPTS) {
 				if (off + 2 > len) {
 					r->result = xrx_cut(off + 2, wire);
 					return r->result;
 				}
 				r->flags |= XRX_META_F_IPV6_EXT;
-				l4 = xrx_rd8(w, kind, off);
-				off += (xrx_rd8(w, kind, off + 1) + 1) * 8;
-			} else if (l4 == 44) {
-				/* fragment header */
-				if (off + 8 > len) {
-					r->result = xrx_cut(off + 8, wire);
+				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
+				off += 8 * (xrx_rd8(w, kind,
+						    off + XRX_IP6OPT_HDRLEN) + 1);
+			} else if (l4 == XRX_IPPROTO_FRAGMENT) {
+				if (off + XRX_FRAGH_LEN > len) {
+					r->result = xrx_cut(off + XRX_FRAGH_LEN,
+							    wire);
 					return r->result;
 				}
 				r->flags |= XRX_META_F_FRAG;
-				l4 = xrx_rd8(w, kind, off);
-				need = xrx_rd16(w, kind, off + 2) & 0xfff8;
-				off += 8;
+				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
+				need = xrx_rd16(w, kind,
+						off + XRX_FRAGH_FRAG_OFF) &
+				       XRX_IP6_OFFSET;
+				off += XRX_FRAGH_LEN;
 				if (need) {	/* not the first fragment */
 					r->l4_proto = l4;
 					r->headlen = xrx_min32(off, wire);
@@ -356,7 +364,8 @@ XRX_UNROLL
 			}
 			r->headlen = xrx_min32(off, wire);
 		}
-		if (l4 == 0 || l4 == 43 || l4 == 60 || l4 == 44) {
+		if (l4 == XRX_IPPROTO_HOPOPTS || l4 == XRX_IPPROTO_ROUTING ||
+		    l4 == XRX_IPPROTO_DSTOPTS || l4 == XRX_IPPROTO_FRAGMENT) {
 			/* more extension headers than xrx follows */
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -373,18 +382,20 @@ XRX_UNROLL
 	}
 
 	/* Transport header: off == r->l4_off, l4 == r->l4_proto. */
-	if (l4 == 6) {
+	if (l4 == XRX_IPPROTO_TCP) {
 		r->flags |= XRX_META_F_TCP;
-		if (off + 20 > len) {
-			r->result = xrx_cut(off + 20, wire);
+		if (off + XRX_TCPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_TCPH_LEN, wire);
 			return r->result;
 		}
-		thl = (xrx_rd8(w, kind, off + 12) >> 4) * 4;
-		r->sport = xrx_rd16(w, kind, off);
-		r->dport = xrx_rd16(w, kind, off + 2);
+		thl = (xrx_rd8(w, kind, off + XRX_TCPH_DOFF) >> 4) * 4;
+		r->sport = xrx_rd16(w, kind, off + XRX_TCPH_SOURCE);
+		r->dport = xrx_rd16(w, kind, off + XRX_TCPH_DEST);
 		/* __skb_get_poff(): max(sizeof(struct tcphdr), doff * 4) */
-		r->headlen = xrx_min32(off + (thl < 20 ? 20 : thl), wire);
-		if (thl < 20) {
+		r->headlen = xrx_min32(off + (thl < XRX_TCPH_LEN ? XRX_TCPH_LEN :
+							     thl),
+				       wire);
+		if (thl < XRX_TCPH_LEN) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
@@ -392,15 +403,15 @@ XRX_UNROLL
 			r->result = xrx_cut(off + thl, wire);
 			return r->result;
 		}
-	} else if (l4 == 17) {
+	} else if (l4 == XRX_IPPROTO_UDP) {
 		r->flags |= XRX_META_F_UDP;
-		r->headlen = xrx_min32(off + 8, wire);
-		if (off + 8 > len) {
-			r->result = xrx_cut(off + 8, wire);
+		r->headlen = xrx_min32(off + XRX_UDPH_LEN, wire);
+		if (off + XRX_UDPH_LEN > len) {
+			r->result = xrx_cut(off + XRX_UDPH_LEN, wire);
 			return r->result;
 		}
-		r->sport = xrx_rd16(w, kind, off);
-		r->dport = xrx_rd16(w, kind, off + 2);
+		r->sport = xrx_rd16(w, kind, off + XRX_UDPH_SOURCE);
+		r->dport = xrx_rd16(w, kind, off + XRX_UDPH_DEST);
 	} else {
 		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
 		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :

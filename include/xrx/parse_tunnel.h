@@ -24,6 +24,7 @@
 #define XRX_VXLAN_HLEN 8
 #define XRX_VXLAN_PORT 4789	/* IANA */
 #define XRX_VXLAN_F_VNI 0x08	/* "I" flag, first byte of the header */
+#define XRX_VXLAN_VNI 4		/* VNI in the word's high 24 bits */
 
 enum xrx_tnl_result {
 	XRX_TNL_NONE = 0,	/* not a UDP frame that can carry VXLAN */
@@ -87,7 +88,7 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 	__u32 off, h;
 
 	__builtin_memset(t, 0, sizeof(*t));
-	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != 17)
+	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != XRX_IPPROTO_UDP)
 		return XRX_TNL_NONE;
 	if (len > XRX_PARSE_WINDOW || len > wire)
 		len = xrx_min32(wire, XRX_PARSE_WINDOW);
@@ -98,7 +99,7 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 	t->inner_mac_off = off + XRX_VXLAN_HLEN;
 	if (off + XRX_VXLAN_HLEN + XRX_ETH_HLEN > len)
 		return XRX_TNL_SHORT;
-	t->vni = xrx_be32(XRX_LOAD(w, kind, off + 4, __u32)) >> 8;
+	t->vni = xrx_be32(XRX_LOAD(w, kind, off + XRX_VXLAN_VNI, __u32)) >> 8;
 	off = (off + XRX_VXLAN_HLEN) & (XRX_PARSE_WINDOW - 1);
 
 	/* The inner frame is a frame of its own: parse it where it starts

@@ -70,6 +70,8 @@ extern "C" {
 	X(PKTS_OUT, "pkts_out", "packets written or injected")                \
 	X(BYTES_OUT, "bytes_out", "bytes written or injected (with headers)") \
 	X(ERRORS, "errors", "packets lost to a write/inject error")           \
+	X(NOSPACE, "nospace",                                                  \
+	  "of the errors: lost to a full file system (ENOSPC, EDQUOT; pcap)")  \
 	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
 	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
 	X(ROTATIONS, "rotations", "output files rotated (pcap)")           \

@@ -10,10 +10,11 @@
 # against a copy of the host's own package database and runs the
 # maintainer scripts and triggers, while the host's files and database
 # stay untouched. There the installed programs run, the files are where
-# they belong, the unit template is neither enabled nor started, removal
-# stops running instances, and purging leaves no file behind (the
-# overlay's upper layer holds every change) but the configs the admin
-# wrote.
+# they belong, the unit template is neither enabled nor started, systemd
+# is told to reload its units on install and removal, removal stops
+# running instances, and purging leaves no file behind (the overlay's
+# upper layer holds every change), the links of instances the admin
+# enabled included, but the configs the admin wrote.
 #
 # About a minute on 2 cores (45-70 s on a busy machine): half of it the
 # package build, the rest lintian and dpkg's man-db trigger.
@@ -183,6 +184,13 @@ mkdir -m 0700 "$R/tmp/xrx-deb-check"
 T=/tmp/xrx-deb-check
 in_root() { chroot "$R" "$@"; }
 
+# systemd does not run here: the maintainer scripts see a booted systemd
+# (/run/systemd/system) and a stand-in systemctl that records what it is
+# asked (their PATH has /usr/local/bin before /usr/bin).
+mkdir -p "$R/run/systemd/system"
+printf '#!/bin/sh\necho "$*" >>%s/systemctl.log\n' "$T" >"$R/usr/local/bin/systemctl"
+chmod 755 "$R/usr/local/bin/systemctl"
+
 start=$(date +%s)
 dpkg --root="$R" -i "$XRX_DEB" "$DEV_DEB" >"$WORK/dpkg-i.log" 2>&1
 rc=$?
@@ -192,6 +200,10 @@ check "dpkg -i xrx libxrx-dev: dependencies met by the host's packages" $rc
 st=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ' xrx libxrx-dev 2>/dev/null)
 check "both installed ($st)" $([ "$st" = "ii  ii  " ]; echo $?)
 ok "dpkg --verify: every file as packaged" in_root dpkg --verify xrx libxrx-dev
+# dh_installsystemd leaves template units out; the package does it.
+check "install: systemctl daemon-reload, so systemd reads the new unit" \
+	$(grep -qx -- "--system daemon-reload" "$R$T/systemctl.log" 2>/dev/null; echo $?)
+: >"$R$T/systemctl.log"
 
 # has MODE PATH: a regular file in the root with exactly this mode.
 has() { [ -f "$R$2" ] && [ "$(stat -c %a "$R$2")" = "$1" ]; }
@@ -207,6 +219,23 @@ ok "XDP object in /usr/lib/bpf, a BPF ELF with its xdp.frags program" eval \
 U=/lib/systemd/system/xrxd@.service
 ok "unit template in $(dirname $U), running /usr/sbin/xrxd" eval \
 	"has 644 $U && grep -q '^ExecStart=/usr/sbin/xrxd ' '$R$U'"
+ok "the device binding beside it (xrxd@.service.d/device.conf)" \
+	has 644 "$U.d/device.conf"
+# Every Documentation= target must be there as installed (a file:// URL
+# of a page dh_compress gzips is not).
+docs=0
+for d in $(sed -n 's/^Documentation=//p' "$R$U"); do
+	case "$d" in
+	man:*)
+		n=${d#man:}
+		sec=$(echo "$n" | tr -dc 0-9)
+		has 644 "/usr/share/man/man$sec/${n%(*}.$sec.gz" || { diag "missing $d"; docs=1; }
+		;;
+	file://*) [ -e "$R${d#file://}" ] || { diag "missing $d"; docs=1; } ;;
+	*) diag "unexpected Documentation= $d"; docs=1 ;;
+	esac
+done
+check "every Documentation= target of the unit is installed" $docs
 man=0
 for m in "$TOP"/man/*.[0-9]; do
 	n=$(basename "$m")
@@ -268,9 +297,8 @@ enabled=$(cd "$UP" && find etc/systemd var/lib/systemd -name '*xrxd*' 2>/dev/nul
 check "installing enabled no instance of xrxd@.service" $([ -z "$enabled" ]; echo $?)
 
 # Removal under systemd stops every running instance first (its
-# ExecStopPost needs xrxctl to restore the NIC). systemd does not run
-# here: a stand-in deb-systemd-invoke records what it is asked.
-mkdir -p "$R/run/systemd/system"
+# ExecStopPost needs xrxctl to restore the NIC). A stand-in
+# deb-systemd-invoke records what it is asked.
 cat >"$R/usr/local/sbin/deb-systemd-invoke" <<EOF
 #!/bin/sh
 echo "\$*" >>$T/invoke.log
@@ -282,14 +310,27 @@ sed 's/^/# /' "$WORK/dpkg-r.log"
 check "dpkg --remove xrx" $rc
 check "removal stopped every xrxd@ instance first" \
 	$([ "$(cat "$R$T/invoke.log" 2>/dev/null)" = 'stop xrxd@*.service' ]; echo $?)
-rm -f "$R/usr/local/sbin/deb-systemd-invoke"
+check "removal: systemctl daemon-reload, so systemd forgets the unit" \
+	$(grep -qx -- "--system daemon-reload" "$R$T/systemctl.log" 2>/dev/null; echo $?)
+rm -f "$R/usr/local/sbin/deb-systemd-invoke" "$R/usr/local/bin/systemctl"
 rm -rf "$R/run/systemd"
 ok "removal keeps the conffile" test -f "$R/etc/xrx/example.conf"
+
+# An instance the admin enabled (systemctl enable xrxd@eth0) left links
+# to the template, dangling since the removal: purge takes them.
+W=$R/etc/systemd/system
+mkdir -p "$W/multi-user.target.wants" "$W/sys-subsystem-net-devices-eth0.device.wants"
+ln -s /lib/systemd/system/xrxd@.service "$W/multi-user.target.wants/xrxd@eth0.service"
+ln -s /lib/systemd/system/xrxd@.service \
+	"$W/sys-subsystem-net-devices-eth0.device.wants/xrxd@eth0.service"
 
 dpkg --root="$R" --purge xrx libxrx-dev >"$WORK/dpkg-p.log" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/dpkg-p.log"
 check "dpkg --purge xrx libxrx-dev" $rc
+check "purge removed the enabled instance's dangling .wants links (and the emptied directory)" \
+	$([ ! -L "$W/multi-user.target.wants/xrxd@eth0.service" ] &&
+	  [ ! -e "$W/sys-subsystem-net-devices-eth0.device.wants" ]; echo $?)
 # Purged: dpkg-query knows neither, or only as "not installed" (un/pn).
 st=$(in_root dpkg-query -W -f='${db:Status-Abbrev}\n' xrx libxrx-dev 2>/dev/null)
 check "neither is installed any more" $(! echo "$st" | grep -qvE '^([up]n|$)'; echo $?)

@@ -6,9 +6,10 @@
 # each other the way xrx's counters must (every accelerated frame reached
 # the engine or was counted as dropped by the kernel; the sink delivered
 # every packet the engine made; no payload byte was copied; iperf3's bytes
-# all came through the TUN), and it leaves nothing behind: no namespace,
+# all came through the TUN; no frame unaccounted for), and it leaves nothing behind: no namespace,
 # no pin, no process - also when interrupted.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/xrxd_lib.sh"
 need_root
 
 DEMO=$TOP/scripts/demo.sh
@@ -49,6 +50,9 @@ rc=$?
 sed 's/^/# /' "$WORK/out"
 check "demo exits 0" $rc
 check "demo finishes with a summary" $(grep -q '^== summary' "$WORK/out"; echo $?)
+# xrxd's lines carry their own "xrxd: " prefix.
+check "xrxd's messages shown once, not prefixed twice" \
+	$(grep -q "xrxd: .*ready: xrx_rx" "$WORK/out" && ! grep -q "xrxd: xrxd:" "$WORK/out"; echo $?)
 
 v() { awk -F= -v k="$1" '$1 == k { print $2 }' "$WORK/summary" 2>/dev/null; }
 n() { local x; x=$(v "$1"); echo "${x:-0}" | cut -d. -f1; }
@@ -73,6 +77,7 @@ check "iperf3's bytes all came through the TUN (sink bytes >= received bytes)" \
 check "the summary's segments per aggregate match its counters" \
 	$(awk -v m="$(v engine_segs_merged)" -v a="$(v engine_aggs_out)" -v s="$(v segs_per_agg)" \
 		'BEGIN { exit !(a > 0 && (m + a) / a - s < 0.06 && s - (m + a) / a < 0.06) }'; echo $?)
+unaccounted_zero "demo" v unaccounted
 check "xrxd stopped cleanly (exit 0) and took its pins" \
 	$([ "$(v xrxd_rc)" = 0 ] && [ "$(v pins_left)" = 0 ]; echo $?)
 check "nothing left: namespaces, pins, xrxd" $([ -z "$(left $pid)" ]; echo $?)

@@ -123,8 +123,9 @@ EOF
 xrxd -c "$WORK/req1.conf" --apply-only 2>"$WORK/err"
 rc=$?
 diag "$(cat "$WORK/err")"
-check "required, unsupported (veth has no rings): exit 1 naming setting and driver answer" \
-	$([ $rc = 1 ] && grep -q "offload.rx_ring = 512! (.*req1.conf:4) cannot be applied: .*Operation not supported" "$WORK/err"; echo $?)
+# A restart would fail the same way: exit 2 (RestartPreventExitStatus=2).
+check "required, unsupported (veth has no rings): exit 2 naming setting and driver answer" \
+	$([ $rc = 2 ] && grep -q "offload.rx_ring = 512! (.*req1.conf:4) cannot be applied: .*Operation not supported" "$WORK/err"; echo $?)
 snapshot "$WORK/now"
 ok "required, unsupported: NIC unchanged" same "$WORK/orig" "$WORK/now"
 ok "required, unsupported: no state file" no_state
@@ -145,8 +146,8 @@ EOF
 	xrxd -c "$WORK/req2.conf" --apply-only 2>"$WORK/err"
 	rc=$?
 	diag "$(cat "$WORK/err")"
-	check "required, refused by the driver: exit 1 with the driver's answer" \
-		$([ $rc = 1 ] && grep -q "offload.channels = 2! (.*req2.conf:5) was refused: Invalid argument" "$WORK/err"; echo $?)
+	check "required, refused by the driver (EINVAL): exit 2 with the driver's answer" \
+		$([ $rc = 2 ] && grep -q "offload.channels = 2! (.*req2.conf:5) was refused: Invalid argument" "$WORK/err"; echo $?)
 	snapshot "$WORK/now"
 	ok "required, refused: sizes applied before were rolled back" same "$WORK/xdp" "$WORK/now"
 	ok "required, refused: no state file left" no_state

@@ -75,7 +75,7 @@ kill -HUP $pid
 wait_for 10 eval '[ "$(grep -c "reload failed" "$WORK/xrxd.err")" -gt $before ]'
 grep -E "FIFO|reload failed" "$WORK/xrxd.err" | sed 's/^/# /'
 check "SIGHUP to a tee on a FIFO: refused, still running without a tee" \
-	$(grep -q "pcap $WORK/fifo is a FIFO" "$WORK/xrxd.err" && kill -0 $pid &&
+	$(grep -q "tee = pcap:$WORK/fifo is a FIFO" "$WORK/xrxd.err" && kill -0 $pid &&
 	  [ "$(jget user.live_swaps)" = 0 ]; echo $?)
 
 conf "pcap:$WORK/a.pcap"

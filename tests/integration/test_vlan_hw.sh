@@ -15,7 +15,10 @@
 #   4. the fallback (attach = skb: the plain program, no tag can be read):
 #      xrxd turns rx-vlan-hw-parse off while it runs and restores it; the
 #      tags then stay in the frame (sent in band here, since veth ignores
-#      the setting) and the flows stay apart.
+#      the setting) and the flows stay apart;
+#   5. the same when attach = auto ends up there (native refused, so the
+#      device-bound program cannot run): turned off after the attach,
+#      recorded with the other originals, restored on stop.
 #
 # "Apart" is judged per (VLAN, 5-tuple) flow: every segment's bytes
 # delivered exactly once, in sequence, under its own tag, and segments
@@ -217,6 +220,7 @@ live() {
 	check "$name: xrxd took all $want segments (not redirected to the socket: $drops)" $?
 	[ "$(jget user.engine.frames_no_meta)" = 0 ]
 	check "$name: every frame carried xrx_meta" $?
+	unaccounted_zero "$name"
 }
 
 snapshot "$WORK/orig"
@@ -291,5 +295,31 @@ wait_for 10 grep -q "reloaded" "$WORK/reload.err"
 grep -q "reload: traffic is accelerated now, but rx-vlan-hw-parse is on .*restart xrxd" "$WORK/reload.err"
 check "reload that starts accelerating: a warning says a restart keeps the tags" $?
 xrxd_stop
+
+# --- attach = auto falling back to skb mode -----------------------------------
+# veth refuses native XDP when its peer has more TX queues than it has RX
+# queues: the device-bound program, meant to read the tags, cannot run.
+XA=xa$$
+veth_no_native $XA
+in_dut ethtool -k $XA >"$WORK/xa.before"
+printf '%s\n' "interface = $XA" "accelerate = tcp/5201" "attach = auto" >"$WORK/xa.conf"
+nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" -c "$WORK/xa.conf" \
+	2>"$WORK/xa.err" &
+XPID=$!
+at_exit kill -KILL $XPID
+wait_for 30 grep -q "ready:" "$WORK/xa.err"
+sed 's/^/# /' "$WORK/xa.err"
+grep -q "ready: .* in skb mode" "$WORK/xa.err" && grep -q '^rx-vlan-offload: on' "$WORK/xa.before"
+check "attach = auto on $XA fell back to skb mode, rx-vlan-hw-parse on before" $?
+grep -q "turning rx-vlan-hw-parse off while xrxd runs.*device-bound xrx_rx could not be attached" "$WORK/xa.err" &&
+	in_dut ethtool -k $XA | grep -q '^rx-vlan-offload: off'
+check "... so xrxd turns rx-vlan-hw-parse off, as with attach = skb, and says why" $?
+grep -qx "feature rx-vlan-hw-parse on" "$STATE/$XA.state"
+check "... recorded in the state file" $?
+xrxd_stop
+in_dut ethtool -k $XA >"$WORK/xa.after"
+same "$WORK/xa.before" "$WORK/xa.after"
+check "... and restored on stop" $?
+rm -rf "/sys/fs/bpf/xrx/$XA"
 
 done_testing

@@ -87,6 +87,7 @@ check "aggregated: at least 7 VXLAN aggregates ($aggs)" $([ "$aggs" -ge 7 ]; ech
 check "no checksum refused, nothing dropped" \
 	$([ "$(jget user.engine.csum_bad)" = 0 ] && [ "$(jget user.engine.drop_no_buffer)" = 0 ] &&
 	  [ "$(jget user.sink.errors)" = 0 ] && [ "$(jget user.sink.dropped)" = 0 ]; echo $?)
+unaccounted_zero
 
 kill -TERM $pid
 timeout 20 tail --pid=$pid -f /dev/null

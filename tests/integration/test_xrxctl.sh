@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # xrxctl against a running xrxd: status (program, mode, queues, copy mode,
-# offloads now vs original), stats in text, JSON lines with --watch rates,
-# and Prometheus text format checked by a strict parser, rules; and its
-# usage: exit 2 for bad usage, 1 with "no xrxd on IFACE: start it with
-# ..." when nothing runs, --help on one screen.
+# offloads now vs original, the last reload), stats in text, JSON lines
+# with --watch rates, and Prometheus text format checked by a strict
+# parser, rules, reload (waits for xrxd's outcome: exit 0 when the new
+# config runs, 1 with the reason when it did not take effect); status
+# after a SIGKILL; and its usage: exit 2 for bad usage, 1 with "no xrxd on
+# IFACE: start it with ..." when nothing runs (but xrx_up 0 for --prom),
+# --help on one screen.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
@@ -21,7 +24,8 @@ check "xrxctl --help: exit 0, fits a screen (<= 24 lines)" \
 check "xrxd --help: exit 0, fits a screen" \
 	$([ $? = 0 ] && [ "$(wc -l <"$WORK/help")" -le 24 ]; echo $?)
 for bad in "stats --bogus" "stats a b" "status a b" "stats --watch 0" "stats --count 3" \
-	   "rules --bogus" "stats bad/name" "frobnicate"; do
+	   "rules --bogus" "stats bad/name" "frobnicate" "reload" "reload a b" \
+	   "reload bad/name" "reload a --timeout 0"; do
 	"$WORK/xrxctl" --pin-root "$WORK/none" $bad >/dev/null 2>&1
 	check "xrxctl $bad: exit 2" $([ $? = 2 ]; echo $?)
 done
@@ -33,6 +37,20 @@ check "xrxctl stats IFACE without xrxd: exit 1, 'no xrxd on IFACE: start it with
 rc=$?
 check "xrxctl status with no xrxd at all: exit 1, says how to start one" \
 	$([ $rc = 1 ] && grep -q "no xrxd running.*start one with systemctl start xrxd@IFACE" "$WORK/err"; echo $?)
+# A textfile collector runs `xrxctl stats --prom > tmp && mv tmp FILE`:
+# with no xrxd the file must say xrx_up 0, not keep the last xrx_up 1.
+"$WORK/xrxctl" --pin-root "$WORK/none" stats nosuch0 --prom >"$WORK/prom0" 2>"$WORK/err"
+rc=$?
+check "stats IFACE --prom without xrxd: exit 0, xrx_up{interface=\"IFACE\"} 0 and nothing else" \
+	$([ $rc = 0 ] && [ "$(grep -v '^#' "$WORK/prom0")" = 'xrx_up{interface="nosuch0"} 0' ] &&
+	  grep -qx '# TYPE xrx_up gauge' "$WORK/prom0"; echo $?)
+"$WORK/xrxctl" --pin-root "$WORK/none" stats --prom >"$WORK/prom0" 2>/dev/null
+check "stats --prom with no xrxd at all: exit 0, the families without samples" \
+	$([ $? = 0 ] && grep -qx '# TYPE xrx_up gauge' "$WORK/prom0" && ! grep -qv '^#' "$WORK/prom0"; echo $?)
+"$WORK/xrxctl" --pin-root "$WORK/none" reload lo 2>"$WORK/err"
+rc=$?
+check "xrxctl reload without xrxd: exit 1, says how to start one" \
+	$([ $rc = 1 ] && grep -q "no xrxd on lo in this network namespace: start it with systemctl start xrxd@lo" "$WORK/err"; echo $?)
 
 # --- a running xrxd -----------------------------------------------------------
 testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok - testbed"; exit 1; }
@@ -50,7 +68,8 @@ EOF
 nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+# (Loading xrx_rx takes seconds on a busy machine.)
+wait_for 60 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
 
 xrxctl status $IF_DUT >"$WORK/out" 2>&1
 rc=$?
@@ -162,9 +181,96 @@ xrxctl stats $IF_DUT >"$WORK/out"
 grep "hint:" "$WORK/out" | sed 's/^/# /'
 check "stats text: $(bad) frames with bad checksums flagged, with the fix (ethtool -K PEER tx off)" \
 	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad).*ethtool -K PEER tx off" "$WORK/out"; echo $?)
+unaccounted_zero
+
+# --- reload: the outcome, not just the signal ---------------------------------
+# reload_with LINE: the good config with LINE at the top, then xrxctl
+# reload; its exit status in $rc, its output in $WORK/out.
+reload_with() {
+	cp "$WORK/good.conf" "$WORK/xrx.conf"
+	sed -i "1a $1" "$WORK/xrx.conf"
+	xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$WORK/out"
+}
+sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000|' "$WORK/xrx.conf"
+cp "$WORK/xrx.conf" "$WORK/good.conf"
+xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "reload with a good config: exit 0, says so; the new rule is in place" \
+	$([ $rc = 0 ] && grep -q "$IF_DUT: reloaded (reload 1 of xrxd pid $pid)" "$WORK/out" &&
+	  xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
+xrxctl status $IF_DUT >"$WORK/status" 2>&1
+check "status shows that reload: ok, when, which" \
+	$(grep -qE "^  reload    ok at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} .*\(reload 1\)$" "$WORK/status"; echo $?)
+
+# Only an engine option: the log must not speak of a new sink.
+reload_with "max_segments = 32"
+check "reload of an engine option alone: exit 0, logged as engines switched, sink kept" \
+	$([ $rc = 0 ] && grep -q "engines switched in place to the new engine options, sink null kept" "$WORK/xrxd.err" &&
+	  ! grep -q "workers switched in place to sink" "$WORK/xrxd.err"; echo $?)
+
+# A pcap sink on a read-only file system parses, but cannot run.
+mkdir "$WORK/ro"
+if mount -t tmpfs -o ro,mode=0700 xrx-ro "$WORK/ro"; then
+	at_exit umount "$WORK/ro"
+	reload_with "sink = pcap:$WORK/ro/rx.pcap"
+	check "reload to a pcap sink on a read-only mount: exit 1, the reason names the directory" \
+		$([ $rc = 1 ] && grep -q "error: $IF_DUT: reload failed: .*xrx.conf: sink = pcap:$WORK/ro/rx.pcap, but xrxd cannot write in $WORK/ro: Read-only file system" "$WORK/out"; echo $?)
+	check "... xrxd runs on with the previous rules" \
+		$(kill -0 $pid && xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
+else
+	skip "reload to a pcap sink on a read-only mount" "cannot mount a read-only tmpfs"
+	skip "... xrxd runs on" "see above"
+fi
+
+# tun: naming a device that is not a TUN: the kernel's bare EINVAL, named.
+reload_with "sink = tun:$IF_DUT"
+check "reload to tun:NAME of an existing non-TUN device: exit 1, names the device and its driver" \
+	$([ $rc = 1 ] && grep -q "sink = tun:$IF_DUT, but $IF_DUT exists and is not a tun device (driver veth)" "$WORK/out"; echo $?)
+xrxctl status $IF_DUT >"$WORK/status" 2>&1
+sed -n 's/^\(  reload.*\)/# \1/p' "$WORK/status"
+check "status shows the failed reload and its reason" \
+	$(grep -q "^  reload    FAILED at .*(reload [0-9]*), the configuration before it runs on: .*$IF_DUT exists and is not a tun device" "$WORK/status"; echo $?)
+
+# A config that does not parse: the parser's line is the reason.
+printf 'interface = %s\nsink = nowhere\n' $IF_DUT >"$WORK/xrx.conf"
+xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+rc=$?
+check "reload with a config error: exit 1, FILE:LINE of the error" \
+	$([ $rc = 1 ] && grep -q "reload failed: $WORK/xrx.conf:2: sink = nowhere" "$WORK/out"; echo $?)
+cp "$WORK/good.conf" "$WORK/xrx.conf"
+xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+check "the good config again: exit 0" $([ $? = 0 ]; echo $?)
 
 kill -TERM $pid
 wait $pid
 check "xrxd stopped cleanly" $([ $? = 0 ] && [ ! -e "$PIN" ]; echo $?)
+check "... and took its reload outcome with it" $([ ! -e "$STATE/$IF_DUT.reload" ]; echo $?)
+
+# --- status of a killed xrxd ----------------------------------------------------
+# No offload to change: the state file records nothing.
+printf 'interface = %s\naccelerate = tcp/5201\n' $IF_DUT >"$WORK/plain.conf"
+chmod 600 "$WORK/plain.conf"
+nsenter --net=/run/netns/$NS_DUT "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/plain.conf" 2>"$WORK/xrxd.err" &
+pid=$!
+at_exit kill -KILL $pid
+# (Loading xrx_rx takes seconds on a busy machine.)
+wait_for 60 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+kill -KILL $pid
+wait $pid 2>/dev/null
+xrxctl status $IF_DUT >"$WORK/status" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/status"
+check "status after SIGKILL: exit 1, not running, and no 'state ok' beside it" \
+	$([ $rc = 1 ] && grep -q "xrxd      not running" "$WORK/status" &&
+	  ! grep -q "state     ok" "$WORK/status" &&
+	  grep -q "state     stopped: xrxd (pid $pid) ended without cleaning up.*xrxctl restore $IF_DUT" "$WORK/status"; echo $?)
+check "... no empty offloads table: the state file records no setting" \
+	$(grep -q "offloads  none changed (the state file records no setting)" "$WORK/status" &&
+	  ! grep -q "offloads   setting" "$WORK/status"; echo $?)
+xrxctl restore $IF_DUT 2>/dev/null
+check "xrxctl restore cleans up after it" $([ ! -e "$PIN" ] && [ -z "$(prog_id)" ]; echo $?)
 
 done_testing

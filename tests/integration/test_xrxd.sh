@@ -5,7 +5,8 @@
 # xrx_rx attached, pins and state file with tight permissions, READY and
 # STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
-# second instance refused, SIGHUP rule and sink change without detaching
+# second instance refused (also with another --state-dir: the lock is the
+# device's), SIGHUP rule and sink change without detaching
 # and without closing a socket (swapped in place), coalesce_us changed by
 # a reload that reopens the sockets, link down/up and MTU
 # changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
@@ -59,10 +60,11 @@ check "pins: program, maps and xrx_ustats in $PIN" \
 		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
+LOCK=$(lock_file)
 check "state file 0600 in a 0700 directory, lock file 0600 naming the pid" \
 	$([ "$(stat -c %a "$SF")" = 600 ] && [ "$(stat -c %a "$STATE")" = 700 ] &&
-	  [ "$(stat -c %a "$STATE/$IF_DUT.lock")" = 600 ] &&
-	  [ "$(cat "$STATE/$IF_DUT.lock")" = "$pid" ]; echo $?)
+	  [ "$(stat -c %a "$LOCK")" = 600 ] &&
+	  [ "$(cat "$LOCK")" = "$pid $IF_DUT" ]; echo $?)
 snapshot "$WORK/running"
 
 # --- a second instance ------------------------------------------------------
@@ -74,6 +76,18 @@ check "second instance: exit 1, says who runs and how to stop it" \
 snapshot "$WORK/now"
 ok "second instance: NIC and program untouched" same "$WORK/running" "$WORK/now"
 check "second instance: first one still serving" $(kill -0 $pid; echo $?)
+# The lock is the device's, not the state directory's: another one
+# must not let a second xrxd detach the first one's program as a leftover
+# (bounded: one that got past the lock would run until stopped).
+in_dut timeout -s KILL 30 "$WORK/xrxd" --state-dir "$WORK/other" -c "$WORK/xrx.conf" \
+	2>"$WORK/second.err"
+rc=$?
+diag "$(cat "$WORK/second.err")"
+snapshot "$WORK/now"
+check "second instance with another --state-dir: exit 1, refused by the device's lock" \
+	$([ $rc = 1 ] && grep -q "xrxd is already running on $IF_DUT (pid $pid holds $LOCK" "$WORK/second.err"; echo $?)
+ok "... NIC and program untouched (same xrx_rx id $id0)" \
+	eval 'same "$WORK/running" "$WORK/now" && [ "$(prog_id)" = "$id0" ]'
 
 # --- traffic ----------------------------------------------------------------
 send 5201 --flows 4 --segs 16 --trains 10
@@ -149,7 +163,7 @@ kill -HUP $pid
 wait_for 10 test "$(ncount READY=1)" = 4
 wait_for 5 test "$(jget user.worker_restarts)" = 2
 check "SIGHUP with a sink that cannot open: reload failed, old sink and rules kept" \
-	$(log_has "reload failed: the new sink or engine settings did not start" &&
+	$(log_has "reload failed: .*xrx.conf: sink = pcap:.*no-such-dir/rx.pcap, but directory .* does not exist" &&
 	  [ "$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")" = 1 ] && kill -0 $pid &&
 	  ! xrxctl rules $IF_DUT | grep -q tcp/7000 && xrxctl rules $IF_DUT | grep -q tcp/6000; echo $?)
 cp "$WORK/good.conf" "$WORK/xrx.conf"
@@ -198,8 +212,7 @@ check "reload to coalesce_us = 0: sockets reopened, traffic received waiting in 
 	  [ "$(jget user.engine.frames_in)" = $((f0 + 32)) ] &&
 	  [ "$(jget user.live.naps)" = "$naps" ] && [ "$(jget user.live.polls)" -gt "$polls" ]; echo $?)
 
-wait_for 5 eval '[ "$(jget user.unaccounted)" = 0 ]'
-check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
+unaccounted_zero
 
 # --- SIGTERM ----------------------------------------------------------------
 kill -TERM $pid
@@ -211,7 +224,7 @@ check "SIGTERM: STOPPING=1 and exit 0" $([ $rc = 0 ] && [ "$(ncount STOPPING=1)"
 snapshot "$WORK/now"
 ok "SIGTERM: ethtool -k/-l/-g and ip -d link identical to before" same "$WORK/orig" "$WORK/now"
 check "SIGTERM: no pins, no state file, no lock file" \
-	$([ ! -e "$PIN" ] && [ ! -e "$SF" ] && [ ! -e "$STATE/$IF_DUT.lock" ]; echo $?)
+	$([ ! -e "$PIN" ] && [ ! -e "$SF" ] && [ ! -e "$LOCK" ]; echo $?)
 xrxctl stats $IF_DUT 2>"$WORK/err" >/dev/null
 rc=$?
 check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
@@ -221,11 +234,7 @@ check "xrxctl stats after stop: exit 1, 'no xrxd on IFACE: start it with ...'" \
 # veth refuses native XDP when its peer has more TX queues than it has RX
 # queues; the kernel says so in an extack, which xrxd must pass on.
 XA=xa$$
-in_dut ip link add $XA numrxqueues 1 numtxqueues 1 type veth peer name xb$$ \
-	numrxqueues 2 numtxqueues 2
-at_exit in_dut ip link del $XA
-in_dut ip link set $XA up
-in_dut ip link set xb$$ up
+veth_no_native $XA
 printf 'attach = auto\n' >"$WORK/$XA.conf"
 chmod 600 "$WORK/$XA.conf"
 : >"$WORK/xa.err"

@@ -151,8 +151,7 @@ check "readers go on: workers run again, WATCHDOG=1 again, state ok" \
 	$(log_has "every worker runs again" && [ "$(ncount WATCHDOG=1)" -gt "$w0" ] &&
 	  xrxctl status $IF_DUT | grep -q "state     ok"; echo $?)
 
-wait_for 10 eval '[ "$(jget user.unaccounted)" = 0 ]'
-check "every frame accounted for: unaccounted 0" $([ "$(jget user.unaccounted)" = 0 ]; echo $?)
+unaccounted_zero
 kill -TERM $pid
 wait $pid
 rc=$?

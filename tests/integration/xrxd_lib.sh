@@ -23,11 +23,28 @@
 #                         --json` record in FILE: counters of the traffic
 #                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
-#   xdp_pass_attach       attach a map-less XDP_PASS program to the DUT
-#                         (someone else's program); why not in $WORK/err
+#   lock_file [IFACE]     the instance lock of the DUT's interface: in
+#                         /run/xrx whatever --state-dir says, named after
+#                         the DUT namespace and the interface's ifindex
+#   veth_no_native NAME   a veth NAME in the DUT (up, removed on exit) whose
+#                         peer has more TX queues than NAME has RX queues,
+#                         so that veth refuses native XDP on NAME
+#   xdp_pass_attach [overwrite]  attach a map-less XDP_PASS program to the
+#                         DUT (someone else's program), with "overwrite" in
+#                         place of the one there; why not in $WORK/err
+#   unaccounted_zero [LABEL [CMD...]]  one case: every frame xrxd took is
+#                         accounted for (unaccounted 0 once in-flight
+#                         frames settle); CMD prints the value (default:
+#                         xrxctl stats' user.unaccounted); the counters as
+#                         comments if not
 #   notify_listen SECS    collect sd_notify datagrams sent to
 #                         $WORK/notify.sock in $WORK/notify.log, one line
 #                         each, for at most SECS or until STOPPING=1
+#   redirected LABEL      one case: 320 TCP frames from the source to port
+#                         5201 (xrx-send, $MAC) are redirected by xrx_rx
+#   xrxd_notified SECS    start xrxd in the DUT on $WORK/xrx.conf, its log in
+#                         $WORK/xrxd.err, its sd_notify datagrams collected
+#                         for SECS (notify_listen); $pid; waits for READY=1
 
 xrxd_need() {
 	need_root
@@ -64,6 +81,25 @@ print(v)' "$1" "$2"
 # A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
 jget() { xrxctl stats $IF_DUT --json | jpath - "$1"; }
 
+# Not jget: some tests define their own.
+_unaccounted() { xrxctl stats $IF_DUT --json | jpath - user.unaccounted; }
+_unaccounted_is_0() { [ "$("${_unaccounted_cmd[@]}")" = 0 ]; }
+unaccounted_zero() {
+	local label=${1:-} u
+	if [ $# -ge 2 ]; then
+		shift
+		_unaccounted_cmd=("$@")
+	else
+		_unaccounted_cmd=(_unaccounted)
+	fi
+	wait_for 10 _unaccounted_is_0
+	u=$("${_unaccounted_cmd[@]}")
+	[ "$u" = 0 ] || [ "${_unaccounted_cmd[0]}" != _unaccounted ] ||
+		xrxctl stats $IF_DUT | sed "s/^/# /"
+	check "${label:+$label: }every frame accounted for (unaccounted ${u:-unknown})" \
+		$([ "$u" = 0 ]; echo $?)
+}
+
 snapshot() {
 	{
 		in_dut ethtool -k $IF_DUT
@@ -97,6 +133,20 @@ prog_id() {
 		sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1
 }
 
+lock_file() {
+	local idx
+	idx=$(in_dut ip -o link show "${1:-$IF_DUT}" | cut -d: -f1)
+	echo "/run/xrx/net$(stat -L -c %i /run/netns/$NS_DUT)-$idx.lock"
+}
+
+veth_no_native() {
+	in_dut ip link add $1 numrxqueues 1 numtxqueues 1 type veth peer name $1p \
+		numrxqueues 2 numtxqueues 2 || return 1
+	at_exit in_dut ip link del $1
+	in_dut ip link set $1 up
+	in_dut ip link set $1p up
+}
+
 xdp_pass_attach() {
 	cat >"$WORK/pass.bpf.c" <<'EOF'
 #include <linux/bpf.h>
@@ -113,7 +163,7 @@ EOF
 	clang -target bpf -O2 -I/usr/include/$(gcc -print-multiarch) \
 		-c "$WORK/pass.bpf.c" -o "$WORK/pass.bpf.o" 2>"$WORK/err" &&
 	bpftool prog load "$WORK/pass.bpf.o" $pin type xdp 2>"$WORK/err" &&
-	in_dut bpftool net attach xdp pinned $pin dev $IF_DUT 2>"$WORK/err"
+	in_dut bpftool net attach xdp pinned $pin dev $IF_DUT ${1:-} 2>"$WORK/err"
 	rc=$?
 	rm -f $pin
 	[ $rc = 0 ] || return 1
@@ -141,4 +191,24 @@ with open(sys.argv[2], "w") as log:
 PYEOF
 	at_exit kill $!
 	wait_for 5 test -S "$WORK/notify.sock"
+}
+
+xrxd_notified() {
+	notify_listen "$1"
+	NOTIFY_SOCKET=$WORK/notify.sock \
+		nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
+		-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
+	pid=$!
+	at_exit kill -KILL $pid
+	wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+}
+
+redirected() {
+	local red0
+	red0=$(jget kernel.redirect.packets)
+	in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 4 \
+		--segs 8 --trains 10 -c 320 >/dev/null 2>&1
+	wait_for 10 eval '[ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]'
+	check "$1: 320 frames redirected by xrx_rx" \
+		$([ "$(jget kernel.redirect.packets)" -ge $((red0 + 320)) ]; echo $?)
 }

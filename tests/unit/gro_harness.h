@@ -292,6 +292,51 @@ static inline void h_assert_out(const struct harness *h, int o, const int *idx,
 							    XRX_GSO_TCPV6);
 }
 
+/* Parse "0-2 3" / "1 0,2" into packets of frame indexes. */
+static inline int h_parse_outs(const char *p, int idx[][H_FRAMES], int *cnt)
+{
+	int n = 0, a, b, used;
+
+	while (*p) {
+		cnt[n] = 0;
+		while (*p && *p != ' ') {
+			if (sscanf(p, "%d-%d%n", &a, &b, &used) == 2) {
+				p += used;
+			} else {
+				assert_int_equal(sscanf(p, "%d%n", &a, &used),
+						 1);
+				b = a;
+				p += used;
+			}
+			for (; a <= b; a++)
+				idx[n][cnt[n]++] = a;
+			if (*p == ',')
+				p++;
+		}
+		while (*p == ' ')
+			p++;
+		n++;
+	}
+	return n;
+}
+
+/* Every delivered packet counted in exactly one reason counter. */
+static inline void h_assert_reasons_add_up(struct harness *h)
+{
+	__u64 sum = 0;
+	int i;
+
+	xrx_engine__stats(h->e, h->stats);
+	for (i = XRX_ENGINE_STAT_FLUSH_CWR; i <= XRX_ENGINE_STAT_CSUM_BAD; i++)
+		sum += h->stats[i];
+	/* VXLAN's own reasons */
+	for (i = XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
+	     i <= XRX_ENGINE_STAT_SINGLE_VXLAN_INNER; i++)
+		sum += h->stats[i];
+	assert_int_equal(sum, h->stats[XRX_ENGINE_STAT_PKTS_OUT]);
+	assert_int_equal(h->stats[XRX_ENGINE_STAT_PKTS_OUT], h->nr_out);
+}
+
 /* Run a cmocka group whose tests are built at run time. */
 static inline int h_run_group(const char *name, struct CMUnitTest *tests, size_t n)
 {

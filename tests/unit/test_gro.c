@@ -286,33 +286,6 @@ static const struct gro_case cases[] = {
 	  1, "0", S(SINGLE_NOT_TCP_UDP) },
 };
 
-/* Parse "0-2 3" / "1 0,2" into packets of frame indexes. */
-static int parse_outs(const char *p, int idx[][H_FRAMES], int *cnt)
-{
-	int n = 0, a, b, used;
-
-	while (*p) {
-		cnt[n] = 0;
-		while (*p && *p != ' ') {
-			if (sscanf(p, "%d-%d%n", &a, &b, &used) == 2) {
-				p += used;
-			} else {
-				assert_int_equal(sscanf(p, "%d%n", &a, &used), 1);
-				b = a;
-				p += used;
-			}
-			for (; a <= b; a++)
-				idx[n][cnt[n]++] = a;
-			if (*p == ',')
-				p++;
-		}
-		while (*p == ' ')
-			p++;
-		n++;
-	}
-	return n;
-}
-
 static void build_train(struct harness *h, const struct gro_case *c)
 {
 	struct frame_spec s;
@@ -336,19 +309,6 @@ static void build_train(struct harness *h, const struct gro_case *c)
 	}
 }
 
-/* Every delivered packet counted in exactly one reason counter. */
-static void assert_reasons_add_up(struct harness *h)
-{
-	__u64 sum = 0;
-	int i;
-
-	xrx_engine__stats(h->e, h->stats);
-	for (i = S(FLUSH_CWR); i <= S(CSUM_BAD); i++)
-		sum += h->stats[i];
-	assert_int_equal(sum, h->stats[S(PKTS_OUT)]);
-	assert_int_equal(h->stats[S(PKTS_OUT)], h->nr_out);
-}
-
 static void run_case(void **state)
 {
 	const struct gro_case *c = *state;
@@ -362,7 +322,7 @@ static void run_case(void **state)
 
 	build_train(h, c);
 	h_rx(h, 0, c->nr, 1);
-	n = parse_outs(c->outs, idx, cnt);
+	n = h_parse_outs(c->outs, idx, cnt);
 	if (h->nr_out != n)
 		fail_msg("%d packets delivered, want %d", h->nr_out, n);
 	for (k = 0; k < n; k++) {
@@ -376,7 +336,7 @@ static void run_case(void **state)
 		fail_msg("counter %s is 0", xrx_engine_stat__name(c->stat));
 	if (c->stat2 && !h->stats[c->stat2])
 		fail_msg("counter %s is 0", xrx_engine_stat__name(c->stat2));
-	assert_reasons_add_up(h);
+	h_assert_reasons_add_up(h);
 	assert_int_equal(xrx_engine__held(h->e), 0);
 	h_assert_released_once(h);
 	h_free(h);

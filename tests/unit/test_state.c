@@ -3,7 +3,7 @@
  * The state file (user/ctl/state.c): round trip, file and directory
  * modes, and refusal of every truncation, every single-byte corruption,
  * symlinks, files others can write, and well-checksummed files that say
- * something wrong. The checksum here is computed by a table-driven
+ * something wrong; and the reload outcome written and read the same way. The checksum here is computed by a table-driven
  * CRC-32 of zlib, independent of state.c's bitwise one.
  */
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "ctl_reload.h"
 #include "ctl_state.h"
 
 struct fixture {
@@ -303,6 +304,61 @@ static void test_content_checks(void **state)
 	}
 }
 
+/*
+ * The reload outcome (ctl_reload.h) shares the state file's writer and
+ * reader: the same round trip, the reason kept on one line, the same
+ * refusal of a file others could have written, and "none" as -ENOENT.
+ */
+static void test_reload_outcome(void **state)
+{
+	struct fixture *fx = *state;
+	struct xrx_reload a, b;
+	char err[1024], path[160];
+	struct stat sb;
+
+	memset(&a, 0, sizeof(a));
+	a.pid = 4242;
+	a.generation = 3;
+	a.started_mono_ns = 123456789012ull;
+	a.finished_ns = 1700000000123456789ull;
+	a.ok = false;
+	strcpy(a.reason, "xd0: reload failed: /etc/xrx/xd0.conf: sink = pcap:/x/y,\nbut\tno");
+	assert_int_equal(xrx_reload_read(fx->sub, "xd0", &b, err, sizeof(err)), -ENOENT);
+	if (xrx_reload_write(fx->sub, "xd0", &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/xd0.reload", fx->sub);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	memset(&b, 0xaa, sizeof(b));
+	if (xrx_reload_read(fx->sub, "xd0", &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(b.pid, 4242);
+	assert_int_equal(b.generation, 3);
+	assert_true(b.started_mono_ns == a.started_mono_ns);
+	assert_true(b.finished_ns == a.finished_ns);
+	assert_false(b.ok);
+	/* Control characters would break the one-line format: spaces. */
+	assert_string_equal(b.reason, "xd0: reload failed: /etc/xrx/xd0.conf: sink = pcap:/x/y, but no");
+
+	a.ok = true;
+	a.reason[0] = '\0';
+	assert_int_equal(xrx_reload_write(fx->sub, "xd0", &a, err, sizeof(err)), 0);
+	assert_int_equal(xrx_reload_read(fx->sub, "xd0", &b, err, sizeof(err)), 0);
+	assert_true(b.ok);
+	assert_string_equal(b.reason, "");
+
+	assert_int_equal(chmod(path, 0622), 0);
+	assert_refused(xrx_reload_read(fx->sub, "xd0", &b, err, sizeof(err)),
+		       -EPERM, err, path, "refused");
+	xrx_reload_remove(fx->sub, "xd0");
+	assert_int_equal(stat(path, &sb), -1);
+
+	/* Anything but the format is refused, not half read. */
+	assert_int_equal(xrx_reload_parse("r", "pid 1\n", 6, &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_reload_parse("r", "xrx-reload 1\npid 1", 19, &b, err,
+					  sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +367,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_corrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsafe_files, setup, teardown),
 		cmocka_unit_test(test_content_checks),
+		cmocka_unit_test_setup_teardown(test_reload_outcome, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

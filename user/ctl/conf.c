@@ -469,6 +469,17 @@ static int unknown_key(struct parser *p, const char *key)
 	char name[64];
 	int i, best = -1;
 
+	/* An offload written before (or without) its section header, or a
+	 * top-level key after it. */
+	for (i = 0; !strchr(key, '.') && i < XRX_OFF_MAX; i++)
+		if (!strcmp(key, xrx_offload_desc[i].key))
+			return perr(p, "'%s' is an offload setting; write it under [offload] (a section header on a line of its own, after the top-level keys)",
+				    key);
+	for (i = 0; !strncmp(key, "offload.", 8) && i < K_TOP_MAX; i++)
+		if (!strcmp(key + 8, key_names[i]))
+			return perr(p, "'%s' is a top-level key, not an offload setting; move it above [offload]",
+				    key + 8);
+
 	for (i = 0; i < K_MAX; i++) {
 		key_name(i, name, sizeof(name));
 		/* A typo, or a key cut short ("gro_max" for gro_max_size). */

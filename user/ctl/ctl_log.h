@@ -9,6 +9,7 @@
 #define XRX_CTL_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum ctl_log_level {
 	CTL_LOG_ERR = 3,
@@ -33,6 +34,13 @@ void ctl_vlog(enum ctl_log_level level, const char *fmt, va_list ap)
  * error's "FILE:LINE: ...".
  */
 void ctl_log_plain(enum ctl_log_level level, const char *line);
+
+/*
+ * Keep the first error line this thread logs from now on in @buf (set to
+ * "" here), whatever the level shown; ctl_log_capture(NULL, 0) stops.
+ * For an outcome that must carry the reason the log gave, word for word.
+ */
+void ctl_log_capture(char *buf, size_t len);
 
 #define ctl_err(...) ctl_log(CTL_LOG_ERR, __VA_ARGS__)
 #define ctl_warn(...) ctl_log(CTL_LOG_WARN, __VA_ARGS__)

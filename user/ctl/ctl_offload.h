@@ -86,8 +86,12 @@ int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features);
  * Apply conf's offload settings to conf->ifname. Settings the driver does
  * not support or refuses are warnings, or errors when marked required;
  * on an error everything already applied is restored and the state file
- * removed. Before the first change DIR/IFACE.state holds the originals.
- * Returns 0 or a negative errno with err filled.
+ * removed. Before the first change DIR/IFACE.state holds the originals;
+ * called again by the same process, it adds the settings it changes now
+ * to that record and keeps the originals already there.
+ * Returns 0 or a negative errno with err filled: for a required setting
+ * this interface cannot take, why (-EOPNOTSUPP, -ERANGE, or the errno
+ * the kernel refused it with; -EIO when it took another value).
  */
 int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
 		      const char *statedir, char *err, size_t errlen);

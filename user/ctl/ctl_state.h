@@ -85,6 +85,23 @@ int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
 int xrx_state_remove(const char *dir, const char *ifname, char *err,
 		     size_t errlen);
 
+/*
+ * The files xrx keeps in its state directory, written and read with the
+ * state file's care. Replace DIR/NAME with @len bytes of @buf: DIR made
+ * 0700 if missing (refused if a symlink or writable by others), a temp
+ * file 0600, fsync, rename over, fsync DIR.
+ */
+int xrx_file_replace(const char *dir, const char *name, const char *buf,
+		     size_t len, char *err, size_t errlen);
+/*
+ * Read up to @max bytes of @path (in @dir) into @buf, only if it is a
+ * regular file of ours that nobody else can write, in a directory of
+ * ours. Return: the length, or -ENOENT, -EPERM (err ends in @advice),
+ * -EFBIG (more than @max) or another negative errno, err filled.
+ */
+int xrx_own_file_read(const char *dir, const char *path, char *buf,
+		      size_t max, const char *advice, char *err, size_t errlen);
+
 /* Text form of a state, and its parser (name is for messages). */
 int xrx_state_format(const struct xrx_state *st, char *buf, size_t len);
 int xrx_state_parse(const char *name, const char *text, size_t len,

@@ -56,7 +56,9 @@
 	X(BIND_FAILURES, "bind_failures",                                      \
 	  "attempts to (re)open the AF_XDP sockets that failed")              \
 	X(DEGRADED, "degraded",                                                \
-	  "1: no AF_XDP sockets (a bind failed); xrx_rx passes to the kernel, xrxd retries") \
+	  "1: something fails that xrxd cannot mend by itself; degraded_reasons says what") \
+	X(DEGRADED_REASONS, "degraded_reasons",                                \
+	  "bit mask of XRX_DEGRADED_TABLE: why degraded is 1")                 \
 	X(STUCK_WORKERS, "stuck_workers",                                      \
 	  "workers whose heartbeat stopped (blocked in their sink)")           \
 	X(UNACCOUNTED, "unaccounted",                                          \
@@ -68,6 +70,34 @@ enum xrx_ustats_hdr {
 #undef XRX_X_ENUM
 	XRX_USTATS_HDR_MAX
 };
+
+/*
+ * Why xrxd is degraded: X(enumerator suffix, name, what it means to the
+ * traffic). Bit i of degraded_reasons is the i-th row; xrxd sets them
+ * (xrxd_degraded_set()), xrxctl status and stats print them.
+ */
+#define XRX_DEGRADED_TABLE(X)                                                  \
+	X(NO_SOCKETS, "no_sockets",                                            \
+	  "no AF_XDP sockets: xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying") \
+	X(PROG_DETACHED, "prog_detached",                                      \
+	  "xrx_rx was detached by someone else: nothing is accelerated; xrxd does not attach it again by itself (restart xrxd for that)") \
+	X(PROG_REPLACED, "prog_replaced",                                      \
+	  "another XDP program replaced xrx_rx: nothing reaches xrxd; xrxd leaves that program alone (detach it and restart xrxd)") \
+	X(SINK_FULL, "sink_full",                                              \
+	  "the sink's file system is full: delivered packets are lost (never a torn record) until space returns") \
+	X(SINK_ERRORS, "sink_errors",                                          \
+	  "the sink fails to write: delivered packets are lost until writes succeed again")
+
+enum xrx_degraded_reason {
+#define XRX_X_ENUM(e, n, d) XRX_DEGRADED_##e,
+	XRX_DEGRADED_TABLE(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_DEGRADED_MAX
+};
+
+/* Name and meaning of reason @r; NULL if out of range. */
+const char *xrx_degraded__name(int r);
+const char *xrx_degraded__desc(int r);
 
 enum xrx_attach_mode_id {
 	XRX_ATTACH_ID_NONE = 0,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The per-interface instance lock (ctl_lock.h).
+ * The per-device instance lock (ctl_lock.h).
  *
  * The file is removed on a clean exit. Between open() and flock() another
  * process may have removed and re-created it, so after taking the lock
@@ -17,39 +17,49 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "ctl_conf.h"
 #include "ctl_lock.h"
 
-static int lock_path(const char *dir, const char *ifname, char *buf,
-		     size_t len)
+int xrx_lock_path(int ifindex, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s/%s.lock", dir, ifname);
+	struct stat ns;
+	int n;
 
+	/* An ifindex names a device only within its network namespace. */
+	if (stat("/proc/self/ns/net", &ns))
+		return -errno;
+	n = snprintf(buf, len, XRX_LOCK_DIR "/net%llu-%d.lock",
+		     (unsigned long long)ns.st_ino, ifindex);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 static pid_t read_pid(int fd)
 {
-	char buf[32] = { 0 };
+	char buf[64] = { 0 };
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
 	return n > 0 ? (pid_t)strtol(buf, NULL, 10) : 0;
 }
 
-int xrx_lock_take(const char *dir, const char *ifname, pid_t *owner,
-		  char *err, size_t errlen)
+int xrx_lock_take(const char *ifname, int ifindex, pid_t *owner, char *err,
+		  size_t errlen)
 {
 	struct stat fst, pst;
-	char path[PATH_MAX], pid[32];
+	char path[PATH_MAX], text[64], unit[80];
 	int fd, tries, ret;
 
 	*owner = 0;
-	if (lock_path(dir, ifname, path, sizeof(path))) {
-		snprintf(err, errlen, "%s/%s.lock: path too long", dir, ifname);
-		return -ENAMETOOLONG;
+	ret = xrx_lock_path(ifindex, path, sizeof(path));
+	if (ret) {
+		snprintf(err, errlen,
+			 "%s: cannot name the instance lock: /proc/self/ns/net: %s (is /proc mounted?)",
+			 ifname, strerror(-ret));
+		return ret;
 	}
-	if (mkdir(dir, 0700) && errno != EEXIST) {
+	if (mkdir(XRX_LOCK_DIR, 0700) && errno != EEXIST) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", XRX_LOCK_DIR,
+			 strerror(errno));
 		return ret;
 	}
 	for (tries = 0; tries < 8; tries++) {
@@ -65,8 +75,9 @@ int xrx_lock_take(const char *dir, const char *ifname, pid_t *owner,
 			*owner = read_pid(fd);
 			if (ret == -EBUSY)
 				snprintf(err, errlen,
-					 "xrxd is already running on %s (pid %d holds %s); stop it first (systemctl stop xrxd@%s)",
-					 ifname, (int)*owner, path, ifname);
+					 "xrxd is already running on %s (pid %d holds %s, the lock of this device in this network namespace); stop it first (systemctl stop %s)",
+					 ifname, (int)*owner, path,
+					 xrx_unit_name(ifname, unit, sizeof(unit)));
 			else
 				snprintf(err, errlen, "cannot lock %s: %s", path,
 					 strerror(-ret));
@@ -83,8 +94,8 @@ int xrx_lock_take(const char *dir, const char *ifname, pid_t *owner,
 		snprintf(err, errlen, "cannot lock %s: it keeps being replaced", path);
 		return -EAGAIN;
 	}
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, strlen(pid), 0) < 0) {
+	snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), ifname);
+	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		close(fd);
@@ -94,24 +105,25 @@ int xrx_lock_take(const char *dir, const char *ifname, pid_t *owner,
 	return fd;
 }
 
-void xrx_lock_release(const char *dir, const char *ifname, int fd)
+void xrx_lock_release(int ifindex, int fd)
 {
 	char path[PATH_MAX];
 
 	if (fd < 0)
 		return;
-	if (!lock_path(dir, ifname, path, sizeof(path)))
+	/* Unlinked while held: a waiting opener sees the inode change. */
+	if (!xrx_lock_path(ifindex, path, sizeof(path)))
 		unlink(path);
 	close(fd);
 }
 
-pid_t xrx_lock_holder(const char *dir, const char *ifname)
+pid_t xrx_lock_holder(int ifindex)
 {
 	char path[PATH_MAX];
 	pid_t pid = 0;
 	int fd;
 
-	if (lock_path(dir, ifname, path, sizeof(path)))
+	if (ifindex <= 0 || xrx_lock_path(ifindex, path, sizeof(path)))
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)

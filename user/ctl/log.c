@@ -15,6 +15,9 @@
 static const char *log_prog = "xrx";
 static enum ctl_log_level log_max = CTL_LOG_NOTICE;
 static int log_journal = -1;	/* -1: not probed yet */
+/* Armed by ctl_log_capture(): this thread's first error line goes here. */
+static __thread char *cap_buf;
+static __thread size_t cap_len;
 
 static const char *const level_names[] = {
 	[CTL_LOG_ERR] = "error",     [CTL_LOG_WARN] = "warning",
@@ -60,16 +63,37 @@ enum ctl_log_level ctl_log_level(void)
 	return log_max;
 }
 
+void ctl_log_capture(char *buf, size_t len)
+{
+	cap_buf = len ? buf : NULL;
+	cap_len = len;
+	if (cap_buf)
+		cap_buf[0] = '\0';
+}
+
+/* Also when the level hides it: the reason must not depend on -q. */
+static void capture(enum ctl_log_level level, const char *line)
+{
+	if (level != CTL_LOG_ERR || !cap_buf || cap_buf[0])
+		return;
+	snprintf(cap_buf, cap_len, "%s", line);
+}
+
 void ctl_vlog(enum ctl_log_level level, const char *fmt, va_list ap)
 {
 	char line[1024];
 	int saved = errno;
 
-	if (level > log_max)
+	if (level > log_max && !cap_buf)
 		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	capture(level, line);
+	if (level > log_max) {
+		errno = saved;
+		return;
+	}
 	if (log_journal < 0)
 		log_journal = stderr_is_journal();
-	vsnprintf(line, sizeof(line), fmt, ap);
 	if (log_journal)
 		fprintf(stderr, "<%d>%s\n", level, line);
 	else if (level == CTL_LOG_NOTICE || level == CTL_LOG_INFO)
@@ -91,6 +115,7 @@ void ctl_log(enum ctl_log_level level, const char *fmt, ...)
 
 void ctl_log_plain(enum ctl_log_level level, const char *line)
 {
+	capture(level, line);
 	if (level > log_max)
 		return;
 	if (log_journal < 0)

@@ -167,11 +167,27 @@ static int plan_one(const struct xrx_nic *nic, enum xrx_offload_id id,
 	return -EINVAL;
 }
 
-/* Record the original value of everything plan will touch. */
+static bool recorded_feature(const struct xrx_state *st, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nfeatures; i++)
+		if (!strcmp(st->features[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Record the original value of everything plan will touch that @st does
+ * not hold yet: an original is what the interface had before xrxd's
+ * first change, also when a later step changes more.
+ */
 static void record(const struct xrx_nic *nic, const struct plan *plan,
 		   struct xrx_state *st)
 {
 	unsigned int i, size_mask = XRX_HAVE_SIZE(XRX_SIZE_MAX) - 1;
+	unsigned int ch_mask = XRX_HAVE_CH_RX | XRX_HAVE_CH_TX |
+			       XRX_HAVE_CH_OTHER | XRX_HAVE_CH_COMBINED;
 
 	for (i = 0; i < XRX_OFF_MAX; i++) {
 		const struct xrx_offload_desc *d = &xrx_offload_desc[i];
@@ -181,6 +197,8 @@ static void record(const struct xrx_nic *nic, const struct plan *plan,
 			continue;
 		switch (d->kind) {
 		case XRX_OFFK_FEATURE:
+			if (recorded_feature(st, d->feature))
+				break;
 			f = xrx_nic_feature(nic, d->feature);
 			snprintf(st->features[st->nfeatures].name,
 				 sizeof(st->features[0].name), "%s", d->feature);
@@ -193,25 +211,31 @@ static void record(const struct xrx_nic *nic, const struct plan *plan,
 			 * 64 KiB also moves the IPv4 limit
 			 * (netif_set_gro_max_size()).
 			 */
+			if (st->have & size_mask)
+				break;
 			memcpy(st->size, nic->size, sizeof(st->size));
 			st->have |= nic->have & size_mask;
 			break;
 		case XRX_OFFK_RING:
+			if (st->have & XRX_HAVE_RX_RING)
+				break;
 			st->rx_ring = nic->rx_ring;
 			st->have |= XRX_HAVE_RX_RING;
 			break;
 		case XRX_OFFK_SPLIT:
+			if (st->have & XRX_HAVE_TCP_DATA_SPLIT)
+				break;
 			st->tcp_data_split = nic->tcp_data_split;
 			st->have |= XRX_HAVE_TCP_DATA_SPLIT;
 			break;
 		case XRX_OFFK_CHANNELS:
+			if (st->have & ch_mask)
+				break;
 			st->ch_rx = nic->ch_rx;
 			st->ch_tx = nic->ch_tx;
 			st->ch_other = nic->ch_other;
 			st->ch_combined = nic->ch_combined;
-			st->have |= nic->have & (XRX_HAVE_CH_RX | XRX_HAVE_CH_TX |
-						 XRX_HAVE_CH_OTHER |
-						 XRX_HAVE_CH_COMBINED);
+			st->have |= nic->have & ch_mask;
 			break;
 		}
 	}
@@ -333,6 +357,10 @@ int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
 	}
 	ret = 0;
 
+	/* A second apply by the same xrxd adds to its record. */
+	if (xrx_state_read(statedir, ifname, st, why, sizeof(why)) ||
+	    st->pid != getpid())
+		memset(st, 0, sizeof(*st));
 	st->pid = getpid();
 	st->ifindex = nic->ifindex;
 	snprintf(st->ifname, sizeof(st->ifname), "%s", ifname);
@@ -373,7 +401,7 @@ int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
 				 "%s: %s (%s:%d) was refused: %s; the settings already changed were restored",
 				 ifname, text, conf->file, o->line, why);
 			rollback(nl, st, statedir);
-			ret = -EIO;
+			ret = set_ret ? set_ret : -EIO;
 			goto out;
 		}
 		ctl_warn("%s: %s was refused: %s; leaving it as it is", ifname,

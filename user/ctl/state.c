@@ -361,31 +361,21 @@ static int check_dir(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
-		   char *err, size_t errlen)
+int xrx_own_file_read(const char *dir, const char *path, char *buf,
+		      size_t max, const char *advice, char *err, size_t errlen)
 {
-	char path[PATH_MAX], *buf = NULL;
 	struct stat sb;
 	ssize_t n;
 	size_t len = 0;
 	int fd, ret;
 
-	ret = xrx_state_path(dir, ifname, path, sizeof(path));
-	if (ret) {
-		snprintf(err, errlen, "%s: state directory path too long", dir);
-		return ret;
-	}
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		if (ret == -ENOENT)
+		if (ret == -ELOOP)
 			snprintf(err, errlen,
-				 "%s: no state file: xrxd has no changes of %s on record (already restored, or never changed)",
-				 path, ifname);
-		else if (ret == -ELOOP)
-			snprintf(err, errlen,
-				 "%s: is a symlink; xrx only trusts a regular file it wrote itself: delete it and check %s's offloads by hand",
-				 path, ifname);
+				 "%s: is a symlink; xrx only trusts a regular file it wrote itself: %s",
+				 path, advice);
 		else
 			snprintf(err, errlen, "%s: cannot open: %s", path,
 				 strerror(-ret));
@@ -399,27 +389,22 @@ int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
 	if (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
 	    (sb.st_mode & 022)) {
 		snprintf(err, errlen,
-			 "%s: refused: not a regular file owned by uid %u and writable only by it (uid %u, mode %04o), so anyone could have written it; delete it and check %s's offloads by hand",
+			 "%s: refused: not a regular file owned by uid %u and writable only by it (uid %u, mode %04o), so anyone could have written it; %s",
 			 path, (unsigned int)geteuid(), (unsigned int)sb.st_uid,
-			 (unsigned int)(sb.st_mode & 07777), ifname);
+			 (unsigned int)(sb.st_mode & 07777), advice);
 		ret = -EPERM;
 		goto out;
 	}
 	ret = check_dir(dir, err, errlen);
 	if (ret)
 		goto out;
-	if (sb.st_size > STATE_FILE_MAX) {
-		ret = serr(err, errlen, path, ifname, "larger than %d bytes",
-			   STATE_FILE_MAX);
+	if ((size_t)sb.st_size > max) {
+		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		ret = -EFBIG;
 		goto out;
 	}
-	buf = malloc(STATE_FILE_MAX + 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (len < STATE_FILE_MAX) {
-		n = read(fd, buf + len, STATE_FILE_MAX - len);
+	while (len < max) {
+		n = read(fd, buf + len, max - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -432,11 +417,42 @@ int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
 			break;
 		len += (size_t)n;
 	}
-	snprintf(st->ifname, sizeof(st->ifname), "%s", ifname);
-	ret = xrx_state_parse(path, buf, len, st, err, errlen);
+	ret = (int)len;
 out:
-	free(buf);
 	close(fd);
+	return ret;
+}
+
+int xrx_state_read(const char *dir, const char *ifname, struct xrx_state *st,
+		   char *err, size_t errlen)
+{
+	char path[PATH_MAX], advice[IF_NAMESIZE + 64], *buf;
+	int ret;
+
+	ret = xrx_state_path(dir, ifname, path, sizeof(path));
+	if (ret) {
+		snprintf(err, errlen, "%s: state directory path too long", dir);
+		return ret;
+	}
+	buf = malloc(STATE_FILE_MAX + 1);
+	if (!buf)
+		return -ENOMEM;
+	snprintf(advice, sizeof(advice),
+		 "delete it and check %s's offloads by hand", ifname);
+	ret = xrx_own_file_read(dir, path, buf, STATE_FILE_MAX, advice, err,
+				errlen);
+	if (ret == -ENOENT)
+		snprintf(err, errlen,
+			 "%s: no state file: xrxd has no changes of %s on record (already restored, or never changed)",
+			 path, ifname);
+	else if (ret == -EFBIG)
+		ret = serr(err, errlen, path, ifname, "larger than %d bytes",
+			   STATE_FILE_MAX);
+	if (ret >= 0) {
+		snprintf(st->ifname, sizeof(st->ifname), "%s", ifname);
+		ret = xrx_state_parse(path, buf, (size_t)ret, st, err, errlen);
+	}
+	free(buf);
 	return ret;
 }
 
@@ -468,39 +484,29 @@ static int ensure_dir(const char *dir, char *err, size_t errlen)
 	return check_dir(dir, err, errlen);
 }
 
-int xrx_state_write(const char *dir, const struct xrx_state *st, char *err,
-		    size_t errlen)
+int xrx_file_replace(const char *dir, const char *name, const char *buf,
+		     size_t len, char *err, size_t errlen)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], *buf;
-	int fd = -1, dfd, ret, len;
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int fd = -1, dfd, ret;
 
-	if (xrx_state_path(dir, st->ifname, path, sizeof(path)) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.state.XXXXXX", dir,
-		     st->ifname) >= (int)sizeof(tmp)) {
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >=
+		    (int)sizeof(tmp)) {
 		snprintf(err, errlen, "%s: state directory path too long", dir);
 		return -ENAMETOOLONG;
 	}
 	ret = ensure_dir(dir, err, errlen);
 	if (ret)
 		return ret;
-	buf = malloc(STATE_FILE_MAX);
-	if (!buf)
-		return -ENOMEM;
-	len = xrx_state_format(st, buf, STATE_FILE_MAX);
-	if (len < 0) {
-		ret = len;
-		snprintf(err, errlen, "%s: state does not fit in %d bytes", path,
-			 STATE_FILE_MAX);
-		goto out;
-	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: cannot create: %s", tmp,
 			 strerror(errno));
-		goto out;
+		return ret;
 	}
-	if (fchmod(fd, 0600) < 0 || (ret = write_all(fd, buf, (size_t)len)) ||
+	if (fchmod(fd, 0600) < 0 || (ret = write_all(fd, buf, len)) ||
 	    fsync(fd) < 0) {
 		ret = ret ? ret : -errno;
 		snprintf(err, errlen, "%s: cannot write: %s", tmp,
@@ -527,14 +533,37 @@ int xrx_state_write(const char *dir, const struct xrx_state *st, char *err,
 		fsync(dfd);
 		close(dfd);
 	}
-	ret = 0;
-	goto out;
+	return 0;
 
 out_unlink:
 	unlink(tmp);
-out:
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+int xrx_state_write(const char *dir, const struct xrx_state *st, char *err,
+		    size_t errlen)
+{
+	char path[PATH_MAX], name[IF_NAMESIZE + 8], *buf;
+	int ret, len;
+
+	if (xrx_state_path(dir, st->ifname, path, sizeof(path))) {
+		snprintf(err, errlen, "%s: state directory path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	buf = malloc(STATE_FILE_MAX);
+	if (!buf)
+		return -ENOMEM;
+	len = xrx_state_format(st, buf, STATE_FILE_MAX);
+	if (len < 0) {
+		ret = len;
+		snprintf(err, errlen, "%s: state does not fit in %d bytes", path,
+			 STATE_FILE_MAX);
+	} else {
+		snprintf(name, sizeof(name), "%s.state", st->ifname);
+		ret = xrx_file_replace(dir, name, buf, (size_t)len, err, errlen);
+	}
 	free(buf);
 	return ret;
 }

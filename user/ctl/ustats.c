@@ -22,6 +22,8 @@
 
 XRX_COUNTERS_DEFINE(static inline, hdr, XRX_USTATS_HDR_TABLE, XRX_USTATS_HDR_MAX,
 		    XRX_COUNTER_NAME)
+XRX_COUNTERS_DEFINE(, xrx_degraded, XRX_DEGRADED_TABLE, XRX_DEGRADED_MAX,
+		    XRX_COUNTER_NAME)
 
 static const char *const group_names[XRX_USTATS_G_MAX] = {
 	[XRX_USTATS_G_HDR] = "",

@@ -197,8 +197,9 @@ static void print_text(const struct snap *s, const struct snap *prev)
 	printf("  %-28s %16llu   (no counter says where they went; in flight while traffic runs, 0 when idle)\n",
 	       "unaccounted",
 	       (unsigned long long)s->u.hdr[XRX_USTATS_UNACCOUNTED]);
-	if (s->u.hdr[XRX_USTATS_DEGRADED])
-		printf("  DEGRADED: no AF_XDP sockets; traffic goes to the kernel (pass_no_socket); xrxd retries\n");
+	for (i = 0; i < XRX_DEGRADED_MAX; i++)
+		if (s->u.hdr[XRX_USTATS_DEGRADED_REASONS] & (1ull << i))
+			printf("  DEGRADED: %s\n", xrx_degraded__desc(i));
 	if (s->u.hdr[XRX_USTATS_STUCK_WORKERS])
 		printf("  STUCK: %llu worker(s) not running their loop (blocked in the sink?)\n",
 		       (unsigned long long)s->u.hdr[XRX_USTATS_STUCK_WORKERS]);
@@ -323,7 +324,7 @@ static void print_prom(const struct snap *s, int n)
 		}
 	}
 	prom_family("xrx_degraded",
-		    "1 while xrxd has no AF_XDP sockets (a bind failed) and the traffic goes to the kernel", false);
+		    "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)", false);
 	for (j = 0; j < n; j++)
 		if (s[j].have_u)
 			printf("xrx_degraded{interface=\"%s\"} %llu\n", s[j].ifname,
@@ -358,6 +359,17 @@ static void print_prom(const struct snap *s, int n)
 		printf("xrx_bytes_copied_per_frame{interface=\"%s\"} %.3f\n",
 		       s[j].ifname, d.copied_per_frame);
 	}
+}
+
+/*
+ * The interface asked for by name has no xrxd: for Prometheus that is
+ * xrx_up 0, so that a textfile collector's `> tmp && mv` replaces the
+ * last xrx_up 1 instead of keeping it (the command fails otherwise).
+ */
+static void prom_down(struct snap *s, bool named)
+{
+	if (named && s->gone)
+		s->gone = false;	/* shown: xrx_up 0, nothing else */
 }
 
 static volatile sig_atomic_t stop;
@@ -443,9 +455,26 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	prev = calloc(XRXCTL_IFACES_MAX, sizeof(*prev));
 	if (!names || !cur || !prev)
 		goto out;
-	n = xrxctl_ifaces(ctx, arg, names);
+	if (fmt == FMT_PROM && arg) {
+		/* Down is a value: xrx_up 0, not an error (prom_down()). */
+		if (!xrx_ifname_valid(arg)) {
+			fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
+				arg);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		snprintf(names[0], IF_NAMESIZE, "%s", arg);
+		n = 1;
+	} else {
+		n = xrxctl_ifaces(ctx, arg, names);
+	}
 	if (n < 0) {
 		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (n == 0 && fmt == FMT_PROM) {
+		print_prom(cur, 0);
+		ret = 0;
 		goto out;
 	}
 	if (n == 0)
@@ -458,10 +487,14 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 			if (stop)
 				break;
 		}
-		/* take() leaves out one whose pins went; a named one fails. */
-		for (j = 0; j < n; j++)
-			if (take(ctx, names[j], &cur[j], arg != NULL))
+		/* take() leaves out one whose pins went; a named one fails,
+		 * but for Prometheus it is down. */
+		for (j = 0; j < n; j++) {
+			if (take(ctx, names[j], &cur[j],
+				 arg != NULL && fmt != FMT_PROM))
 				goto out;
+			prom_down(&cur[j], fmt == FMT_PROM && arg != NULL);
+		}
 		if (fmt == FMT_PROM) {
 			/* prev is not used here: the shown ones move down. */
 			for (j = 0, shown = 0; j < n; j++)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/if_link.h>
 
@@ -25,6 +26,7 @@
 #include "ctl_log.h"
 #include "ctl_offload.h"
 #include "ctl_pins.h"
+#include "ctl_reload.h"
 #include "ctl_state.h"
 #include "ctl_ustats.h"
 #include "xrxctl.h"
@@ -127,6 +129,10 @@ static void print_offloads(const struct ctx *ctx, const char *ifname)
 		printf("  offloads   state file unusable: %s\n", err);
 		goto out;
 	}
+	if (!st->nfeatures && !st->have) {
+		printf("  offloads  none changed (the state file records no setting)\n");
+		goto out;
+	}
 	if (xrx_nl_open(&nl, err, sizeof(err)) ||
 	    xrx_nic_read(nl, ifname, nic, err, sizeof(err))) {
 		printf("  offloads   cannot read %s now: %s\n", ifname, err);
@@ -164,18 +170,71 @@ out:
 	free(nic);
 }
 
+/* The last reload of the xrxd with @pid, if it has reloaded. */
+static void print_reload(const struct ctx *ctx, const char *ifname, pid_t pid)
+{
+	struct xrx_reload *r;
+	char err[1024], when[64];
+	struct tm tm;
+	time_t t;
+	int ret;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return;
+	ret = xrx_reload_read(ctx->statedir, ifname, r, err, sizeof(err));
+	if (ret == -ENOENT || (!ret && r->pid != pid)) {
+		printf("  reload    none since xrxd started\n");
+		goto out;
+	}
+	if (ret) {
+		printf("  reload    outcome unreadable: %s\n", err);
+		goto out;
+	}
+	t = (time_t)(r->finished_ns / 1000000000ull);
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(when, sizeof(when), "%llu", (unsigned long long)t);
+	if (r->ok)
+		printf("  reload    ok at %s (reload %llu)\n", when,
+		       (unsigned long long)r->generation);
+	else
+		printf("  reload    FAILED at %s (reload %llu), the configuration before it runs on: %s\n",
+		       when, (unsigned long long)r->generation, r->reason);
+out:
+	free(r);
+}
+
+/* One "state DEGRADED" line per reason xrxd set (ctl_ustats.h). */
+static void print_degraded(const struct xrx_ustats *u)
+{
+	__u64 why = u->hdr[XRX_USTATS_DEGRADED_REASONS];
+	int r;
+
+	for (r = 0; r < XRX_DEGRADED_MAX; r++) {
+		if (!(why & (1ull << r)))
+			continue;
+		if (r == XRX_DEGRADED_NO_SOCKETS)
+			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
+			       (unsigned long long)u->hdr[XRX_USTATS_BIND_FAILURES],
+			       u->hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
+		else
+			printf("  state     DEGRADED: %s\n", xrx_degraded__desc(r));
+	}
+}
+
 static int status_one(const struct ctx *ctx, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct xrx_ustats u;
 	char err[512], unit[80];
 	unsigned int ifindex;
+	bool running = true;
 	pid_t holder;
 	int fd, ret = 0;
 	__u64 pid;
 
 	printf("%s:\n", ifname);
-	holder = xrx_lock_holder(ctx->statedir, ifname);
 	fd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
 	if (fd < 0 || xrx_ustats_read(fd, &u, err, sizeof(err))) {
 		if (fd >= 0)
@@ -185,6 +244,10 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	if (fd >= 0)
 		close(fd);
 	pid = u.hdr[XRX_USTATS_PID];
+	ifindex = if_nametoindex(ifname);
+	/* The lock is the device's: after a rename, the one xrxd noted. */
+	holder = xrx_lock_holder(ifindex ? (int)ifindex :
+					   (int)u.hdr[XRX_USTATS_IFINDEX]);
 	if (holder)
 		printf("  xrxd      running, pid %d\n", (int)holder);
 	else if (pid && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
@@ -194,9 +257,9 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		printf("  xrxd      not running%s; start it with systemctl start %s\n",
 		       pid ? " (its pins are left over: xrxctl restore clears them)" : "",
 		       xrx_unit_name(ifname, unit, sizeof(unit)));
+		running = false;
 		ret = 1;
 	}
-	ifindex = if_nametoindex(ifname);
 	if (!ifindex) {
 		printf("  program   unknown: %s is not in this network namespace (run xrxctl there: nsenter --net=...)\n",
 		       ifname);
@@ -214,7 +277,10 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		       " (xrxd's xrx_rx)" : " (NOT the xrx_rx xrxd attached)");
 	}
 	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
-	if (pid) {
+	if (pid && !running)
+		printf("  state     stopped: xrxd (pid %llu) ended without cleaning up (killed?); the last counters it wrote are in xrxctl stats %s, and xrxctl restore %s detaches its program and puts the NIC back\n",
+		       (unsigned long long)pid, ifname, ifname);
+	if (pid && running) {
 		if (!u.hdr[XRX_USTATS_QUEUES]) {
 			printf("  queues    none with an AF_XDP socket, MTU %llu\n",
 			       (unsigned long long)u.hdr[XRX_USTATS_MTU]);
@@ -239,15 +305,14 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		       (unsigned long long)u.hdr[XRX_USTATS_WORKER_RESTARTS],
 		       u.hdr[XRX_USTATS_WORKER_RESTARTS] == 1 ? "" : "s");
 		if (u.hdr[XRX_USTATS_DEGRADED])
-			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
-			       (unsigned long long)u.hdr[XRX_USTATS_BIND_FAILURES],
-			       u.hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
+			print_degraded(&u);
 		else if (u.hdr[XRX_USTATS_STUCK_WORKERS])
 			printf("  state     STUCK: %llu worker%s not going round the receive loop (blocked in the sink? a FIFO nobody reads, a wedged TUN)\n",
 			       (unsigned long long)u.hdr[XRX_USTATS_STUCK_WORKERS],
 			       u.hdr[XRX_USTATS_STUCK_WORKERS] == 1 ? "" : "s");
 		else
 			printf("  state     ok: every worker running\n");
+		print_reload(ctx, ifname, holder ? holder : (pid_t)pid);
 	}
 	if (ifindex)
 		print_offloads(ctx, ifname);

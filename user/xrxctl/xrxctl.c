@@ -93,35 +93,27 @@ static const char *how_xrxd_ended(char *buf, size_t len)
 	return buf;
 }
 
-static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
+/* xrxd exited (any status), rather than being killed: it cleaned up. */
+static bool xrxd_ended_by_itself(void)
 {
+	const char *code = getenv("EXIT_CODE");
+
+	return code && !strcmp(code, "exited");
+}
+
+static int restore_locked(const struct ctx *ctx, const char *ifname,
+			  unsigned int ifindex)
+{
+	__u32 detached, foreign;
 	const char *ended;
-	char how[128];
+	char how[128], err[1024], path[PATH_MAX];
 	struct xrx_nl *nl;
-	char err[1024];
 	int ret;
 
-	__u32 detached, foreign;
-	char path[PATH_MAX];
-	unsigned int ifindex;
-	pid_t holder;
-
-	if (one_iface("restore", argc, argv))
-		return EXIT_USAGE;
-	holder = xrx_lock_holder(ctx->statedir, argv[0]);
-	if (holder) {
-		ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
-			argv[0], (int)holder,
-			xrx_unit_name(argv[0], how, sizeof(how)));
-		return 1;
-	}
 	/* A killed xrxd's program goes before its offloads: veth, for one,
 	 * refuses channel changes under XDP (veth_set_channels()). */
-	ifindex = if_nametoindex(argv[0]);
-	if (!ifindex)
-		ifindex = renamed_ifindex(ctx, argv[0]);
 	if (ifindex) {
-		ret = xrx_leftover_clear(ctx->pin_root, argv[0], (int)ifindex,
+		ret = xrx_leftover_clear(ctx->pin_root, ifname, (int)ifindex,
 					 &detached, &foreign, err, sizeof(err));
 		if (ret) {
 			ctl_err("%s", err);
@@ -129,11 +121,11 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 		}
 		if (detached && how_xrxd_ended(how, sizeof(how)))
 			ctl_notice("%s: %s; detached the xrx_rx (id %u) it left attached",
-				   argv[0], how, detached);
+				   ifname, how, detached);
 		else if (detached)
 			ctl_notice("%s: detached the xrx_rx (id %u) an xrxd that did not stop cleanly left attached",
-				   argv[0], detached);
-		if (!foreign && !xrx_pin_path(ctx->pin_root, argv[0], NULL, path,
+				   ifname, detached);
+		if (!foreign && !xrx_pin_path(ctx->pin_root, ifname, NULL, path,
 					      sizeof(path)))
 			rmdir(path);
 	}
@@ -142,17 +134,18 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 		ctl_err("%s", err);
 		return 1;
 	}
-	ret = xrx_offload_restore_file(nl, ctx->statedir, argv[0], err,
+	ret = xrx_offload_restore_file(nl, ctx->statedir, ifname, err,
 				       sizeof(err));
 	xrx_nl_close(nl);
 	ended = how_xrxd_ended(how, sizeof(how));
 	if (ret == -ENOENT) {
 		/*
 		 * Nothing on record is not a failure: the NIC is as found.
-		 * After a clean stop that is the expected case (xrxd restored
-		 * it itself), so the unit's ExecStopPost= says nothing.
+		 * When xrxd exited by itself, with any status, that is the
+		 * expected case (it restored what it had changed before it
+		 * exited), so the unit's ExecStopPost= says nothing.
 		 */
-		if (ended && !strcmp(getenv("SERVICE_RESULT"), "success"))
+		if (ended && xrxd_ended_by_itself())
 			ctl_info("nothing to restore: %s", err);
 		else
 			ctl_notice("nothing to restore: %s", err);
@@ -164,10 +157,43 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 	}
 	if (ended)
 		ctl_notice("%s: %s; restored the settings it had changed",
-			   argv[0], ended);
+			   ifname, ended);
 	else
-		ctl_notice("%s: restored the settings xrxd had changed", argv[0]);
+		ctl_notice("%s: restored the settings xrxd had changed", ifname);
 	return 0;
+}
+
+static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
+{
+	char how[128], err[1024];
+	unsigned int ifindex;
+	int lock_fd = -1, ret;
+	pid_t holder;
+
+	if (one_iface("restore", argc, argv))
+		return EXIT_USAGE;
+	ifindex = if_nametoindex(argv[0]);
+	if (!ifindex)
+		ifindex = renamed_ifindex(ctx, argv[0]);
+	/* xrxd's own lock, held while restoring: no xrxd starts meanwhile,
+	 * and a running one restores by itself on exit. */
+	if (ifindex) {
+		lock_fd = xrx_lock_take(argv[0], (int)ifindex, &holder, err,
+					sizeof(err));
+		if (lock_fd == -EBUSY) {
+			ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
+				argv[0], (int)holder,
+				xrx_unit_name(argv[0], how, sizeof(how)));
+			return 1;
+		}
+		if (lock_fd < 0) {
+			ctl_err("%s", err);
+			return 1;
+		}
+	}
+	ret = restore_locked(ctx, argv[0], ifindex);
+	xrx_lock_release((int)ifindex, lock_fd);
+	return ret;
 }
 
 static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
@@ -204,6 +230,8 @@ static const struct cmd cmds[] = {
 	  "counters; --json, --prom, --watch SECONDS [--count N]", cmd_stats },
 	{ "rules", "[IFACE]", "accelerate rules in xrx_rules; --json",
 	  cmd_rules },
+	{ "reload", "IFACE",
+	  "reload xrxd's config, wait, say whether it took effect", cmd_reload },
 	{ "restore", "IFACE",
 	  "after a crash: detach xrx_rx, put back the NIC settings", cmd_restore },
 	{ "offloads", "IFACE", "show the NIC settings xrxd manages",
@@ -215,14 +243,14 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
-		"Inspect and clean up after xrxd. Without IFACE: every interface\n"
-		"under the pin root.\n\nCommands:\n");
+		"Inspect, reload and clean up after xrxd. Without IFACE: every\n"
+		"interface under the pin root.\n\nCommands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %-7s %s\n", cmds[i].name, cmds[i].args,
 			cmds[i].help);
 	fprintf(f,
 		"\nOptions:\n"
-		"      --state-dir DIR  state and lock files (default " XRX_STATE_DIR ")\n"
+		"      --state-dir DIR  state and outcome files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"

@@ -27,6 +27,7 @@ int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 int cmd_status(const struct ctx *ctx, int argc, char **argv);
 int cmd_stats(const struct ctx *ctx, int argc, char **argv);
 int cmd_rules(const struct ctx *ctx, int argc, char **argv);
+int cmd_reload(const struct ctx *ctx, int argc, char **argv);
 
 /* JSON string body: only what interface names and rule texts contain. */
 void xrxctl_json_str(const char *s);

@@ -4,7 +4,8 @@
  * logged and survived (the sockets stay bound; the kernel only unbinds
  * them when the device goes away, xsk_notifier()), an MTU change is
  * reported to xrxd.c (which keeps the sockets when their frames hold the
- * new MTU, and reopens them otherwise), and
+ * new MTU, and reopens them otherwise), the XDP program each event
+ * carries is looked at by xrxd_prog_watch() (health.c), and
  * RTM_DELLINK - the device unregistered or moved to another namespace -
  * ends xrxd.
  */
@@ -82,6 +83,11 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[IFLA_IFNAME] && strcmp(mnl_attr_get_str(tb[IFLA_IFNAME]), x->ifname))
 		ctl_warn("%s: renamed to %s; xrxd keeps its pins under the old name until it stops",
 			 x->ifname, mnl_attr_get_str(tb[IFLA_IFNAME]));
+	/* The XDP program as it is now (rtnl_xdp_fill(); do_setlink()
+	 * notifies each change made over netlink): xrxd.c looks whether
+	 * it is still xrx_rx (xrxd_prog_watch()). */
+	if (tb[IFLA_XDP])
+		x->xdp_event = true;
 	if (tb[IFLA_MTU]) {
 		mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
 		if (mtu != x->mtu) {

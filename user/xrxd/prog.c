@@ -70,6 +70,15 @@ int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign)
 	return 0;
 }
 
+/* Why xrx_rx cannot read the VLAN tags the NIC strips. */
+static const char *vlan_why(const struct xrxd *x, const struct xrx_conf *conf)
+{
+	if (x->tags_lost)
+		return "the device-bound xrx_rx could not be attached";
+	return conf->attach == XRX_CONF_ATTACH_SKB ?
+		       "attach = skb" : "no XDP VLAN metadata from the driver";
+}
+
 /*
  * A NIC with rx-vlan-hw-parse on takes the VLAN tag out of the frame
  * before XDP runs. Linux still tells flows apart by it (vlan_all in
@@ -90,7 +99,7 @@ bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
 	__u64 meta = 0;
 
 	accel = conf->nrules || conf->default_action == XRX_ACT_ACCEL;
-	if (conf->attach != XRX_CONF_ATTACH_SKB &&
+	if (conf->attach != XRX_CONF_ATTACH_SKB && !x->tags_lost &&
 	    !xrx_nic_xdp_rx_metadata(x->nl, x->ifindex, &meta))
 		x->tags_readable = meta & XRX_XDP_RX_META_VLAN_TAG;
 	f = xrx_nic_feature(nic, "rx-vlan-hw-parse");
@@ -100,8 +109,7 @@ bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
 	if (o->set && o->value) {
 		ctl_warn("%s: offload.rx_vlan = on (%s:%d): the NIC strips VLAN tags that xrx_rx cannot read here (%s), so accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off",
 			 x->ifname, conf->file, o->line,
-			 conf->attach == XRX_CONF_ATTACH_SKB ?
-				 "attach = skb" : "no XDP VLAN metadata from the driver");
+			 vlan_why(x, conf));
 		return false;
 	}
 	if (o->set)
@@ -109,13 +117,11 @@ bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
 	if (o->line) {
 		ctl_warn("%s: offload.rx_vlan = keep (%s:%d): rx-vlan-hw-parse is on and xrx_rx cannot read the tags it strips (%s), so accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off, or remove the line",
 			 x->ifname, conf->file, o->line,
-			 conf->attach == XRX_CONF_ATTACH_SKB ?
-				 "attach = skb" : "no XDP VLAN metadata from the driver");
+			 vlan_why(x, conf));
 		return false;
 	}
 	ctl_notice("%s: turning rx-vlan-hw-parse off while xrxd runs, so VLAN tags stay in the frame: xrx_rx cannot read the tags the NIC strips (%s); restored on stop",
-		   x->ifname, conf->attach == XRX_CONF_ATTACH_SKB ?
-				      "attach = skb" : "no XDP VLAN metadata from the driver");
+		   x->ifname, vlan_why(x, conf));
 	memset(rx_vlan, 0, sizeof(*rx_vlan));
 	rx_vlan->set = true;
 	rx_vlan->value = 0;
@@ -143,10 +149,10 @@ int xrxd_prog_attach(struct xrxd *x)
 	if (!x->prog)
 		return -errno;
 	if (x->tags_readable && !xrx_prog__hw_meta(x->prog)) {
-		/* Decided on before the offloads were applied. */
-		ctl_warn("%s: the device-bound xrx_rx could not be attached, so the VLAN tags the NIC strips are lost and accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off",
-			 x->ifname);
+		/* Decided on before the offloads were applied: the policy is
+		 * asked again (xrxd.c, vlan_after_attach()). */
 		x->tags_readable = false;
+		x->tags_lost = true;
 	} else if (x->tags_readable) {
 		ctl_info("%s: VLAN tags and RX hash read from the driver (XDP metadata kfuncs)",
 			 x->ifname);

@@ -118,7 +118,13 @@ bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 /* What a swap in place changes (sink, tee, engine options). */
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return sink_differs(a, b) || tee_differs(a, b) || engine_differs(a, b);
+	return xrxd_outputs_differ(a, b) || engine_differs(a, b);
+}
+
+/* A new sink or tee: what the start's checks must see again. */
+bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
+{
+	return sink_differs(a, b) || tee_differs(a, b);
 }
 
 static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
@@ -180,8 +186,12 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		return err;
 	}
 	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
-	ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
-		   x->ifname, text);
+	if (r.sink || r.tee || r.no_tee)
+		ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
+			   x->ifname, text);
+	else
+		ctl_notice("%s: engines switched in place to the new engine options, %s kept (sockets and UMEMs kept; held aggregates were delivered first)",
+			   x->ifname, text);
 	return 0;
 }
 
@@ -396,7 +406,8 @@ void xrxd_stats_refresh(struct xrxd *x)
 		u->tee[i] = st.tee[i] + x->base.tee[i];
 	}
 	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
-	u->hdr[XRX_USTATS_DEGRADED] = x->degraded;
+	u->hdr[XRX_USTATS_DEGRADED_REASONS] = xrxd_degraded_mask(x);
+	u->hdr[XRX_USTATS_DEGRADED] = u->hdr[XRX_USTATS_DEGRADED_REASONS] != 0;
 	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
 	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
@@ -457,6 +468,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n,
 			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
 			      strerror(-x->bind_err));
+	if (n > 0 && (size_t)n < len)
+		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
 	stuck = xrxd_workers_stuck(x, &q, &age);
 	if (stuck && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n,

@@ -48,6 +48,7 @@
 #include "ctl_log.h"
 #include "ctl_offload.h"
 #include "ctl_pins.h"
+#include "ctl_reload.h"
 #include "ctl_state.h"
 #include "xrxd.h"
 
@@ -67,7 +68,7 @@ static void usage(FILE *f)
 		"\n"
 		"  -i, --interface IFACE  interface (must match the config's 'interface')\n"
 		"  -c, --config FILE      config file (default " XRX_CONF_DIR "/IFACE.conf)\n"
-		"      --state-dir DIR    state and lock files (default " XRX_STATE_DIR ")\n"
+		"      --state-dir DIR    state files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR     bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
 		"      --check-config     parse the config, print it with all defaults, exit\n"
 		"                         (with -q: print nothing, only the exit status)\n"
@@ -80,9 +81,10 @@ static void usage(FILE *f)
 		"  -V, --version          the version\n"
 		"\n"
 		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
-		"SIGHUP reloads rules and sink/tee/engine settings. Inspect it with\n"
-		"'xrxctl status|stats|rules IFACE'. Exit status: 0 ok, 1 runtime\n"
-		"failure, 2 bad usage or config, or no bpffs (not worth a restart).\n"
+		"SIGHUP ('xrxctl reload IFACE' waits for the outcome) reloads rules\n"
+		"and sink/tee/engine settings. Inspect it with 'xrxctl status IFACE'.\n"
+		"Exit status: 0 ok, 1 runtime failure, 2 what a restart cannot mend\n"
+		"(bad usage or config, no bpffs, no such interface, another program).\n"
 		"Config keys: xrx.conf(5).\n");
 }
 
@@ -165,6 +167,12 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		fprintf(stderr, "xrxd: give IFACE (config " XRX_CONF_DIR "/IFACE.conf) or -c FILE\n");
 		return -EINVAL;
 	}
+	/* -c /etc/xrx/NAME.conf alone: checked as xrxd@NAME reads it. */
+	if (!o->ifname &&
+	    xrxd_conf_instance(o->config, o->instance, sizeof(o->instance))) {
+		o->ifname = o->instance;
+		o->ifname_from_file = true;
+	}
 	return 0;
 }
 
@@ -225,10 +233,18 @@ static int load_config(const struct xrxd_opts *o, struct xrx_conf *conf)
 	if (o->ifname && strcmp(o->ifname, conf->ifname)) {
 		char unit[80];
 
-		snprintf(err, sizeof(err),
-			 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start %s",
-			 conf->file, conf->ifname_line, conf->ifname, o->ifname,
-			 o->ifname, xrx_unit_name(conf->ifname, unit, sizeof(unit)));
+		if (o->ifname_from_file)
+			snprintf(err, sizeof(err),
+				 "%s:%d: interface = %s, but this file is the config of %s (" XRX_CONF_DIR "/%s.conf); write interface = %s, or move the file to " XRX_CONF_DIR "/%s.conf",
+				 conf->file, conf->ifname_line, conf->ifname,
+				 xrx_unit_name(o->ifname, unit, sizeof(unit)),
+				 o->ifname, o->ifname, conf->ifname);
+		else
+			snprintf(err, sizeof(err),
+				 "%s:%d: interface = %s, but xrxd was started for %s; write interface = %s or start %s",
+				 conf->file, conf->ifname_line, conf->ifname,
+				 o->ifname, o->ifname,
+				 xrx_unit_name(conf->ifname, unit, sizeof(unit)));
 		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
 	}
@@ -342,38 +358,6 @@ static int link_info(struct xrxd *x)
 }
 
 /*
- * A pcap sink's or tee's directory exists; a tee's file is no FIFO (a
- * tee must never wait for a reader). Return: 0, or -EINVAL (logged).
- */
-static int check_pcap_path(const struct xrx_conf *c, const char *key,
-			   const char *arg)
-{
-	struct xrx_sink_opts so = { .sz = sizeof(so) };
-	char path[PATH_MAX], dir[PATH_MAX], perr[PATH_MAX + 128];
-	struct stat st;
-
-	/* The config parser accepted it: only the path is new here. */
-	if (xrx_sink_pcap__parse(arg, path, sizeof(path), &so, perr,
-				 sizeof(perr))) {
-		ctl_err("%s: %s = %s", c->file, key, perr);
-		return -EINVAL;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(dir, sizeof(dir), "%s", path);
-		ctl_err("%s: %s = pcap:%s, but directory %s does not exist; create it or write another path",
-			c->file, key, path, dirname(dir));
-		return -EINVAL;
-	}
-	if (!strcmp(key, "tee") && !stat(path, &st) && S_ISFIFO(st.st_mode)) {
-		ctl_err("%s: tee = pcap:%s is a FIFO, whose reader could hold up the sink beside it; write the tee to a file",
-			c->file, path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
  * Config checks that need the NIC, before anything changes: a failure is
  * a config error (exit 2) and the NIC is untouched.
  */
@@ -381,6 +365,7 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 {
 	const struct xrx_conf_offload *ch = &x->conf->offload[XRX_OFF_CHANNELS];
 	const struct xrx_conf *c = x->conf;
+	char err[2 * PATH_MAX];
 	unsigned int have;
 
 	if (c->queues) {
@@ -404,11 +389,10 @@ static int check_against_nic(struct xrxd *x, const struct xrx_nic *nic)
 			c->file, c->queues, XRX_LIVE_QUEUES_MAX, XRX_LIVE_QUEUES_MAX);
 		return EXIT_USAGE;
 	}
-	if (c->sink == XRX_CONF_SINK_PCAP &&
-	    check_pcap_path(c, "sink", c->sink_arg))
+	if (xrxd_sink_check(c, true, err, sizeof(err))) {
+		ctl_log_plain(CTL_LOG_ERR, err);
 		return EXIT_USAGE;
-	if (c->tee == XRX_CONF_SINK_PCAP && check_pcap_path(c, "tee", c->tee_arg))
-		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -443,13 +427,40 @@ static void enter_degraded(struct xrxd *x, int err)
 		x->ifname, strerror(-err), (double)x->retry_gap_ns / 1e9);
 }
 
+/*
+ * The queue count @conf asks for on the NIC as it is now (with queues =
+ * all, ethtool -L may have changed it since), at most the workers xrxd
+ * runs; @fallback if the NIC cannot be read.
+ */
+static unsigned int queues_now(struct xrxd *x, const struct xrx_conf *conf,
+			       unsigned int fallback)
+{
+	struct xrx_nic *nic;
+	unsigned int n = fallback;
+
+	nic = malloc(sizeof(*nic));
+	if (nic && !read_nic(x, nic))
+		n = xrxd_queue_count(conf, nic);
+	free(nic);
+	return n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+}
+
 /* From the timer: one more try at the sockets, backing off to 8 s. */
 static void retry_degraded(struct xrxd *x)
 {
+	unsigned int n;
 	int err;
 
 	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
 		return;
+	/* The channels may have changed while degraded: a queue gone is
+	 * a bind that fails forever, a queue added one left unserved. */
+	n = queues_now(x, x->conf, x->nr_queues);
+	if (n != x->nr_queues) {
+		ctl_notice("%s: RX queues %u -> %u while degraded; retrying with %u",
+			   x->ifname, x->nr_queues, n, n);
+		x->nr_queues = n;
+	}
 	/* The timer retries anyway: do not hold up the main loop long. */
 	x->bind_busy_ms = 200;
 	err = xrxd_workers_start(x, x->conf);
@@ -478,18 +489,12 @@ static void retry_degraded(struct xrxd *x)
  */
 static int restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_nic *nic;
 	unsigned int n, old_n = x->nr_queues;
 	int ret, ret2;
 
-	nic = malloc(sizeof(*nic));
-	if (!nic)
-		return -ENOMEM;
-	ret = read_nic(x, nic);
-	n = ret ? x->nr_queues : xrxd_queue_count(conf, nic);
-	free(nic);
+	n = queues_now(x, conf, x->nr_queues);
 	xrxd_workers_stop(x);
-	x->nr_queues = n > XRX_LIVE_QUEUES_MAX ? XRX_LIVE_QUEUES_MAX : n;
+	x->nr_queues = n;
 	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 	ret = xrxd_workers_start(x, conf);
 	if (!ret) {
@@ -557,7 +562,7 @@ static void channels_changed(struct xrxd *x)
 		return;
 	}
 	if (n == x->nr_queues || x->degraded)
-		return;		/* degraded: the retry opens for the count of then */
+		return;		/* degraded: the retry reads the count itself */
 	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
 		   x->ifname, x->nr_queues, n);
 	restart_workers(x, x->conf);
@@ -586,10 +591,6 @@ static bool ethtool_events(struct xrxd *x, struct mnl_socket *mon)
 }
 
 /*
- * SIGHUP: rules in place, workers only if their settings changed. A bad
- * config keeps the running one. Offload and attach changes need a restart.
- */
-/*
  * Offloads were decided at start, when no rule accelerated: if the NIC
  * strips VLAN tags that xrx_rx cannot read, only a restart can keep them
  * in the frame (xrxd_vlan_policy()).
@@ -613,22 +614,22 @@ static void reload_vlan_check(struct xrxd *x)
 	free(nic);
 }
 
-static int reload(struct xrxd *x)
+/*
+ * SIGHUP: rules in place, workers only if their settings changed. A bad
+ * config keeps the running one. Offload and attach changes need a restart.
+ * Return: 0 when @fresh runs now, else nonzero (the old one runs on).
+ */
+static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 {
-	struct xrx_conf *fresh;
+	char err[2 * PATH_MAX];
 	unsigned int i;
 	bool off = false;
-	int ret = 0;
+	int ret;
 
-	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
-		   (unsigned long long)(xrxd_now_ns(CLOCK_MONOTONIC) / 1000));
-	fresh = malloc(sizeof(*fresh));
-	if (!fresh)
-		return -ENOMEM;
 	if (load_config(x->o, fresh)) {
 		ctl_err("%s: reload failed; still running the previous configuration",
 			x->ifname);
-		goto out;
+		return -EINVAL;
 	}
 	if (strcmp(fresh->ifname, x->ifname)) {
 		char unit[80];
@@ -636,13 +637,20 @@ static int reload(struct xrxd *x)
 		ctl_err("%s: %s now names interface %s; reload refused (start %s for it)",
 			x->ifname, fresh->file, fresh->ifname,
 			xrx_unit_name(fresh->ifname, unit, sizeof(unit)));
-		goto out;
+		return -EINVAL;
+	}
+	/* Before anything changes: what the checks at start would say. */
+	if (xrxd_outputs_differ(x->conf, fresh) &&
+	    xrxd_sink_check(fresh, true, err, sizeof(err))) {
+		ctl_err("%s: reload failed: %s; still running the previous configuration",
+			x->ifname, err);
+		return -EINVAL;
 	}
 	if (xrxd_rules_apply(x, fresh)) {
 		ctl_err("%s: reload: rules not fully applied; restoring the previous ones",
 			x->ifname);
 		xrxd_rules_apply(x, x->conf);
-		goto out;
+		return -EIO;
 	}
 	if (xrxd_workers_need_reopen(x->conf, fresh)) {
 		ctl_notice("%s: the queue count changed; reopening the AF_XDP sockets (what they and the engines hold is delivered first)",
@@ -653,7 +661,7 @@ static int reload(struct xrxd *x)
 			ctl_err("%s: reload failed: the new queues did not start; still running the previous configuration",
 				x->ifname);
 			xrxd_rules_apply(x, x->conf);
-			goto out;
+			return ret;
 		}
 	} else if (xrxd_workers_differ(x->conf, fresh)) {
 		ret = xrxd_workers_swap(x, fresh);
@@ -662,7 +670,7 @@ static int reload(struct xrxd *x)
 			ctl_err("%s: reload failed: the new sink or engine settings did not start; still running the previous configuration",
 				x->ifname);
 			xrxd_rules_apply(x, x->conf);
-			goto out;
+			return ret;
 		}
 	}
 	for (i = 0; i < XRX_OFF_MAX; i++)
@@ -677,13 +685,37 @@ static int reload(struct xrxd *x)
 	    (fresh->nrules || fresh->default_action == XRX_ACT_ACCEL))
 		reload_vlan_check(x);
 	memcpy(x->conf, fresh, sizeof(*fresh));
+	xrxd_consuming_note(x, x->conf);
 	x->us.hdr[XRX_USTATS_RELOADS]++;
 	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
-out:
+	return 0;
+}
+
+/*
+ * SIGHUP, between RELOADING=1 and READY=1; the outcome, with the first
+ * error line it logged as the reason, goes to xrxctl (reload.c).
+ */
+static int reload(struct xrxd *x)
+{
+	char reason[XRX_RELOAD_REASON_MAX];
+	__u64 started = xrxd_now_ns(CLOCK_MONOTONIC);
+	struct xrx_conf *fresh;
+	int ret = -ENOMEM;
+
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+		   (unsigned long long)(started / 1000));
+	ctl_log_capture(reason, sizeof(reason));
+	fresh = malloc(sizeof(*fresh));
+	if (fresh)
+		ret = reload_config(x, fresh);
+	else
+		ctl_err("%s: reload failed: out of memory", x->ifname);
+	ctl_log_capture(NULL, 0);
 	free(fresh);
 	xrxd_stats_refresh(x);
 	sd_notify(0, "READY=1");
 	notify_status(x);
+	xrxd_reload_record(x, started, ret, reason);
 	return ret;
 }
 
@@ -776,6 +808,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			}
 			if (restart)
 				mtu_changed(x);
+			if (x->xdp_event)
+				xrxd_prog_watch(x);
 		}
 		if (mon && pfd[3].revents & POLLIN && ethtool_events(x, mon))
 			channels_changed(x);
@@ -806,7 +840,10 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 				ret = 0;
 				goto out;
 			}
+			xrxd_prog_watch(x);
 			xrxd_stats_refresh(x);
+			if (xrxd_sink_watch(x))
+				xrxd_stats_refresh(x);	/* publish the change */
 			notify_status(x);
 		}
 	}
@@ -858,16 +895,38 @@ static int step_preflight(struct run_state *r)
 	return 0;
 }
 
+/*
+ * The device, before anything else: the lock is the device's. A missing
+ * one is a setup error a restart does not mend (exit 2): the unit waits
+ * for its device unit where udev runs, so it is missing only where it
+ * never came or the name is wrong.
+ */
+static int step_iface(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+
+	x->ifindex = (int)if_nametoindex(x->ifname);
+	if (!x->ifindex) {
+		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
+			x->ifname);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int step_lock(struct run_state *r)
 {
 	pid_t owner;
 
-	r->lock_fd = xrx_lock_take(r->x.o->statedir, r->x.ifname, &owner,
-				   r->err, sizeof(r->err));
+	r->lock_fd = xrx_lock_take(r->x.ifname, r->x.ifindex, &owner, r->err,
+				   sizeof(r->err));
 	if (r->lock_fd < 0) {
 		ctl_err("%s", r->err);
 		return 1;
 	}
+	/* An outcome an earlier xrxd left is not this one's. */
+	if (r->x.o->mode == MODE_RUN)
+		xrxd_reload_forget(&r->x);
 	return 0;
 }
 
@@ -884,17 +943,13 @@ static int step_netlink(struct run_state *r)
 static int step_leftovers(struct run_state *r)
 {
 	struct xrxd *x = &r->x;
-	bool run = x->o->mode == MODE_RUN;
+	int ret;
 
-	x->ifindex = (int)if_nametoindex(x->ifname);
-	if (!x->ifindex && run) {
-		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
-			x->ifname);
-		return 1;
-	}
-	/* Detach a killed xrxd's program before its offloads are restored. */
-	if (x->ifindex && xrxd_prog_check_leftover(x, run))
-		return 1;
+	/* Detach a killed xrxd's program before its offloads are restored.
+	 * Someone else's program stays until they remove it: exit 2. */
+	ret = xrxd_prog_check_leftover(x, x->o->mode == MODE_RUN);
+	if (ret)
+		return ret == -EBUSY ? EXIT_USAGE : 1;
 	return restore_leftovers(x->nl, x->o, x->ifname) ? 1 : 0;
 }
 
@@ -916,6 +971,7 @@ static int step_offloads(struct run_state *r)
 {
 	struct xrxd *x = &r->x;
 	struct xrx_conf_offload rx_vlan;
+	int ret;
 
 	if (x->o->mode == MODE_RUN &&
 	    xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan)) {
@@ -927,10 +983,14 @@ static int step_offloads(struct run_state *r)
 		*r->aconf = *x->conf;
 		r->aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
 	}
-	if (xrx_offload_apply(x->nl, r->aconf ? r->aconf : x->conf,
-			      x->o->statedir, r->err, sizeof(r->err))) {
+	ret = xrx_offload_apply(x->nl, r->aconf ? r->aconf : x->conf,
+				x->o->statedir, r->err, sizeof(r->err));
+	if (ret) {
 		ctl_err("%s", r->err);
-		return 1;
+		/* A required setting this NIC cannot take (unsupported, out
+		 * of range, refused as invalid) fails the same way again. */
+		return ret == -EOPNOTSUPP || ret == -ERANGE || ret == -EINVAL ?
+			       EXIT_USAGE : 1;
 	}
 	if (x->o->mode == MODE_APPLY_ONLY) {
 		/* The state file stays, for xrxctl restore. */
@@ -941,6 +1001,38 @@ static int step_offloads(struct run_state *r)
 	}
 	r->applied = true;
 	return 0;
+}
+
+/*
+ * The device-bound xrx_rx was meant to read the VLAN tags the NIC strips,
+ * but only the plain build could be attached (attach = auto fell back to
+ * skb mode, or the driver refused the device-bound program): the tags
+ * are lost now, so the policy xrxd_vlan_policy() applied at the offload
+ * step is applied again, and rx-vlan-hw-parse is turned off (added to
+ * the state file's record, restored on stop) unless the config says.
+ */
+static void vlan_after_attach(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+	struct xrx_conf_offload rx_vlan;
+	struct xrx_conf *only;
+	unsigned int i;
+
+	if (!x->tags_lost || read_nic(x, r->nic) ||
+	    !xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan))
+		return;
+	only = malloc(sizeof(*only));
+	if (!only)
+		return;
+	*only = *x->conf;
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		memset(&only->offload[i], 0, sizeof(only->offload[i]));
+	only->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+	if (xrx_offload_apply(x->nl, only, x->o->statedir, r->err,
+			      sizeof(r->err)))
+		ctl_warn("%s: %s; accelerated flows that differ only by VLAN are merged",
+			 x->ifname, r->err);
+	free(only);
 }
 
 /* xrx_rx, its rules and counters, and the workers. */
@@ -958,8 +1050,10 @@ static int step_datapath(struct run_state *r)
 		x->nr_queues = XRX_LIVE_QUEUES_MAX;
 	}
 	link_info(x);
-	if (xrxd_prog_attach(x) || xrxd_rules_apply(x, x->conf) ||
-	    xrxd_ustats_open(x))
+	if (xrxd_prog_attach(x))
+		return 1;
+	vlan_after_attach(r);
+	if (xrxd_rules_apply(x, x->conf) || xrxd_ustats_open(x))
 		return 1;
 	x->us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
 	x->bind_busy_ms = 1000;
@@ -987,15 +1081,19 @@ static int run_unwind(struct run_state *r, int ret)
 	free(r->aconf);
 	free(r->nic);
 	xrx_nl_close(x->nl);
-	if (r->lock_fd >= 0)
-		xrx_lock_release(x->o->statedir, x->ifname, r->lock_fd);
+	if (r->lock_fd >= 0) {
+		if (x->o->mode == MODE_RUN)
+			xrxd_reload_forget(x);
+		xrx_lock_release(x->ifindex, r->lock_fd);
+	}
 	return ret;
 }
 
 static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 {
 	static int (*const steps[])(struct run_state *r) = {
-		step_preflight, step_lock, step_netlink, step_leftovers,
+		step_preflight, step_iface, step_lock, step_netlink,
+		step_leftovers,
 		step_check_nic, step_offloads, step_datapath,
 	};
 	struct run_state *r;
@@ -1027,6 +1125,7 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	     i++)
 		ret = steps[i](r);
 	if (!ret && !r->done) {
+		xrxd_prog_watch(x);
 		xrxd_stats_refresh(x);
 		sd_notify(0, "READY=1");
 		notify_status(x);
@@ -1035,12 +1134,25 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 			   xrx_prog__mode_name(x->prog), x->nrules,
 			   x->nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->prog),
 			   x->degraded ? " (degraded: no AF_XDP sockets yet)" : "");
+		xrxd_consuming_note(x, x->conf);
 		ret = serve(x, &set);
 		sd_notify(0, "STOPPING=1");
 	}
 	ret = run_unwind(r, ret);
 	free(r);
 	return ret;
+}
+
+/* What --check-config can see of the start's checks without the NIC. */
+static int check_config(const struct xrx_conf *conf)
+{
+	char err[2 * PATH_MAX];
+
+	if (xrxd_sink_check(conf, false, err, sizeof(err))) {
+		ctl_log_plain(CTL_LOG_ERR, err);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -1065,9 +1177,11 @@ int main(int argc, char **argv)
 	ret = load_config(&o, conf);
 	if (ret)
 		goto out;
-	/* --quiet: only the exit status (and any error), for ExecReload=. */
+	/* --quiet: only the exit status (and any error). */
 	if (o.mode == MODE_CHECK_CONFIG) {
-		ret = o.verbosity >= 0 && xrx_conf_write(stdout, conf) ? 1 : 0;
+		ret = check_config(conf);
+		if (!ret)
+			ret = o.verbosity >= 0 && xrx_conf_write(stdout, conf) ? 1 : 0;
 		goto out;
 	}
 	ret = run(&o, conf);

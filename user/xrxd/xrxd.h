@@ -25,6 +25,9 @@ struct xrxd_opts {
 	const char *pin_root;
 	int mode;		/* enum mode in xrxd.c */
 	int verbosity;
+	/* ifname came from the config file's name (xrxd_conf_instance()) */
+	bool ifname_from_file;
+	char instance[IF_NAMESIZE];
 };
 
 struct xrxd {
@@ -40,6 +43,8 @@ struct xrxd {
 	struct xrx_prog *prog;	/* xrx_rx, attached and pinned */
 	bool tags_readable;	/* the driver's stripped VLAN tags reach
 				 * xrx_meta (device-bound build, kfunc) */
+	bool tags_lost;		/* they would have, but the device-bound
+				 * build could not be attached */
 	bool attaching;		/* its warnings are errors meanwhile */
 	unsigned int nrules;
 
@@ -56,9 +61,30 @@ struct xrxd {
 	struct xrx_ustats us;
 	int ustats_fd;
 
+	__u64 reload_gen;	/* reloads so far (reload.c) */
+
 	/* For rates in STATUS=. */
 	__u64 last_ns;
 	__u64 last_frames, last_bytes;
+
+	/* health.c: degraded for other reasons than a failed bind (that
+	 * one is @degraded above), a bit per XRX_DEGRADED_*, each with the
+	 * detail STATUS= shows. */
+	__u32 degraded_why;
+	char degraded_text[XRX_DEGRADED_MAX][192];
+	bool xdp_event;		/* a link event carried IFLA_XDP */
+	__u32 xdp_seen_id;	/* the XDP program last looked at */
+	bool xdp_looked;
+	/* The sink's counters at the last look, and the episode of lost
+	 * writes under way (its start logged at most once a minute). */
+	__u64 sink_errors, sink_nospace, sink_out, tee_errors;
+	__u64 sink_lost;	/* in this episode */
+	__u64 sink_logged_ns, sink_reminded_ns;
+	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
+	bool sink_episode_logged;
+	/* The last consuming-sink warning: its rules and its sink. */
+	char consuming_said[512];
+	char consuming_sink[PATH_MAX + 8];
 };
 
 /* prog.c */
@@ -76,6 +102,7 @@ unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
 void xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
+bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b);
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b);
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
@@ -83,6 +110,33 @@ bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu);
 unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first, __u64 *age_ns);
 void xrxd_stats_refresh(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
+
+/* check.c: the sink and the tee. 0, or a negative errno with one line
+ * in @err. @run: xrxd runs (its runtime directory exists); else
+ * --check-config. */
+int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
+		    size_t errlen);
+/* The instance a file XRX_CONF_DIR/NAME.conf is the config of, or NULL. */
+const char *xrxd_conf_instance(const char *file, char *buf, size_t len);
+
+/* reload.c */
+void xrxd_reload_record(struct xrxd *x, __u64 started_mono_ns, int ret,
+			const char *reason);
+void xrxd_reload_forget(struct xrxd *x);
+/* health.c */
+/* Degraded for @r (not NO_SOCKETS: that is x->degraded), detail for
+ * STATUS=; return: true when @r was not set before. */
+bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Return: true when @r was set. */
+bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r);
+__u32 xrxd_degraded_mask(const struct xrxd *x);
+/* "; DEGRADED: ..." for each reason but NO_SOCKETS; return: its length. */
+int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len);
+void xrxd_prog_watch(struct xrxd *x);
+/* Return: true when it changed the degraded reasons. */
+bool xrxd_sink_watch(struct xrxd *x);
+void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf);
 
 /* linkmon.c */
 int xrxd_linkmon_open(void);

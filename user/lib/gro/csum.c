@@ -9,7 +9,7 @@
  * Sums are kept as host integers of the big-endian 16-bit words, in a
  * 32-bit accumulator folded before it can overflow.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -242,12 +242,6 @@ void xrx_ipv4_csum_set(__u8 *iph)
 }
 
 /*
- * Verify the TCP/UDP checksum of a segment over its L4 bytes (the frame
- * minus any Ethernet padding). UDP over IPv4 with checksum 0 passes: it
- * has none (skb_gro_checksum_validate_zero_check()); the UDP rules refuse
- * to aggregate it later.
- */
-/*
  * Sum of bytes [off, off + len) of a segment that may span several
  * pieces (multi-buffer). A piece that starts at an odd offset of the
  * frame contributes its sum byte-swapped, as csum_block_add() does.
@@ -277,13 +271,21 @@ __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 	return sum;
 }
 
+/*
+ * Verify the TCP/UDP checksum of a segment over its L4 bytes (the frame
+ * minus any Ethernet padding). UDP over IPv4 with checksum 0 passes: it
+ * has none (skb_gro_checksum_validate_zero_check()); the UDP rules refuse
+ * to aggregate it later.
+ */
 bool xrx_l4_csum_ok(const struct xrx_seg *s)
 {
+	const struct xrx_lvl *in = xrx_inner(s);
 	const __u8 *l3 = s->data + s->l3_off;
 	const __u8 *l4 = s->data + s->l4_off;
 	__u32 l4_len, sum;
+	__u16 hdr;
 
-	if (s->ipv6)
+	if (in->ipv6)
 		l4_len = xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) -
 			 (s->l4_off - s->l3_off - XRX_IP6H_LEN);
 	else
@@ -292,11 +294,25 @@ bool xrx_l4_csum_ok(const struct xrx_seg *s)
 	if (s->l4_proto == XRX_IPPROTO_UDP &&
 	    xrx_get16(l4 + XRX_UDPH_CHECK) == 0)
 		return true;
+	if (s->sum_ok) {
+		/* CHECKSUM_COMPLETE: the sum of the bytes from sum_off to the
+		 * end, less the headers in front of the L4 header (an even
+		 * count of bytes, so the words line up), as
+		 * skb_gro_postpull_rcsum() keeps NAPI_GRO_CB(skb)->csum. The
+		 * caller checks only a segment without a length flush, whose
+		 * L4 bytes end where the frame does. */
+		hdr = xrx_csum_fold(xrx_csum_add(s->data + s->sum_off,
+						 s->l4_off - s->sum_off, 0));
+		sum = xrx_csum_fold(s->sum) + (__u16)~hdr;
+		return xrx_csum_fold(xrx_csum_pseudo(l3, in->ipv6, s->l4_proto,
+						     l4_len) +
+				     xrx_csum_fold(sum)) == 0xffff;
+	}
 	if (!s->nr_chunks)
-		return xrx_l4_csum_ok_flat(l3, l4, s->ipv6, s->l4_proto,
+		return xrx_l4_csum_ok_flat(l3, l4, in->ipv6, s->l4_proto,
 					   l4_len);
 	/* multi-buffer: the payload spans pieces */
-	sum = xrx_csum_pseudo(l3, s->ipv6, s->l4_proto, l4_len);
+	sum = xrx_csum_pseudo(l3, in->ipv6, s->l4_proto, l4_len);
 	return xrx_csum_fold(xrx_csum_add_seg(s, s->l4_off, l4_len,
 					      sum)) == 0xffff;
 }

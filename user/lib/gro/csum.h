@@ -4,7 +4,7 @@
  * checks and fix-ups need, and what the sinks need to finish a packet
  * (vnet headers, segmenting into the TUN device). Sums are host integers
  * of the big-endian 16-bit words. The sums over a segment's pieces, which
- * need the engine's types, are in engine_priv.h.
+ * need the engine's types, are in gro.h.
  */
 #ifndef XRX_LIB_GRO_CSUM_H
 #define XRX_LIB_GRO_CSUM_H

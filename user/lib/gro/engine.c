@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 
 #include <xrx/counters.h>
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 #include "gro/fast.h"
 #include "opts.h"
 
@@ -255,61 +255,75 @@ static void xrx_seg_parse(struct xrx_seg *s)
 }
 
 /*
- * Lengths the GRO rules need: the L4 header, the payload as the IP length
- * counts it (padding excluded), and the network layer's own flush
+ * Lengths the GRO rules need, of the innermost frame: the header length
+ * (computed here once for the segment and its aggregate: headlen, which
+ * xrx_meta's is not trusted for), the payload as the IP length counts it
+ * (padding excluded), and the network layer's own flush
  * (inet_gro_receive(): tot_len differs from the bytes present, or a
  * frag_off bit other than DF; ipv6_gro_receive(): payload_len differs).
  * Return: false if the headers are inconsistent (malformed).
  */
-bool xrx_seg_lengths(struct xrx_seg *s)
+static bool xrx_seg_lengths(struct xrx_seg *s)
 {
 	const __u8 *l3 = s->data + s->l3_off;
-	__u32 ip_len, thl = 8;
+	__u32 ip_len, hdr_len, thl = XRX_UDPH_LEN;
+	bool ipv6 = s->flags & XRX_META_F_IPV6;
 
 	if (s->l4_proto == XRX_IPPROTO_TCP) {
-		if (s->l4_off + 20u > s->len)
+		if ((__u32)s->l4_off + XRX_TCPH_LEN > s->len)
 			return false;
 		thl = (s->data[s->l4_off + XRX_TCPH_DOFF] >> 4) * 4;
-		if (thl < 20)
+		if (thl < XRX_TCPH_LEN)
 			return false;
 	}
-	s->hdr_len = s->l4_off + thl;
-	if (s->hdr_len > s->len)
+	hdr_len = s->l4_off + thl;
+	if (hdr_len > s->len)
 		return false;
-	s->ipv6 = s->flags & XRX_META_F_IPV6;
-	ip_len = s->ipv6 ? XRX_IP6H_LEN + xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) :
-			   xrx_get16(l3 + XRX_IPH_TOT_LEN);
+	ip_len = ipv6 ? XRX_IP6H_LEN + xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) :
+			xrx_get16(l3 + XRX_IPH_TOT_LEN);
 	if (s->l3_off + ip_len > s->len) {
 		if (!s->ip_short)
 			return false;
 		/* skb_gro_len(): the bytes present, whatever the header says */
 		ip_len = s->len - s->l3_off;
 	}
-	s->payload_len = s->l3_off + ip_len > s->hdr_len ?
-				 s->l3_off + ip_len - s->hdr_len : 0;
-	s->ip_flush = s->ip_short || s->l3_off + ip_len != s->len;
-	if (!s->ipv6 && (xrx_get16(l3 + XRX_IPH_FRAG_OFF) & XRX_IP_RF))
+	s->headlen = hdr_len;
+	s->payload_len = s->l3_off + ip_len > hdr_len ?
+				 s->l3_off + ip_len - hdr_len : 0;
+	s->ip_flush |= s->ip_short || s->l3_off + ip_len != s->len;
+	if (!ipv6 && (xrx_get16(l3 + XRX_IPH_FRAG_OFF) & XRX_IP_RF))
 		s->ip_flush = true;	/* inet_gro_receive(): reserved bit */
 	return true;
 }
 
 /*
  * What keeps a frame out of GRO altogether; the held aggregate of its
- * flow is not touched. Return: 0, or the single_* / csum_bad counter.
+ * flow is not touched. A frame to a VXLAN port goes through the tunnel's
+ * entry stage first (tunnel.c), and the rules below then judge the frame
+ * inside it. Return: 0, or the single_* / csum_bad counter.
  */
 static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 {
 	const __u8 *l4;
 	__u32 ulen;
+	bool inner;
+	int why;
 
+	if (unlikely(e->opts.nr_vxlan_ports)) {
+		why = xrx_tnl_frame(e, s);
+		if (why)
+			return why;
+	}
+	inner = s->nr_lvls > 1;
 	switch (s->result) {
 	case XRX_PARSE_L4:
 		break;
 	case XRX_PARSE_FRAG:
 		return XRX_ENGINE_STAT_SINGLE_FRAG;
-	case XRX_PARSE_NOT_IP:
+	case XRX_PARSE_NOT_IP:		/* eth_gro_receive(): no ptype */
 	case XRX_PARSE_NOT_L4:
-		return XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
+		return inner ? XRX_ENGINE_STAT_SINGLE_VXLAN_INNER :
+			       XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
 	default:
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
 	}
@@ -319,10 +333,17 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 		return XRX_ENGINE_STAT_SINGLE_IP_OPTS;
 	if (!xrx_seg_lengths(s))
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
-	if (!s->ipv6 && !xrx_ipv4_csum_ok(s->data + s->l3_off))
+	if (!(s->flags & XRX_META_F_IPV6) &&
+	    !xrx_ipv4_csum_ok(s->data + s->l3_off))
 		return XRX_ENGINE_STAT_CSUM_BAD;	/* ip_fast_csum() */
-	if (s->l4_proto == XRX_IPPROTO_UDP && !e->opts.udp)
-		return XRX_ENGINE_STAT_SINGLE_UDP_OFF;
+	if (s->l4_proto == XRX_IPPROTO_UDP) {
+		/* In a tunnel: udp_gro_receive() with no socket and no
+		 * rx-udp-gro-forwarding delivers it alone. */
+		if (inner)
+			return XRX_ENGINE_STAT_SINGLE_VXLAN_INNER;
+		if (!e->opts.udp)
+			return XRX_ENGINE_STAT_SINGLE_UDP_OFF;
+	}
 	/* "Don't bother verifying checksum if we're going to flush anyway" */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !s->ip_flush) {
 		if (!xrx_l4_csum_ok(s))
@@ -335,7 +356,7 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 		if (!xrx_get16(l4 + XRX_UDPH_CHECK))
 			return XRX_ENGINE_STAT_SINGLE_UDP_NO_CSUM;
 		ulen = xrx_get16(l4 + XRX_UDPH_LEN_OFF);
-		if (ulen <= 8 || ulen != s->len - s->l4_off)
+		if (ulen <= XRX_UDPH_LEN || ulen != s->len - s->l4_off)
 			return XRX_ENGINE_STAT_SINGLE_UDP_LEN;
 	}
 	return 0;
@@ -349,7 +370,6 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 	bool bad;
 	int why;
 
-	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
 	bad = f->addr > e->region_size || f->len > e->region_size - f->addr;
 	if (unlikely(f->flags & XRX_FRAME_F_CHAIN)) {
 		/* Multi-buffer: the headers (and the parse window) must be
@@ -364,7 +384,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 			len += f->chunks[i].len;
 		}
 	}
-	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
+	xrx_count_frame(e, len);
 	if (unlikely(bad ||
 		     (e->opts.copy == XRX_COPY_FULL && len > e->head_size))) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_BAD_FRAME);
@@ -389,9 +409,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 			xrx_count(e, XRX_ENGINE_STAT_FRAMES_NO_META);
 		xrx_seg_parse(&s);
 	}
-	/* VXLAN ports configured: tunnel.c takes the frames to them */
-	if (unlikely(e->opts.nr_vxlan_ports) && xrx_tnl_frame(e, &s, now_ns))
-		return;
+	xrx_seg_enter(&s, 0, 0);
 	why = xrx_seg_no_gro(e, &s);
 	if (unlikely(why))
 		xrx_gro_single(e, &s, why);

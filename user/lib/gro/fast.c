@@ -35,8 +35,8 @@ void xrx_engine_fast_disable(struct xrx_engine *e, bool off)
 
 static __u32 xrx_fast_key(const struct xrx_seg *s)
 {
-	return 1u | (__u32)s->ipv6 << 1 | (__u32)s->l3_off << 2 |
-	       (__u32)s->l4_off << 10 | (__u32)s->hdr_len << 18;
+	return 1u | (__u32)s->lvl[0].ipv6 << 1 | (__u32)s->l3_off << 2 |
+	       (__u32)s->l4_off << 10 | (__u32)s->headlen << 18;
 }
 
 /* Build the mask of a layout (struct xrx_fast_mask) into @m. */
@@ -44,11 +44,11 @@ static void xrx_fast_mask_build(struct xrx_fast_mask *m,
 				const struct xrx_seg *s, __u32 key)
 {
 	__u8 b[XRX_FAST_HDR_MAX];
-	__u32 l3 = s->l3_off, l4 = s->l4_off, n = s->hdr_len, i;
+	__u32 l3 = s->l3_off, l4 = s->l4_off, n = s->headlen, i;
 
 	memset(b, 0, sizeof(b));
 	memset(b, 0xff, n);
-	if (s->ipv6) {
+	if (s->lvl[0].ipv6) {
 		memset(b + l3 + XRX_IP6H_PAYLOAD_LEN, 0, 2);
 	} else {
 		memset(b + l3 + XRX_IPH_TOT_LEN, 0, 4);	/* tot_len, id */
@@ -66,11 +66,11 @@ static void xrx_fast_mask_build(struct xrx_fast_mask *m,
 
 /*
  * An aggregate the full path has just merged @s into, and still holds:
- * may later segments take the fast path into it? Only TCP outside
- * tunnels, header copy, a segment in one piece whose metadata was taken,
- * and headers the masks cover. Set up at the second segment, not the
- * first: an aggregate that never grows (many flows, few segments per
- * batch each) costs nothing here. @s is the same flow as the head and
+ * may later segments take the fast path into it? Only TCP of one header
+ * level (no tunnel), header copy, a segment in one piece whose metadata
+ * was taken, and headers the masks cover. Set up at the second segment,
+ * not the first: an aggregate that never grows (many flows, few segments
+ * per batch each) costs nothing here. @s is the same flow as the head and
  * passed the same checks, so its metadata serves as the first's would.
  */
 void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
@@ -78,10 +78,10 @@ void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 {
 	__u32 key, i, min;
 
-	if (e->fast_off || !s->meta || s->tnl || s->nr_chunks ||
+	if (e->fast_off || !s->meta || s->nr_lvls != 1 || s->nr_chunks ||
 	    s->l4_proto != XRX_IPPROTO_TCP ||
-	    e->opts.copy != XRX_COPY_HEADER || s->hdr_len < 16 ||
-	    s->hdr_len > XRX_FAST_HDR_MAX || a->pkt.head_len < s->hdr_len)
+	    e->opts.copy != XRX_COPY_HEADER || s->headlen < 16 ||
+	    s->headlen > XRX_FAST_HDR_MAX || a->pkt.head_len < s->headlen)
 		return;
 	key = xrx_fast_key(s);
 	for (i = 0; i < XRX_FAST_MASKS; i++)
@@ -91,17 +91,17 @@ void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 		i = e->fast_next++ % XRX_FAST_MASKS;
 		xrx_fast_mask_build(&e->fast_masks[i], s, key);
 	}
-	/* xrx_seg_from_meta()'s length checks, and the headers */
-	min = s->hdr_len;
+	/* the headers, and xrx_seg_from_meta()'s length checks */
+	min = s->headlen;
 	if (s->l4_off + 8u > min)
 		min = s->l4_off + 8u;
-	if (s->headlen > min)
-		min = s->headlen;
+	if (s->meta->headlen > min)
+		min = s->meta->headlen;
 	a->fast_slot = i;
 	a->fast_key = key;
 	a->fast_min_len = min;
 	memcpy(a->fast_meta, s->meta, sizeof(a->fast_meta));
-	if (!s->ipv6) {
+	if (!s->lvl[0].ipv6) {
 		/* the IPv4 header sum without length, ID and checksum */
 		const __u8 *ip = a->head + s->l3_off;
 

@@ -6,7 +6,7 @@
 #ifndef XRX_LIB_GRO_FAST_H
 #define XRX_LIB_GRO_FAST_H
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 static __always_inline xrx_fast_vec xrx_fast_load(const __u8 *p)
 {
@@ -48,22 +48,21 @@ static __always_inline bool xrx_fast_hdr_differ(const struct xrx_fast_mask *mk,
 
 /*
  * Merge frame @f into its flow's held aggregate if it qualifies (see the
- * top of this file). Return: false, with nothing changed, if the full
- * path must take it.
+ * top of fast.c). What the masked compare leaves open is decided by the
+ * full path's own rules (gro.h). Return: false, with nothing changed, if
+ * the full path must take it.
  */
 static __always_inline bool xrx_fast_frame(struct xrx_engine *e,
 					   const struct xrx_frame *f)
 {
 	const struct xrx_meta *m = f->meta;
 	const struct xrx_fast_mask *mk;
-	__u32 len = f->len, l3_off, l4_off, hdr_len, ip_len, payload, count;
+	__u32 len = f->len, ip_len, payload;
 	const __u8 *d, *h, *l3;
-	__u64 fm[3];
+	const struct xrx_lvl *l;
+	__u64 fm[3], sum;
 	struct xrx_agg *a;
-	struct xrx_frag *fr;
-	bool fixedid;
-	__u16 ipid;
-	__u64 sum;
+	__u8 fixedid;
 	int done;
 
 	if (!m || (f->flags & XRX_FRAME_F_CHAIN))
@@ -89,13 +88,10 @@ static __always_inline bool xrx_fast_frame(struct xrx_engine *e,
 		return false;
 
 	/* Same flow, same flags, window, ack, options, TTL, TOS, DF. */
-	l3_off = a->pkt.l3_off;
-	l4_off = a->pkt.l4_off;
-	hdr_len = a->hdr_len;
-	l3 = d + l3_off;
-	count = a->count;
+	l = &a->lvl[0];
+	l3 = d + l->l3_off;
 	fixedid = a->fixedid;
-	if (a->ipv6) {
+	if (l->ipv6) {
 		ip_len = XRX_IP6H_LEN + xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN);
 	} else {
 		ip_len = xrx_get16(l3 + XRX_IPH_TOT_LEN);
@@ -106,45 +102,34 @@ static __always_inline bool xrx_fast_frame(struct xrx_engine *e,
 		sum = (sum & 0xffffffff) + (sum >> 32);
 		if (xrx_csum_fold((__u32)sum) != 0xffff)
 			return false;
-		ipid = (__u16)(xrx_get16(l3 + XRX_IPH_ID) - a->first_id);
-		if (count == 1 && ipid == 0)
-			fixedid = true;
-		if (ipid != (fixedid ? 0 : (__u16)count))
+		if (xrx_ipid_flush(xrx_get16(l3 + XRX_IPH_ID),
+				   xrx_get16(h + l->l3_off + XRX_IPH_ID),
+				   a->count, &fixedid, 1))
 			return false;
 	}
-	/* no padding, nothing missing: else inet_gro_receive() flushes */
-	if (l3_off + ip_len != len || len <= hdr_len)
+	/* no padding, nothing missing: else inet_gro_receive() flushes
+	 * (len >= headlen: fast_min_len) */
+	if (l->l3_off + ip_len != len)
 		return false;
-	payload = len - hdr_len;
-	if (payload > a->mss ||
-	    xrx_get32(d + l4_off + XRX_TCPH_SEQ) !=
-		    xrx_get32(h + l4_off + XRX_TCPH_SEQ) + a->payload ||
-	    a->held_len + payload >= e->limit)
+	payload = len - a->pkt.headlen;
+	if (xrx_tcp_seq_flush(a, xrx_get32(d + l->l4_off + XRX_TCPH_SEQ),
+			      payload) ||
+	    xrx_too_big(a->held_len, payload, a->limit))
 		return false;
 	if (e->opts.csum == XRX_CSUM_VERIFY &&
-	    !xrx_l4_csum_ok_flat(l3, d + l4_off, a->ipv6, XRX_IPPROTO_TCP,
-				 len - l4_off))
+	    !xrx_l4_csum_ok_flat(l3, d + l->l4_off, l->ipv6, XRX_IPPROTO_TCP,
+				 len - l->l4_off))
 		return false;
 
 	/* Merge, as xrx_engine_frame() and xrx_gro_merge() would. FIN and
 	 * PSH are not set: the flags equal the head's, which has none. */
-	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
-	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
+	xrx_count_frame(e, len);
 	a->fixedid = fixedid;
-	fr = &a->frags[a->pkt.nr_frags++];
-	fr->data = d + hdr_len;
-	fr->len = payload;
-	fr->pad = 0;
-	fr->addr = f->addr;
-	a->pkt.len += payload;
-	a->count = ++count;
-	a->held_len += payload;
-	a->payload += payload;
-	xrx_count(e, XRX_ENGINE_STAT_SEGS_MERGED);
+	xrx_frag_add(a, d + a->pkt.headlen, payload, f->addr);
+	xrx_agg_grow(e, a, 1, payload);
 	e->fast_merged++;
 	/* xrx_complete_reason() without the flags: none is set */
-	done = payload < a->mss ? XRX_ENGINE_STAT_COMPLETE_SHORT :
-	       count >= e->max_segs ? XRX_ENGINE_STAT_COMPLETE_SEGS : 0;
+	done = xrx_complete_len(payload, a->mss, a->count, e->max_segs);
 	if (done)
 		xrx_deliver(e, a, done);
 	return true;

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 int xrx_gro_table_init(struct xrx_gro_table *t, __u32 flows)
 {

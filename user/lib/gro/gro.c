@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The GRO rules: whether a segment merges into its flow's aggregate,
- * flushes it, or is delivered alone, and how a finished aggregate's
- * headers are fixed up. The Linux kernel is the specification:
+ * flushes it, or is delivered alone (how a finished aggregate's headers
+ * are fixed up is complete.c's). The Linux kernel is the specification:
  *
  *   dev_gro_receive(), gro_list_prepare()   net/core/gro.c
  *   inet_gro_receive(), inet_gro_flush()     net/ipv4/af_inet.c, gro.h
  *   ipv6_gro_receive(), ipv6_gro_flush()     net/ipv6/ip6_offload.c, gro.h
+ *   gro_receive_network_flush()              include/net/gro.h
  *   tcp4_gro_receive(), tcp_gro_receive()    net/ipv4/tcp_offload.c
  *   udp_gro_receive_segment()                net/ipv4/udp_offload.c
  *   skb_gro_receive()                        net/core/gro.c
- *   inet_gro_complete(), tcp4_gro_complete() and their IPv6/UDP twins
  *
+ * The rules on IP headers run over the segment's header levels (gro.h),
+ * so a tunnel's outer header is judged by the same code as a plain one.
  * The IP ID rule is mainline's (2025): the second segment decides whether
- * the flow is fixed-ID (same ID, DF or not) or incrementing. CWR is as
- * Linux 6.18 does it (measured): it flushes the aggregate, and a CWR
+ * each header's ID is fixed (same ID, DF or not) or incrementing. CWR is
+ * as Linux 6.18 does it (measured): it flushes the aggregate, and a CWR
  * segment never starts one either; it is delivered alone.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 #define XRX_TCP_FLAG_WORD_CWR 0x00800000	/* TCP_FLAG_CWR */
 #define XRX_TCP_FLAG_WORD_FIN 0x00010000
@@ -31,26 +33,50 @@
 #define XRX_TH_ALONE (XRX_TH_FINAL | XRX_TH_CWR)
 
 /*
- * Same flow: the identity gro_list_prepare() (MAC header and VLAN tags),
- * inet_gro_receive() (protocol, addresses), ipv6_gro_receive() (version,
- * flow label, next header, addresses, extension headers byte for byte)
- * and tcp_gro_lookup()/udp_gro_receive_segment() (ports) check. A
- * difference here makes another flow, not a flush.
+ * One level's identity: its offsets and IP version (one word), the bytes
+ * from @from up to its IP header, its addresses and the ports behind it.
+ */
+static __always_inline bool xrx_lvl_same_flow(const __u8 *h, const __u8 *d,
+					      const struct xrx_lvl *l,
+					      const struct xrx_lvl *l2,
+					      __u32 from)
+{
+	return !memcmp(l, l2, sizeof(*l)) &&
+	       !xrx_bytes_differ(h + from, d + from, l->l3_off - from) &&
+	       xrx_l3l4_same_flow(h, d, l->l3_off, l->l4_off, l->ipv6);
+}
+
+/*
+ * Same flow, level by level from the outside in: the identity
+ * gro_list_prepare() (MAC header and VLAN tags), inet_gro_receive()
+ * (protocol, addresses), ipv6_gro_receive() (version, flow label, next
+ * header, addresses, extension headers byte for byte) and
+ * tcp_gro_lookup()/udp_gro_receive_segment() (ports) check. A level inside
+ * a UDP tunnel: the tunnel's ports are the outer level's, "both checksums
+ * zero or both not" is udp_gro_receive()'s, and what follows the UDP
+ * header up to the inner IP header, the tunnel header
+ * (vxlan_gro_prepare_receive(): flags and VNI) and the inner MAC header
+ * (eth_gro_receive()), is compared whole. A difference here makes another
+ * flow, not a flush.
  */
 static bool xrx_same_flow(const struct xrx_agg *a, const struct xrx_seg *s)
 {
 	const __u8 *h = a->head, *d = s->data;
-	__u32 l3 = s->l3_off, l4 = s->l4_off;
+	__u32 i, o4;
 
-	if (a->tnl || s->tnl)		/* VXLAN: outer headers too (tunnel.c) */
-		return xrx_tnl_same_flow(a, s);
-	if (a->pkt.l3_off != l3 || a->pkt.l4_off != l4 ||
-	    a->pkt.l4_proto != s->l4_proto || a->ipv6 != s->ipv6 ||
-	    a->vlan_all != s->vlan_all)	/* gro_list_prepare(): vlan_all */
+	if (a->nr_lvls != s->nr_lvls || a->pkt.l4_proto != s->l4_proto ||
+	    a->vlan_all != s->vlan_all ||	/* gro_list_prepare() */
+	    !xrx_lvl_same_flow(h, d, &s->lvl[0], &a->lvl[0], 0))
 		return false;
-	if (xrx_bytes_differ(h, d, l3))
-		return false;
-	return xrx_l3l4_same_flow(h, d, l3, l4, s->ipv6);
+	for (i = 1; i < s->nr_lvls; i++) {
+		o4 = s->lvl[i - 1].l4_off;
+		if (!xrx_get16(h + o4 + XRX_UDPH_CHECK) !=
+			    !xrx_get16(d + o4 + XRX_UDPH_CHECK) ||
+		    !xrx_lvl_same_flow(h, d, &s->lvl[i], &a->lvl[i],
+				       o4 + XRX_UDPH_LEN))
+			return false;
+	}
+	return true;
 }
 
 static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,
@@ -65,70 +91,108 @@ static struct xrx_agg *xrx_gro_lookup(struct xrx_engine *e,
 }
 
 /*
- * inet_gro_flush() / ipv6_gro_flush(): network header fields that must
- * not change within an aggregate. Return: 0, or the flush counter.
+ * What inet_gro_flush() / ipv6_gro_flush() find on one level. Their
+ * counters are in this order: flush_ttl .. flush_ipid for the innermost
+ * level, flush_outer_ttl .. flush_outer_ipid for a tunnel's outer one.
  */
-static inline int xrx_network_flush(struct xrx_agg *a,
-				    const struct xrx_seg *s)
-{
-	const __u8 *iph = s->data + s->l3_off, *iph2 = a->head + s->l3_off;
-	__u16 ipid_offset;
+enum xrx_ip_flush { XRX_IPF_NONE, XRX_IPF_TTL, XRX_IPF_TOS, XRX_IPF_DF,
+		    XRX_IPF_ID };
 
-	if (s->ipv6) {
+#define XRX_IPF_STAT(first, why) ((first) + (why) - XRX_IPF_TTL)
+
+XRX_STATIC_ASSERT(XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_TTL, XRX_IPF_TOS) ==
+			  XRX_ENGINE_STAT_FLUSH_TOS &&
+		  XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_TTL, XRX_IPF_DF) ==
+			  XRX_ENGINE_STAT_FLUSH_DF &&
+		  XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_TTL, XRX_IPF_ID) ==
+			  XRX_ENGINE_STAT_FLUSH_IPID,
+		  "flush_ttl .. flush_ipid in enum xrx_ip_flush's order");
+XRX_STATIC_ASSERT(XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_OUTER_TTL, XRX_IPF_TOS) ==
+			  XRX_ENGINE_STAT_FLUSH_OUTER_TOS &&
+		  XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_OUTER_TTL, XRX_IPF_DF) ==
+			  XRX_ENGINE_STAT_FLUSH_OUTER_DF &&
+		  XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_OUTER_TTL, XRX_IPF_ID) ==
+			  XRX_ENGINE_STAT_FLUSH_OUTER_IPID,
+		  "flush_outer_* in enum xrx_ip_flush's order");
+
+/*
+ * inet_gro_flush() / ipv6_gro_flush() on level @l of the segment (whose
+ * ip_fixedid bit is @bit): network header fields that must not change
+ * within an aggregate, and the IP ID rule. Return: enum xrx_ip_flush.
+ */
+static __always_inline enum xrx_ip_flush xrx_ip_flush(struct xrx_agg *a,
+						      const struct xrx_seg *s,
+						      const struct xrx_lvl *l,
+						      __u8 bit)
+{
+	const __u8 *iph = s->data + l->l3_off, *iph2 = a->head + l->l3_off;
+
+	if (l->ipv6) {
 		if (unlikely((xrx_get32(iph + XRX_IP6H_VTF) ^
 			      xrx_get32(iph2 + XRX_IP6H_VTF)) &
 			     XRX_IP6_TCLASS_MASK))
-			return XRX_ENGINE_STAT_FLUSH_TOS;
+			return XRX_IPF_TOS;
 		if (unlikely(iph[XRX_IP6H_HOP_LIMIT] !=
 			     iph2[XRX_IP6H_HOP_LIMIT]))
-			return XRX_ENGINE_STAT_FLUSH_TTL;
-		return 0;
+			return XRX_IPF_TTL;
+		return XRX_IPF_NONE;
 	}
 	if (unlikely(iph[XRX_IPH_TTL] != iph2[XRX_IPH_TTL]))
-		return XRX_ENGINE_STAT_FLUSH_TTL;
+		return XRX_IPF_TTL;
 	if (unlikely(iph[XRX_IPH_TOS] != iph2[XRX_IPH_TOS]))
-		return XRX_ENGINE_STAT_FLUSH_TOS;
+		return XRX_IPF_TOS;
 	if (unlikely((xrx_get16(iph + XRX_IPH_FRAG_OFF) ^
 		      xrx_get16(iph2 + XRX_IPH_FRAG_OFF)) & XRX_IP_DF))
-		return XRX_ENGINE_STAT_FLUSH_DF;
-
-	/* The second segment decides: fixed ID or incrementing. */
-	ipid_offset = (__u16)(xrx_get16(iph + XRX_IPH_ID) - a->first_id);
-	if (a->count == 1 && ipid_offset == 0)
-		a->fixedid = true;
-	if (unlikely(ipid_offset != (a->fixedid ? 0 : (__u16)a->count)))
-		return XRX_ENGINE_STAT_FLUSH_IPID;
-	return 0;
+		return XRX_IPF_DF;
+	if (unlikely(xrx_ipid_flush(xrx_get16(iph + XRX_IPH_ID),
+				    xrx_get16(iph2 + XRX_IPH_ID), a->count,
+				    &a->fixedid, bit)))
+		return XRX_IPF_ID;
+	return XRX_IPF_NONE;
 }
 
 /*
- * skb_gro_receive()'s refusal: the aggregate, counted as p->len (from the
- * end of the Ethernet header, in-band VLAN tags included), plus the new
- * payload reaches the limit. Beyond 64 KiB only TCP
- * grows (BIG TCP), and skb_gro_receive() refuses a segment the network
- * layer flagged (length mismatch, reserved bit).
+ * gro_receive_network_flush(): every level's network header, outside in
+ * (the outer one of a tunnel first, with its own counters; no DF
+ * exemption for it: Linux 6.18 checks the outer ID with DF set too).
+ * Return: 0, or the flush counter.
  */
-static int xrx_size_flush(struct xrx_engine *e, const struct xrx_agg *a,
-			  const struct xrx_seg *s)
+static __always_inline int xrx_network_flush(struct xrx_agg *a,
+					     const struct xrx_seg *s)
 {
-	__u32 total = a->held_len + s->payload_len;
+	__u32 i, in = s->nr_lvls - 1;
+	enum xrx_ip_flush why;
 
+	for (i = 0; i < in; i++) {
+		why = xrx_ip_flush(a, s, &s->lvl[i], 1u << i);
+		if (unlikely(why))
+			return XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_OUTER_TTL,
+					    why);
+	}
+	why = xrx_ip_flush(a, s, &s->lvl[in], 1u << in);
+	return why ? XRX_IPF_STAT(XRX_ENGINE_STAT_FLUSH_TTL, why) : 0;
+}
+
+/*
+ * skb_gro_receive()'s refusal, after every other check as in the kernel:
+ * a segment the network layer flagged (length mismatch, reserved bit, on
+ * any level), or one that does not fit the aggregate's limit.
+ */
+static int xrx_size_flush(const struct xrx_agg *a, const struct xrx_seg *s)
+{
 	if (unlikely(s->ip_flush))
 		return XRX_ENGINE_STAT_FLUSH_IP_HDR;
-	if (unlikely(total >= e->limit ||
-		     (total >= XRX_GRO_LEGACY_MAX &&
-		      s->l4_proto != XRX_IPPROTO_TCP)))
+	if (unlikely(xrx_too_big(a->held_len, s->payload_len, a->limit)))
 		return XRX_ENGINE_STAT_FLUSH_SIZE;
 	return 0;
 }
 
 /* tcp_gro_receive(): every check before the merge. Return: 0 or why not. */
-static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
-			 const struct xrx_seg *s)
+static int xrx_tcp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 {
 	const __u8 *th = s->data + s->l4_off, *th2 = a->head + s->l4_off;
 	/* tcp_flag_word(): doff, reserved bits, flags and window */
-	__u32 flags = xrx_get32(th + XRX_TCPH_DOFF), diff, seq;
+	__u32 flags = xrx_get32(th + XRX_TCPH_DOFF), diff;
 	int why;
 
 	if (unlikely(flags & XRX_TCP_FLAG_WORD_CWR))
@@ -144,32 +208,20 @@ static int xrx_tcp_flush(struct xrx_engine *e, struct xrx_agg *a,
 		     xrx_get32(th2 + XRX_TCPH_ACK_SEQ)))
 		return XRX_ENGINE_STAT_FLUSH_ACK;
 	if (xrx_bytes_differ(th + XRX_TCPH_LEN, th2 + XRX_TCPH_LEN,
-			     s->hdr_len - s->l4_off - XRX_TCPH_LEN))
+			     s->headlen - s->l4_off - XRX_TCPH_LEN))
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
-	/* VXLAN: gro_receive_network_flush() checks the outer IP header
-	 * before the inner one (tunnel.c) */
-	if (unlikely(s->tnl)) {
-		why = xrx_tnl_outer_flush(a, s);
-		if (why)
-			return why;
-	}
 	why = xrx_network_flush(a, s);
 	if (unlikely(why))
 		return why;
-	/* (len - 1) >= mss: also ends the aggregate at a pure ACK */
-	if (unlikely(s->payload_len == 0))
-		return XRX_ENGINE_STAT_FLUSH_NO_PAYLOAD;
-	if (unlikely(s->payload_len > a->mss))
-		return XRX_ENGINE_STAT_FLUSH_MSS;
-	seq = xrx_get32(th2 + XRX_TCPH_SEQ) + a->payload;
-	if (unlikely(xrx_get32(th + XRX_TCPH_SEQ) != seq))
-		return XRX_ENGINE_STAT_FLUSH_SEQ;
-	return xrx_size_flush(e, a, s);
+	why = xrx_tcp_seq_flush(a, xrx_get32(th + XRX_TCPH_SEQ),
+				s->payload_len);
+	if (unlikely(why))
+		return why;
+	return xrx_size_flush(a, s);
 }
 
 /* udp_gro_receive_segment(): every check before the merge. */
-static int xrx_udp_flush(struct xrx_engine *e, struct xrx_agg *a,
-			 const struct xrx_seg *s)
+static int xrx_udp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 {
 	int why = xrx_network_flush(a, s);
 
@@ -177,12 +229,12 @@ static int xrx_udp_flush(struct xrx_engine *e, struct xrx_agg *a,
 		return why;
 	if (s->payload_len > a->mss)	/* ulen > ntohs(uh2->len) */
 		return XRX_ENGINE_STAT_FLUSH_UDP_LEN;
-	return xrx_size_flush(e, a, s);
+	return xrx_size_flush(a, s);
 }
 
 /*
  * After a merge: does the aggregate end here? tcp_gro_receive()'s
- * out_check_final (shorter than mss, or URG/PSH/RST/SYN/FIN), the UDP
+ * out_check_final (URG/PSH/RST/SYN/FIN, or shorter than mss), the UDP
  * rule (a shorter datagram, UDP_GRO_CNT_MAX), and xrx's max_segs.
  */
 static int xrx_complete_reason(struct xrx_engine *e, const struct xrx_agg *a,
@@ -196,11 +248,7 @@ static int xrx_complete_reason(struct xrx_engine *e, const struct xrx_agg *a,
 	} else if (max > XRX_UDP_SEGS_MAX) {
 		max = XRX_UDP_SEGS_MAX;
 	}
-	if (s->payload_len < a->mss)
-		return XRX_ENGINE_STAT_COMPLETE_SHORT;
-	if (a->count >= max)
-		return XRX_ENGINE_STAT_COMPLETE_SEGS;
-	return 0;
+	return xrx_complete_len(s->payload_len, a->mss, a->count, max);
 }
 
 static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
@@ -209,10 +257,7 @@ static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
 	int done;
 
 	xrx_head_append(e, a, s);
-	a->count++;
-	a->held_len += s->payload_len;
-	a->payload += s->payload_len;
-	xrx_count(e, XRX_ENGINE_STAT_SEGS_MERGED);
+	xrx_agg_grow(e, a, 1, s->payload_len);
 	if (s->l4_proto == XRX_IPPROTO_TCP)	/* FIN and PSH are OR-ed */
 		a->head[s->l4_off + XRX_TCPH_FLAGS] |=
 			s->data[s->l4_off + XRX_TCPH_FLAGS] &
@@ -239,6 +284,20 @@ static struct xrx_agg *xrx_agg_get(struct xrx_engine *e)
 	return a;
 }
 
+/*
+ * skb_gro_receive()'s limit for an aggregate: gro_max_size (max_aggregate),
+ * and beyond GRO_LEGACY_MAX_SIZE only TCP outside a tunnel grows (BIG
+ * TCP): "NAPI_GRO_CB(skb)->proto != IPPROTO_TCP || p->encapsulation".
+ */
+static __u32 xrx_agg_limit(const struct xrx_engine *e,
+			   const struct xrx_seg *s)
+{
+	if ((s->l4_proto == XRX_IPPROTO_TCP && s->nr_lvls == 1) ||
+	    e->limit < XRX_GRO_LEGACY_MAX)
+		return e->limit;
+	return XRX_GRO_LEGACY_MAX;
+}
+
 static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 				     const struct xrx_seg *s, __u64 now_ns)
 {
@@ -251,18 +310,18 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	}
 	xrx_head_start(e, a, s);
 	a->count = 1;
-	a->ipv6 = s->ipv6;
-	a->hdr_len = s->hdr_len;
+	a->fixedid = 0;
+	a->nr_lvls = s->nr_lvls;
+	memcpy(a->lvl, s->lvl, sizeof(a->lvl));
 	a->mss = s->payload_len;
 	a->payload = s->payload_len;
-	/* skb->len after eth_type_trans(): in-band VLAN tags count (GRO
-	 * runs before skb_vlan_untag()); out-of-band tags are not in the
-	 * frame at all. */
-	a->held_len = s->len - XRX_ETH_HLEN;
-	a->first_id = s->ipv6 ? 0 :
-				xrx_get16(s->data + s->l3_off + XRX_IPH_ID);
-	if (unlikely(s->tnl))		/* VXLAN: outer headers, size counted from them */
-		xrx_tnl_start(a, s);
+	/* p->len: from the end of the Ethernet header, in-band VLAN tags
+	 * included (GRO runs before skb_vlan_untag()); out-of-band tags are
+	 * not in the frame at all. A tunnel's is counted from its outer IP
+	 * header. */
+	a->held_len = s->len - (s->nr_lvls > 1 ? s->lvl[0].l3_off :
+						 XRX_ETH_HLEN);
+	a->limit = xrx_agg_limit(e, s);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
 	return a;
@@ -326,8 +385,8 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 	int why;
 
 	if (likely(a)) {
-		why = s->l4_proto == XRX_IPPROTO_TCP ? xrx_tcp_flush(e, a, s) :
-						       xrx_udp_flush(e, a, s);
+		why = s->l4_proto == XRX_IPPROTO_TCP ? xrx_tcp_flush(a, s) :
+						       xrx_udp_flush(a, s);
 		if (likely(!why)) {
 			xrx_gro_merge(e, a, s);
 			return;
@@ -339,80 +398,4 @@ void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 		xrx_gro_single(e, s, why);
 	else
 		xrx_gro_hold(e, s, now_ns);
-}
-
-/*
- * napi_gro_complete() for two or more segments: inet_gro_complete() /
- * ipv6_gro_complete() set the IP length (0 above 65535: BIG TCP; the
- * IPv6 jumbo option, when asked for, is xrx_gro_ipv6_jumbo()'s), tcp4/6_gro_complete() and udp4/6_gro_complete() leave
- * the pseudo-header sum in the L4 checksum for CHECKSUM_PARTIAL and fill
- * in the GSO information.
- */
-void xrx_gro_complete(struct xrx_agg *a)
-{
-	struct xrx_pkt *p = &a->pkt;
-	__u8 *l3 = a->head + p->l3_off, *l4 = a->head + p->l4_off;
-	__u32 ip_len = p->len - p->l3_off, l4_len = p->len - p->l4_off;
-	__u16 pseudo;
-
-	if (a->ipv6) {
-		ip_len -= XRX_IP6H_LEN;
-		xrx_put16(l3 + XRX_IP6H_PAYLOAD_LEN,
-			  ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
-	} else {
-		xrx_put16(l3 + XRX_IPH_TOT_LEN,
-			  ip_len > XRX_IP_MAX_LEN ? 0 : ip_len);
-		xrx_ipv4_csum_set(l3);
-	}
-	pseudo = xrx_csum_fold(xrx_csum_pseudo(l3, a->ipv6, p->l4_proto,
-					       l4_len));
-	if (p->l4_proto == XRX_IPPROTO_TCP) {
-		xrx_put16(l4 + XRX_TCPH_CHECK, pseudo);
-		p->gso_type = a->ipv6 ? XRX_GSO_TCPV6 : XRX_GSO_TCPV4;
-		p->gso_flags = (!a->ipv6 && a->fixedid) ? XRX_GSO_F_FIXEDID : 0;
-		p->csum_offset = XRX_TCPH_CHECK;
-	} else {
-		xrx_put16(l4 + XRX_UDPH_LEN_OFF, l4_len);
-		if (xrx_get16(l4 + XRX_UDPH_CHECK))
-			xrx_put16(l4 + XRX_UDPH_CHECK, pseudo);
-		p->gso_type = XRX_GSO_UDP_L4;
-		p->gso_flags = 0;
-		p->csum_offset = XRX_UDPH_CHECK;
-	}
-	p->gso_size = a->mss;
-	p->gso_segs = a->count;
-	p->csum = XRX_PKT_CSUM_PARTIAL;
-	p->csum_start = p->l4_off;
-}
-
-/*
- * The Linux 6.x form of an IPv6 BIG TCP aggregate (xrx_engine_opts
- * ipv6_jumbo = XRX_IPV6_JUMBO_HBH): ipv6_gro_complete() inserts struct
- * hop_jumbo_hdr right after the fixed IPv6 header when the payload
- * exceeds IPV6_MAXPLEN, and ip6_rcv_core()/ipv6_hop_jumbo() of 6.x take a
- * payload_len 0 packet only with it. The kernel moves the headers in
- * front of it 8 bytes into the headroom; here the bytes behind it move 8
- * bytes on (the head buffer has the room, engine.c). The TCP
- * pseudo-header sum stays: it counts the same L4 length.
- */
-void xrx_gro_ipv6_jumbo(struct xrx_agg *a)
-{
-	struct xrx_pkt *p = &a->pkt;
-	__u32 nh = p->l3_off + 40, payload = p->len - nh;
-	__u8 *h = a->head + nh;
-
-	if (!a->ipv6 || p->l4_proto != XRX_IPPROTO_TCP ||
-	    payload <= XRX_IP_MAX_LEN || p->head_len < nh)
-		return;
-	memmove(h + XRX_HBH_JUMBO_LEN, h, p->head_len - nh);
-	h[0] = a->head[p->l3_off + 6];	/* hop_jumbo->nexthdr */
-	h[1] = 0;			/* hdrlen: 8 bytes */
-	h[2] = 0xc2;			/* IPV6_TLV_JUMBO */
-	h[3] = 4;
-	xrx_put32(h + 4, payload + XRX_HBH_JUMBO_LEN);
-	a->head[p->l3_off + 6] = 0;	/* NEXTHDR_HOP */
-	p->head_len += XRX_HBH_JUMBO_LEN;
-	p->len += XRX_HBH_JUMBO_LEN;
-	p->l4_off += XRX_HBH_JUMBO_LEN;
-	p->csum_start = p->l4_off;
 }

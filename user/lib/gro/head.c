@@ -16,7 +16,7 @@
  *             GRO does; the frame is released at once.
  * The delivered bytes are the same in every mode.
  */
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 static void xrx_copied(struct xrx_engine *e, __u32 n, __u32 hdr)
 {
@@ -38,20 +38,14 @@ static void xrx_frag_range_pieces(struct xrx_engine *e, struct xrx_agg *a,
 	const __u8 *base = s->data;
 	__u64 addr = s->addr;
 	__u32 pos = 0, plen = s->first_len, i = 0, lo, hi;
-	struct xrx_frag *f;
 
 	for (;;) {
 		lo = off > pos ? off : pos;
 		hi = off + len < pos + plen ? off + len : pos + plen;
-		if (lo < hi) {
-			f = &a->frags[a->pkt.nr_frags++];
-			f->data = base + (lo - pos);
-			f->len = hi - lo;
-			f->pad = 0;
-			f->addr = addr;
-		} else {
+		if (lo < hi)
+			xrx_frag_add(a, base + (lo - pos), hi - lo, addr);
+		else
 			xrx_release_frame(e, addr);
-		}
 		pos += plen;
 		if (i == s->nr_chunks)
 			break;
@@ -66,19 +60,12 @@ static inline void xrx_frag_range(struct xrx_engine *e, struct xrx_agg *a,
 				  const struct xrx_seg *s, __u32 off,
 				  __u32 len)
 {
-	struct xrx_frag *f;
-
-	if (s->nr_chunks) {
+	if (s->nr_chunks)
 		xrx_frag_range_pieces(e, a, s, off, len);
-	} else if (len) {
-		f = &a->frags[a->pkt.nr_frags++];
-		f->data = s->data + off;
-		f->len = len;
-		f->pad = 0;
-		f->addr = s->addr;
-	} else {
+	else if (len)
+		xrx_frag_add(a, s->data + off, len, s->addr);
+	else
 		xrx_release_frame(e, s->addr);
-	}
 }
 
 /* Copy bytes [off, off + len) of a frame, across its pieces. */
@@ -147,22 +134,21 @@ void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 	/* The rest by reference; a piece wholly in the head is released. */
 	xrx_frag_range(e, a, s, n, s->len - n);
 
-	a->pkt.hash = s->hash;
-	a->pkt.l3_off = s->l3_off;
-	a->pkt.l4_off = s->l4_off;
-	a->pkt.l4_proto = s->l4_proto;
-	a->pkt.nr_vlans = s->nr_vlans;
+	a->pkt.hdrs = s->hdrs;
 	a->pkt.vlan_proto = s->vlan_all >> 16;
 	a->pkt.vlan_tci = s->vlan_all & 0xffff;
 	a->vlan_all = s->vlan_all;
+	/* struct xrx_pkt names a tunnel's outer level apart; 0 without one */
+	a->pkt.outer_l3_off = s->nr_lvls > 1 ? s->lvl[0].l3_off : 0;
+	a->pkt.outer_l4_off = s->nr_lvls > 1 ? s->lvl[0].l4_off : 0;
+	a->pkt.inner_mac_off = s->nr_lvls > 1 ? s->lvl[1].mac_off : 0;
 }
 
 /*
  * A merged segment: its payload (never its headers, never padding: a
  * padded frame is not merged) is appended, as skb_gro_receive() appends
  * the frags past skb_gro_offset(). Header copy of a one-piece frame is
- * inline in engine.h (xrx_head_append()); every mode and frame works
- * here.
+ * inline in gro.h (xrx_head_append()); every mode and frame works here.
  */
 void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
 			    const struct xrx_seg *s)
@@ -171,7 +157,7 @@ void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
 
 	switch (e->opts.copy) {
 	case XRX_COPY_FULL:
-		xrx_seg_copy(a->head + a->pkt.head_len, s, s->hdr_len,
+		xrx_seg_copy(a->head + a->pkt.head_len, s, s->headlen,
 			     s->payload_len);
 		xrx_copied(e, s->payload_len, 0);
 		a->pkt.head_len += s->payload_len;
@@ -180,14 +166,13 @@ void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
 	case XRX_COPY_MAX_HEAD:
 		n = s->len < XRX_HEAD_SIZE ? s->len : XRX_HEAD_SIZE;
 		memcpy(e->scratch, s->data, n);
-		xrx_copied(e, n, s->hdr_len);
-		xrx_frag_range(e, a, s, s->hdr_len, s->payload_len);
+		xrx_copied(e, n, s->headlen);
+		xrx_frag_range(e, a, s, s->headlen, s->payload_len);
 		break;
 	default:
-		xrx_frag_range(e, a, s, s->hdr_len, s->payload_len);
+		xrx_frag_range(e, a, s, s->headlen, s->payload_len);
 		break;
 	}
-	a->pkt.len += s->payload_len;
 }
 
 __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out)

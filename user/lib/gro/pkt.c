@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Packet buffers: a pool sized at engine creation (no allocation per
- * packet), delivery to the consumer and release of the frames a packet
- * references.
+ * packet), and the release of the frames a packet references (delivery
+ * is complete.c's).
  */
 #include <stdio.h>
 
-#include "gro/engine_priv.h"
+#include "gro/gro.h"
 
 struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 {
@@ -18,7 +18,6 @@ struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 	a->newer = NULL;
 	a->state = XRX_AGG_HELD;
 	a->count = 0;
-	a->fixedid = false;
 	a->pkt.nr_frags = 0;
 	a->pkt.head_len = 0;
 	a->pkt.len = 0;
@@ -29,11 +28,7 @@ struct xrx_agg *xrx_agg_alloc(struct xrx_engine *e)
 	a->pkt.csum = XRX_PKT_CSUM_NONE;
 	a->pkt.csum_start = 0;
 	a->pkt.csum_offset = 0;
-	a->tnl = false;
 	a->fast = false;
-	a->pkt.outer_l3_off = 0;
-	a->pkt.outer_l4_off = 0;
-	a->pkt.inner_mac_off = 0;
 	return a;
 }
 
@@ -59,35 +54,6 @@ void xrx_release_seg(struct xrx_engine *e, const struct xrx_seg *s)
 	xrx_release_frame(e, s->addr);
 	for (i = 0; i < s->nr_chunks; i++)
 		xrx_release_frame(e, s->chunks[i].addr);
-}
-
-/*
- * Hand a packet to the consumer, as napi_gro_complete() hands an skb to
- * the stack: an aggregate of two or more segments gets its headers fixed
- * up (xrx_gro_complete()); one held alone goes out as it came.
- */
-void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
-		 enum xrx_engine_stat reason)
-{
-	if (a->in_table)
-		xrx_gro_table_remove(&e->table, a);
-	if (a->count >= 2) {
-		xrx_gro_complete(a);
-		if (a->tnl)	/* VXLAN: the outer headers (tunnel.c) */
-			xrx_tnl_complete(e, a);
-		else if (e->opts.ipv6_jumbo == XRX_IPV6_JUMBO_HBH)
-			xrx_gro_ipv6_jumbo(a);
-		xrx_count(e, XRX_ENGINE_STAT_AGGS_OUT);
-	}
-	a->state = XRX_AGG_OUT;
-	a->pkt.reason = reason;
-	xrx_count(e, XRX_ENGINE_STAT_PKTS_OUT);
-	xrx_count(e, reason);
-	e->stats[XRX_ENGINE_STAT_BYTES_OUT] += a->pkt.len;
-	if (e->opts.deliver)
-		e->opts.deliver(e->opts.ctx, &a->pkt);
-	else
-		xrx_pkt__release(e, &a->pkt);
 }
 
 void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt)

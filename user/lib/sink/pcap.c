@@ -20,6 +20,15 @@
  * Rotation (opts->rotate_bytes): before a record would take the file past
  * the limit, PATH.(k-1) -> PATH.k ... PATH -> PATH.1 and a new PATH is
  * started, keeping rotate_count old files. FIFOs are never rotated.
+ *
+ * A file never ends in a torn record: when a write fails part way (a
+ * full file system: ENOSPC, EDQUOT), the file is cut back with
+ * ftruncate() to the end of its last whole record, the records that did
+ * not make it are counted in errors (and nospace), and the next batch is
+ * written from there, so the capture goes on by itself once space
+ * returns. A file whose header could not be written (a rotation on a
+ * full file system) is emptied, and the header tried again at the end of
+ * each batch; the packets until then are lost and counted.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -31,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 
 #include <xrx/engine.h>
@@ -72,7 +82,10 @@ struct pcap_sink {
 	__u32 snaplen;
 	__u32 rotate_count;
 	__u64 rotate_bytes;
-	__u64 file_bytes;		/* written to the current file */
+	__u64 file_bytes;		/* written to the current file; 0:
+					 * its header did not fit (hdr_err) */
+	int hdr_err;
+	bool full;			/* the last write found no space */
 	__u64 queued_bytes;		/* records waiting in the queue */
 	__u32 nr_pkts;
 	__u32 nr_iovs;
@@ -82,6 +95,11 @@ struct pcap_sink {
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
 };
+
+static bool pcap_err_nospace(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT;
+}
 
 static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 {
@@ -95,8 +113,18 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 	ssize_t n;
 
 	n = write(p->fd, &h, sizeof(h));
-	if (n != sizeof(h))
-		return n < 0 ? -errno : -EIO;
+	if (n != sizeof(h)) {
+		int err = n < 0 ? -errno : -ENOSPC;
+
+		p->full = pcap_err_nospace(err);
+		/* A header cut short is no pcap file: empty it, so the
+		 * next record tries again (pcap_deliver()). */
+		if (!p->fifo && n > 0 && !ftruncate(p->fd, 0))
+			lseek(p->fd, 0, SEEK_SET);
+		p->file_bytes = 0;
+		p->hdr_err = err;
+		return err;
+	}
 	p->file_bytes = sizeof(h);
 	xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, sizeof(h));
 	return 0;
@@ -123,14 +151,71 @@ static int pcap_open_file(struct xrx_sink *s, struct pcap_sink *p)
 	return pcap_write_header(s, p);
 }
 
+/* A packet lost to write error @err; a full file system also in nospace. */
+static void pcap_count_lost(struct xrx_sink *s, int err)
+{
+	xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+	if (pcap_err_nospace(err))
+		xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
+}
+
+/*
+ * Still no space since the last write found none? Cutting a torn record
+ * back frees its blocks, so the next batch would fit them and the one
+ * after fail again, an episode a batch. So once full, nothing is written
+ * (one fstatfs() a batch instead of the writev()) until the file system
+ * has room for the batch and for more than the largest record and a
+ * block beyond it: more than a cut-back can have freed.
+ */
+static bool pcap_still_full(struct pcap_sink *p)
+{
+	struct statfs sf;
+
+	if (p->full && !p->fifo && !fstatfs(p->fd, &sf) &&
+	    (__u64)sf.f_bavail * (__u64)sf.f_bsize <
+		    p->queued_bytes + p->snaplen + sizeof(struct pcap_rec_hdr) +
+		    (__u64)sf.f_bsize)
+		return true;
+	p->full = false;
+	return false;
+}
+
+/*
+ * A write that failed after @written bytes of the queue: keep the whole
+ * records among them, cut the file back to the end of the last one.
+ * Return: the bytes of those whole records.
+ */
+static __u64 pcap_keep_whole(struct pcap_sink *p, __u64 written)
+{
+	__u64 whole = 0, rec;
+	__u32 i;
+
+	for (i = 0; i < p->nr_pkts; i++) {
+		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		if (whole + rec > written)
+			break;
+		whole += rec;
+	}
+	/* A FIFO cannot be cut back: what its reader got is gone. */
+	if (written > whole && !p->fifo &&
+	    !ftruncate(p->fd, (off_t)(p->file_bytes + whole)))
+		lseek(p->fd, (off_t)(p->file_bytes + whole), SEEK_SET);
+	return whole;
+}
+
 /* Write the queue in as few writev() calls as the kernel accepts. */
 static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 {
 	struct iovec *iov = p->iov;
 	int cnt = (int)p->nr_iovs, err = 0;
+	__u64 written = 0, whole, rec, done = 0;
 	ssize_t n;
 	__u32 i;
 
+	if (pcap_still_full(p)) {
+		err = -ENOSPC;
+		cnt = 0;
+	}
 	while (cnt > 0) {
 		n = writev(p->fd, iov, cnt);
 		if (n < 0) {
@@ -139,6 +224,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			err = -errno;
 			break;
 		}
+		written += (__u64)n;
 		/* A short write: skip what went out, go on with the rest. */
 		while (cnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= iov->iov_len;
@@ -150,18 +236,20 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			iov->iov_len -= n;
 		}
 	}
+	whole = err ? pcap_keep_whole(p, written) : p->queued_bytes;
+	p->full = pcap_err_nospace(err);
 	for (i = 0; i < p->nr_pkts; i++) {
-		if (err) {
-			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		if (done + rec > whole) {
+			pcap_count_lost(s, err);
 		} else {
+			done += rec;
 			xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
-			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT,
-					sizeof(p->recs[i]) + p->recs[i].incl_len);
+			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, rec);
 		}
 		xrx_sink__release(s, p->pkts[i]);
 	}
-	if (!err)
-		p->file_bytes += p->queued_bytes;
+	p->file_bytes += whole;
 	p->nr_pkts = 0;
 	p->nr_iovs = 0;
 	p->queued_bytes = 0;
@@ -202,6 +290,13 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		xrx_sink__release(s, pkt);
 		return -EBADF;
 	}
+	/* The header did not fit when the file was started: lost until
+	 * a flush writes it (once a batch, not a write per packet). */
+	if (!p->file_bytes) {
+		pcap_count_lost(s, p->hdr_err);
+		xrx_sink__release(s, pkt);
+		return p->hdr_err;
+	}
 	/* A tag the NIC stripped goes back in front of the EtherType, as
 	 * a packet socket shows it (libpcap from PACKET_AUXDATA). */
 	tag = pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0;
@@ -226,7 +321,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		if (!err)
 			err = pcap_rotate(s, p);
 		if (err) {
-			xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
+			pcap_count_lost(s, err);
 			xrx_sink__release(s, pkt);
 			return err;
 		}
@@ -282,6 +377,8 @@ static int pcap_flush(struct xrx_sink *s)
 {
 	struct pcap_sink *p = s->priv;
 
+	if (!p->file_bytes && p->fd >= 0)
+		return pcap_still_full(p) ? -ENOSPC : pcap_write_header(s, p);
 	return p->nr_pkts ? pcap_write_queue(s, p) : 0;
 }
 

@@ -34,14 +34,15 @@ __u32 xrx_vnet_hdr_len(const struct xrx_pkt *pkt)
 		return 0;
 	switch (pkt->l4_proto) {
 	case XRX_IPPROTO_TCP:
-		if (l4 + 20 > pkt->head_len)
+		if (l4 + XRX_TCPH_LEN > pkt->head_len)
 			return 0;
-		doff = (pkt->head[l4 + 12] >> 4) * 4u;
-		if (doff < 20 || l4 + doff > pkt->head_len)
+		doff = (pkt->head[l4 + XRX_TCPH_DOFF] >> 4) * 4u;
+		if (doff < XRX_TCPH_LEN || l4 + doff > pkt->head_len)
 			return 0;
 		return l4 + doff;
 	case XRX_IPPROTO_UDP:
-		return l4 + 8 <= pkt->head_len ? l4 + 8 : 0;
+		return l4 + XRX_UDPH_LEN <= pkt->head_len ? l4 + XRX_UDPH_LEN :
+							     0;
 	default:
 		return 0;
 	}
@@ -90,7 +91,7 @@ int xrx_vnet_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
 		/* tcp_gro_complete(): CWR in the head -> SKB_GSO_TCP_ECN,
 		 * which virtio_net_hdr_from_skb() writes as GSO_ECN. */
 		if (pkt->l4_proto == XRX_IPPROTO_TCP &&
-		    (pkt->head[pkt->l4_off + 13] & XRX_TH_CWR))
+		    (pkt->head[pkt->l4_off + XRX_TCPH_FLAGS] & XRX_TH_CWR))
 			type |= VIRTIO_NET_HDR_GSO_ECN;
 		vh->gso_type = type;
 		vh->gso_size = pkt->gso_size;
@@ -207,12 +208,17 @@ static int vnet_sum(const struct xrx_pkt *pkt, __u32 off, __u32 len,
  */
 static bool vnet_has_jumbo(const struct xrx_pkt *pkt)
 {
-	const __u8 *ip = pkt->head + pkt->l3_off;
+	const __u8 *ip = pkt->head + pkt->l3_off, *hbh = ip + XRX_IP6H_LEN;
+	__u32 end = pkt->l3_off + XRX_IP6H_LEN + XRX_HBH_JUMBO_LEN;
 
-	return pkt->head_len >= pkt->l3_off + 40u + XRX_HBH_JUMBO_LEN &&
-	       pkt->l4_off >= pkt->l3_off + 40u + XRX_HBH_JUMBO_LEN &&
-	       (ip[0] >> 4) == 6 && xrx_get16(ip + 4) == 0 && ip[6] == 0 &&
-	       ip[41] == 0 && ip[42] == 0xc2 && ip[43] == 4;
+	/* hop-by-hop header: next header, length 0, then type and length
+	 * of the jumbo option */
+	return pkt->head_len >= end && pkt->l4_off >= end &&
+	       (ip[XRX_IP6H_VTF] >> 4) == 6 &&
+	       xrx_get16(ip + XRX_IP6H_PAYLOAD_LEN) == 0 &&
+	       ip[XRX_IP6H_NEXTHDR] == XRX_IPPROTO_HOPOPTS &&
+	       hbh[XRX_IP6OPT_HDRLEN] == 0 && hbh[2] == XRX_IPV6_TLV_JUMBO &&
+	       hbh[3] == 4;
 }
 
 int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
@@ -248,15 +254,17 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 	if (ipv6 && vnet_has_jumbo(pkt))
 		strip = XRX_HBH_JUMBO_LEN;
 	/* a piece's length must fit its IP header's length field */
-	if (hlen - strip - pkt->l3_off - (ipv6 ? 40 : 0) + plen >
+	if (hlen - strip - pkt->l3_off - (ipv6 ? XRX_IP6H_LEN : 0) + plen >
 	    XRX_VNET_MAX_IP_LEN)
 		return -E2BIG;
 	if (strip) {
-		nh = pkt->l3_off + 40;
+		nh = pkt->l3_off + XRX_IP6H_LEN;
 		memcpy(hdr, pkt->head + base, nh - base);
 		memcpy(hdr + (nh - base), pkt->head + nh + strip,
 		       hlen - nh - strip);
-		hdr[nh - base - 40 + 6] = pkt->head[nh];  /* its next header */
+		/* the option's next header becomes the IPv6 header's */
+		hdr[pkt->l3_off - base + XRX_IP6H_NEXTHDR] =
+			pkt->head[nh + XRX_IP6OPT_NEXTHDR];
 	} else {
 		memcpy(hdr, pkt->head + base, hlen - base);
 	}
@@ -266,28 +274,30 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 
 	/* inet_gso_segment() / ipv6_gso_segment(): lengths, IDs */
 	if (ipv6) {
-		xrx_put16(l3 + 4, hlen - strip - pkt->l3_off - 40 + plen);
+		xrx_put16(l3 + XRX_IP6H_PAYLOAD_LEN,
+			  hlen - strip - pkt->l3_off - XRX_IP6H_LEN + plen);
 	} else {
-		xrx_put16(l3 + 2, hlen - pkt->l3_off + plen);
+		xrx_put16(l3 + XRX_IPH_TOT_LEN, hlen - pkt->l3_off + plen);
 		if (!(pkt->gso_flags & XRX_GSO_F_FIXEDID))
-			xrx_put16(l3 + 4, xrx_get16(l3 + 4) + seg);
+			xrx_put16(l3 + XRX_IPH_ID,
+				  xrx_get16(l3 + XRX_IPH_ID) + seg);
 		xrx_ipv4_csum_set(l3);
 	}
 
 	/* tcp_gso_segment(): seq per segment, FIN/PSH on the last only,
 	 * CWR on the first only. __udp_gso_segment(): UDP length. */
 	if (tcp) {
-		xrx_put32(l4 + 4, xrx_get32(l4 + 4) + off);
-		flags = l4[13];
+		xrx_put32(l4 + XRX_TCPH_SEQ, xrx_get32(l4 + XRX_TCPH_SEQ) + off);
+		flags = l4[XRX_TCPH_FLAGS];
 		if (seg + n < nsegs)
 			flags &= ~(XRX_TH_FIN | XRX_TH_PSH);
 		if (seg)
 			flags &= ~XRX_TH_CWR;
-		l4[13] = flags;
-		check = l4 + 16;
+		l4[XRX_TCPH_FLAGS] = flags;
+		check = l4 + XRX_TCPH_CHECK;
 	} else {
-		xrx_put16(l4 + 4, l4_len);
-		check = l4 + 6;
+		xrx_put16(l4 + XRX_UDPH_LEN_OFF, l4_len);
+		check = l4 + XRX_UDPH_CHECK;
 	}
 
 	sum = xrx_csum_pseudo(l3, ipv6, pkt->l4_proto, l4_len);
@@ -329,7 +339,7 @@ static bool vnet_tnl_ok(const struct xrx_pkt *pkt, __u32 base, __u32 hlen)
 	       pkt->gso_size && hlen && hlen <= pkt->head_len &&
 	       hlen < pkt->len && base <= pkt->outer_l3_off &&
 	       pkt->outer_l3_off < pkt->outer_l4_off &&
-	       pkt->outer_l4_off + 8u <= pkt->inner_mac_off &&
+	       pkt->outer_l4_off + XRX_UDPH_LEN <= pkt->inner_mac_off &&
 	       pkt->inner_mac_off < pkt->l3_off && pkt->l3_off < pkt->l4_off;
 }
 
@@ -342,12 +352,12 @@ int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
 	memset(vh, 0, sizeof(*vh));
 	if (!vnet_tnl_ok(pkt, base, hlen) || pkt->csum != XRX_PKT_CSUM_PARTIAL)
 		return -EINVAL;
-	outer6 = (pkt->head[pkt->outer_l3_off] >> 4) == 6;
+	outer6 = (pkt->head[pkt->outer_l3_off + XRX_IP6H_VTF] >> 4) == 6;
 	vh->hdr.gso_type = vnet_gso_type(pkt) |
 			   (outer6 ? VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV6 :
 				     VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4);
 	/* the inner TCP's CWR: SKB_GSO_TCP_ECN, as for plain TCP */
-	if (pkt->head[pkt->l4_off + 13] & XRX_TH_CWR)
+	if (pkt->head[pkt->l4_off + XRX_TCPH_FLAGS] & XRX_TH_CWR)
 		vh->hdr.gso_type |= VIRTIO_NET_HDR_GSO_ECN;
 	vh->hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 	if (pkt->gso_flags & XRX_GSO_F_UDP_TUNNEL_CSUM)
@@ -355,7 +365,7 @@ int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
 	vh->hdr.gso_size = pkt->gso_size;
 	vh->hdr.hdr_len = hlen - base;
 	vh->hdr.csum_start = pkt->l4_off - base;
-	vh->hdr.csum_offset = 16;
+	vh->hdr.csum_offset = XRX_TCPH_CHECK;
 	vh->outer_th_offset = htole16(pkt->outer_l4_off - base);
 	vh->inner_nh_offset = htole16(pkt->l3_off - base);
 	return 0;
@@ -364,13 +374,13 @@ int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
 /* An IP header of a segment: length, ID (unless fixed) and checksum. */
 static void vnet_tnl_ip(__u8 *ip, __u32 len, __u32 seg, bool fixed_id)
 {
-	if ((ip[0] >> 4) == 6) {
-		xrx_put16(ip + 4, len - 40);
+	if ((ip[XRX_IP6H_VTF] >> 4) == 6) {
+		xrx_put16(ip + XRX_IP6H_PAYLOAD_LEN, len - XRX_IP6H_LEN);
 		return;
 	}
-	xrx_put16(ip + 2, len);
+	xrx_put16(ip + XRX_IPH_TOT_LEN, len);
 	if (!fixed_id)
-		xrx_put16(ip + 4, xrx_get16(ip + 4) + seg);
+		xrx_put16(ip + XRX_IPH_ID, xrx_get16(ip + XRX_IPH_ID) + seg);
 	xrx_ipv4_csum_set(ip);
 }
 
@@ -422,16 +432,15 @@ int xrx_vnet_tnl_seg(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 		    pkt->gso_flags & XRX_GSO_F_FIXEDID_INNER);
 
 	/* tcp_gso_segment(): seq, FIN/PSH last only, CWR first only */
-	xrx_put32(th + 4, xrx_get32(th + 4) + off);
-	flags = th[13];
+	xrx_put32(th + XRX_TCPH_SEQ, xrx_get32(th + XRX_TCPH_SEQ) + off);
+	flags = th[XRX_TCPH_FLAGS];
 	if (seg + 1 < nsegs)
 		flags &= ~(XRX_TH_FIN | XRX_TH_PSH);
 	if (seg)
 		flags &= ~XRX_TH_CWR;
-	th[13] = flags;
-	th[16] = 0;
-	th[17] = 0;
-	xrx_put16(th + 16, vnet_tnl_csum(i3, XRX_IPPROTO_TCP, th,
+	th[XRX_TCPH_FLAGS] = flags;
+	xrx_put16(th + XRX_TCPH_CHECK, 0);
+	xrx_put16(th + XRX_TCPH_CHECK, vnet_tnl_csum(i3, XRX_IPPROTO_TCP, th,
 					 hlen - pkt->l4_off,
 					 hlen - pkt->l4_off + plen,
 					 xrx_csum_fold(psum)));
@@ -439,14 +448,13 @@ int xrx_vnet_tnl_seg(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 	/* __skb_udp_tunnel_segment(): UDP length; its checksum over the
 	 * finished inner packet, or zero as it came */
 	ulen = hlen - pkt->outer_l4_off + plen;
-	xrx_put16(o4 + 4, ulen);
-	o4[6] = 0;
-	o4[7] = 0;
+	xrx_put16(o4 + XRX_UDPH_LEN_OFF, ulen);
+	xrx_put16(o4 + XRX_UDPH_CHECK, 0);
 	if (pkt->gso_flags & XRX_GSO_F_UDP_TUNNEL_CSUM) {
 		c = vnet_tnl_csum(o3, XRX_IPPROTO_UDP, o4,
 				  hlen - pkt->outer_l4_off, ulen,
 				  xrx_csum_fold(psum));
-		xrx_put16(o4 + 6, c ? c : 0xffff);
+		xrx_put16(o4 + XRX_UDPH_CHECK, c ? c : 0xffff);
 	}
 	*pay_off = hlen + off;
 	*pay_len = plen;

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What xrxd can check of a config before it opens anything: the checks
+ * --check-config, the start (exit 2, NIC untouched) and a reload (the
+ * reason it failed) share, so that each says the same thing.
+ *
+ * For the sink and the tee alike:
+ * - A pcap file's directory exists and xrxd may write in it. access()
+ *   answers for xrxd's own credentials, read-only mounts included
+ *   (EROFS: the unit's ProtectSystem=strict leaves only /run/xrx and the
+ *   bpffs writable). A tee's file is no FIFO: a tee must never wait for
+ *   a reader.
+ * - A TUN/TAP name of a device that exists: it must be a TUN of that
+ *   kind, or TUNSETIFF answers a bare EINVAL (tun_set_iff() takes an
+ *   existing device only if its netdev_ops are the tun's or the tap's).
+ * - Which instance a config file in XRX_CONF_DIR belongs to: the unit
+ *   xrxd@NAME reads XRX_CONF_DIR/NAME.conf.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+
+#include "ctl_state.h"
+#include "xrxd.h"
+
+/* Why a path the unit cannot write is so, and what to do. */
+static const char *write_hint(int err)
+{
+	switch (err) {
+	case EROFS:
+		return " (a read-only file system: under xrxd@.service only " XRX_STATE_DIR
+		       " is writable, ProtectSystem=strict; write a path there, or add the directory to ReadWritePaths= in a drop-in)";
+	case EACCES:
+	case EPERM:
+		return " (xrxd runs as root without CAP_DAC_OVERRIDE: the directory must be root's and writable by its owner)";
+	default:
+		return "";
+	}
+}
+
+/* @key: "sink" or "tee"; @arg its pcap argument. */
+static int check_pcap(const struct xrx_conf *c, const char *key,
+		      const char *arg, bool run, char *err, size_t errlen)
+{
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	char path[PATH_MAX], dir[PATH_MAX], perr[PATH_MAX + 128];
+	struct stat st;
+
+	/* The config parser accepted it: only the path is new here. */
+	if (xrx_sink_pcap__parse(arg, path, sizeof(path), &so, perr,
+				 sizeof(perr))) {
+		snprintf(err, errlen, "%s: %s = %s", c->file, key, perr);
+		return -EINVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	dirname(dir);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		/* xrxd makes its own runtime directory (the unit does too). */
+		if (!run && !strcmp(dir, XRX_STATE_DIR))
+			return 0;
+		snprintf(err, errlen,
+			 "%s: %s = pcap:%s, but directory %s does not exist; create it or write another path",
+			 c->file, key, path, dir);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen,
+			 "%s: %s = pcap:%s, but xrxd cannot write in %s: %s%s",
+			 c->file, key, path, dir, strerror(errno),
+			 write_hint(errno));
+		return -EACCES;
+	}
+	if (!strcmp(key, "tee") && !stat(path, &st) && S_ISFIFO(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: tee = pcap:%s is a FIFO, whose reader could hold up the sink beside it; write the tee to a file",
+			 c->file, path);
+		return -EINVAL;
+	}
+	/* A file or FIFO there already is opened for writing. */
+	if (!access(path, F_OK) && access(path, W_OK)) {
+		snprintf(err, errlen,
+			 "%s: %s = pcap:%s exists and xrxd cannot write it: %s%s",
+			 c->file, key, path, strerror(errno), write_hint(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* ETHTOOL_GDRVINFO of @name: driver "tun", bus_info "tun" or "tap"
+ * (tun_get_drvinfo()). Any socket reaches dev_ioctl(). */
+static int drvinfo(const char *name, struct ethtool_drvinfo *di)
+{
+	struct ifreq ifr = { 0 };
+	int fd, ret = 0;
+
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(di, 0, sizeof(*di));
+	di->cmd = ETHTOOL_GDRVINFO;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = (void *)di;
+	if (ioctl(fd, SIOCETHTOOL, &ifr))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int check_tun(const struct xrx_conf *c, const char *key,
+		     enum xrx_conf_sink sink, const char *arg, char *err,
+		     size_t errlen)
+{
+	const char *kind = sink == XRX_CONF_SINK_TAP ? "tap" : "tun";
+	char name[IF_NAMESIZE];
+	struct ethtool_drvinfo di;
+	size_t len = strcspn(arg, ",");
+
+	if (len >= sizeof(name))
+		return 0;	/* the parser's to say */
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	if (!if_nametoindex(name) || drvinfo(name, &di))
+		return 0;	/* xrxd creates it */
+	if (strcmp(di.driver, "tun")) {
+		snprintf(err, errlen,
+			 "%s: %s = %s:%s, but %s exists and is not a %s device (driver %s), so the kernel refuses to attach to it (EINVAL); name a device that does not exist (xrxd creates it), or remove %s",
+			 c->file, key, kind, arg, name, kind,
+			 di.driver[0] ? di.driver : "unknown", name);
+		return -EINVAL;
+	}
+	if (strcmp(di.bus_info, kind)) {
+		snprintf(err, errlen,
+			 "%s: %s = %s:%s, but %s is a %s device, not a %s one, so the kernel refuses to attach to it (EINVAL); write %s = %s:%s, or name another device",
+			 c->file, key, kind, arg, name, di.bus_info, kind, key,
+			 di.bus_info, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_output(const struct xrx_conf *c, const char *key,
+			enum xrx_conf_sink sink, const char *arg, bool run,
+			char *err, size_t errlen)
+{
+	switch (sink) {
+	case XRX_CONF_SINK_PCAP:
+		return check_pcap(c, key, arg, run, err, errlen);
+	case XRX_CONF_SINK_TUN:
+	case XRX_CONF_SINK_TAP:
+		return check_tun(c, key, sink, arg, err, errlen);
+	default:
+		return 0;
+	}
+}
+
+int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
+		    size_t errlen)
+{
+	int ret;
+
+	ret = check_output(c, "sink", c->sink, c->sink_arg, run, err, errlen);
+	if (!ret)
+		ret = check_output(c, "tee", c->tee, c->tee_arg, run, err,
+				   errlen);
+	return ret;
+}
+
+const char *xrxd_conf_instance(const char *file, char *buf, size_t len)
+{
+	char copy[PATH_MAX], *base;
+	size_t n;
+
+	snprintf(copy, sizeof(copy), "%s", file);
+	base = strrchr(copy, '/');
+	if (!base)
+		return NULL;
+	*base++ = '\0';
+	n = strlen(base);
+	/* example.conf is the template to copy, not an instance's. */
+	if (strcmp(copy, XRX_CONF_DIR) || n <= 5 ||
+	    strcmp(base + n - 5, ".conf") || !strcmp(base, "example.conf"))
+		return NULL;
+	base[n - 5] = '\0';
+	if (!xrx_ifname_valid(base))
+		return NULL;
+	snprintf(buf, len, "%s", base);
+	return buf;
+}

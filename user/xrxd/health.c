@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What xrxd watches so that it never says "ok" while it is not, and
+ * what it says about a configuration that takes traffic from the host.
+ *
+ * Degraded reasons (XRX_DEGRADED_TABLE in ctl_ustats.h): one bit each in
+ * the degraded_reasons gauge of xrx_ustats, the degraded gauge 1 while
+ * any is set, a "; DEGRADED: ..." part of STATUS= each, and a line of
+ * `xrxctl status`. A failed bind is the oldest of them and keeps its own
+ * flag and retry (x->degraded, xrxd.c); any other part of xrxd reports
+ * its trouble with xrxd_degraded_set() and its end with
+ * xrxd_degraded_clear().
+ *
+ * The program: someone may detach xrx_rx (xdp-loader unload, ip link set
+ * dev X xdp off) or put another program in its place. xrxd attaches
+ * nothing again by itself: an unload is an operator's decision that a
+ * daemon must not undo behind their back, and a foreign program is
+ * someone else's, never replaced. It says so, once, and is degraded
+ * until xrx_rx is back (re-attached from its pin) or xrxd restarts. It
+ * looks when a link event carries IFLA_XDP (do_setlink() notifies every
+ * XDP change made over netlink) and once a second, for changes that no
+ * event announces (a bpf_link).
+ *
+ * The sink and the tee beside it: packets lost to write errors are an
+ * episode, from the first second with new errors to the first second
+ * that delivers with none.
+ * Its start is logged (at most once a minute; the episodes in between
+ * are counted in the next line), a reminder at most once a minute while
+ * it lasts, its end once.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <net/if.h>
+
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "ctl_log.h"
+#include "xrxd.h"
+
+#define SINK_LOG_GAP_NS 60000000000ull
+
+bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+		       const char *fmt, ...)
+{
+	bool was = x->degraded_why & (1u << r);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->degraded_text[r], sizeof(x->degraded_text[r]), fmt, ap);
+	va_end(ap);
+	x->degraded_why |= 1u << r;
+	return !was;
+}
+
+bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r)
+{
+	bool was = x->degraded_why & (1u << r);
+
+	x->degraded_why &= ~(1u << r);
+	return was;
+}
+
+__u32 xrxd_degraded_mask(const struct xrxd *x)
+{
+	return x->degraded_why | (x->degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
+}
+
+int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
+{
+	size_t n = 0;
+	int r, k;
+
+	for (r = 0; r < XRX_DEGRADED_MAX && n < len; r++) {
+		if (r == XRX_DEGRADED_NO_SOCKETS || !(x->degraded_why & (1u << r)))
+			continue;
+		k = snprintf(buf + n, len - n, "; DEGRADED: %s",
+			     x->degraded_text[r]);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	return (int)(n < len ? n : len ? len - 1 : 0);
+}
+
+/* Is program @id one of those behind a libxdp dispatcher on the link? */
+static bool behind_dispatcher(int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+	bool found = false;
+
+	if (libxdp_get_error(mp))
+		return false;
+	for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+	     p = xdp_multiprog__next_prog(p, mp))
+		found = xdp_program__id(p) == id;
+	xdp_multiprog__close(mp);
+	return found;
+}
+
+void xrxd_prog_watch(struct xrxd *x)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	__u32 ours = xrx_prog__id(x->prog), now;
+	char name[IF_NAMESIZE];
+
+	x->xdp_event = false;
+	/* A failed query is a link going away: linkmon.c says so. */
+	if (!ours || bpf_xdp_query(x->ifindex, 0, &q))
+		return;
+	now = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
+	      q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id;
+	if (x->xdp_looked && now == x->xdp_seen_id)
+		return;
+	/* An interface being removed is unlisted before its program goes
+	 * (unregister_netdevice_many_notify(): unlist_netdevice(), then
+	 * dev_xdp_uninstall()): no program on a name that no longer
+	 * resolves is the removal, which serve() handles, not a detach. */
+	if (!xrx_xdp_attached_flags(&q, ours) &&
+	    !if_indextoname((unsigned int)x->ifindex, name))
+		return;
+	x->xdp_looked = true;
+	x->xdp_seen_id = now;
+	if (xrx_xdp_attached_flags(&q, ours) ||
+	    (now && behind_dispatcher(x->ifindex, ours))) {
+		if (xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED) |
+		    xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED))
+			ctl_notice("%s: xrx_rx (id %u) is attached again; no longer degraded",
+				   x->ifname, ours);
+		return;
+	}
+	if (!now) {
+		xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED);
+		if (xrxd_degraded_set(x, XRX_DEGRADED_PROG_DETACHED,
+				      "xrx_rx (id %u) was detached by someone else, nothing is accelerated; restart xrxd to attach it",
+				      ours))
+			ctl_err("%s: DEGRADED: xrx_rx (id %u) was detached by someone else (xdp-loader unload, ip link set dev %s xdp off?): nothing is accelerated. xrxd does not undo an unload by itself: restart xrxd to attach it again, or stop xrxd",
+				x->ifname, ours, x->ifname);
+		return;
+	}
+	xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED);
+	xrxd_degraded_set(x, XRX_DEGRADED_PROG_REPLACED,
+			  "XDP program id %u replaced xrx_rx (id %u), nothing reaches xrxd; xrxd leaves it alone",
+			  now, ours);
+	/* Logged for each new foreign program, once. */
+	ctl_err("%s: DEGRADED: XDP program id %u replaced xrx_rx (id %u): nothing reaches xrxd. xrxd leaves that program alone: detach it and restart xrxd, or stop xrxd",
+		x->ifname, now, ours);
+}
+
+static __u64 grew(__u64 now, __u64 before)
+{
+	return now > before ? now - before : 0;
+}
+
+/* The sink's and the tee's counter @st, together. */
+static __u64 both(const struct xrxd *x, enum xrx_sink_stat st)
+{
+	return x->us.sink[st] + x->us.tee[st];
+}
+
+bool xrxd_sink_watch(struct xrxd *x)
+{
+	__u64 errs = grew(both(x, XRX_SINK_STAT_ERRORS), x->sink_errors);
+	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE), x->sink_nospace);
+	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->sink_out);
+	bool tee = x->us.tee[XRX_SINK_STAT_ERRORS] > x->tee_errors;
+	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
+	enum xrx_degraded_reason r;
+	char spec[PATH_MAX + 8], name[PATH_MAX + 16];
+	bool started;
+
+	x->sink_errors = both(x, XRX_SINK_STAT_ERRORS);
+	x->sink_nospace = both(x, XRX_SINK_STAT_NOSPACE);
+	x->sink_out = both(x, XRX_SINK_STAT_PKTS_OUT);
+	x->tee_errors = x->us.tee[XRX_SINK_STAT_ERRORS];
+	/* Named after the one that fails now (a pcap tee beside a TUN). */
+	if (tee)
+		snprintf(name, sizeof(name), "tee %s",
+			 xrx_conf_sink_spec(x->conf->tee, x->conf->tee_arg,
+					    spec, sizeof(spec)));
+	else
+		snprintf(name, sizeof(name), "sink %s",
+			 xrx_conf_sink_spec(x->conf->sink, x->conf->sink_arg,
+					    spec, sizeof(spec)));
+	if (!errs) {
+		if (!out || !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
+						1u << XRX_DEGRADED_SINK_ERRORS)))
+			return false;
+		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
+		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
+		if (x->sink_episode_logged)
+			ctl_notice("%s: %s writes again; %llu packet%s lost while it could not; no longer degraded",
+				   x->ifname, name, (unsigned long long)x->sink_lost,
+				   x->sink_lost == 1 ? "" : "s");
+		return true;
+	}
+	r = full ? XRX_DEGRADED_SINK_FULL : XRX_DEGRADED_SINK_ERRORS;
+	started = !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
+				       1u << XRX_DEGRADED_SINK_ERRORS));
+	if (started)
+		x->sink_lost = 0;
+	x->sink_lost += errs;
+	xrxd_degraded_clear(x, r == XRX_DEGRADED_SINK_FULL ?
+				       XRX_DEGRADED_SINK_ERRORS : XRX_DEGRADED_SINK_FULL);
+	xrxd_degraded_set(x, r, "%s %s, %llu packets lost so far", name,
+			  r == XRX_DEGRADED_SINK_FULL ?
+				  "has no space left on its file system" :
+				  "cannot write",
+			  (unsigned long long)x->sink_lost);
+	if (started) {
+		/* The live path logs a tee's losses itself, per queue. */
+		x->sink_episode_logged = !tee && (!x->sink_logged_ns ||
+				now - x->sink_logged_ns >= SINK_LOG_GAP_NS);
+		if (tee)
+			return true;
+		if (!x->sink_episode_logged) {
+			x->sink_quiet++;
+			return true;
+		}
+		ctl_err("%s: DEGRADED: %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
+			x->ifname, name,
+			r == XRX_DEGRADED_SINK_FULL ?
+				"has no space left on its file system (ENOSPC)" :
+				"fails to write (xrxctl stats: sink.errors)",
+			(unsigned long long)errs, errs == 1 ? "" : "s",
+			r == XRX_DEGRADED_SINK_FULL ? " (free space, or bound the capture: size=, files=)" : "");
+		if (x->sink_quiet)
+			ctl_warn("%s: and %u earlier episode%s of lost writes in the last minute, not logged",
+				 x->ifname, x->sink_quiet, x->sink_quiet == 1 ? "" : "s");
+		x->sink_quiet = 0;
+		x->sink_logged_ns = now;
+		x->sink_reminded_ns = now;
+		return true;
+	}
+	if (x->sink_episode_logged && now - x->sink_reminded_ns >= SINK_LOG_GAP_NS) {
+		x->sink_reminded_ns = now;
+		ctl_warn("%s: still DEGRADED: %s: %llu packets lost so far",
+			 x->ifname, name, (unsigned long long)x->sink_lost);
+	}
+	return false;
+}
+
+/*
+ * A sink that consumes (pcap, null) takes what the rules accelerate away
+ * from the host stack: a service on an accelerated port, a VXLAN device
+ * on an accelerated UDP port, no longer get their frames. Said once at
+ * start and again when a reload changes the rules or the sink.
+ */
+void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
+{
+	char text[sizeof(x->consuming_said)], rule[96];
+	char name[sizeof(x->consuming_sink)];
+	bool consuming = conf->sink == XRX_CONF_SINK_PCAP ||
+			 conf->sink == XRX_CONF_SINK_NULL;
+	size_t n = 0;
+	unsigned int i;
+
+	text[0] = '\0';
+	if (consuming && conf->default_action == XRX_ACT_ACCEL)
+		snprintf(text, sizeof(text), "all TCP and UDP traffic (default = accel)");
+	else if (consuming && conf->nrules)
+		n = (size_t)snprintf(text, sizeof(text), "rules");
+	for (i = 0; n && i < conf->nrules; i++) {
+		if (xrx_rule_format(&conf->rules[i], rule, sizeof(rule)))
+			continue;
+		if (n + strlen(rule) + 8 >= sizeof(text)) {
+			snprintf(text + n, sizeof(text) - n, ", ...");
+			break;
+		}
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
+				      i ? "," : "", rule);
+	}
+	xrx_conf_sink_spec(conf->sink, conf->sink_arg, name, sizeof(name));
+	if (!strcmp(text, x->consuming_said) &&
+	    (!text[0] || !strcmp(name, x->consuming_sink)))
+		return;
+	snprintf(x->consuming_said, sizeof(x->consuming_said), "%s", text);
+	snprintf(x->consuming_sink, sizeof(x->consuming_sink), "%s", name);
+	if (!text[0])
+		return;
+	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack, tee = pcap:PATH keeps a copy)",
+		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
+		 name);
+}
