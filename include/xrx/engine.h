@@ -45,7 +45,9 @@ extern "C" {
 
 #define XRX_HEAD_SIZE 256		/* head buffer, as mlx5e MLX5E_RX_MAX_HEAD */
 
+/* The options' bounds: include/xrx/options.h holds them in one table. */
 #define XRX_FLOWS_DEFAULT 4096		/* aggregates held at once */
+#define XRX_FLOWS_MAX (1u << 24)
 #define XRX_AGGREGATE_MIN 1024		/* bounds of max_aggregate */
 #define XRX_AGGREGATE_DEFAULT 65536	/* GRO_LEGACY_MAX_SIZE */
 #define XRX_AGGREGATE_MAX 524280	/* BIG TCP: 8 * 65535 */
@@ -53,6 +55,7 @@ extern "C" {
 #define XRX_SEGS_MAX 65535		/* gso_segs is 16 bits */
 #define XRX_UDP_SEGS_MAX 64		/* UDP_GRO_CNT_MAX */
 #define XRX_VXLAN_PORTS_MAX 8		/* xrx_engine_opts.vxlan_ports */
+#define XRX_FLUSH_TIMEOUT_MAX 1000000	/* flush_timeout_us: 1 s */
 
 enum xrx_copy_mode {
 	XRX_COPY_HEADER = 0,	/* headlen bytes (eth_get_headlen()) */
@@ -330,6 +333,12 @@ enum xrx_engine_stat {
 	XRX_ENGINE_STAT_MAX
 };
 
+/*
+ * The options a user sets (flows, max_aggregate, max_segs,
+ * flush_timeout_us, csum, copy, udp, vxlan_ports, ipv6_jumbo) have their
+ * defaults and bounds in one table, include/xrx/options.h; a number left
+ * 0 takes its default there.
+ */
 struct xrx_engine_opts {
 	size_t sz;			/* sizeof(struct xrx_engine_opts) */
 	void *region;			/* frames live at region + addr */

@@ -110,6 +110,13 @@ enum xrx_tun_ipv6_jumbo {
 	XRX_TUN_IPV6_JUMBO_SPLIT,	/* in GSO pieces of at most 64 KiB */
 };
 
+/* Bounds of snaplen (include/xrx/options.h). */
+#define XRX_SNAPLEN_MIN 64		/* Ethernet + IPv6 + TCP headers */
+#define XRX_SNAPLEN_DEFAULT 262144	/* libpcap's MAXIMUM_SNAPLEN */
+#define XRX_SNAPLEN_MAX 524792		/* the longest packet: a BIG TCP
+					 * aggregate (XRX_AGGREGATE_MAX from
+					 * the network header) and its L2 */
+
 struct xrx_sink_opts {
 	size_t sz;			/* sizeof(struct xrx_sink_opts) */
 	__u32 queue;			/* which worker opens this instance */

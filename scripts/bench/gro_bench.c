@@ -69,9 +69,9 @@
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
-#include "dpdk/dpdk_env.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
+#include "util/dpdk_env.h"
 
 #define BATCH 64
 #define BURST 16		/* segments per flow per burst (TSO) */

@@ -13,7 +13,7 @@
  * With xrx_cfg's default set to accelerate, that is every frame userspace
  * calls XRX_PARSE_L4. The frame must come back unchanged.
  *
- * VXLAN frames (tests/common/vxlan_frames.h: random inner frames, inner
+ * VXLAN frames (user/util/vxlan_frames.h: random inner frames, inner
  * VLAN tags, IPv4/IPv6 inside and outside; most mutated inside, some
  * outside or cut short) go through xrx_rx as above and through
  * tests/bpf/tnl_parse.bpf.c, the BPF builds of xrx_parse_vxlan() on a
@@ -52,11 +52,12 @@
 #include <xrx/meta.h>
 #include <xrx/parse.h>
 #include <xrx/parse_tunnel.h>
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 #include "bpf/tnl_parse.h"
 #include "tnl_parse.skel.h"
@@ -533,6 +534,8 @@ static void inner_rules(int on)
 	struct xrx_rule_key key = { .prefixlen = XRX_RULE_PREFIX_BASE,
 				    .scope = XRX_RULE_SCOPE_INNER };
 	static const __u8 protos[] = { IPPROTO_TCP, IPPROTO_UDP };
+	struct xrx_rule_key keys[2];
+	struct xrx_rule_val vals[2];
 	__u32 zero = 0, i;
 
 	if (on) {
@@ -540,13 +543,15 @@ static void inner_rules(int on)
 		cfg.vxlan_ports[0] = VXLAN_FRAME_PORT;
 	}
 	for (i = 0; i < sizeof(protos); i++) {
-		key.proto = protos[i];
-		if (on)
-			assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key,
-							     &val, 0), 0);
-		else
-			bpf_map_delete_elem(env.rx.rules_fd, &key);
+		keys[i] = key;
+		keys[i].proto = protos[i];
+		vals[i] = val;
 	}
+	/* Through the one writer of xrx_rules and xrx_ports, as xrxd. */
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   on ? NULL : keys, on ? 0 : 2,
+					   on ? keys : NULL, vals, on ? 2 : 0),
+			 0);
 	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
 	env.inner_rules = on;
 }

@@ -19,7 +19,7 @@
  *                 byte for its first piece, then one per further chunk
  *   op 0x3f       a frame outside the region (must be dropped, released)
  *   op 0x40-0x9f  a frame of one of 4 flows x 8 kinds built with
- *                 tests/common/frames.h, next in sequence unless the
+ *                 user/util/frames.h, next in sequence unless the
  *                 parameter bytes say otherwise (gap, retransmit, flags,
  *                 bad checksum, one byte changed)
  *   op 0xa0-0xbf  end of batch: xrx_engine__rx() on the frames so far,
@@ -42,7 +42,7 @@
 #include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define SLOT 2048		/* region bytes per frame piece */
 #define MAX_SLOTS 512

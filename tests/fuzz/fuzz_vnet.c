@@ -44,8 +44,8 @@
 #include <xrx/engine.h>
 #include <xrx/hdr.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "sink/vnet.h"
 
 #define SLOT 2048

@@ -37,6 +37,7 @@
 
 #include <xrx/meta.h>
 #include <xrx/parse.h>
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 
 #define NUM_FRAMES 1024
@@ -62,7 +63,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int rule_accel(int fd, __u8 proto, __u16 port)
+static int rule_accel(struct bpf_object *obj, __u8 proto, __u16 port)
 {
 	struct xrx_rule_key key = {
 		.prefixlen = XRX_RULE_PREFIX_BASE,
@@ -71,7 +72,9 @@ static int rule_accel(int fd, __u8 proto, __u16 port)
 	};
 	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = proto };
 
-	return bpf_map_update_elem(fd, &key, &val, 0) ? -errno : 0;
+	return xrx_rules__update(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
+				 bpf_object__find_map_fd_by_name(obj, "xrx_ports"),
+				 NULL, 0, &key, &val, 1);
 }
 
 /* One received frame: its metadata against userspace parsing. */
@@ -190,11 +193,9 @@ static int run(const struct opts *o)
 	}
 	attached = 1;
 	obj = xdp_program__bpf_obj(prog);
-	err = rule_accel(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
-			 IPPROTO_TCP, o->port);
+	err = rule_accel(obj, IPPROTO_TCP, o->port);
 	if (!err)
-		err = rule_accel(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
-				 IPPROTO_UDP, o->port);
+		err = rule_accel(obj, IPPROTO_UDP, o->port);
 	if (err) {
 		fprintf(stderr, "xsk_smoke: xrx_rules: %s\n", strerror(-err));
 		goto out;

@@ -66,7 +66,7 @@ expect_usage "--copy with an unknown mode" "$O" "--copy" "$R" --copy some "$F/tc
 expect_usage "--ipv6-jumbo with an unknown form" "$O" "--ipv6-jumbo" "$R" --ipv6-jumbo split "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port 0 is refused" "$O" "--vxlan-port" "$R" --vxlan-port 0 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port above 65535" "$O" "--vxlan-port" "$R" --vxlan-port 65536 "$F/tcp4_contig.pcap" "$O"
-expect_usage "--vxlan-port given twice" "$O" "given twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
+expect_usage "--vxlan-port given twice" "$O" "lists 4789 twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
 expect_usage "more than 8 --vxlan-port" "$O" "at most 8" "$R" -x 1 -x 2 -x 3 -x 4 -x 5 -x 6 -x 7 -x 8 -x 9 "$F/tcp4_contig.pcap" "$O"
 expect_usage "one file name only" "$O" "IN.pcap and OUT.pcap" "$R" "$F/tcp4_contig.pcap"
 

@@ -7,7 +7,7 @@
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused (also with another --state-dir: the lock is the
 # device's), SIGHUP rule and sink change without detaching
-# and without closing a socket (swapped in place), coalesce_us changed by
+# and without closing a socket (swapped in place), coalesce changed by
 # a reload that reopens the sockets, link down/up and MTU
 # changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
@@ -56,7 +56,7 @@ id0=$(prog_id)
 check "xrx_rx attached natively (ip link shows xdp id $id0)" \
 	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
 check "pins: program, maps and xrx_ustats in $PIN" \
-	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_cfg xrx_xsks; do
+	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
 		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
@@ -110,6 +110,9 @@ check "bpftool dump of xrx_ustats shows counters by name" \
 	  grep -q '"rx_frames": 640' "$WORK/dump" && grep -q '"pkts_in": ' "$WORK/dump" &&
 	  grep -q "\"pid\": $pid" "$WORK/dump"; echo $?)
 check "xrxctl rules: tcp/5201" $(xrxctl rules $IF_DUT | grep -qE '^ +1 +accel +tcp/5201$'; echo $?)
+check "xrx_ports: tcp/5201 decided without the trie, tcp/6000 by the default" \
+	$(port_verdict 5201 tcp | grep -qx XRX_PORT_ACCEL &&
+	  port_verdict 6000 tcp | grep -qx XRX_PORT_DEFAULT; echo $?)
 wait_for 3 grep -q "^STATUS=.*segments per aggregate" "$WORK/notify.log"
 check "STATUS= carries rates and the aggregation ratio" \
 	$(grep -qE "^STATUS=$IF_DUT: 2 queues, [0-9]+ frames/s, .* Mbit/s in; .* frames per packet, [0-9.]+ segments per aggregate" "$WORK/notify.log"; echo $?)
@@ -128,6 +131,8 @@ check "SIGHUP: RELOADING=1 then READY=1" \
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
 check "SIGHUP: xrxctl rules shows the new rule" \
 	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
+check "SIGHUP: xrx_ports follows (tcp/6000 accel)" \
+	$(port_verdict 6000 tcp | grep -qx XRX_PORT_ACCEL; echo $?)
 wait_for 5 eval '[ "$(jget user.live_swaps)" = 1 ]'
 check "SIGHUP: sink swapped in place (live_swaps 1), no socket reopened (worker_restarts 0)" \
 	$([ "$(jget user.live_swaps)" = 1 ] && [ "$(jget user.worker_restarts)" = 0 ] &&
@@ -194,12 +199,12 @@ else
 	skip "MTU change traffic" "see above"
 fi
 
-# --- coalesce_us: naps by default; a reload to 0 reopens the sockets -------
+# --- coalesce: naps by default; a reload to off reopens the sockets ---------
 naps=$(jget user.live.naps)
-check "coalesce_us 20 (default): the workers slept after batches that emptied the ring (live.naps $naps)" \
+check "coalesce on (default): the workers slept after batches that emptied the ring (live.naps $naps)" \
 	$([ "${naps:-0}" -gt 0 ]; echo $?)
 restarts=$(jget user.worker_restarts)
-sed -i '1a coalesce_us = 0' "$WORK/xrx.conf"
+sed -i '1a coalesce = off' "$WORK/xrx.conf"
 kill -HUP $pid
 wait_for 10 eval '[ "$(jget user.worker_restarts)" = $((restarts + 1)) ]'
 naps=$(jget user.live.naps)
@@ -207,7 +212,7 @@ polls=$(jget user.live.polls)
 f0=$(jget user.engine.frames_in)
 send 5201 --flows 1 --segs 8 --trains 4
 wait_for 5 eval '[ "$(jget user.engine.frames_in)" = $((f0 + 32)) ]'
-check "reload to coalesce_us = 0: sockets reopened, traffic received waiting in poll() (polls $polls -> $(jget user.live.polls)), no nap (naps $naps -> $(jget user.live.naps))" \
+check "reload to coalesce = off: sockets reopened, traffic received waiting in poll() (polls $polls -> $(jget user.live.polls)), no nap (naps $naps -> $(jget user.live.naps))" \
 	$([ "$(jget user.worker_restarts)" = $((restarts + 1)) ] &&
 	  [ "$(jget user.engine.frames_in)" = $((f0 + 32)) ] &&
 	  [ "$(jget user.live.naps)" = "$naps" ] && [ "$(jget user.live.polls)" -gt "$polls" ]; echo $?)

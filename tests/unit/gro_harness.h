@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Shared by the GRO engine's unit tests: a region of 2 KiB frame slots
- * filled with tests/common/frames.h, an engine whose deliver callback
+ * filled with user/util/frames.h, an engine whose deliver callback
  * flattens every packet, a release callback that counts per frame, and
  * an independent computation of what an aggregate of given frames must
  * look like (headers fixed up as the kernel's *_gro_complete() do,
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include <xrx/engine.h>
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define H_SLOT 2048
 #define H_FRAMES 400

@@ -31,7 +31,7 @@
 
 #include <xrx/engine.h>
 #include <xrx/parse.h>
-#include "common/frames.h"
+#include "util/frames.h"
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
 #define FRAME_ALIGN 64

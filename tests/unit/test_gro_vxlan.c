@@ -8,7 +8,7 @@
  * batch, and checks the packets delivered, in order: which frames each
  * one aggregates, its bytes, GSO and checksum fields, its outer offsets,
  * the counters the rule moves, and that every frame was released exactly
- * once. Frames come from tests/common/vxlan_frames.h (frames.h's inner
+ * once. Frames come from user/util/vxlan_frames.h (frames.h's inner
  * frames, outer headers written byte by byte), and every expected
  * aggregate is computed with the harness's own checksum code, not
  * libxrx's. The kernel oracle (tests/integration/test_vxlan_oracle.sh)
@@ -18,7 +18,7 @@
 #include "gro_harness.h"
 
 #include <xrx/parse_tunnel.h>
-#include "common/vxlan_frames.h"
+#include "util/vxlan_frames.h"
 
 /* Rows name only the fields they need; the rest are zero. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/umem.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */

@@ -20,56 +20,29 @@
 XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
 		    XRX_ENGINE_STAT_MAX, XRX_COUNTER_NAME)
 
-/* VXLAN ports: at most XRX_VXLAN_PORTS_MAX, non-zero, each once. */
-static int xrx_engine_vxlan_check(const struct xrx_engine_opts *o)
-{
-	__u32 i, j;
-
-	if (o->nr_vxlan_ports > XRX_VXLAN_PORTS_MAX)
-		return -EINVAL;
-	for (i = 0; i < o->nr_vxlan_ports; i++) {
-		if (!o->vxlan_ports[i])
-			return -EINVAL;
-		for (j = 0; j < i; j++)
-			if (o->vxlan_ports[j] == o->vxlan_ports[i])
-				return -EINVAL;
-	}
-	return 0;
-}
-
-/* Options with defaults filled in. Return: 0 or -EINVAL. */
+/*
+ * Options with defaults filled in. The user's options are checked against
+ * their table (include/xrx/options.h); pkts and max_chunks, which libxrx
+ * sets, here. Return: 0 or -EINVAL.
+ */
 static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 {
 	if (!o->region || !o->region_size)
 		return -EINVAL;
-	if (!o->flows)
-		o->flows = XRX_FLOWS_DEFAULT;
-	if (o->flows > (1u << 24))
-		return -EINVAL;
-	if (!o->max_aggregate)
-		o->max_aggregate = XRX_AGGREGATE_DEFAULT;
-	if (o->max_aggregate < XRX_AGGREGATE_MIN ||
-	    o->max_aggregate > XRX_AGGREGATE_MAX)
-		return -EINVAL;
-	if (!o->max_segs) {
+	/* max_segs' default grows with a BIG TCP max_aggregate */
+	if (!o->max_segs && o->max_aggregate / 1024 > XRX_SEGS_DEFAULT)
 		o->max_segs = o->max_aggregate / 1024;
-		if (o->max_segs < XRX_SEGS_DEFAULT)
-			o->max_segs = XRX_SEGS_DEFAULT;
-	}
-	if (o->max_segs > XRX_SEGS_MAX)
+	if (xrx_opts_check(XRX_OPT_SET_ENGINE, o))
 		return -EINVAL;
 	if (!o->pkts)
 		o->pkts = o->flows + 1024;
 	if (o->pkts > (1u << 26))
 		return -EINVAL;
-	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL ||
-	    o->ipv6_jumbo > XRX_IPV6_JUMBO_HBH)
-		return -EINVAL;
 	if (!o->max_chunks)
 		o->max_chunks = 1;
 	if (o->max_chunks > XRX_CHUNKS_MAX)
 		return -EINVAL;
-	return xrx_engine_vxlan_check(o);
+	return 0;
 }
 
 static int xrx_engine_pools(struct xrx_engine *e)

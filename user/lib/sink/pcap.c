@@ -45,15 +45,14 @@
 
 #include <xrx/engine.h>
 #include <xrx/sink.h>
+#include <xrx/options.h>
 
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
 #define PCAP_LINKTYPE_ETHERNET 1
-#define PCAP_SNAPLEN_DEFAULT 262144	/* libpcap's MAXIMUM_SNAPLEN */
 #define PCAP_ROTATE_COUNT_DEFAULT 8
 #define PCAP_SIZE_MIN 4096		/* a header and a few records */
 #define PCAP_FILES_MAX 1000
-#define PCAP_SNAPLEN_MIN 64		/* Ethernet + IPv6 + TCP headers */
 #define PCAP_QUEUE 64			/* packets per writev */
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
 
@@ -462,15 +461,16 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 			opts->rotate_count = (__u32)v - 1;
 			files = true;
 		} else if (eq && eq - opt == 7 && !strncmp(opt, "snaplen", 7)) {
-			if (!pcap_parse_size(eq + 1, olen - 8, &v) ||
-			    !isdigit((unsigned char)opt[olen - 1]) ||
-			    v < PCAP_SNAPLEN_MIN || v > PCAP_SNAPLEN_DEFAULT) {
-				snprintf(err, errlen, "pcap:%s: snaplen=%.*s is out of range; write the bytes to keep per packet, %d to %d",
-					 path, (int)(olen - 8), eq + 1, PCAP_SNAPLEN_MIN,
-					 PCAP_SNAPLEN_DEFAULT);
+			/* the option of the table, as xrx-replay's --snaplen */
+			char val[16], msg[160];
+
+			snprintf(val, sizeof(val), "%.*s", (int)(olen - 8), eq + 1);
+			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_SNAPLEN), opts,
+					   val, XRX_OPT_FORM_SPEC, msg,
+					   sizeof(msg))) {
+				snprintf(err, errlen, "pcap:%s: %s", path, msg);
 				return -EINVAL;
 			}
-			opts->snaplen = (__u32)v;
 		} else {
 			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N (a path may not contain ',')",
 				 path, (int)olen, opt);
@@ -505,7 +505,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->fd = -1;
 	p->no_wait = o.no_wait;
 	p->nsec = o.nanosecond;
-	p->snaplen = o.snaplen ? o.snaplen : PCAP_SNAPLEN_DEFAULT;
+	p->snaplen = o.snaplen;		/* xrx_sink__open() filled it in */
 	p->rotate_bytes = o.rotate_bytes;
 	p->rotate_count = o.rotate_count ? o.rotate_count :
 					   PCAP_ROTATE_COUNT_DEFAULT;

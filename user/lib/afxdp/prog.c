@@ -5,6 +5,7 @@
  * reached through those pins; detached by its own fd only.
  */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,8 +19,9 @@
 #include <xdp/libxdp.h>
 
 #include <xrx/prog.h>
+#include <xrx/stats.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/log.h"
 #include "opts.h"
 #include "xrx_rx.skel.h"
 #include "xrx_rx_hw.skel.h"
@@ -51,26 +53,19 @@ static const char *const xrx_prog_map_names[XRX_PROG_MAP_MAX] = {
 	[XRX_PROG_MAP_STATS] = "xrx_stats",
 	[XRX_PROG_MAP_RULES] = "xrx_rules",
 	[XRX_PROG_MAP_CFG] = "xrx_cfg",
+	[XRX_PROG_MAP_PORTS] = "xrx_ports",
 };
 
 /* Every name xrx may leave in PIN_ROOT/IFACE. */
 static const char *const xrx_pin_names[] = {
-	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
+	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_ports",
+	"xrx_scratch",
 	XRX_PIN_USTATS, XRX_PIN_PROG,
 };
 
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xrx_vlog(p->o.log, p->o.log_ctx, lvl, fmt, ap);
-	va_end(ap);
-}
+/* A message to the log the handle's options name (log.c). */
+#define xrx_prog_log(p, lvl, ...) \
+	xrx_logf((p)->o.log, (p)->o.log_ctx, lvl, __VA_ARGS__)
 
 /*
  * libbpf and libxdp print through process-wide hooks without a context;
@@ -200,6 +195,9 @@ struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
 		snprintf(path, sizeof(path), "%s/%s", p->dir,
 			 xrx_prog_map_names[i]);
 		p->fds[i] = bpf_obj_get(path);
+		/* A build without xrx_ports: its rules are the trie's alone. */
+		if (p->fds[i] < 0 && i == XRX_PROG_MAP_PORTS && errno == ENOENT)
+			continue;
 		if (p->fds[i] < 0) {
 			xrx_prog_log(p, XRX_LOG_WARN,
 				     "%s: no xrx_rx maps pinned in %s: attach xrx_rx first (xrxd, or xdp-loader load --pin-path %s), or open with attach mode auto",
@@ -299,6 +297,7 @@ static int xrx_prog_attach_hw(struct xrx_prog *p)
 	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->hw_skel->maps.xrx_stats);
 	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->hw_skel->maps.xrx_rules);
 	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->hw_skel->maps.xrx_cfg);
+	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->hw_skel->maps.xrx_ports);
 	return 0;
 }
 
@@ -391,6 +390,7 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->skel->maps.xrx_stats);
 	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->skel->maps.xrx_rules);
 	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->skel->maps.xrx_cfg);
+	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->skel->maps.xrx_ports);
 attached:
 	p->attached = true;
 	p->id = xrx_prog_fd_id(p->prog_fd);
