@@ -8,7 +8,8 @@
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused (also with another --state-dir: the lock is the
 # device's), SIGHUP rule and sink change without detaching
-# and without closing a socket (swapped in place), link down/up and MTU
+# and without closing a socket (swapped in place), coalesce changed by
+# a reload that reopens the sockets, link down/up and MTU
 # changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
 # state file.
@@ -204,6 +205,24 @@ else
 	skip "MTU change" "veth refused MTU 3000 under XDP: $(cat "$WORK/mtu.err")"
 	skip "MTU change traffic" "see above"
 fi
+
+# --- coalesce: naps by default; a reload to off reopens the sockets ---------
+naps=$(jget user.live.naps)
+check "coalesce on (default): the workers slept after batches that emptied the ring (live.naps $naps)" \
+	$([ "${naps:-0}" -gt 0 ]; echo $?)
+restarts=$(jget user.worker_restarts)
+sed -i '1a coalesce = off' "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 eval '[ "$(jget user.worker_restarts)" = $((restarts + 1)) ]'
+naps=$(jget user.live.naps)
+polls=$(jget user.live.polls)
+f0=$(jget user.engine.frames_in)
+send 5201 --flows 1 --segs 8 --trains 4
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = $((f0 + 32)) ]'
+check "reload to coalesce = off: sockets reopened, traffic received waiting in poll() (polls $polls -> $(jget user.live.polls)), no nap (naps $naps -> $(jget user.live.naps))" \
+	$([ "$(jget user.worker_restarts)" = $((restarts + 1)) ] &&
+	  [ "$(jget user.engine.frames_in)" = $((f0 + 32)) ] &&
+	  [ "$(jget user.live.naps)" = "$naps" ] && [ "$(jget user.live.polls)" -gt "$polls" ]; echo $?)
 
 unaccounted_zero
 
