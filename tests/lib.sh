@@ -151,14 +151,14 @@ wait_for() {
 	done
 }
 
-# How long xrxd may take to come up: loading xrx_rx runs the BPF
-# verifier, 8-14 s at load 10 on 2 CPUs and more beside a CPU hog. The
-# bound is generous because the wait ends as soon as xrxd is up, or
-# has exited.
+# How long xrxd, or any receiver that loads xrx_rx (live_rx, xsk_smoke),
+# may take to come up: loading xrx_rx runs the BPF verifier, 8-14 s at
+# load 10 on 2 CPUs and more beside a CPU hog. The bound is generous
+# because the wait ends as soon as the process is up, or has exited.
 XRXD_START_S=${XRXD_START_S:-120}
 
 # wait_xrxd PID CMD...: poll CMD (xrxd's READY=1, its "ready:" line, its
-# pid in xrxctl stats) until it succeeds; fail at once when process PID
+# pid in xrxctl stats; a receiver's "ready") until it succeeds; fail at once when process PID
 # has exited, or after XRXD_START_S seconds.
 wait_xrxd() {
 	local pid=$1 deadline=$(($(date +%s) + XRXD_START_S))
