@@ -38,12 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <x86intrin.h>
 
 #include <xrx/engine.h>
 #include <xrx/parse.h>
 
+#include "bench.h"
 #include "util/frames.h"
 #include "gro/engine_priv.h"	/* the table's mask, the bound's switch */
 
@@ -121,24 +121,6 @@ struct train {
 };
 
 static double tsc_hz;
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void tsc_calibrate(void)
-{
-	__u64 t0 = now_ns(), c0 = __rdtsc(), t1;
-
-	do
-		t1 = now_ns();
-	while (t1 - t0 < 50000000ull);
-	tsc_hz = (double)(__rdtsc() - c0) * 1e9 / (double)(t1 - t0);
-}
 
 static void flow_spec(struct frame_spec *s, const struct flow *f)
 {
@@ -291,22 +273,6 @@ static struct xrx_engine *engine_new(const struct train *t, enum flush fl,
 
 	k->e = xrx_engine__new(&o);
 	return k->e;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[n];
-
-	memcpy(s, v, sizeof(s));
-	qsort(s, n, sizeof(s[0]), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 /*
@@ -493,7 +459,7 @@ int main(int argc, char **argv)
 	if (sched_setaffinity(0, sizeof(cpus), &cpus))
 		fprintf(stderr, "flood_bench: cannot pin to CPU %d: %m; running unpinned\n",
 			op.cpu);
-	tsc_calibrate();
+	tsc_hz = tsc_calibrate();
 
 	for (s = 0; s < T_MAX; s++)
 		for (o = 0; o < O_MAX; o++) {
@@ -576,13 +542,7 @@ int main(int argc, char **argv)
 			w->ratio[r] = base ? w->ns[r] / base->ns[r] : 0;
 		w->ns_med = median(w->ns, op.rounds);
 		w->ratio_med = median(w->ratio, op.rounds);
-		w->ratio_min = w->ratio_max = w->ratio[0];
-		for (r = 1; r < op.rounds; r++) {
-			if (w->ratio[r] < w->ratio_min)
-				w->ratio_min = w->ratio[r];
-			if (w->ratio[r] > w->ratio_max)
-				w->ratio_max = w->ratio[r];
-		}
+		range(w->ratio, op.rounds, &w->ratio_min, &w->ratio_max);
 	}
 	printf("%-34s %8s %7s %13s %8s %11s  %s\n", "row", "ns/frame", "ratio",
 	       "(min-max)", "seg/pkt", "bucket_full", "note");

@@ -56,7 +56,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <x86intrin.h>
 
 #include <rte_cycles.h>
@@ -69,6 +68,7 @@
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
+#include "bench.h"
 #include "util/frames.h"
 #include "util/vxlan_frames.h"
 #include "util/dpdk_env.h"
@@ -183,25 +183,6 @@ static __u64 llc_size(void)
 		fclose(f);
 	}
 	return best;
-}
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* TSC ticks per second, against CLOCK_MONOTONIC over 50 ms. */
-static void tsc_calibrate(void)
-{
-	__u64 t0 = now_ns(), c0 = __rdtsc(), t1;
-
-	do
-		t1 = now_ns();
-	while (t1 - t0 < 50000000ull);
-	tsc_hz = (double)(__rdtsc() - c0) * 1e9 / (double)(t1 - t0);
 }
 
 /* ---- trains ------------------------------------------------------------ */
@@ -1307,7 +1288,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gro_bench: cannot pin to CPU %d: %s; "
 				"running unpinned\n", op.cpu, strerror(errno));
 	}
-	tsc_calibrate();
+	tsc_hz = tsc_calibrate();
 	/*
 	 * The region is mapped for the biggest train (16384 flows of two
 	 * 9 KiB segments at least) and touched only as far as a train
