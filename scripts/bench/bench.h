@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What the C benchmarks of scripts/bench share: the clock they time
- * with and how they sum up repeated measurements. One copy, so that
- * benchmarks read side by side measured the same way.
+ * with, how they sum up repeated measurements and the core they run on.
+ * One copy, so that benchmarks read side by side measured the same way.
  */
 #ifndef XRX_BENCH_H
 #define XRX_BENCH_H
@@ -62,6 +62,32 @@ static inline void range(const double *v, int n, double *lo, double *hi)
 		*lo = v[i] < *lo ? v[i] : *lo;
 		*hi = v[i] > *hi ? v[i] : *hi;
 	}
+}
+
+/* The last CPU this process may run on (--cpu's default), -1 if unknown. */
+static inline int bench_last_cpu(void)
+{
+	cpu_set_t cpus;
+	int c, last = -1;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return -1;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &cpus))
+			last = c;
+	return last;
+}
+
+/* Pin the calling thread to @cpu; if it cannot be, say so and go on. */
+static inline void bench_pin(const char *prog, int cpu)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		fprintf(stderr, "%s: cannot pin to CPU %d: %s; running unpinned\n",
+			prog, cpu, strerror(errno));
 }
 
 #endif /* XRX_BENCH_H */

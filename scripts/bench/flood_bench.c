@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,7 +407,6 @@ int main(int argc, char **argv)
 	char path[4096], label[64];
 	int c, n = 0, i, j, r, s, o, fl;
 	struct sink k;
-	cpu_set_t cpus;
 	__u32 mask;
 	__u64 tried;
 	double d;
@@ -450,15 +448,9 @@ int main(int argc, char **argv)
 			 dir ? dir : "build/bench");
 		op.json = path;
 	}
-	if (op.cpu < 0 && sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &cpus))
-				op.cpu = c;
-	CPU_ZERO(&cpus);
-	CPU_SET(op.cpu < 0 ? 0 : op.cpu, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus))
-		fprintf(stderr, "flood_bench: cannot pin to CPU %d: %m; running unpinned\n",
-			op.cpu);
+	if (op.cpu < 0)
+		op.cpu = bench_last_cpu();
+	bench_pin("flood_bench", op.cpu < 0 ? 0 : op.cpu);
 	tsc_hz = tsc_calibrate();
 
 	for (s = 0; s < T_MAX; s++)

@@ -50,7 +50,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1211,7 +1210,6 @@ int main(int argc, char **argv)
 	struct train t = { 0 };
 	static char json[4096];
 	int c, rc, p, o, m, f;
-	cpu_set_t cpus;
 
 	/* scripts/bench/run.sh says where every benchmark's JSON goes */
 	if (getenv("BENCH_OUT")) {
@@ -1263,14 +1261,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (op.cpu < 0) {
-		if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
-			for (c = 0; c < CPU_SETSIZE; c++)
-				if (CPU_ISSET(c, &cpus))
-					op.cpu = c;
-		if (op.cpu < 0)
-			op.cpu = 0;
-	}
+	if (op.cpu < 0)
+		op.cpu = bench_last_cpu();
+	if (op.cpu < 0)
+		op.cpu = 0;
 
 	if (op.dpdk) {
 		/* The EAL pins this thread: xrx runs on the same core. */
@@ -1282,11 +1276,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else {
-		CPU_ZERO(&cpus);
-		CPU_SET(op.cpu, &cpus);
-		if (sched_setaffinity(0, sizeof(cpus), &cpus))
-			fprintf(stderr, "gro_bench: cannot pin to CPU %d: %s; "
-				"running unpinned\n", op.cpu, strerror(errno));
+		bench_pin("gro_bench", op.cpu);
 	}
 	tsc_hz = tsc_calibrate();
 	/*
