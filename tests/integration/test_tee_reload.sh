@@ -15,17 +15,10 @@
 # stream completes; every frame is accounted for (unaccounted 0).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
-xrxd_need bpffs
-need_built "$BUILD/tests/tcp_hash"
-need_tun
 
 PORT=5201
-TUN=xt$$
 BYTES=$((16 << 20))
-
-testbed_up || { check "testbed" 1; done_testing; exit 1; }
-xrxd_work tee-reload
-dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
+xrxd_tun_testbed tee-reload
 
 # conf [TEE]: the sink always the same TUN, the tee as given.
 conf() {

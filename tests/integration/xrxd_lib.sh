@@ -47,6 +47,12 @@
 #   xrxd_notified SECS    start xrxd in the DUT on $WORK/xrx.conf, its log in
 #                         $WORK/xrxd.err, its sd_notify datagrams collected
 #                         for SECS (notify_listen); $pid; waits for READY=1
+#   xrxd_tun_testbed NAME the start of the tests that stream TCP
+#                         (tests/helpers/tcp_hash) through xrxd's TUN sink:
+#                         skip unless xrxd_need bpffs, tcp_hash and
+#                         /dev/net/tun allow it; the testbed, xrxd_work
+#                         NAME, and a TUN $TUN (xtPID) up in the DUT;
+#                         exits with a failed case if either cannot be made
 
 xrxd_need() {
 	need_root
@@ -64,6 +70,16 @@ xrxd_work() {
 	SF=$STATE/$IF_DUT.state
 	PIN=/sys/fs/bpf/xrx/$IF_DUT
 	at_exit rm -rf "$PIN"
+}
+
+xrxd_tun_testbed() {
+	xrxd_need bpffs
+	need_built "$BUILD/tests/tcp_hash"
+	need_tun
+	TUN=xt$$
+	testbed_up || { check "testbed" 1; done_testing; exit 1; }
+	xrxd_work "$1"
+	dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
 }
 
 xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
