@@ -9,6 +9,7 @@
 #   skip "name" "why"     # report a skip with its reason
 #   skip_all "why"        # skip the whole test (also need_root,
 #                         # need_built FILE..., need_bpffs)
+#   replay_need           # $R (xrx-replay) and $X (xrxpcap.py), or fail
 #   tc_egress SRC.c [MAPDIR]  # a tc BPF program on $IF_SRC's egress
 #   done_testing          # print the plan, exit 1 on any failure
 #
@@ -186,6 +187,19 @@ need_built() {
 	for f in "$@"; do
 		[ -x "$f" ] || skip_all "$f not built (run make)"
 	done
+}
+
+# replay_need: $R, xrx-replay, and $X, tests/tools/xrxpcap.py, for the
+# tests that replay captures. The build always makes xrx-replay: without
+# it, one failed case and the test ends (not a skip).
+replay_need() {
+	R=$BUILD/xrx-replay
+	X="$PY $TOP/tests/tools/xrxpcap.py"
+	if [ ! -x "$R" ]; then
+		check "xrx-replay is built (make)" 1
+		done_testing
+		exit
+	fi
 }
 
 # True when the programs under test were built with SANITIZE=1 (ASan).

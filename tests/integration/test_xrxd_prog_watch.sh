@@ -14,17 +14,9 @@
 xrxd_need bpffs
 need_built "$BUILD/xrx-send"
 
-testbed_up || { echo "not ok 1 - testbed"; exit 1; }
-xrxd_work prog-watch
-MAC=$(dut_mac)
+xrxd_send_testbed prog-watch
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
 state() { xrxctl status $IF_DUT 2>&1 | grep "^  state"; }
-in_src ethtool -K $IF_SRC tx off >/dev/null
-cat >"$WORK/xrx.conf" <<EOF
-interface = $IF_DUT
-accelerate = tcp/5201
-flush_timeout_us = 1000
-EOF
 
 xrxd_notified 120
 ours=$(prog_id)
