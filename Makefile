@@ -291,6 +291,9 @@ $(BUILD)/bench/xrx_rx_b_%.bpf.o: bpf/xrx_rx.bpf.c $(HDRS)
 $(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(XDP_BENCH_OBJS) $(BUILD)/xrx_rx.bpf.o
 $(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -I$(BUILD)/bench
 
+# scripts/bench/bench.h: the clock and the median every benchmark uses.
+$(BENCHES): scripts/bench/bench.h
+
 # The benchmarks build their trains with user/util's frame builder.
 $(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(BPF_SKELS) $(LIBXRXUTIL)
 	$(call msg,BENCH,$@)

@@ -9,6 +9,7 @@
 #   skip "name" "why"     # report a skip with its reason
 #   skip_all "why"        # skip the whole test (also need_root,
 #                         # need_built FILE..., need_bpffs)
+#   replay_need           # $R (xrx-replay) and $X (xrxpcap.py), or fail
 #   tc_egress SRC.c [MAPDIR]  # a tc BPF program on $IF_SRC's egress
 #   done_testing          # print the plan, exit 1 on any failure
 #
@@ -151,6 +152,25 @@ wait_for() {
 	done
 }
 
+# How long xrxd, or any receiver that loads xrx_rx (live_rx, xsk_smoke),
+# may take to come up: loading xrx_rx runs the BPF verifier, 8-14 s at
+# load 10 on 2 CPUs and more beside a CPU hog. The bound is generous
+# because the wait ends as soon as the process is up, or has exited.
+XRXD_START_S=${XRXD_START_S:-120}
+
+# wait_xrxd PID CMD...: poll CMD (xrxd's READY=1, its "ready:" line, its
+# pid in xrxctl stats; a receiver's "ready") until it succeeds; fail at once when process PID
+# has exited, or after XRXD_START_S seconds.
+wait_xrxd() {
+	local pid=$1 deadline=$(($(date +%s) + XRXD_START_S))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		kill -0 "$pid" 2>/dev/null || return 1
+		[ "$(date +%s)" -ge $deadline ] && return 1
+		sleep 0.1
+	done
+}
+
 # skip_all WHY: report the whole test skipped, and exit.
 skip_all() {
 	skip "$(basename "$0")" "$1"
@@ -167,6 +187,19 @@ need_built() {
 	for f in "$@"; do
 		[ -x "$f" ] || skip_all "$f not built (run make)"
 	done
+}
+
+# replay_need: $R, xrx-replay, and $X, tests/tools/xrxpcap.py, for the
+# tests that replay captures. The build always makes xrx-replay: without
+# it, one failed case and the test ends (not a skip).
+replay_need() {
+	R=$BUILD/xrx-replay
+	X="$PY $TOP/tests/tools/xrxpcap.py"
+	if [ ! -x "$R" ]; then
+		check "xrx-replay is built (make)" 1
+		done_testing
+		exit
+	fi
 }
 
 # True when the programs under test were built with SANITIZE=1 (ASan).

@@ -26,17 +26,18 @@
 # on veth "busy" falls back to the plain loop (busy_poll_active 0 in the
 # JSON) and only its cost before the fallback shows.
 #
-# The measure: busy CPU seconds of the whole machine (/proc/stat, every
-# CPU's user + nice + system + irq + softirq) per 10^9 bytes delivered
-# (the receiver's bytes), over the receiver's measured window; beside it
-# the same for the benchmark's own tasks only (sender, receiver, and the
-# ksoftirqd threads, by sum_exec_runtime, which holds the softirqs run in
+# The measure (scripts/bench/cpu_lib.sh, cpu_json): busy CPU seconds of
+# the whole machine per 10^9 bytes delivered (the receiver's bytes, at its
+# rate over the measured interval); beside it the same for the
+# benchmark's own parties only (sender, receiver, ksoftirqd and the
+# veths' NAPI threads, by their run time, which holds the softirqs run in
 # their context): on a machine shared with other work the whole-machine
 # figure includes the neighbours'. Medians, min and max over the rounds,
 # and each round's value; the load average at start and end.
 #
 # Prints a table and writes $BENCH_OUT/busy_poll.json (every run's raw
-# figures in $BENCH_OUT/busy_poll.runs/CASE.ROUND.kv).
+# figures in $BENCH_OUT/busy_poll.runs/: CASE.ROUND.kv, and cpu_json's
+# CASE.ROUND.cpu).
 #   BENCH_SECS=N       measured seconds per run (default 5)
 #   BENCH_ROUNDS=N     rounds (default 5)
 #   BENCH_BUSY_US=N    -B's microseconds of polls on an empty ring (default
@@ -60,38 +61,9 @@ NAPI="$PY tests/tools/napi.py"
 mkdir -p "$BENCH_OUT"
 afxdp_setup bench_busy_poll
 
-# tasks_snap FILE PID...: "TID NS" (sum_exec_runtime) of every thread of
-# the PIDs, their descendants and the ksoftirqd threads.
-tasks_snap() {
-	local f=$1 p t n
-	shift
-	for p in $(tasks_pids "$@") $(grep -l '^ksoftirqd/' /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3); do
-		for t in /proc/$p/task/[0-9]*; do
-			read -r n _ 2>/dev/null <"$t/schedstat" && echo "${t##*/} $n"
-		done
-	done >"$f"
-}
-# tasks_s A B: CPU seconds the threads of snapshot B ran since A (a thread
-# new in B from 0; one gone by B, with what it ran meanwhile, is lost).
-tasks_s() {
-	awk 'NR == FNR { a[$1] = $2; next } { s += $2 - ($1 in a ? a[$1] : 0) }
-		END { printf "%.3f\n", s / 1e9 }' "$1" "$2"
-}
-tasks_pids() {
-	local p k
-	for p in "$@"; do
-		echo -n "$p "
-		k=$(ps -o pid= --ppid "$p" 2>/dev/null)
-		[ -n "$k" ] && tasks_pids $k
-	done
-}
-
-# secs_of NS: seconds, to the millisecond.
-secs_of() { printf '%d.%03d' $(($1 / 1000000000)) $(($1 / 1000000 % 1000)); }
-
 # run CASE ROUND: one receiver, one sender burst; CASE.ROUND.kv
 run() {
-	local name=$1 r=$2 kv=$OUT/$1.$2.kv mode args=() rp sp bp0 bp1 t0 t1 napi d0
+	local name=$1 r=$2 kv=$OUT/$1.$2.kv mode args=() rp sp bp0 bp1 napi d0
 	case $name in
 	plain*) mode=plain ;;
 	*) mode=null ;;
@@ -121,29 +93,24 @@ run() {
 	# Inside the receiver's window, which starts at the first frame and
 	# lasts SECS after WARM.
 	sleep $((WARM + 1))
-	cpu_snap "$OUT/c0"
-	tasks_snap "$OUT/t0" $rp $sp
-	t0=$(date +%s%N)
+	cpu_snap "$OUT/c0" receiver=$rp sender=$sp
 	sleep $((SECS > 3 ? SECS - 2 : 1))
-	cpu_snap "$OUT/c1"
-	tasks_snap "$OUT/t1" $rp $sp
-	t1=$(date +%s%N)
+	cpu_snap "$OUT/c1" receiver=$rp sender=$sp
 	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
-	kill -INT $(tasks_pids $sp) 2>/dev/null
+	kill -INT $(cpu_tree $sp) 2>/dev/null
 	wait $sp
 	bp1=$(dut_busy_poll_rx)
-	paste "$OUT/c0" "$OUT/c1" | awk -v hz="$(getconf CLK_TCK)" '{
-		n = NF / 2
-		b += ($(n+2) - $2) + ($(n+3) - $3) + ($(n+4) - $4) + ($(n+7) - $7) + ($(n+8) - $8) }
-		END { printf "machine_busy_s %.3f\n", b / hz }' >>"$kv"
-	echo "tasks_s $(tasks_s "$OUT/t0" "$OUT/t1")" >>"$kv"
-	echo "window_s $(secs_of $((t1 - t0)))" >>"$kv"
+	# The bytes are counted over the receiver's own window: cpu_json
+	# takes their rate.
+	cpu_json "$OUT/c0" "$OUT/c1" "$(awk '$1 == "bytes" { print $2 }' "$kv")" \
+		"$(awk '$1 == "secs" { print $2 }' "$kv")" >"$OUT/$name.$r.cpu"
 	echo "$napi" >>"$kv"
 	echo "busy_poll_rx $((bp1 - bp0))" >>"$kv"
 	echo "veth_dropped $(($(veth_tx_dropped) - d0))" >>"$kv"
 	echo "loadavg $(cut -d' ' -f1 /proc/loadavg)" >>"$kv"
 }
 
+CPU_DEVS="$IF_DUT|$IF_SRC"
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 n=${#CASES[@]}
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -156,7 +123,7 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 dut_napi_defaults 0 0
 # Every run's raw "key value" lines, beside the JSON.
 rm -rf "$BENCH_OUT/busy_poll.runs"
-mkdir -p "$BENCH_OUT/busy_poll.runs" && cp "$OUT"/*.kv "$BENCH_OUT/busy_poll.runs/"
+mkdir -p "$BENCH_OUT/busy_poll.runs" && cp "$OUT"/*.kv "$OUT"/*.cpu "$BENCH_OUT/busy_poll.runs/"
 
 $PY - "$OUT" "$BENCH_OUT/busy_poll.json" "$ROUNDS" "$SECS" "$BUSY_US" "$LOAD0" "$LOAD1" "${CASES[@]}" <<'PY'
 import json, statistics, sys
@@ -175,13 +142,9 @@ def spread(v):
 rows = {}
 for c in cases:
     runs = [kv("%s/%s.%d.kv" % (out, c, r)) for r in range(1, rounds + 1)]
-    per = []
-    for x in runs:
-        # Bytes in the CPU window at the receiver's measured rate.
-        num = lambda k: x[k] if isinstance(x.get(k), float) else None
-        gb = (num("gbps") or 0) / 8 * (num("window_s") or 0)
-        per.append({"machine": num("machine_busy_s") / gb if gb and num("machine_busy_s") is not None else None,
-                    "tasks": num("tasks_s") / gb if gb and num("tasks_s") is not None else None})
+    cpus = [json.load(open("%s/%s.%d.cpu" % (out, c, r))) for r in range(1, rounds + 1)]
+    per = [{"machine": x.get("cpu_s_per_gb"), "tasks": x.get("parties_cpu_s_per_gb")}
+           for x in cpus]
     napi = runs[0].get("napi")
     rows[c] = {
         "receiver": "plain AF_XDP loop" if c.startswith("plain") else "libxrx worker, null sink",
@@ -211,7 +174,7 @@ res = {
                "traffic": "xrx-send pcap replay, TCPv4 16 flows x 16-segment trains, 1448-byte payload, as fast as it goes",
                "sender_cpu": 0, "rx_cpu": 1, "busy_poll_us": int(busy_us),
                "deferral": {"napi_defer_hard_irqs": 2, "gro_flush_timeout_ns": 200000},
-               "measure": "cpu_s_per_gb: whole machine busy CPU-s per 1e9 bytes delivered; tasks_cpu_s_per_gb: sender, receiver and ksoftirqd only"},
+               "measure": "cpu_s_per_gb: whole machine busy CPU-s per 1e9 bytes delivered (cpu_lib.sh); tasks_cpu_s_per_gb: its parties only (sender, receiver, ksoftirqd, NAPI threads)"},
     "loadavg": {"start": load0.split(), "end": load1.split()},
     "rows": rows,
     "ratios": {"%s/%s" % (a, b): {"cpu_s_per_gb": ratio(a, b, "cpu_s_per_gb"),

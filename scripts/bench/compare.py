@@ -9,7 +9,7 @@ were made on machines of different speed.
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
 bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json,
-busy_poll.json), the combined file scripts/bench/run.sh writes
+capture.json, busy_poll.json), the combined file scripts/bench/run.sh writes
 (build/bench/all.json, also the reference run in docs/bench/), or a folder
 holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
@@ -47,14 +47,23 @@ def xdp_rows(d):
 
 
 def tun_rows(d):
-    if d.get("ratio"):
-        yield ("tun vs kernel, GRO on", d["ratio"], True, "Gbit/s ratio")
+    # "ratio" is against the faster GRO-on kernel row (with or without
+    # threaded NAPI); runs before that row had ratio = ratio_gro_on.
+    on = d.get("ratio_gro_on", d.get("ratio"))
+    if on:
+        yield ("tun vs kernel, GRO on", on, True, "Gbit/s ratio")
+    if d.get("ratio") and "baseline" in d:
+        yield ("tun vs the faster GRO-on kernel path", d["ratio"], True,
+               "Gbit/s ratio")
+    if d.get("cpu_per_gb_ratio"):
+        yield ("tun CPU per GB vs the faster GRO-on kernel path",
+               d["cpu_per_gb_ratio"], False, "CPU s/GB ratio")
     if d.get("ratio_gro_off"):
         yield ("tun vs kernel, GRO off", d["ratio_gro_off"], True,
                "Gbit/s ratio")
     if d.get("ratio_busy"):
-        yield ("tun with busy_poll vs kernel, GRO on", d["ratio_busy"], True,
-               "Gbit/s ratio")
+        yield ("tun with busy_poll vs the faster GRO-on kernel path",
+               d["ratio_busy"], True, "Gbit/s ratio")
 
 
 def afxdp_rows(d):
@@ -64,6 +73,17 @@ def afxdp_rows(d):
         if c.get("rx_cpu_ratio"):
             yield ("afxdp %s receiver CPU/frame vs plain" % name,
                    c["rx_cpu_ratio"], False, "ns ratio")
+        if c.get("cpu_per_gb_ratio"):
+            yield ("afxdp %s machine CPU per GB vs plain" % name,
+                   c["cpu_per_gb_ratio"], False, "CPU s/GB ratio")
+
+
+def capture_rows(d):
+    for base in ("tcpdump", "xdpdump"):
+        r = d.get("ratios", {}).get("xrx/%s_cpu_per_gb" % base)
+        if r:
+            yield ("capture xrx CPU per GB vs %s" % base, r, False,
+                   "CPU s/GB ratio")
 
 
 def xdp_meta_rows(d):
@@ -96,15 +116,17 @@ def busy_poll_rows(d):
     # neighbours' work on a shared machine.
     for key, r in sorted(d.get("ratios", {}).items()):
         if r.get("tasks_cpu_s_per_gb"):
-            yield ("%s CPU per GB (sender, receiver, ksoftirqd)" % key,
+            yield ("%s parties' CPU per GB" % key,
                    r["tasks_cpu_s_per_gb"], False, "CPU-s/GB ratio")
 
 
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
             "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
-            "flood": flood_rows, "busy_poll": busy_poll_rows}
+            "flood": flood_rows, "capture": capture_rows,
+            "busy_poll": busy_poll_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "bench_tee.json", "flood.json", "busy_poll.json")
+         "xdp_meta.json", "bench_tee.json", "flood.json", "capture.json",
+         "busy_poll.json")
 
 
 def load(path):

@@ -32,18 +32,17 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <x86intrin.h>
 
 #include <xrx/engine.h>
 #include <xrx/parse.h>
 
+#include "bench.h"
 #include "util/frames.h"
 #include "gro/engine_priv.h"	/* the table's mask, the bound's switch */
 
@@ -121,24 +120,6 @@ struct train {
 };
 
 static double tsc_hz;
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void tsc_calibrate(void)
-{
-	__u64 t0 = now_ns(), c0 = __rdtsc(), t1;
-
-	do
-		t1 = now_ns();
-	while (t1 - t0 < 50000000ull);
-	tsc_hz = (double)(__rdtsc() - c0) * 1e9 / (double)(t1 - t0);
-}
 
 static void flow_spec(struct frame_spec *s, const struct flow *f)
 {
@@ -293,22 +274,6 @@ static struct xrx_engine *engine_new(const struct train *t, enum flush fl,
 	return k->e;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[n];
-
-	memcpy(s, v, sizeof(s));
-	qsort(s, n, sizeof(s[0]), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 /*
  * One measurement: @passes passes over the train on a fresh engine.
  * Return: ns per frame, the median over its batches (a batch the machine
@@ -442,7 +407,6 @@ int main(int argc, char **argv)
 	char path[4096], label[64];
 	int c, n = 0, i, j, r, s, o, fl;
 	struct sink k;
-	cpu_set_t cpus;
 	__u32 mask;
 	__u64 tried;
 	double d;
@@ -484,16 +448,10 @@ int main(int argc, char **argv)
 			 dir ? dir : "build/bench");
 		op.json = path;
 	}
-	if (op.cpu < 0 && sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &cpus))
-				op.cpu = c;
-	CPU_ZERO(&cpus);
-	CPU_SET(op.cpu < 0 ? 0 : op.cpu, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus))
-		fprintf(stderr, "flood_bench: cannot pin to CPU %d: %m; running unpinned\n",
-			op.cpu);
-	tsc_calibrate();
+	if (op.cpu < 0)
+		op.cpu = bench_last_cpu();
+	bench_pin("flood_bench", op.cpu < 0 ? 0 : op.cpu);
+	tsc_hz = tsc_calibrate();
 
 	for (s = 0; s < T_MAX; s++)
 		for (o = 0; o < O_MAX; o++) {
@@ -576,13 +534,7 @@ int main(int argc, char **argv)
 			w->ratio[r] = base ? w->ns[r] / base->ns[r] : 0;
 		w->ns_med = median(w->ns, op.rounds);
 		w->ratio_med = median(w->ratio, op.rounds);
-		w->ratio_min = w->ratio_max = w->ratio[0];
-		for (r = 1; r < op.rounds; r++) {
-			if (w->ratio[r] < w->ratio_min)
-				w->ratio_min = w->ratio[r];
-			if (w->ratio[r] > w->ratio_max)
-				w->ratio_max = w->ratio[r];
-		}
+		range(w->ratio, op.rounds, &w->ratio_min, &w->ratio_max);
 	}
 	printf("%-34s %8s %7s %13s %8s %11s  %s\n", "row", "ns/frame", "ratio",
 	       "(min-max)", "seg/pkt", "bucket_full", "note");

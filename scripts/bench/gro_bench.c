@@ -50,13 +50,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <x86intrin.h>
 
 #include <rte_cycles.h>
@@ -69,6 +67,7 @@
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
+#include "bench.h"
 #include "util/frames.h"
 #include "util/vxlan_frames.h"
 #include "util/dpdk_env.h"
@@ -183,25 +182,6 @@ static __u64 llc_size(void)
 		fclose(f);
 	}
 	return best;
-}
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* TSC ticks per second, against CLOCK_MONOTONIC over 50 ms. */
-static void tsc_calibrate(void)
-{
-	__u64 t0 = now_ns(), c0 = __rdtsc(), t1;
-
-	do
-		t1 = now_ns();
-	while (t1 - t0 < 50000000ull);
-	tsc_hz = (double)(__rdtsc() - c0) * 1e9 / (double)(t1 - t0);
 }
 
 /* ---- trains ------------------------------------------------------------ */
@@ -1230,7 +1210,6 @@ int main(int argc, char **argv)
 	struct train t = { 0 };
 	static char json[4096];
 	int c, rc, p, o, m, f;
-	cpu_set_t cpus;
 
 	/* scripts/bench/run.sh says where every benchmark's JSON goes */
 	if (getenv("BENCH_OUT")) {
@@ -1282,14 +1261,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (op.cpu < 0) {
-		if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
-			for (c = 0; c < CPU_SETSIZE; c++)
-				if (CPU_ISSET(c, &cpus))
-					op.cpu = c;
-		if (op.cpu < 0)
-			op.cpu = 0;
-	}
+	if (op.cpu < 0)
+		op.cpu = bench_last_cpu();
+	if (op.cpu < 0)
+		op.cpu = 0;
 
 	if (op.dpdk) {
 		/* The EAL pins this thread: xrx runs on the same core. */
@@ -1301,13 +1276,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else {
-		CPU_ZERO(&cpus);
-		CPU_SET(op.cpu, &cpus);
-		if (sched_setaffinity(0, sizeof(cpus), &cpus))
-			fprintf(stderr, "gro_bench: cannot pin to CPU %d: %s; "
-				"running unpinned\n", op.cpu, strerror(errno));
+		bench_pin("gro_bench", op.cpu);
 	}
-	tsc_calibrate();
+	tsc_hz = tsc_calibrate();
 	/*
 	 * The region is mapped for the biggest train (16384 flows of two
 	 * 9 KiB segments at least) and touched only as far as a train

@@ -64,6 +64,7 @@
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
+#include "bench.h"
 #include "util/frames.h"
 #include "xsk_redirect.skel.h"
 
@@ -181,33 +182,6 @@ static double ns_per_frame(int prog_fd, const __u8 *frame, __u32 len,
 	if (opts.retval != want)
 		return -EPROTO;
 	return opts.duration;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_TRIALS];
-
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-static void range(const double *v, int n, double *lo, double *hi)
-{
-	int i;
-
-	*lo = *hi = v[0];
-	for (i = 1; i < n; i++) {
-		*lo = v[i] < *lo ? v[i] : *lo;
-		*hi = v[i] > *hi ? v[i] : *hi;
-	}
 }
 
 /* Median over the trials of column @hi minus column @lo (-1: the floor). */

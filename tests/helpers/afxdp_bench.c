@@ -5,7 +5,8 @@
  * traffic.
  *
  *   afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV [-p PORT] [-t SECS]
- *               [-W WARMUP] [-c CPU] [-T WAIT] [-B USEC]
+ *               [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC]
+ *               [-C verify|trust] [-R RING] [-B USEC]
  *
  * plain  the baseline: xrx_rx in front (attached with xrx_prog__attach(),
  *        the same program and rule as the other modes, so only the
@@ -22,7 +23,8 @@
  * -B USEC: preferred busy polling in either (libxrx's busy_poll, and the
  * same socket options and loop in plain): one NAPI poll after every
  * batch, and with an empty ring polls for up to USEC microseconds before
- * blocking in poll(). The device's napi_defer_hard_irqs and
+ * blocking in poll(); no -N naps meanwhile, as in libxrx, until a socket
+ * without a NAPI falls back. The device's napi_defer_hard_irqs and
  * gro_flush_timeout are the caller's (bench_busy_poll.sh sets them).
  *
  * It prints "ready" once the socket is bound, waits (up to WAIT seconds)
@@ -53,6 +55,7 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -94,6 +97,7 @@ struct sample {
 	__u64 prog_rx, prog_redirect;	/* xrx_rx */
 	__u64 xsk_dropped, xsk_fill_empty, xsk_ring_full;
 	__u64 pkts_out, aggs_out, segs_merged;	/* live modes */
+	__u64 batches, polls, naps;	/* receive loop */
 	double cpu_s;			/* this process, user + system */
 	double t;			/* CLOCK_MONOTONIC seconds */
 };
@@ -110,12 +114,13 @@ struct plain {
 	__u32 nr_frames, frame_size, fill_size, batch;
 	__u32 busy_usec;		/* -B: busy polling, 0 off */
 	unsigned int napi_id;		/* the socket's, once frames came */
+	__u64 nap_ns;			/* -N: as libxrx's coalesce_usec */
 	bool sg;
 	int fd, cpu;
 	pthread_t thread;
 	bool running;
 	atomic_bool stop;
-	_Atomic __u64 frames, bytes;
+	_Atomic __u64 frames, bytes, batches, polls, naps;
 };
 
 static double now_s(void)
@@ -324,19 +329,32 @@ static void *plain_main(void *arg)
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
 	__u64 addrs[XRX_BATCH_MAX + XRX_CHUNKS_MAX];
 	const struct xdp_desc *d;
+	struct timespec nap = { 0, (long)p->nap_ns };
 	__u64 bytes;
-	__u32 n, idx, i;
+	__u32 n = 0, idx, i;
 
 	pin_cpu(p->cpu);
+	if (p->nap_ns)
+		prctl(PR_SET_TIMERSLACK, p->nap_ns / 4 ? p->nap_ns / 4 : 1);
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+		/* As xrx_rxq_main(): a batch that emptied the ring, nap,
+		 * unless busy polling. */
+		if (p->nap_ns && !p->busy_usec && n && n < p->batch) {
+			clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
+			atomic_store_explicit(&p->naps, p->naps + 1,
+					      memory_order_relaxed);
+		}
 		n = xsk_ring_cons__peek(&p->rx, p->batch, &idx);
 		if (!n) {
 			/* As xrx_rxq_refill()/xrx_rxq_wait(): kick if asked, else
 			 * sleep in poll() until the ring has frames. */
 			if (xsk_ring_prod__needs_wakeup(&p->fq))
 				recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
-			if (!plain_busy_wait(p))
+			if (!plain_busy_wait(p)) {
 				poll(&pfd, 1, 100);
+				atomic_store_explicit(&p->polls, p->polls + 1,
+						      memory_order_relaxed);
+			}
 			continue;
 		}
 		bytes = 0;
@@ -354,6 +372,8 @@ static void *plain_main(void *arg)
 		atomic_store_explicit(&p->frames, p->frames + n,
 				      memory_order_relaxed);
 		atomic_store_explicit(&p->bytes, p->bytes + bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&p->batches, p->batches + 1,
 				      memory_order_relaxed);
 	}
 	return NULL;
@@ -384,7 +404,7 @@ static int plain_bind(struct plain *p, const char *ifname)
 		.frame_size = p->frame_size,
 	};
 	struct xsk_socket_config sc = {
-		.rx_size = XRX_RING_DEFAULT,
+		.rx_size = p->fill_size,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 	};
 	unsigned int i;
@@ -420,7 +440,7 @@ static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
 	p->fd = -1;
 	p->cpu = cpu;
 	p->frame_size = XRX_FRAME_SIZE_DEFAULT;
-	p->fill_size = XRX_RING_DEFAULT;
+	p->fill_size = p->fill_size ? p->fill_size : XRX_RING_DEFAULT;
 	p->nr_frames = 2 * p->fill_size;
 	p->batch = XRX_BATCH_DEFAULT;
 	p->area_size = (size_t)p->nr_frames * p->frame_size;
@@ -503,6 +523,9 @@ static void sample_plain(struct plain *p, struct sample *s)
 	s->cpu_s = cpu_s();
 	s->frames = atomic_load_explicit(&p->frames, memory_order_relaxed);
 	s->bytes = atomic_load_explicit(&p->bytes, memory_order_relaxed);
+	s->batches = atomic_load_explicit(&p->batches, memory_order_relaxed);
+	s->polls = atomic_load_explicit(&p->polls, memory_order_relaxed);
+	s->naps = atomic_load_explicit(&p->naps, memory_order_relaxed);
 	xrx_prog__stats(p->prog, pk, by);
 	s->prog_rx = pk[XRX_STAT_RX];
 	s->prog_redirect = pk[XRX_STAT_REDIRECT];
@@ -529,20 +552,29 @@ static void sample_live(struct xrx_live *l, struct sample *s)
 	s->pkts_out = st.engine[XRX_ENGINE_STAT_PKTS_OUT];
 	s->aggs_out = st.engine[XRX_ENGINE_STAT_AGGS_OUT];
 	s->segs_merged = st.engine[XRX_ENGINE_STAT_SEGS_MERGED];
+	s->batches = st.live[XRX_LIVE_STAT_RX_BATCHES];
+	s->polls = st.live[XRX_LIVE_STAT_POLLS];
+	s->naps = st.live[XRX_LIVE_STAT_NAPS];
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV[,gso] [-p PORT] [-t SECS]\n"
-		"                   [-W WARMUP] [-c CPU] [-T WAIT] [-B USEC]\n"
+		"                   [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC] [-C verify|trust]\n"
+		"                   [-R RING] [-B USEC]\n"
 		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n"
+		"  -N: sleep after a batch that emptied the ring (libxrx's coalesce_usec;\n"
+		"      default libxrx's default, 0 off), the same in every mode\n"
+		"  -C: the live modes' L4 checksum mode (default verify)\n"
+		"  -R: fill and RX ring size, a power of two >= 64 (default libxrx's)\n"
 		"  -B: preferred busy polling, USEC of polls on an empty ring before poll()\n");
 }
 
 int main(int argc, char **argv)
 {
 	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct xrx_engine_opts eo = { .sz = sizeof(eo) };
 	struct xrx_live_queue_info qi = { 0 };
 	struct sample a, b;
 	struct plain p = { .fd = -1 };
@@ -553,10 +585,11 @@ int main(int argc, char **argv)
 	int cpus[XRX_LIVE_QUEUES_MAX];
 	int opt, cpu_nr = -1, rc = 1, err;
 	__u16 port = 5001;
-	__u32 busy_usec = 0;
+	long coalesce = XRX_LIVE_COALESCE_USEC_DEFAULT;
+	__u32 ring = 0, busy_usec = 0;
 	bool plain;
 
-	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:B:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:R:B:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm': mode = optarg; break;
@@ -566,11 +599,21 @@ int main(int argc, char **argv)
 		case 'c': cpu_nr = atoi(optarg); break;
 		case 'T': wait = atof(optarg); break;
 		case 'B': busy_usec = (__u32)atoi(optarg); break;
+		case 'N': coalesce = atol(optarg); break;
+		case 'R': ring = (__u32)atol(optarg); break;
+		case 'C':
+			if (!strcmp(optarg, "trust"))
+				eo.csum = XRX_CSUM_TRUST;
+			else if (strcmp(optarg, "verify"))
+				port = 0;	/* usage */
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port) {
+	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port ||
+	    coalesce < 0 || coalesce > XRX_LIVE_COALESCE_USEC_MAX ||
+	    (ring & (ring - 1)) || (ring && ring < 64)) {
 		usage(stderr);
 		return 2;
 	}
@@ -580,6 +623,8 @@ int main(int argc, char **argv)
 
 	if (plain) {
 		p.busy_usec = busy_usec;
+		p.nap_ns = (__u64)coalesce * 1000;
+		p.fill_size = ring;
 		err = plain_open(&p, ifname, port, cpu_nr);
 		if (err) {
 			fprintf(stderr, "afxdp_bench: %s: %s\n", ifname, strerror(-err));
@@ -597,6 +642,11 @@ int main(int argc, char **argv)
 		o.bind = XRX_LIVE_BIND_AUTO;
 		o.busy_poll = busy_usec > 0;
 		o.busy_poll_usec = busy_usec;
+		o.coalesce_usec = (__u32)coalesce;
+		o.fill_size = ring;
+		o.rx_size = ring;
+		o.engine = &eo;
+		o.no_coalesce = !coalesce;
 		l = xrx_live__open(ifname, &o);
 		if (!l) {
 			fprintf(stderr, "afxdp_bench: open %s with sink %s: %s\n",
@@ -674,6 +724,12 @@ int main(int argc, char **argv)
 	printf("aggs_out %llu\n", (unsigned long long)(b.aggs_out - a.aggs_out));
 	printf("segs_merged %llu\n",
 	       (unsigned long long)(b.segs_merged - a.segs_merged));
+	printf("batches %llu\n", (unsigned long long)(b.batches - a.batches));
+	printf("polls %llu\n", (unsigned long long)(b.polls - a.polls));
+	printf("naps %llu\n", (unsigned long long)(b.naps - a.naps));
+	printf("frames_per_batch %.2f\n", b.batches > a.batches ?
+	       (double)(b.frames - a.frames) / (b.batches - a.batches) : 0);
+	printf("coalesce_usec %ld\n", coalesce);
 	printf("cpu_secs %.4f\n", cpu);
 	/* Receiver CPU per frame, and the rate one core would sustain. */
 	printf("cpu_ns_per_frame %.1f\n",

@@ -41,7 +41,7 @@ rx_start() {
 		"$LIVE_RX" -i $IF_DUT -P $PIN_ROOT "$@" >"$RX_OUT" 2>"$RX_ERR" &
 	RX_PID=$!
 	at_exit "kill $RX_PID"
-	if ! wait_for 10 grep -q '^ready' "$RX_OUT"; then
+	if ! wait_xrxd $RX_PID grep -q '^ready' "$RX_OUT"; then
 		diag "live_rx did not start: $(head -5 "$RX_ERR")"
 		kill $RX_PID 2>/dev/null
 		wait $RX_PID 2>/dev/null

@@ -23,11 +23,7 @@ oracle_need() {
 	done
 	$PY -c 'import scapy' 2>/dev/null ||
 		skip_all "$1: python3-scapy missing (scripts/deps.sh installs it)"
-	if [ ! -x "$BUILD/xrx-replay" ]; then
-		check "xrx-replay is built (make)" 1
-		done_testing
-		exit
-	fi
+	replay_need
 }
 
 oracle_receiver() {

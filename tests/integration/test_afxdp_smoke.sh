@@ -65,7 +65,7 @@ for mode in native skb; do
 		-n $((NTCP + NUDP)) -t 15 -m $mode >"$out" 2>"$LOG/smoke-$mode.err" &
 	pid=$!
 	at_exit "kill $pid"
-	if ! wait_for 10 grep -q '^ready' "$out"; then
+	if ! wait_xrxd $pid grep -q '^ready' "$out"; then
 		diag "$(cat "$LOG/smoke-$mode.err")"
 		check "xsk_smoke bound an AF_XDP socket ($mode)" 1
 		kill $pid 2>/dev/null

@@ -7,14 +7,8 @@
 # batch size change nothing but the aggregate boundaries they should.
 . "$(dirname "$0")/../lib.sh"
 
-R=$BUILD/xrx-replay
-X="$PY $TOP/tests/tools/xrxpcap.py"
+replay_need
 CAP=$TOP/tests/fixtures/iperf3-tcp4.pcap
-if [ ! -x "$R" ]; then
-	check "xrx-replay is built (make)" 1
-	done_testing
-	exit
-fi
 W=$(mktemp -d /tmp/xrx-replay-cap.XXXXXX)
 at_exit rm -rf "$W"
 

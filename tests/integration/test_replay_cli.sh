@@ -9,13 +9,7 @@
 # those tools accept. No network namespaces needed.
 . "$(dirname "$0")/../lib.sh"
 
-R=$BUILD/xrx-replay
-X="$PY $TOP/tests/tools/xrxpcap.py"
-if [ ! -x "$R" ]; then
-	check "xrx-replay is built (make)" 1
-	done_testing
-	exit
-fi
+replay_need
 if ! $PY -c 'import scapy' 2>/dev/null; then
 	skip "replay cli" "python3-scapy missing (scripts/deps.sh installs it)"
 	done_testing

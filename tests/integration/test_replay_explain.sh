@@ -15,13 +15,7 @@
 # the reason that cost the most aggregation first. No namespaces needed.
 . "$(dirname "$0")/../lib.sh"
 
-R=$BUILD/xrx-replay
-X="$PY $TOP/tests/tools/xrxpcap.py"
-if [ ! -x "$R" ]; then
-	check "xrx-replay is built (make)" 1
-	done_testing
-	exit
-fi
+replay_need
 $PY -c 'import scapy' 2>/dev/null ||
 	skip_all "python3-scapy missing (scripts/deps.sh installs it)"
 command -v tshark >/dev/null || skip_all "tshark missing (scripts/deps.sh installs it)"

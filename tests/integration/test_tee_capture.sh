@@ -16,17 +16,10 @@
 # Prometheus and the xrx_ustats map by name.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
-xrxd_need bpffs
-need_built "$BUILD/tests/tcp_hash"
-need_tun
 
 PORT=5201
-TUN=xt$$
 BYTES=$((100 << 20))
-
-testbed_up || { check "testbed" 1; done_testing; exit 1; }
-xrxd_work tee-capture
-dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
+xrxd_tun_testbed tee-capture
 
 # A tee must never wait for a reader: a FIFO is a config error, exit 2,
 # before anything is touched.

@@ -15,17 +15,10 @@
 # again after the tmpfs grew, with the count lost meanwhile.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
-xrxd_need bpffs
-need_built "$BUILD/tests/tcp_hash"
-need_tun
 
 PORT=5201
-TUN=xt$$
 BYTES=$((100 << 20))
-
-testbed_up || { check "testbed" 1; done_testing; exit 1; }
-xrxd_work tee-full
-dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
+xrxd_tun_testbed tee-full
 
 SMALL=$WORK/small
 mkdir "$SMALL"

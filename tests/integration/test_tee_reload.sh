@@ -15,17 +15,10 @@
 # stream completes; every frame is accounted for (unaccounted 0).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
-xrxd_need bpffs
-need_built "$BUILD/tests/tcp_hash"
-need_tun
 
 PORT=5201
-TUN=xt$$
 BYTES=$((16 << 20))
-
-testbed_up || { check "testbed" 1; done_testing; exit 1; }
-xrxd_work tee-reload
-dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
+xrxd_tun_testbed tee-reload
 
 # conf [TEE]: the sink always the same TUN, the tee as given.
 conf() {
@@ -45,8 +38,22 @@ reload() {
 	wait_for 10 eval '[ "$(reloads)" -gt $before ]' &&
 		[ "$(grep "workers switched in place to" "$WORK/xrxd.err" | tail -1 | sed 's/.*switched in place to \(.*\) (sockets.*/\1/')" = "$1" ]
 }
+# tee_add FILE: SIGHUP to a pcap tee on FILE; one case that it came in
+# place.
+tee_add() {
+	conf "pcap:$1"
+	reload "sink tun:$TUN, tee pcap:$1"
+	check "SIGHUP adds tee pcap:$1 in place" $?
+}
 # idle N: the counters once the traffic so far is accounted for.
 idle() { stats_settled "$WORK/$1.json"; }
+# stream N WHAT: TCP stream N to the DUT, one case that it completed
+# whole, then its counters (idle N).
+stream() {
+	tcp_stream "$WORK/s$1" $IP4_DUT $PORT $BYTES
+	check "stream $1, $2: completed, hash intact" $?
+	idle $1
+}
 j() { jpath "$WORK/$1.json" "$2"; }
 # pcap_holds FILE SEND: FILE holds the stream whose sender wrote SEND.
 pcap_holds() {
@@ -62,9 +69,7 @@ check "xrxd up without a tee" 0
 started=$(jget user.started_ns)
 nosock=$(jget kernel.pass_no_socket.packets)
 
-tcp_stream "$WORK/s0" $IP4_DUT $PORT $BYTES
-check "stream 0, no tee: completed, hash intact" $?
-idle 0
+stream 0 "no tee"
 check "no tee, no tee counters" $([ "$(j 0 user.tee.pkts_in)" = 0 ]; echo $?)
 
 # A FIFO's reader could hold every write up: refused, nothing changes.
@@ -78,12 +83,8 @@ check "SIGHUP to a tee on a FIFO: refused, still running without a tee" \
 	$(grep -q "tee = pcap:$WORK/fifo is a FIFO" "$WORK/xrxd.err" && kill -0 $pid &&
 	  [ "$(jget user.live_swaps)" = 0 ]; echo $?)
 
-conf "pcap:$WORK/a.pcap"
-reload "sink tun:$TUN, tee pcap:$WORK/a.pcap"
-check "SIGHUP adds tee pcap:$WORK/a.pcap in place" $?
-tcp_stream "$WORK/s1" $IP4_DUT $PORT $BYTES
-check "stream 1, with the tee: completed, hash intact" $?
-idle 1
+tee_add "$WORK/a.pcap"
+stream 1 "with the tee"
 d_sink=$(( $(j 1 user.sink.pkts_in) - $(j 0 user.sink.pkts_in) ))
 diag "stream 1: sink got $d_sink packets, the tee $(j 1 user.tee.pkts_in), wrote $(j 1 user.tee.pkts_out)"
 check "the tee was given what the sink was ($d_sink) and wrote it all" \
@@ -95,19 +96,13 @@ reload "sink tun:$TUN"
 check "SIGHUP removes the tee in place" $?
 pcap_holds "$WORK/a.pcap" "$WORK/s1.send"
 check "a.pcap holds stream 1 whole" $?
-tcp_stream "$WORK/s2" $IP4_DUT $PORT $BYTES
-check "stream 2, no tee: completed, hash intact" $?
-idle 2
+stream 2 "no tee"
 check "without the tee its counters stand still" \
 	$([ "$(j 2 user.tee.pkts_in)" = "$(j 1 user.tee.pkts_in)" ] &&
 	  [ "$(j 2 user.sink.pkts_in)" -gt "$(j 1 user.sink.pkts_in)" ]; echo $?)
 
-conf "pcap:$WORK/b.pcap"
-reload "sink tun:$TUN, tee pcap:$WORK/b.pcap"
-check "SIGHUP adds tee pcap:$WORK/b.pcap in place" $?
-tcp_stream "$WORK/s3" $IP4_DUT $PORT $BYTES
-check "stream 3, with the new tee: completed, hash intact" $?
-idle 3
+tee_add "$WORK/b.pcap"
+stream 3 "with the new tee"
 d_sink=$(( $(j 3 user.sink.pkts_in) - $(j 2 user.sink.pkts_in) ))
 check "the new tee counts on from the first one's $(j 2 user.tee.pkts_out) (+$d_sink)" \
 	$([ "$(j 3 user.tee.pkts_in)" = $(( $(j 2 user.tee.pkts_in) + d_sink )) ] &&

@@ -58,7 +58,7 @@ nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT \
 	-s "$KIND:$TUN,gso" -t 150 >"$OUT/live" 2>&1 &
 LP=$!
 at_exit kill $LP
-if ! wait_for 10 grep -q '^ready' "$OUT/live"; then
+if ! wait_xrxd $LP grep -q '^ready' "$OUT/live"; then
 	sed 's/^/# /' "$OUT/live"
 	check "live path up with the $KIND sink" 1
 	done_testing

@@ -19,19 +19,11 @@
 xrxd_need bpffs
 need_built "$BUILD/xrx-send"
 
-testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-xrxd_work channels
-MAC=$(dut_mac)
+xrxd_send_testbed channels numrxqueues 2 numtxqueues 2
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
-in_src ethtool -K $IF_SRC tx off >/dev/null
 ok "one RX queue on the DUT, one TX queue on the source" \
 	eval 'in_dut ethtool -L $IF_DUT rx 1 tx 1 && in_src ethtool -L $IF_SRC rx 1 tx 1'
 
-cat >"$WORK/xrx.conf" <<EOF
-interface = $IF_DUT
-accelerate = tcp/5201
-flush_timeout_us = 1000
-EOF
 bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 pid=$!
 at_exit kill -KILL $pid

@@ -21,9 +21,7 @@ xrxd_need bpffs
 HOLD=$BUILD/tests/xsk_hold
 need_built "$HOLD" "$BUILD/xrx-send"
 
-testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-xrxd_work degraded
-MAC=$(dut_mac)
+xrxd_send_testbed degraded numrxqueues 2 numtxqueues 2
 log_has() { grep -q "$1" "$WORK/xrxd.err"; }
 ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
 # Both queues: 8 flows spread over the veth's two TX queues.
@@ -31,14 +29,7 @@ send() {
 	in_src "$BUILD/xrx-send" -i $IF_SRC --dmac $MAC --dport 5201 --flows 8 \
 		--segs 8 "$@" >/dev/null 2>&1
 }
-in_src ethtool -K $IF_SRC tx off >/dev/null
 snapshot "$WORK/orig"
-
-cat >"$WORK/xrx.conf" <<EOF
-interface = $IF_DUT
-accelerate = tcp/5201
-flush_timeout_us = 1000
-EOF
 
 # --- degraded ---------------------------------------------------------------
 # nsenter execs the helper in place: $! is its pid.
@@ -54,7 +45,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 wait_for 5 grep -q "^STATUS=.*DEGRADED" "$WORK/notify.log"
 check "bind EBUSY at start: xrxd stays up, READY=1, STATUS= says DEGRADED" \
 	$(kill -0 $pid && [ "$(ncount READY=1)" = 1 ] &&

@@ -18,16 +18,8 @@ xrxd_need bpffs
 HOLD=$BUILD/tests/xsk_hold
 need_built "$HOLD" "$BUILD/xrx-send"
 
-testbed_up numrxqueues 2 numtxqueues 2 || { echo "not ok 1 - testbed"; exit 1; }
-xrxd_work degraded-channels
-MAC=$(dut_mac)
-in_src ethtool -K $IF_SRC tx off >/dev/null
+xrxd_send_testbed degraded-channels numrxqueues 2 numtxqueues 2
 in_src ethtool -L $IF_SRC tx 1 >/dev/null
-cat >"$WORK/xrx.conf" <<EOF
-interface = $IF_DUT
-accelerate = tcp/5201
-flush_timeout_us = 1000
-EOF
 
 # run_case NAME RX_BEFORE RX_AFTER
 run_case() {

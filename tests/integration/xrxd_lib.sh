@@ -47,6 +47,18 @@
 #   xrxd_notified SECS    start xrxd in the DUT on $WORK/xrx.conf, its log in
 #                         $WORK/xrxd.err, its sd_notify datagrams collected
 #                         for SECS (notify_listen); $pid; waits for READY=1
+#   xrxd_tun_testbed NAME the start of the tests that stream TCP
+#                         (tests/helpers/tcp_hash) through xrxd's TUN sink:
+#                         skip unless xrxd_need bpffs, tcp_hash and
+#                         /dev/net/tun allow it; the testbed, xrxd_work
+#                         NAME, and a TUN $TUN (xtPID) up in the DUT;
+#                         exits with a failed case if either cannot be made
+#   xrxd_send_testbed NAME [ARG...]  after the test's needs, the start of
+#                         the tests that send to xrxd with xrx-send: the
+#                         testbed (ARGs to testbed_up), xrxd_work NAME,
+#                         $MAC the DUT's, the source's TX checksum off, and
+#                         $WORK/xrx.conf accelerating tcp/5201 with a 1 ms
+#                         flush timeout
 
 xrxd_need() {
 	need_root
@@ -64,6 +76,31 @@ xrxd_work() {
 	SF=$STATE/$IF_DUT.state
 	PIN=/sys/fs/bpf/xrx/$IF_DUT
 	at_exit rm -rf "$PIN"
+}
+
+xrxd_tun_testbed() {
+	xrxd_need bpffs
+	need_built "$BUILD/tests/tcp_hash"
+	need_tun
+	TUN=xt$$
+	testbed_up || { check "testbed" 1; done_testing; exit 1; }
+	xrxd_work "$1"
+	dut_tun $TUN || { check "TUN $TUN in the DUT" 1; done_testing; exit 1; }
+}
+
+xrxd_send_testbed() {
+	local name=$1
+
+	shift
+	testbed_up "$@" || { echo "not ok 1 - testbed"; exit 1; }
+	xrxd_work "$name"
+	MAC=$(dut_mac)
+	in_src ethtool -K $IF_SRC tx off >/dev/null
+	cat >"$WORK/xrx.conf" <<EOF
+interface = $IF_DUT
+accelerate = tcp/5201
+flush_timeout_us = 1000
+EOF
 }
 
 xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
@@ -136,7 +173,7 @@ xrxd_up() {
 	bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 	pid=$!
 	at_exit kill -KILL $pid
-	wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
+	wait_xrxd $pid eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
 		{ sed 's/^/# /' "$WORK/xrxd.err"; return 1; }
 }
 
@@ -220,7 +257,7 @@ xrxd_notified() {
 		-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 	pid=$!
 	at_exit kill -KILL $pid
-	wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+	wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 }
 
 redirected() {

@@ -159,7 +159,7 @@ static void test_bucket_full(void **state)
 	struct frame_spec s;
 	__u16 ports[20];
 	__u32 b;
-	int i, k, seg19[] = { 19, 21 };
+	int i, k, seg19[] = { 19, 21 }, again[] = { 0, 19 };
 
 	b = colliding_ports(h, &h_key, ports, 20);
 	for (i = 0; i < 20; i++) {
@@ -185,19 +185,16 @@ static void test_bucket_full(void **state)
 	}
 
 	/* A held flow still merges; an evicted one starts anew and
-	 * pushes the oldest held one (flow 12) out. */
-	frame_spec_tcp4(&s);
-	s.sport = ports[19];
-	s.payload_len = 1000;
-	s.seq = 1001;
-	s.ip_id = 1;
-	h_build(h, 21, &s);
-	frame_spec_tcp4(&s);
-	s.sport = ports[0];
-	s.payload_len = 1000;
-	s.seq = 1001;
-	s.ip_id = 1;
-	h_build(h, 20, &s);
+	 * pushes the oldest held one (flow 12) out. Frame 20 + i is the
+	 * second segment of flow again[i]. */
+	for (i = 0; i < 2; i++) {
+		frame_spec_tcp4(&s);
+		s.sport = ports[again[i]];
+		s.payload_len = 1000;
+		s.seq = 1001;
+		s.ip_id = 1;
+		h_build(h, 20 + i, &s);
+	}
 	h_rx(h, 20, 2, 100);
 	assert_int_equal(h->nr_out, 13);
 	k = 12;
