@@ -129,6 +129,11 @@ diag "BusyPollRxPackets +$((bp1 - bp0)); the workers' busy polls $polls"
 if grep -q "busy polling has no NAPI to poll" "$WORK/d1.err"; then
 	check "no NAPI id on the sockets (copy mode, Linux 6.13+): the workers said so, the kernel busy-polled nothing" \
 		$([ $((bp1 - bp0)) = 0 ] && [ "$polls" -gt 0 ]; echo $?)
+	# Fallen back, a worker is the plain loop again, interrupt
+	# moderation (coalesce, on by default) included.
+	naps=$(jpath "$WORK/stats.json" user.live.naps)
+	check "fallen back, the workers nap after a short batch again (naps $naps)" \
+		$([ "${naps:-0}" -gt 0 ]; echo $?)
 else
 	check "the sockets have a NAPI: the kernel busy-polled frames for the workers" \
 		$([ $((bp1 - bp0)) -gt 0 ]; echo $?)
