@@ -286,6 +286,7 @@ __u32 xrx_fast_merge(struct xrx_engine *e, struct xrx_agg *a,
 	a->pkt.nr_frags += k;
 	xrx_agg_grow(e, a, k, held - a->held_len);
 	e->fast_merged += k;
+	e->fast_runs++;
 	if (done)
 		xrx_deliver(e, a, done);
 	return k;

@@ -202,6 +202,7 @@ struct xrx_engine {
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */
 	bool fast_off;			/* fast path disabled (tests) */
 	__u64 fast_merged;		/* segments it merged (tests) */
+	__u64 fast_runs;		/* runs it merged them in (tests) */
 	__u8 fast_next;			/* fast_masks[] slot to take next */
 	struct xrx_fast_mask fast_masks[XRX_FAST_MASKS];
 	__u64 stats[XRX_ENGINE_STAT_MAX];
