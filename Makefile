@@ -10,10 +10,12 @@
 # make V=1        show the commands
 #
 # Sources are discovered, not listed: user/lib/{gro,sink,afxdp}/*.c is
-# libxrx (three layers, see docs/architecture.md), user/tools/*.c
+# libxrx (three layers, see docs/architecture.md), user/util/*.c the
+# frame builder the tools, tests and benchmarks share, user/tools/*.c
 # are programs, tests/unit/test_*.c and tests/bpf/test_*.c are test
 # binaries, tests/integration/test_*.sh are integration tests,
-# tests/helpers/*.c are programs the integration tests drive.
+# tests/helpers/*.c are programs the integration tests drive. Nothing
+# that is installed builds from tests/.
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -43,7 +45,7 @@ XCFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # Every object and program records the headers it included (NAME.d next to
 # it), so a header change rebuilds exactly what uses it.
 DEPFLAGS  = -MMD -MP -MF $@.d
-# The library's own headers ("gro/gro.h", "afxdp/live_priv.h") are
+# The library's own headers ("gro/gro.h", "afxdp/afxdp.h") are
 # visible to the library and to the tests that test its parts, not to the
 # tools and examples, which use include/xrx/ only.
 LIB_INC  := -Iuser/lib
@@ -73,13 +75,15 @@ HDRS       := $(wildcard include/xrx/*.h)
 #   gro/    header-only copy and the GRO engine; needs libc only
 #   sink/   null, pcap, tun; uses the engine's packets and checksums
 #   afxdp/  xrx_rx attach, UMEM, AF_XDP sockets, workers; uses both
+# and under all three user/lib/*.c: the options table (opts.c), libc only.
 # libxrx-gro.a is the engine alone: the DPDK test and the GRO benchmark
 # link it without libbpf, libxdp or libpcap, which keeps the direction
 # honest. libxrx.a is all three.
+BASE_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/*.c))
 GRO_OBJS   := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/gro/*.c))
 SINK_OBJS  := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/sink/*.c))
 AFXDP_OBJS := $(patsubst user/lib/%.c,$(BUILD)/obj/lib/%.o,$(wildcard user/lib/afxdp/*.c))
-LIB_OBJS   := $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
+LIB_OBJS   := $(BASE_OBJS) $(GRO_OBJS) $(SINK_OBJS) $(AFXDP_OBJS)
 LIBXRX     := $(BUILD)/libxrx.a
 # The shared build: only what include/xrx/ marks XRX_API is exported,
 # each under the version user/lib/libxrx.map gives it.
@@ -89,6 +93,13 @@ LIBXRXGRO  := $(BUILD)/libxrx-gro.a
 
 TOOL_SRCS  := $(wildcard user/tools/*.c)
 TOOLS      := $(patsubst user/tools/%.c,$(BUILD)/%,$(TOOL_SRCS))
+
+# user/util: code the tools share with the tests and benchmarks (the frame
+# builder), as xdp-tools keeps lib/util. Not part of libxrx, not
+# installed; included as "util/frames.h".
+UTIL_OBJS  := $(patsubst user/util/%.c,$(BUILD)/obj/util/%.o,$(wildcard user/util/*.c))
+LIBXRXUTIL := $(BUILD)/libxrxutil.a
+UTIL_INC   := -Iuser
 
 # Control plane: user/ctl/*.c is libxrxctl (config, state file, offloads
 # over netlink, logging), shared by xrxd (user/xrxd/*.c), xrxctl
@@ -104,7 +115,6 @@ CTL_PROGS  := $(BUILD)/xrxd $(BUILD)/xrxctl
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
 HELP_SRCS  := $(wildcard tests/helpers/*.c)
-TEST_SUPPORT := $(wildcard tests/common/*.c)
 TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS)) \
 	      $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(BPFT_SRCS))
 HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
@@ -112,10 +122,13 @@ HELPERS    := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(HELP_SRCS))
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard scripts/bench/*.c))
 BENCHES    := $(patsubst scripts/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXSO) $(LIBXRXGRO) $(TOOLS) $(TEST_BINS) $(HELPERS)
+all: $(BPF_OBJS) $(BPF_SKELS) $(LIBXRX) $(LIBXRXSO) $(LIBXRXGRO) $(LIBXRXUTIL) $(TOOLS) $(TEST_BINS) $(HELPERS)
 
 # The dependency files of everything built so far.
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Those written before the frame builder moved from tests/common to
+# user/util name its old sources; this lets such a build folder rebuild.
+tests/common/%: ;
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
@@ -129,14 +142,14 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .,_,$(basename $(basename $(notdir $<)))) > $@
 
-# The skeleton is generated: attach.c must not compile before it exists.
+# The skeleton is generated: prog.c must not compile before it exists.
 $(BUILD)/obj/lib/%.o: user/lib/%.c | $(BPF_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(LIB_INC) $(DEPFLAGS) $(PKG_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 # The engine compiles without libbpf's, libxdp's or libpcap's headers.
-$(GRO_OBJS): PKG_CFLAGS =
+$(BASE_OBJS) $(GRO_OBJS): PKG_CFLAGS =
 
 $(LIBXRX): $(LIB_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
@@ -148,29 +161,41 @@ $(LIBXRXSO): $(LIB_OBJS) $(LIBXRX_MAP) | $(BUILD)
 	$(Q)$(CC) -shared -Wl,-soname,libxrx.so.0 -Wl,--version-script=$(LIBXRX_MAP) \
 		-Wl,--no-undefined $(LIB_OBJS) -o $@ $(PKG_LIBS) -lpthread $(LDSAN)
 
-$(LIBXRXGRO): $(GRO_OBJS) | $(BUILD)
+$(LIBXRXGRO): $(BASE_OBJS) $(GRO_OBJS) | $(BUILD)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/%: user/tools/%.c $(LIBXRX)
+# The fuzz build keeps the frame builder out of the coverage the fuzzer
+# steers by (UTIL_CFLAGS, see fuzz-build).
+$(BUILD)/obj/util/%.o: user/util/%.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(UTIL_INC) $(DEPFLAGS) $(UTIL_CFLAGS) -c $< -o $@
+
+$(LIBXRXUTIL): $(UTIL_OBJS) | $(BUILD)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/%: user/tools/%.c $(LIBXRX) $(LIBXRXUTIL)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(TOOL_CFLAGS) $(PKG_CFLAGS) $< $(TOOL_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(UTIL_INC) $(PKG_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBXRX) $(LIBXRXCTL) $(LIBXRXUTIL)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lz -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lcmocka -lz -lpthread -lm $(LDSAN)
 
-$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(BPF_SKELS) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/bpf/%.c $(LIBXRX) $(BPF_SKELS) $(LIBXRXUTIL)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(LIB_INC) $(PKG_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRX) $(PKG_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-$(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(BPF_SKELS)
+$(BUILD)/tests/%: tests/helpers/%.c $(LIBXRX) $(BPF_SKELS) $(LIBXRXUTIL)
 	$(call msg,HELPER,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $< $(HELPER_LIBS) -o $@ $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(LIB_INC) $(PKG_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRX) $(PKG_LIBS) -lpthread $(LDSAN)
 
 # Test-only BPF programs (tests/bpf/*.bpf.c) and their skeletons, for the
 # BPF tests that hold a shared parser's BPF build against userspace.
@@ -189,16 +214,6 @@ $(BUILD)/tests/%.skel.h: $(BUILD)/tests/%.bpf.o
 
 $(BUILD)/tests/test_parse_diff: $(TEST_BPF_SKELS)
 $(BUILD)/tests/test_parse_diff: XCFLAGS += -I$(BUILD)/tests
-
-# xrx-send builds its trains with the same frame builder as the tests, so
-# what it sends is what the tests' oracles expect.
-$(BUILD)/xrx-send: $(TEST_SUPPORT)
-$(BUILD)/xrx-send: TOOL_CFLAGS += -Itests
-$(BUILD)/xrx-send: TOOL_LIBS += $(TEST_SUPPORT)
-
-# Helpers that build their traffic with the tests' frame builder.
-$(BUILD)/tests/tun_inject: $(TEST_SUPPORT)
-$(BUILD)/tests/tun_inject: HELPER_LIBS += $(TEST_SUPPORT)
 
 # Examples of the library API (examples/*.c), one program each.
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
@@ -238,16 +253,20 @@ all: $(DPDK_TESTS)
 endif
 
 # Linked with the engine alone (libxrx-gro.a): no libbpf, libxdp, libpcap.
-$(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(TEST_SUPPORT)
+$(BUILD)/tests/%: tests/dpdk/%.c $(LIBXRXGRO) $(LIBXRXUTIL)
 	$(call msg,TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(DPDK_CFLAGS) $< $(TEST_SUPPORT) -o $@ $(LIBXRXGRO) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(DPDK_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRXGRO) $(DPDK_LIBS) -lcmocka -lpthread -lm $(LDSAN)
 
-# The GRO benchmark builds its trains with the tests' frame builder, and
-# turns the engine's fast path off through its private switch (--no-fast).
-$(BUILD)/bench/gro_bench: $(TEST_SUPPORT) $(wildcard scripts/bench/gro*.h tests/common/*.h)
-$(BUILD)/bench/gro_bench: BENCH_CFLAGS += -Itests $(LIB_INC)
-$(BUILD)/bench/gro_bench: BENCH_LIBS += $(TEST_SUPPORT)
+# The GRO benchmark turns the engine's fast path off through its private
+# switch (--no-fast).
+$(BUILD)/bench/gro_bench: $(wildcard scripts/bench/gro*.h)
+$(BUILD)/bench/gro_bench: BENCH_CFLAGS += $(LIB_INC)
+
+# The flow-table flooding benchmark reads the table's mask and switches
+# the bucket bound off (its "before" rows) through the engine's private
+# header.
+$(BUILD)/bench/flood_bench: BENCH_CFLAGS += $(LIB_INC)
 
 # Benchmark-only BPF programs (scripts/bench/*.bpf.c) and their skeletons:
 # the trivial XSKMAP redirect xdp_bench holds xrx_rx against.
@@ -258,14 +277,25 @@ $(BUILD)/bench/%.bpf.o: scripts/bench/%.bpf.c $(HDRS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(TEST_SUPPORT)
-$(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -Itests -I$(BUILD)/bench
-$(BUILD)/bench/xdp_bench: BENCH_LIBS += $(TEST_SUPPORT)
+# xrx_rx cut after each stage, and whole with xrx_meta written every run
+# of a test-run loop (XRX_RX_BENCH in bpf/xrx_rx.bpf.c): xdp_bench loads
+# them by path, and from another build's directory with -B.
+XDP_BENCH_CUTS := parse:1 rules:2 nohash:3 full:4
+XDP_BENCH_OBJS := $(foreach c,$(XDP_BENCH_CUTS),$(BUILD)/bench/xrx_rx_b_$(word 1,$(subst :, ,$(c))).bpf.o)
 
-$(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(BPF_SKELS)
+$(BUILD)/bench/xrx_rx_b_%.bpf.o: bpf/xrx_rx.bpf.c $(HDRS)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_BENCH=$(word 2,$(subst :, ,$(filter $*:%,$(XDP_BENCH_CUTS)))) -c $< -o $@
+
+$(BUILD)/bench/xdp_bench: $(BENCH_BPF) $(XDP_BENCH_OBJS) $(BUILD)/xrx_rx.bpf.o
+$(BUILD)/bench/xdp_bench: BENCH_CFLAGS += -I$(BUILD)/bench
+
+# The benchmarks build their trains with user/util's frame builder.
+$(BUILD)/bench/%: scripts/bench/%.c $(LIBXRX) $(BPF_SKELS) $(LIBXRXUTIL)
 	$(call msg,BENCH,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(BENCH_CFLAGS) $< -o $@ $(LIBXRX) $(PKG_LIBS) $(BENCH_LIBS) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(UTIL_INC) $(PKG_CFLAGS) $(BENCH_CFLAGS) $< -o $@ $(LIBXRXUTIL) $(LIBXRX) $(PKG_LIBS) $(BENCH_LIBS) -lpthread -lm
 
 # Hardening variants, each in a build folder of its own so that build/
 # is never clobbered:
@@ -295,10 +325,10 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer
 
 # xrx-replay's pcap reader is fuzzed in place: fuzz_replay.c includes it.
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBXRX) $(LIBXRXCTL) $(TEST_SUPPORT) tests/fuzz/coverage-ignore.txt $(TOOL_SRCS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBXRX) $(LIBXRXCTL) $(LIBXRXUTIL) tests/fuzz/coverage-ignore.txt $(TOOL_SRCS)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< $(TEST_SUPPORT) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lz -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -Itests $(UTIL_INC) $(LIB_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) -fsanitize=fuzzer -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt $< -o $@ $(LIBXRXUTIL) $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lz -lpthread -lm
 
 fuzz-bins: $(FUZZ_BINS)
 san-bins: $(TEST_BINS)
@@ -313,6 +343,7 @@ fuzz-build:
 	    $(CLANG) -x c -fsanitize=fuzzer - -o /dev/null 2>/dev/null; then \
 		$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(CLANG) \
 			CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+			UTIL_CFLAGS=-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt \
 			fuzz-bins; \
 	else \
 		echo "fuzz: $(CLANG) cannot link -fsanitize=fuzzer; install libclang-rt-14-dev (scripts/deps.sh) to build the fuzz targets"; \

@@ -23,9 +23,14 @@
  *                                       bpf_redirect_map(xrx_xsks, queue),
  *                                       XDP_PASS if no socket is bound
  *
+ * The rules (include/xrx/rules.h) are asked through xrx_ports first, one
+ * array read by destination port that decides wherever no address
+ * prefix can; only where one can does the frame take the xrx_rules trie
+ * (its port, then any port), so most frames make no trie lookup.
+ *
  * The flow hash is computed for accelerated frames only, after the rule
  * lookup (the parse leaves it out): a frame passed to the kernel needs
- * none.
+ * none. It is keyed with xrx_cfg's hash_key, a secret chosen at attach.
  *
  * Built twice from this source. build/xrx_rx.bpf.o is the plain program
  * that xdp-loader and libxdp's dispatcher load. build/xrx_rx_hw.bpf.o
@@ -92,6 +97,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_rules SEC(".maps");
 
+/* Port -> verdict where no address decides (include/xrx/rules.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XRX_PORTS_MAX);
+	__type(key, __u32);
+	__type(value, struct xrx_port_val);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} xrx_ports SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -108,6 +122,33 @@ struct {
 	__type(value, struct xrx_scratch);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_scratch SEC(".maps");
+
+/*
+ * Benchmark builds only (scripts/bench/xdp_bench.c, the Makefile's
+ * build/bench/xrx_rx_b_*.bpf.o): XRX_RX_BENCH stops the program after a
+ * stage and redirects, so that two cuts differ by that stage's cost, and
+ * reuses the metadata area a previous run of BPF_PROG_TEST_RUN's repeat
+ * loop left (the loop reuses one xdp_buff, where bpf_xdp_adjust_meta()
+ * fails from the second run on), so the metadata and the flow hash are
+ * measured as every live frame pays them. Product builds leave it
+ * undefined: no code.
+ */
+#define XRX_BENCH_PARSE 1	/* parsed, counted; no rule looked up */
+#define XRX_BENCH_RULES 2	/* and the verdict; no metadata */
+#define XRX_BENCH_NOHASH 3	/* and the metadata but its hash */
+#define XRX_BENCH_FULL 4	/* the whole program */
+#ifdef XRX_RX_BENCH
+#define XRX_BENCH_STOP(stage, ctx)                                            \
+	do {                                                                  \
+		if (XRX_RX_BENCH == (stage))                                  \
+			return bpf_redirect_map(&xrx_xsks,                    \
+						(ctx)->rx_queue_index, XDP_PASS); \
+	} while (0)
+#define XRX_BENCH_REUSE_META 1
+#else
+#define XRX_BENCH_STOP(stage, ctx) do { } while (0)
+#define XRX_BENCH_REUSE_META 0
+#endif
 
 /* libxdp dispatcher: run early, and let the next program see what we pass. */
 struct {
@@ -148,16 +189,45 @@ static __always_inline struct xrx_rule_val *rule_lookup(const struct xrx_parsed 
 	return val;
 }
 
+/*
+ * What the rules of @scope say for a parsed TCP/UDP frame: xrx_ports'
+ * verdict for its port, and where that is XRX_PORT_LPM (an address
+ * decides, or the table was not filled) the rule rule_lookup() finds.
+ * Return: an enum xrx_port_verdict other than XRX_PORT_LPM.
+ */
+static __always_inline int rule_verdict(const struct xrx_parsed *r, __u8 scope)
+{
+	struct xrx_port_val *pv;
+	struct xrx_rule_val *val;
+	__u32 port = r->dport;
+	int v = XRX_PORT_LPM;
+
+	pv = bpf_map_lookup_elem(&xrx_ports, &port);
+	if (pv) {
+		if (scope == XRX_RULE_SCOPE_OUTER)
+			v = r->l4_proto == 6 ? pv->tcp : pv->udp;
+		else
+			v = r->l4_proto == 6 ? pv->vxlan_tcp : pv->vxlan_udp;
+	}
+	if (v != XRX_PORT_LPM)
+		return v;
+	val = rule_lookup(r, scope);
+	if (!val)
+		return XRX_PORT_DEFAULT;
+	return val->action == XRX_ACT_ACCEL ? XRX_PORT_ACCEL : XRX_PORT_PASS;
+}
+
 /* Return: an enum xrx_action for the parsed TCP/UDP frame. */
 static __always_inline __u32 rule_action(const struct xrx_parsed *r,
 					 const struct xrx_cfg *cfg,
 					 enum xrx_stat *why)
 {
-	struct xrx_rule_val *val = rule_lookup(r, XRX_RULE_SCOPE_OUTER);
-
-	if (val) {
+	switch (rule_verdict(r, XRX_RULE_SCOPE_OUTER)) {
+	case XRX_PORT_ACCEL:
+		return XRX_ACT_ACCEL;
+	case XRX_PORT_PASS:
 		*why = XRX_STAT_PASS_EXCLUDED;
-		return val->action;
+		return XRX_ACT_PASS;
 	}
 	*why = XRX_STAT_PASS_NO_RULE;
 	return cfg ? cfg->default_action : XRX_ACT_PASS;
@@ -234,16 +304,18 @@ static __always_inline int read_hw_meta(struct xdp_md *ctx,
 /*
  * Return: -1 if there is no room for xrx_meta; else it is written in front
  * of the data, and the return is 1 if its hash is the NIC's L4 hash, 0 if
- * computed here (for accelerated frames only: the parse leaves it out).
+ * computed here (for accelerated frames only: the parse leaves it out),
+ * with xrx_cfg's key (include/xrx/hash.h).
  */
 static __always_inline int write_meta(struct xdp_md *ctx,
-				      const struct xrx_parsed *r)
+				      const struct xrx_parsed *r,
+				      const struct xrx_cfg *cfg)
 {
 	struct xrx_meta *m;
 	void *data;
 	int nic_hash = 0;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)))
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)) && !XRX_BENCH_REUSE_META)
 		return -1;
 	data = (void *)(long)ctx->data;
 	m = (void *)(long)ctx->data_meta;
@@ -253,8 +325,17 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 #ifdef XRX_RX_HW_META
 	nic_hash = read_hw_meta(ctx, m);
 #endif
-	if (!nic_hash)
-		m->hash = xrx_flow_hash(r);
+#if !defined(XRX_RX_BENCH) || XRX_RX_BENCH != XRX_BENCH_NOHASH
+	if (!nic_hash) {
+		/* a copy: one verifier path for the hash, not one per
+		 * kind of pointer to the key */
+		struct xrx_hash_key key = { 0 };
+
+		if (cfg)
+			key = cfg->hash_key;
+		m->hash = xrx_flow_hash(r, &key);
+	}
+#endif
 	return nic_hash;
 }
 
@@ -336,14 +417,18 @@ static __always_inline int inner_action(struct xdp_md *ctx, __u32 wire,
 					const struct xrx_parsed *r)
 {
 	struct xrx_tnl_parsed t;
-	struct xrx_rule_val *val;
 	int tr;
 
 	tr = parse_vxlan_copy(ctx, wire, r, &t);
 	if (tr != XRX_TNL_VXLAN || t.inner.result != XRX_PARSE_L4)
 		return -1;
-	val = rule_lookup(&t.inner, XRX_RULE_SCOPE_INNER);
-	return val ? (int)val->action : -1;
+	switch (rule_verdict(&t.inner, XRX_RULE_SCOPE_INNER)) {
+	case XRX_PORT_ACCEL:
+		return XRX_ACT_ACCEL;
+	case XRX_PORT_PASS:
+		return XRX_ACT_PASS;
+	}
+	return -1;
 }
 
 SEC("xdp.frags")
@@ -411,6 +496,7 @@ int xrx_rx(struct xdp_md *ctx)
 		count(st, XRX_STAT_PASS_MALFORMED, wire);
 		return XDP_PASS;
 	}
+	XRX_BENCH_STOP(XRX_BENCH_PARSE, ctx);
 
 	cfg = bpf_map_lookup_elem(&xrx_cfg, &zero);
 	if (cfg && r.l4_proto == 17 && !(r.flags & XRX_META_F_IPV6_EXT) &&
@@ -430,8 +516,9 @@ int xrx_rx(struct xdp_md *ctx)
 		count(st, why, wire);
 		return XDP_PASS;
 	}
+	XRX_BENCH_STOP(XRX_BENCH_RULES, ctx);
 
-	ret = write_meta(ctx, &r);
+	ret = write_meta(ctx, &r, cfg);
 	if (ret < 0)
 		count(st, XRX_STAT_NO_META_ROOM, wire);
 	else if (ret)

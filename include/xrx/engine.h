@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <xrx/types.h>
 #include <xrx/meta.h>
+#include <xrx/hash.h>
 
 struct xrx_parsed;	/* include/xrx/parse.h */
 
@@ -45,7 +46,9 @@ extern "C" {
 
 #define XRX_HEAD_SIZE 256		/* head buffer, as mlx5e MLX5E_RX_MAX_HEAD */
 
+/* The options' bounds: include/xrx/options.h holds them in one table. */
 #define XRX_FLOWS_DEFAULT 4096		/* aggregates held at once */
+#define XRX_FLOWS_MAX (1u << 24)
 #define XRX_AGGREGATE_MIN 1024		/* bounds of max_aggregate */
 #define XRX_AGGREGATE_DEFAULT 65536	/* GRO_LEGACY_MAX_SIZE */
 #define XRX_AGGREGATE_MAX 524280	/* BIG TCP: 8 * 65535 */
@@ -53,6 +56,7 @@ extern "C" {
 #define XRX_SEGS_MAX 65535		/* gso_segs is 16 bits */
 #define XRX_UDP_SEGS_MAX 64		/* UDP_GRO_CNT_MAX */
 #define XRX_VXLAN_PORTS_MAX 8		/* xrx_engine_opts.vxlan_ports */
+#define XRX_FLUSH_TIMEOUT_MAX 1000000	/* flush_timeout_us: 1 s */
 
 enum xrx_copy_mode {
 	XRX_COPY_HEADER = 0,	/* headlen bytes (eth_get_headlen()) */
@@ -150,7 +154,7 @@ struct xrx_frame {
 	const struct xrx_meta *meta;	/* from xrx_rx, or NULL: parse.
 					 * Its out-of-band VLAN tag is flow
 					 * identity; an L3-only hash is
-					 * recomputed */
+					 * recomputed (hash_key) */
 	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
 	__u32 nr_chunks;
 	__u32 pad;
@@ -193,8 +197,8 @@ struct xrx_pkt {
 	__u32 len;			/* head_len + all frag lengths */
 	/*
 	 * The (first) frame's parsed headers (struct xrx_hdrs, meta.h):
-	 * hash is the flow hash (xrx_flow_hash(), or the NIC's L4 RX hash
-	 * from xrx_meta); l3_off and l4_off the network and transport
+	 * hash is the flow hash (xrx_flow_hash(), keyed with hash_key, or
+	 * the NIC's L4 RX hash from xrx_meta); l3_off and l4_off the network and transport
 	 * header offsets in head (l4_off 0 if none), l4_proto the
 	 * transport's IPPROTO_*, nr_vlans the in-band tags in head; for a
 	 * TCP or UDP packet headlen is where the transport header ends
@@ -271,6 +275,8 @@ struct xrx_pkt {
 	  "udp_gro_receive_segment: datagram bigger than gso_size")            \
 	X(FLUSH_SIZE, "flush_size", "skb_gro_receive: size limit reached")    \
 	X(FLUSH_TABLE_FULL, "flush_table_full", "oldest delivered: table full") \
+	X(FLUSH_BUCKET_FULL, "flush_bucket_full",                              \
+	  "gro_flush_oldest: a new flow's hash bucket held 8; its oldest delivered") \
 	X(FLUSH_TIMEOUT, "flush_timeout", "older than flush_timeout_us")       \
 	X(FLUSH_BATCH_END, "flush_batch_end", "end of a receive batch")        \
 	X(FLUSH_EXPLICIT, "flush_explicit", "xrx_engine__flush_all()")         \
@@ -330,6 +336,12 @@ enum xrx_engine_stat {
 	XRX_ENGINE_STAT_MAX
 };
 
+/*
+ * The options a user sets (flows, max_aggregate, max_segs,
+ * flush_timeout_us, csum, copy, udp, vxlan_ports, ipv6_jumbo) have their
+ * defaults and bounds in one table, include/xrx/options.h; a number left
+ * 0 takes its default there.
+ */
 struct xrx_engine_opts {
 	size_t sz;			/* sizeof(struct xrx_engine_opts) */
 	void *region;			/* frames live at region + addr */
@@ -380,6 +392,14 @@ struct xrx_engine_opts {
 	 * option (see struct xrx_pkt). The TUN sink takes the default and
 	 * inserts the option itself where the kernel needs it. */
 	enum xrx_ipv6_jumbo ipv6_jumbo;
+	/*
+	 * The flow hash key (include/xrx/hash.h): the engine hashes a frame
+	 * itself when its xrx_meta is missing or holds an L3-only hash, and
+	 * the flow inside VXLAN. Give it xrx_rx's (xrx_cfg's hash_key; the
+	 * live path does) so that both hash a flow alike. All zero: a
+	 * random key chosen at creation (getrandom()).
+	 */
+	struct xrx_hash_key hash_key;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */
@@ -424,7 +444,8 @@ XRX_API const char *xrx_engine_stat__desc(int stat);
 
 /*
  * Header length of a frame as eth_get_headlen() counts it, with the one
- * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL.
+ * parser xrx_rx uses (include/xrx/parse.h). @out may be NULL; its hash is
+ * left 0 (the flow hash needs a key: xrx_parse() takes one).
  * Return: the header length (always <= len).
  */
 XRX_API __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out);

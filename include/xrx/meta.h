@@ -35,13 +35,15 @@ enum xrx_meta_flags {
 };
 
 /*
- * What xrx_meta.hash is. The NIC's hash replaces xrx_flow_hash() only
- * when it covers the ports: an L3-only hash puts every flow between two
- * hosts in one bucket, so xrx_rx keeps its own hash then, and the engine
- * recomputes any hash marked L3.
+ * What xrx_meta.hash is. The NIC's hash (keyed by its RSS key, not by
+ * xrx) replaces xrx_flow_hash() only when it covers the ports: an L3-only
+ * hash puts every flow between two hosts in one bucket, so xrx_rx keeps
+ * its own hash then, and the engine recomputes any hash marked L3, with
+ * the same key.
  */
 enum xrx_hash_type {
-	XRX_HASH_SW = 0,	/* xrx_flow_hash() over addresses, ports, proto */
+	XRX_HASH_SW = 0,	/* xrx_flow_hash() over addresses, ports, proto,
+				 * keyed with xrx_cfg's hash_key */
 	XRX_HASH_HW_L4,		/* bpf_xdp_metadata_rx_hash(), L4 type */
 	XRX_HASH_HW_L3,		/* the NIC's, addresses only: not for lookup */
 };

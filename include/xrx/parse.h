@@ -30,6 +30,11 @@
 #include <xrx/meta.h>
 #include <xrx/bytes.h>
 #include <xrx/hdr.h>
+#include <xrx/hash.h>
+
+#ifndef __bpf__
+#include <stddef.h>	/* NULL; BPF has it from bpf_helpers.h */
+#endif
 
 #define XRX_PARSE_WINDOW 256	/* = the head buffer size of libxrx */
 #define XRX_PARSE_MASK 511	/* what a read offset is masked with */
@@ -117,50 +122,57 @@ struct xrx_win {
 		__builtin_memcpy(dst, &a_, sizeof(a_));                       \
 	} while (0)
 
-static __always_inline __u32 xrx_rotl32(__u32 x, int r)
+/*
+ * The flow's identity as a SipHash message: the addresses in whole words
+ * (IPv4: both in one; IPv6: four), then sport, dport and the protocol as
+ * its last 5 bytes, so a flow is 13 or 37 bytes, two or five blocks.
+ * Direction matters: it identifies a receive flow, as GRO does.
+ * xrx_flow_absorb() takes the words. Return: how many.
+ */
+static __always_inline __u32 xrx_flow_absorb(struct xrx_sip *s,
+					     const struct xrx_parsed *r)
 {
-	return (x << r) | (x >> (32 - r));
+	__u32 i;
+
+	if (r->flags & XRX_META_F_IPV4) {
+		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + 12) << 32 |
+					xrx_raw32(r->saddr + 12));
+		return 1;
+	}
+	/* 4-byte loads: the verifier wants stack reads aligned */
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->saddr + i + 4) << 32 |
+					xrx_raw32(r->saddr + i));
+XRX_UNROLL
+	for (i = 0; i < 16; i += 8)
+		xrx_sip_word(s, (__u64)xrx_raw32(r->daddr + i + 4) << 32 |
+					xrx_raw32(r->daddr + i));
+	return 4;
 }
 
-/* One murmur3 round; the hash only has to spread flows, not resist attack. */
-static __always_inline __u32 xrx_hash_mix(__u32 h, __u32 k)
+/* After @words words: the ports and protocol, and the 32-bit result. */
+static __always_inline __u32 xrx_flow_final(struct xrx_sip *s,
+					    const struct xrx_parsed *r,
+					    __u32 words)
 {
-	k *= 0xcc9e2d51;
-	k = xrx_rotl32(k, 15);
-	k *= 0x1b873593;
-	h ^= k;
-	h = xrx_rotl32(h, 13);
-	return h * 5 + 0xe6546b64;
-}
-
-/* Big-endian word @i of an address; @a is 4-byte aligned in xrx_parsed. */
-static __always_inline __u32 xrx_addr_word(const __u8 *a, int i)
-{
-	return xrx_get32(a + i);
+	return (__u32)xrx_sip_final(s, words * 8 + 5,
+				    (__u64)r->l4_proto << 32 |
+					    (__u32)r->dport << 16 | r->sport);
 }
 
 /*
- * Flow hash over (saddr, daddr, sport, dport, l4_proto). Direction
- * matters: it identifies a receive flow, as GRO does.
+ * Flow hash over (saddr, daddr, sport, dport, l4_proto), keyed with @key:
+ * the low 32 bits of their SipHash-2-4, as __flow_hash_from_keys() keeps
+ * the low 32 bits of siphash().
  */
-static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r)
+static __always_inline __u32 xrx_flow_hash(const struct xrx_parsed *r,
+					   const struct xrx_hash_key *key)
 {
-	__u32 h = 0x9e3779b9;
-	int i;
+	struct xrx_sip s;
 
-XRX_UNROLL
-	for (i = 0; i < 16; i += 4) {
-		h = xrx_hash_mix(h, xrx_addr_word(r->saddr, i));
-		h = xrx_hash_mix(h, xrx_addr_word(r->daddr, i));
-	}
-	h = xrx_hash_mix(h, (__u32)r->sport << 16 | r->dport);
-	h = xrx_hash_mix(h, r->l4_proto);
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
+	xrx_sip_init(&s, key);
+	return xrx_flow_final(&s, r, xrx_flow_absorb(&s, r));
 }
 
 /*
@@ -207,17 +219,19 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
  * @len:  window length, min(@wire, XRX_PARSE_WINDOW)
  * @wire: the frame's full length (all fragments of a multi-buffer frame)
  * @r:    result; every field is written
- * @hash: non-zero: also compute r->hash (xrx_flow_hash()); 0: leave it
- *        0. A constant at every call, so a copy that does not hash holds
- *        no hash code: xrx_rx parses without it and hashes only the
- *        frames it accelerates, from the NIC's hash where it has one
+ * @key:  the flow hash key: also compute r->hash (xrx_flow_hash()); NULL:
+ *        leave it 0. NULL or not is a constant at every call, so a copy
+ *        that does not hash holds no hash code: xrx_rx parses without it
+ *        and hashes only the frames it accelerates, from the NIC's hash
+ *        where it has one
  *
  * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
  * result; offsets, addresses and ports for as far as parsing got.
  */
 static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 					__u32 len, __u32 wire,
-					struct xrx_parsed *r, int hash)
+					struct xrx_parsed *r,
+					const struct xrx_hash_key *key)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
 
@@ -421,8 +435,8 @@ XRX_UNROLL
 	r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG : XRX_PARSE_L4;
 	/* One place computes the hash. */
 hash:
-	if (hash)
-		r->hash = xrx_flow_hash(r);
+	if (key)
+		r->hash = xrx_flow_hash(r, key);
 	return r->result;
 
 	/* Only the packet window's reads come here (XRX_LOAD), and never:
@@ -432,20 +446,25 @@ xrx_out_of_window: __attribute__((unused));
 	return r->result;
 }
 
-/* The window is a buffer (userspace, or BPF's scratch copy). */
+/*
+ * The window is a buffer (userspace, or BPF's scratch copy). @key: the
+ * flow hash key, or NULL to leave r->hash 0.
+ */
 static __always_inline int xrx_parse(const __u8 *p, __u32 len, __u32 wire,
-				     struct xrx_parsed *r)
+				     struct xrx_parsed *r,
+				     const struct xrx_hash_key *key)
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 1);
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, key);
 }
 
 #ifdef __bpf__
 /*
  * xrx_rx's two parses, neither of which hashes (r->hash is 0): the
  * program hashes after its rule lookup, once, and only a frame it
- * accelerates; r->hash is then what xrx_parse() would have given.
+ * accelerates; r->hash is then what xrx_parse() with xrx_cfg's key
+ * would have given.
  *
  * xrx_parse_pkt(): the window is the packet's linear area, from data to
  * @data_end; @len is at most what it holds. A result of
@@ -461,7 +480,7 @@ static __always_inline int xrx_parse_pkt(const __u8 *data,
 {
 	struct xrx_win w = { .p = data, .end = data_end };
 
-	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r, 0);
+	return xrx_parse_at(&w, XRX_WIN_PKT, len, wire, r, NULL);
 }
 
 static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
@@ -469,7 +488,7 @@ static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, 0);
+	return xrx_parse_at(&w, XRX_WIN_BUF, len, wire, r, NULL);
 }
 #endif
 

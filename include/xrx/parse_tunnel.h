@@ -51,20 +51,38 @@ struct xrx_tnl_parsed {
 #define XRX_TNL_SCRATCH (XRX_PARSE_WINDOW + XRX_PARSE_SCRATCH)
 
 /*
+ * The flow hash of the frame inside a tunnel: the outer flow's hash and
+ * the VNI as one more SipHash word in front of the inner flow's message
+ * (xrx_flow_absorb()), so the same inner flow in two tunnels falls apart,
+ * and nothing about the tunnel is hashed without the key.
+ */
+static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
+					       const struct xrx_hash_key *key,
+					       __u32 outer_hash, __u32 vni)
+{
+	struct xrx_sip s;
+
+	xrx_sip_init(&s, key);
+	xrx_sip_word(&s, (__u64)outer_hash << 32 | vni);
+	return xrx_flow_final(&s, inner, 1 + xrx_flow_absorb(&s, inner));
+}
+
+/*
  * xrx_parse_vxlan_at() - parse the VXLAN header and the inner frame.
  * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
  * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
  * @t:      result; every field is written (zero where parsing did not get)
- * @hash:   as for xrx_parse_at(): non-zero computes t->inner.hash (which
- *          mixes in @outer->hash), 0 leaves it 0; a constant at each call
+ * @key:    as for xrx_parse_at(): the flow hash key, to compute
+ *          t->inner.hash (which covers @outer->hash too), or NULL to leave
+ *          it 0; NULL or not is a constant at each call
  *
  * An outer IPv4 (any length) or IPv6 header with UDP qualifies. The
  * VXLAN flags are not judged here
  * (vxlan_gro_receive() does not either: it only compares them). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
- * and its hash (with @hash) covers the outer hash, the VNI and the inner
- * flow.
+ * and its hash (with @key) covers the outer hash, the VNI and the inner
+ * flow: one SipHash over all three (xrx_tnl_flow_hash()).
  *
  * The inner frame is parsed by xrx_parse_at() on a window of its own that
  * starts at the inner Ethernet header, inside the outer window. In BPF
@@ -82,10 +100,10 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 					      int kind, __u32 len, __u32 wire,
 					      const struct xrx_parsed *outer,
 					      struct xrx_tnl_parsed *t,
-					      int hash)
+					      const struct xrx_hash_key *key)
 {
 	struct xrx_win iw;
-	__u32 off, h;
+	__u32 off;
 
 	__builtin_memset(t, 0, sizeof(*t));
 	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != XRX_IPPROTO_UDP)
@@ -106,17 +124,16 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 	 * and move its offsets to the outer frame's. */
 	iw.p = w->p + off;
 	iw.end = w->end;
-	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner, hash);
+	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner, NULL);
 	t->inner.headlen += off;
 	if (t->inner.l3_off)	/* 0: parsing stopped before L3 */
 		t->inner.l3_off += off;
 	if (t->inner.l4_off)
 		t->inner.l4_off += off;
 
-	if (hash) {
-		h = xrx_hash_mix(outer->hash, t->vni);
-		t->inner.hash = xrx_hash_mix(h, t->inner.hash);
-	}
+	if (key)
+		t->inner.hash = xrx_tnl_flow_hash(&t->inner, key, outer->hash,
+						  t->vni);
 	return XRX_TNL_VXLAN;
 
 	/* The VNI read of a packet window, as in xrx_parse_at(): never. */
@@ -124,15 +141,17 @@ xrx_out_of_window: __attribute__((unused));
 	return XRX_TNL_SHORT;
 }
 
-/* The window is a buffer (userspace, or BPF's scratch copy). */
+/* The window is a buffer (userspace, or BPF's scratch copy); @key as for
+ * xrx_parse(). */
 static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 					   __u32 wire,
 					   const struct xrx_parsed *outer,
-					   struct xrx_tnl_parsed *t)
+					   struct xrx_tnl_parsed *t,
+					   const struct xrx_hash_key *key)
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 1);
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, key);
 }
 
 #ifdef __bpf__
@@ -145,11 +164,11 @@ static __always_inline int xrx_parse_vxlan_copy(const __u8 *p, __u32 len,
 {
 	struct xrx_win w = { .p = p };
 
-	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, 0);
+	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, NULL);
 }
 
-/* The window is the packet's linear area, as for xrx_parse_pkt(), with
- * the hash (the parser differential compares it). */
+/* The window is the packet's linear area, as for xrx_parse_pkt(), also
+ * without the hash. */
 static __always_inline int xrx_parse_vxlan_pkt(const __u8 *data,
 					       const void *data_end, __u32 len,
 					       __u32 wire,
@@ -158,7 +177,7 @@ static __always_inline int xrx_parse_vxlan_pkt(const __u8 *data,
 {
 	struct xrx_win w = { .p = data, .end = data_end };
 
-	return xrx_parse_vxlan_at(&w, XRX_WIN_PKT, len, wire, outer, t, 1);
+	return xrx_parse_vxlan_at(&w, XRX_WIN_PKT, len, wire, outer, t, NULL);
 }
 #endif
 

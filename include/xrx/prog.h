@@ -6,7 +6,8 @@
  *
  *   struct xrx_prog_opts o = { .sz = sizeof(o) };
  *   struct xrx_prog *p = xrx_prog__attach("eth0", &o);
- *   bpf_map_update_elem(xrx_prog__map_fd(p, XRX_PROG_MAP_RULES), ...);
+ *   xrx_rules__update(xrx_prog__map_fd(p, XRX_PROG_MAP_RULES),
+ *                     xrx_prog__map_fd(p, XRX_PROG_MAP_PORTS), ...);
  *   ...
  *   xrx_prog__close(p);		// detach, unpin
  *
@@ -33,6 +34,7 @@
 
 #include <stddef.h>
 #include <xrx/types.h>
+#include <xrx/log.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +42,8 @@ extern "C" {
 
 struct xrx_prog;
 struct bpf_xdp_query_opts;
+struct xrx_rule_key;	/* include/xrx/rules.h */
+struct xrx_rule_val;
 
 #define XRX_PIN_ROOT_DEFAULT "/sys/fs/bpf/xrx"
 
@@ -49,13 +53,6 @@ enum xrx_live_attach {
 	XRX_LIVE_ATTACH_SKB,		/* generic (skb) mode */
 	XRX_LIVE_ATTACH_NONE,		/* use the pinned maps of an attached
 					 * xrx_rx; attach nothing */
-};
-
-/* Levels of the log callbacks of libxrx (here and in live.h). */
-enum xrx_log_level {
-	XRX_LOG_WARN = 0,
-	XRX_LOG_INFO,
-	XRX_LOG_DEBUG,
 };
 
 /* Names in PIN_ROOT/IFACE besides the maps of xrx_rx. */
@@ -82,20 +79,26 @@ enum xrx_prog_map {
 	XRX_PROG_MAP_STATS,		/* include/xrx/stats.h */
 	XRX_PROG_MAP_RULES,		/* include/xrx/rules.h */
 	XRX_PROG_MAP_CFG,
+	/* include/xrx/rules.h; -1 from a program pinned by a build without
+	 * it (its rules are the trie's alone) */
+	XRX_PROG_MAP_PORTS,
 	XRX_PROG_MAP_MAX
 };
 
 /*
  * Attach xrx_rx to @ifname, which must have no XDP program, and pin it and
  * its maps in PIN_ROOT/@ifname. Pins left there by a process that died
- * are removed first. Return: the handle, or NULL with errno set; the
- * reason is logged, naming the object and the fix.
+ * are removed first. A new random flow hash key goes into xrx_cfg
+ * (include/xrx/rules.h) before any rule can. Return: the handle, or NULL
+ * with errno set; the reason is logged, naming the object and the fix.
  */
 XRX_API struct xrx_prog *xrx_prog__attach(const char *ifname,
 					  const struct xrx_prog_opts *opts);
 /*
  * Use an xrx_rx someone else attached (xrxd, xdp-loader --pin-path)
  * through its maps pinned in PIN_ROOT/@ifname; close leaves it in place.
+ * The live path opening it this way draws the flow hash key into xrx_cfg
+ * if nobody has (xdp-loader does not).
  */
 XRX_API struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
 					       const struct xrx_prog_opts *opts);
@@ -129,6 +132,24 @@ XRX_API bool xrx_prog__hw_meta(const struct xrx_prog *p);
  */
 XRX_API int xrx_prog__stats(const struct xrx_prog *p, __u64 *pkts,
 			    __u64 *bytes);
+
+/*
+ * Change xrx_rx's rules: delete the @ndel keys @del (absent ones are no
+ * error), then add or replace the @nadd keys @add with @vals, in the trie
+ * @rules_fd (XRX_PROG_MAP_RULES, or the pinned xrx_rules), and bring
+ * @ports_fd (XRX_PROG_MAP_PORTS, the pinned xrx_ports; -1 if there is
+ * none) in line with the trie's rules, written by whoever. The only
+ * writer of xrx_ports, so call it, with nothing to change if need be,
+ * after writing the trie by other means. Frames see the rules before or
+ * after, never a mix that neither gives (include/xrx/rules.h); one
+ * writer at a time. Takes milliseconds: not for a packet path.
+ * Return: 0, or a negative errno (that of the first rule that failed;
+ * the others are written, and xrx_ports agrees with what the trie holds).
+ */
+XRX_API int xrx_rules__update(int rules_fd, int ports_fd,
+			      const struct xrx_rule_key *del, unsigned int ndel,
+			      const struct xrx_rule_key *add,
+			      const struct xrx_rule_val *vals, unsigned int nadd);
 
 /* Unlink every name xrx pins in PIN_ROOT/@ifname (not the directory). */
 XRX_API void xrx_prog__unpin(const char *pin_root, const char *ifname);

@@ -21,11 +21,31 @@
  * frame's, and when none matches the outer rules decide. The scope is
  * inside the 32 bits every rule's prefix covers, so the two scopes never
  * match each other's rules.
+ *
+ * xrx_ports answers most frames without the trie. It is an array keyed by
+ * the destination port (host order), whose value holds, for TCP and UDP
+ * in each scope, what the two trie lookups above give for that port when
+ * the answer does not depend on the address (enum xrx_port_verdict):
+ * the action of the port's own address-less rule ("tcp/5001"), else,
+ * when the port has no rule, that of an address-less any-port rule
+ * ("tcp/any"), else XRX_PORT_DEFAULT (no rule matches: xrx_cfg's default
+ * decides). Where a rule with an address prefix could match (the
+ * port's own, or, for a port without rules, an any-port one), the entry
+ * is XRX_PORT_LPM and xrx_rx looks up the trie as before, so the longest
+ * prefix still wins; a rule whose prefix ends inside the proto, scope or
+ * port bits makes every entry it covers XRX_PORT_LPM.
+ * XRX_PORT_LPM is 0: a table nobody filled (xrx_rx loaded with xdp-loader
+ * and rules written with bpftool into xrx_rules alone) sends every frame
+ * to the trie, as before the table existed. libxrx's xrx_rules__update()
+ * (include/xrx/prog.h) is the one writer of both maps: it writes a rule
+ * into the trie and every xrx_ports entry that rule changes; xrxd and
+ * the library's rule functions (include/xrx/live.h) go through it.
  */
 #ifndef XRX_RULES_H
 #define XRX_RULES_H
 
 #include <xrx/types.h>
+#include <xrx/hash.h>
 
 #define XRX_RULES_MAX 1024
 #define XRX_RULE_PREFIX_BASE 32	/* proto + zero + port bits */
@@ -61,6 +81,26 @@ struct xrx_rule_val {
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_rule_val) == 8, "xrx_rules value ABI");
 
+/* What xrx_ports says for one port, protocol and scope. */
+enum __attribute__((packed)) xrx_port_verdict {
+	XRX_PORT_LPM = 0,	/* an address decides: look up xrx_rules */
+	XRX_PORT_DEFAULT = 1,	/* no rule matches: xrx_cfg's default_action */
+	XRX_PORT_PASS = 2,	/* a rule says pass, for every address */
+	XRX_PORT_ACCEL = 3,	/* a rule says accelerate, for every address */
+};
+
+#define XRX_PORTS_MAX 65536	/* xrx_ports entries: every port */
+
+/* xrx_ports' value: one verdict per protocol and scope. */
+struct xrx_port_val {
+	enum xrx_port_verdict tcp;	/* XRX_RULE_SCOPE_OUTER */
+	enum xrx_port_verdict udp;
+	enum xrx_port_verdict vxlan_tcp;	/* XRX_RULE_SCOPE_INNER */
+	enum xrx_port_verdict vxlan_udp;
+};
+
+XRX_STATIC_ASSERT(sizeof(struct xrx_port_val) == 4, "xrx_ports value ABI");
+
 #define XRX_CFG_VXLAN_PORTS 8	/* = XRX_VXLAN_PORTS_MAX of the engine */
 
 enum xrx_cfg_flags {
@@ -69,14 +109,23 @@ enum xrx_cfg_flags {
 	XRX_CFG_F_INNER_RULES = 1u << 0,
 };
 
-/* xrx_cfg: a one-entry array, key 0. Zero-filled means pass everything. */
+/*
+ * xrx_cfg: a one-entry array, key 0. Zero-filled means pass everything.
+ * Whoever writes it keeps hash_key as it is (read, change, write back):
+ * the key is chosen once, when the program is attached.
+ */
 struct xrx_cfg {
 	__u32 default_action;	/* enum xrx_action when no rule matches */
 	__u32 flags;		/* enum xrx_cfg_flags; other bits zero */
 	/* UDP destination ports that carry VXLAN, host order; 0 = unused */
 	__u16 vxlan_ports[XRX_CFG_VXLAN_PORTS];
+	/* The flow hash key (include/xrx/hash.h): random, chosen by
+	 * xrx_prog__attach() before any rule is written; the engines that
+	 * take the program's frames hash with it too. Root reads it, as it
+	 * reads every pin (SECURITY.md). */
+	struct xrx_hash_key hash_key;
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 24, "xrx_cfg value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 40, "xrx_cfg value ABI");
 
 #endif /* XRX_RULES_H */

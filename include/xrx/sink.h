@@ -3,13 +3,16 @@
  * Sinks: where delivered packets (struct xrx_pkt, include/xrx/engine.h) go.
  *
  *   "null"          count and release (benchmarks)
- *   "pcap:PATH[,size=N][,files=N][,snaplen=N]"
+ *   "pcap:PATH[,size=N][,files=N][,snaplen=N][,explain]"
  *                   write every packet to a pcap file or FIFO (writev of
  *                   head + frags: no payload copy); size= rotates the file
  *                   before it passes N bytes (suffix K, M, G: KiB, MiB,
  *                   GiB), keeping files= files in all (PATH, PATH.1, ...;
  *                   default 9), like tcpdump -C/-W; snaplen= bytes kept
- *                   per packet. Options in the spec override opts.
+ *                   per packet; explain writes pcapng instead, each
+ *                   packet with a comment that says why GRO ended it
+ *                   (include/xrx/explain.h). Options in the spec override
+ *                   opts.
  *   "tun:NAME"      inject into the kernel stack through a TUN device with
  *                   a virtio_net_hdr carrying the GSO information
  *   "tap:NAME"      the same at L2 through a TAP device: MAC addresses and
@@ -110,6 +113,13 @@ enum xrx_tun_ipv6_jumbo {
 	XRX_TUN_IPV6_JUMBO_SPLIT,	/* in GSO pieces of at most 64 KiB */
 };
 
+/* Bounds of snaplen (include/xrx/options.h). */
+#define XRX_SNAPLEN_MIN 64		/* Ethernet + IPv6 + TCP headers */
+#define XRX_SNAPLEN_DEFAULT 262144	/* libpcap's MAXIMUM_SNAPLEN */
+#define XRX_SNAPLEN_MAX 524792		/* the longest packet: a BIG TCP
+					 * aggregate (XRX_AGGREGATE_MAX from
+					 * the network header) and its L2 */
+
 struct xrx_sink_opts {
 	size_t sz;			/* sizeof(struct xrx_sink_opts) */
 	__u32 queue;			/* which worker opens this instance */
@@ -130,6 +140,12 @@ struct xrx_sink_opts {
 	 * include/xrx/live.h): pcap refuses a FIFO, whose reader could hold
 	 * every write up. */
 	bool no_wait;
+	/* pcap: pcapng, every packet with an opt_comment saying why it
+	 * ended (xrx_pkt__explain()), as tshark's frame.comment shows */
+	bool explain;
+	__u32 max_aggregate;		/* pcap explain: the engine's, named
+					 * in size-limit comments; 0: not
+					 * named */
 };
 
 struct xrx_sink;
@@ -178,10 +194,11 @@ struct xrx_sink {
 XRX_API struct xrx_sink *xrx_sink__open(const char *spec,
 					const struct xrx_sink_opts *opts);
 /*
- * The pcap sink's argument "PATH[,size=N][,files=N][,snaplen=N]" (the spec
- * after "pcap:"): PATH into @path, the options into @opts (fields not
- * named stay as they are). Return: 0, or -EINVAL with one line in @err
- * naming the option and the accepted values (-ENAMETOOLONG: PATH).
+ * The pcap sink's argument "PATH[,size=N][,files=N][,snaplen=N][,explain]"
+ * (the spec after "pcap:"): PATH into @path, the options into @opts
+ * (fields not named stay as they are). Return: 0, or -EINVAL with one
+ * line in @err naming the option and the accepted values (-ENAMETOOLONG:
+ * PATH).
  */
 XRX_API int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 				 struct xrx_sink_opts *opts, char *err, size_t errlen);

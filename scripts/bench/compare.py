@@ -8,9 +8,9 @@ were made on machines of different speed.
     scripts/bench/compare.py OLD NEW [--threshold PCT]
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
-bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json), the combined file scripts/bench/run.sh writes
-(build/bench/all.json, also the reference run in docs/bench/), or a folder
-holding those files. For every row present in both it prints the old and
+bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json), the
+combined file scripts/bench/run.sh writes (build/bench/all.json, also the
+reference run in docs/bench/), or a folder holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
 Rows that got worse by more than PCT percent (default 10) are marked
 WORSE and make the exit status 1; 2 means the files could not be read.
@@ -76,10 +76,22 @@ def tee_rows(d):
                d["cpu_ns_per_frame_ratio"], False, "ns ratio")
 
 
+def flood_rows(d):
+    # cap-off shows the engine without its bucket bound: not xrx's cost.
+    for r in d.get("rows", []):
+        flows = (r.get("config") or {}).get("flows", "")
+        if flows in ("ordinary", "crafted/cap-off"):
+            continue
+        if r.get("ratio_vs_ordinary"):
+            yield ("%s vs ordinary flows" % r.get("label", "?"),
+                   r["ratio_vs_ordinary"], False, "ns/frame ratio")
+
+
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
-            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows}
+            "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
+            "flood": flood_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "bench_tee.json")
+         "xdp_meta.json", "bench_tee.json", "flood.json")
 
 
 def load(path):

@@ -69,15 +69,19 @@
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
-#include "dpdk/dpdk_env.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
+#include "util/dpdk_env.h"
 
 #define BATCH 64
 #define BURST 16		/* segments per flow per burst (TSO) */
 #define RUN 4			/* segments per flow per run (run4) */
 #define HEADROOM 256		/* frame offset in its chunk; meta before */
 #define BIG_TCP XRX_AGGREGATE_MAX
+
+/* The flow hash key of the engine and of the metadata, as on the live
+ * path where both take xrx_cfg's. */
+static const struct xrx_hash_key bench_key = { { 0x0123, 0x4567 } };
 
 enum proto { P_TCP4, P_TCP6, P_UDP4, P_VXLAN4, P_MAX };
 enum order { O_BURST, O_RR, O_RUN4, O_MAX };
@@ -316,7 +320,7 @@ static int train_build(struct train *t, enum proto p, enum order o,
 					return len;
 				}
 				xrx_parse(frame, len < XRX_PARSE_WINDOW ? len :
-					  XRX_PARSE_WINDOW, len, &r);
+					  XRX_PARSE_WINDOW, len, &r, &bench_key);
 				m = (struct xrx_meta *)(frame - sizeof(*m));
 				xrx_meta_fill(m, &r);
 				t->frames[n] = (struct xrx_frame){
@@ -454,6 +458,7 @@ static int run_xrx(const struct train *t, struct row *w, const struct opts *op)
 		.deliver = sink_deliver,
 		.release_frame = sink_release,
 		.ctx = &k,
+		.hash_key = bench_key,
 	};
 	__u64 st[XRX_ENGINE_STAT_MAX], limit = op->row_secs * tsc_hz;
 	__u64 wall = now_ns(), c0, c1, ts, cycles = 0, segs = 0;

@@ -9,11 +9,13 @@
  * Per frame the two must agree on the verdict class (the program's
  * counter: redirect or pass_*, mapped from enum xrx_parse_result), and for
  * every frame the program accelerates, byte for byte on the xrx_meta it
- * writes in front of the frame (header length, offsets, flags, hash).
+ * writes in front of the frame (header length, offsets, flags, hash). The
+ * hash is keyed: xrx_cfg holds a key drawn from the seed, and userspace
+ * hashes with the same one.
  * With xrx_cfg's default set to accelerate, that is every frame userspace
  * calls XRX_PARSE_L4. The frame must come back unchanged.
  *
- * VXLAN frames (tests/common/vxlan_frames.h: random inner frames, inner
+ * VXLAN frames (user/util/vxlan_frames.h: random inner frames, inner
  * VLAN tags, IPv4/IPv6 inside and outside; most mutated inside, some
  * outside or cut short) go through xrx_rx as above and through
  * tests/bpf/tnl_parse.bpf.c, the BPF builds of xrx_parse_vxlan() on a
@@ -52,11 +54,12 @@
 #include <xrx/meta.h>
 #include <xrx/parse.h>
 #include <xrx/parse_tunnel.h>
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 #include "bpf/tnl_parse.h"
 #include "tnl_parse.skel.h"
@@ -81,6 +84,7 @@ static struct env {
 	unsigned long frames;
 	__u32 seed;
 	__u64 rng;
+	struct xrx_hash_key key;	/* xrx_cfg's and tnl_parse's */
 	/* Cumulative expected and last read counters. */
 	__u64 want_pkts[XRX_STAT_MAX], want_bytes[XRX_STAT_MAX];
 } env = { .rx.xsk_fd = -1 };
@@ -528,11 +532,14 @@ static void report(const struct frame *f, const struct xrx_parsed *p,
  */
 static void inner_rules(int on)
 {
-	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL };
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL,
+			       .hash_key = env.key };
 	struct xrx_rule_val val = { .action = XRX_ACT_PASS, .id = 1 };
 	struct xrx_rule_key key = { .prefixlen = XRX_RULE_PREFIX_BASE,
 				    .scope = XRX_RULE_SCOPE_INNER };
 	static const __u8 protos[] = { IPPROTO_TCP, IPPROTO_UDP };
+	struct xrx_rule_key keys[2];
+	struct xrx_rule_val vals[2];
 	__u32 zero = 0, i;
 
 	if (on) {
@@ -540,13 +547,15 @@ static void inner_rules(int on)
 		cfg.vxlan_ports[0] = VXLAN_FRAME_PORT;
 	}
 	for (i = 0; i < sizeof(protos); i++) {
-		key.proto = protos[i];
-		if (on)
-			assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key,
-							     &val, 0), 0);
-		else
-			bpf_map_delete_elem(env.rx.rules_fd, &key);
+		keys[i] = key;
+		keys[i].proto = protos[i];
+		vals[i] = val;
 	}
+	/* Through the one writer of xrx_rules and xrx_ports, as xrxd. */
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   on ? NULL : keys, on ? 0 : 2,
+					   on ? keys : NULL, vals, on ? 2 : 0),
+			 0);
 	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
 	env.inner_rules = on;
 }
@@ -566,7 +575,8 @@ static int vxlan_note(const struct frame *f, const struct xrx_parsed *p,
 	    p->result != XRX_PARSE_L4 || p->l4_proto != IPPROTO_UDP ||
 	    (p->flags & XRX_META_F_IPV6_EXT) || p->dport != VXLAN_FRAME_PORT)
 		return 0;
-	*inner = xrx_parse_vxlan(f->buf, win, f->len, p, &t) == XRX_TNL_VXLAN &&
+	*inner = xrx_parse_vxlan(f->buf, win, f->len, p, &t, NULL) ==
+			 XRX_TNL_VXLAN &&
 		 t.inner.result == XRX_PARSE_L4;
 	return 1;
 }
@@ -581,7 +591,7 @@ static int diff_one(const struct frame *f, struct xrx_parsed *p,
 
 	int inner;
 
-	xrx_parse(f->buf, win, f->len, p);
+	xrx_parse(f->buf, win, f->len, p, &env.key);
 	*stat = stat_of(p->result);
 	vxlan_note(f, p, &inner);
 	if (inner)
@@ -731,19 +741,20 @@ static void tnl_want(const __u8 *buf, __u32 len, __u32 linear,
 	int tnl;
 
 	memset(w, 0, sizeof(*w));
-	xrx_parse(buf, win, len, &w->outer);
-	w->tnl = xrx_parse_vxlan(buf, win, len, &w->outer, &w->t);
+	/* tnl_parse.bpf.c hashes nothing (it says why) */
+	xrx_parse(buf, win, len, &w->outer, NULL);
+	w->tnl = xrx_parse_vxlan(buf, win, len, &w->outer, &w->t, NULL);
 	/* In place, unless the linear area is shorter than the window and
 	 * the outer headers, the VXLAN header or the inner headers run
 	 * past it (as tnl_parse.bpf.c and xrx_rx decide). */
 	w->path = TNL_PATH_LINEAR;
 	if (linear >= win)
 		return;
-	if (xrx_parse(buf, linear, len, &o) == XRX_PARSE_TOO_LONG) {
+	if (xrx_parse(buf, linear, len, &o, NULL) == XRX_PARSE_TOO_LONG) {
 		w->path = TNL_PATH_COPY;
 		return;
 	}
-	tnl = xrx_parse_vxlan(buf, linear, len, &o, &t);
+	tnl = xrx_parse_vxlan(buf, linear, len, &o, &t, NULL);
 	if (tnl == XRX_TNL_SHORT ||
 	    (tnl == XRX_TNL_VXLAN && t.inner.result == XRX_PARSE_TOO_LONG))
 		w->path = TNL_PATH_COPY;
@@ -1038,6 +1049,11 @@ static int setup(void **state)
 
 	env.frames = env_ulong("XRX_DIFF_FRAMES", DEFAULT_FRAMES);
 	env.seed = (__u32)env_ulong("XRX_DIFF_SEED", DEFAULT_SEED);
+	/* A key of its own per seed, as random as the frames. */
+	env.rng = (__u64)env.seed * 0x9e3779b97f4a7c15ull | 1;
+	env.key.k[0] = rnd();
+	env.key.k[1] = rnd();
+	cfg.hash_key = env.key;
 	xrx_rx_env_open(&env.rx);
 	if (env.rx.skip || env.rx.broken)
 		return 0;

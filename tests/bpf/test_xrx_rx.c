@@ -5,7 +5,7 @@
  * an accelerated frame, and the same frames through userspace xrx_parse()
  * (the BPF and the library side must agree byte for byte).
  *
- * Expected values come from the frame builder (tests/common/frames.c) and
+ * Expected values come from the frame builder (user/util/frames.c) and
  * from the tables below, never from parse.h: offsets and header lengths
  * are what the builder laid out, as eth_get_headlen() would count them.
  * The program, its maps and the AF_XDP socket that makes accelerated
@@ -29,15 +29,21 @@
 
 #include <xrx/meta.h>
 #include <xrx/parse.h>
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "bpf/xrx_rx_env.h"
 
 #define FRAME_CAP 16384
 #define OUT_CAP (FRAME_CAP + 256)
+
+/* The flow hash key every xrx_cfg of these tests holds. */
+static const struct xrx_hash_key rx_key = {
+	{ 0x1122334455667788ULL, 0x99aabbccddeeff00ULL }
+};
 
 static struct env {
 	struct xrx_rx_env rx;
@@ -72,21 +78,25 @@ static void run_prog(const __u8 *frame, __u32 len, __u32 linear, struct run *r)
 	assert_int_equal(xrx_rx_env_stats_read(&env.rx, r->stat), 0);
 }
 
+/*
+ * Rules go in and out through xrx_rules__update(), the one writer of
+ * xrx_rules and xrx_ports, as xrxd and the library write them.
+ */
 static void rules_clear(void)
 {
-	struct xrx_cfg cfg = { 0 };
+	struct xrx_cfg cfg = { .hash_key = rx_key };
 	__u32 zero = 0;
-	int i;
 
-	for (i = 0; i < env.nr_keys; i++)
-		bpf_map_delete_elem(env.rx.rules_fd, &env.keys[i]);
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   env.keys, env.nr_keys, NULL, NULL, 0),
+			 0);
 	env.nr_keys = 0;
 	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
 }
 
 static void set_default(__u32 action)
 {
-	struct xrx_cfg cfg = { .default_action = action };
+	struct xrx_cfg cfg = { .default_action = action, .hash_key = rx_key };
 	__u32 zero = 0;
 
 	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
@@ -113,7 +123,9 @@ static void rule_add_scoped(__u8 scope, __u8 proto, __u16 port,
 		key.prefixlen += 96 + plen;
 	}
 	assert_true(env.nr_keys < (int)(sizeof(env.keys) / sizeof(env.keys[0])));
-	assert_int_equal(bpf_map_update_elem(env.rx.rules_fd, &key, &val, 0), 0);
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   NULL, 0, &key, &val, 1),
+			 0);
 	env.keys[env.nr_keys++] = key;
 }
 
@@ -662,7 +674,7 @@ static void check_parse(const __u8 *frame, __u32 len, const struct row *row,
 {
 	__u32 win = len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW;
 
-	xrx_parse(frame, win, len, p);
+	xrx_parse(frame, win, len, p, &rx_key);
 	if (p->result != row->result)
 		fail_msg("xrx_parse result %u, want %u", p->result, row->result);
 	assert_int_equal(p->flags, row->flags);
@@ -750,7 +762,7 @@ static void truncate_every_byte(void (*make)(struct frame_spec *s))
 			fail_msg("cut at %d of %d: err %d verdict %u malformed %llu",
 				 n, len, r.err, r.retval,
 				 (unsigned long long)r.stat[XRX_STAT_PASS_MALFORMED].packets);
-		xrx_parse(frame, n, n, &p);
+		xrx_parse(frame, n, n, &p, NULL);
 		if (p.result != XRX_PARSE_MALFORMED)
 			fail_msg("cut at %d: xrx_parse result %u", n, p.result);
 	}
@@ -821,17 +833,57 @@ static enum xrx_stat run_simple(void (*make)(struct frame_spec *s),
 				 w_ == ACCEL ? "accel" : stat_name(w_));      \
 	} while (0)
 
+/* Every xrx_ports entry set to @v, behind the library's back. */
+static void ports_fill(enum xrx_port_verdict v)
+{
+	static __u32 keys[XRX_PORTS_MAX];
+	static struct xrx_port_val vals[XRX_PORTS_MAX];
+	__u32 k, n = XRX_PORTS_MAX;
+
+	for (k = 0; k < XRX_PORTS_MAX; k++) {
+		keys[k] = k;
+		vals[k] = (struct xrx_port_val){ v, v, v, v };
+	}
+	assert_int_equal(bpf_map_update_batch(env.rx.ports_fd, keys, vals, &n,
+					      NULL), 0);
+	assert_int_equal(n, XRX_PORTS_MAX);
+}
+
+/* xrx_ports recomputed from the trie, as every update leaves it. */
+static void ports_sync(void)
+{
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   NULL, 0, NULL, NULL, 0),
+			 0);
+}
+
+/*
+ * The verdict for a frame, asked both ways: with xrx_ports as the
+ * library fills it (most frames decided there), and with every entry
+ * XRX_PORT_LPM (the trie alone, the two lookups xrx_rx made before the
+ * table). A wrong table entry fails the first, a wrong trie lookup the
+ * second.
+ */
+#define expect_rule(make, daddr, dport, want)                                 \
+	do {                                                                  \
+		expect_stat(run_simple(make, daddr, dport), want);            \
+		ports_fill(XRX_PORT_LPM);                                     \
+		if (run_simple(make, daddr, dport) != (want))                 \
+			fail_msg("trie only: %s", #make " " #daddr " " #dport); \
+		ports_sync();                                                 \
+	} while (0)
+
 static void test_rule_port(void **state)
 {
 	need_env();
 	rules_clear();
 	rule_add(IPPROTO_TCP, 5001, NULL, 0, XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 5001), ACCEL);
-	expect_stat(run_simple(m_tcp6, NULL, 5001), ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 5002), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_udp4, NULL, 5001), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_icmp4, NULL, 0), XRX_STAT_PASS_NOT_L4);
-	expect_stat(run_simple(m_arp, NULL, 0), XRX_STAT_PASS_NOT_IP);
+	expect_rule(m_tcp4, NULL, 5001, ACCEL);
+	expect_rule(m_tcp6, NULL, 5001, ACCEL);
+	expect_rule(m_tcp4, NULL, 5002, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_udp4, NULL, 5001, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_icmp4, NULL, 0, XRX_STAT_PASS_NOT_L4);
+	expect_rule(m_arp, NULL, 0, XRX_STAT_PASS_NOT_IP);
 }
 
 static void test_rule_wildcard_port(void **state)
@@ -839,9 +891,9 @@ static void test_rule_wildcard_port(void **state)
 	need_env();
 	rules_clear();
 	rule_add(IPPROTO_UDP, 0, NULL, 0, XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_udp4, NULL, 7777), ACCEL);
-	expect_stat(run_simple(m_udp6, NULL, 1), ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 7777), XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_udp4, NULL, 7777, ACCEL);
+	expect_rule(m_udp6, NULL, 1, ACCEL);
+	expect_rule(m_tcp4, NULL, 7777, XRX_STAT_PASS_NO_RULE);
 }
 
 static void test_rule_prefix4(void **state)
@@ -849,13 +901,13 @@ static void test_rule_prefix4(void **state)
 	need_env();
 	rules_clear();
 	rule_add(IPPROTO_TCP, 5001, "198.18.0.0", 15, XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_tcp4, "198.18.0.2", 0), ACCEL);
-	expect_stat(run_simple(m_tcp4, "198.19.255.1", 0), ACCEL);
-	expect_stat(run_simple(m_tcp4, "198.20.0.1", 0), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_tcp4, "198.18.0.2", 5002), XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_tcp4, "198.18.0.2", 0, ACCEL);
+	expect_rule(m_tcp4, "198.19.255.1", 0, ACCEL);
+	expect_rule(m_tcp4, "198.20.0.1", 0, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_tcp4, "198.18.0.2", 5002, XRX_STAT_PASS_NO_RULE);
 	/* An IPv4 prefix never covers IPv6, whatever its bits. */
-	expect_stat(run_simple(m_tcp6, "::c612:2", 0), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_tcp6, NULL, 0), XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_tcp6, "::c612:2", 0, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_tcp6, NULL, 0, XRX_STAT_PASS_NO_RULE);
 }
 
 static void test_rule_prefix6(void **state)
@@ -863,10 +915,10 @@ static void test_rule_prefix6(void **state)
 	need_env();
 	rules_clear();
 	rule_add(IPPROTO_TCP, 0, "2001:db8::", 32, XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_tcp6, "2001:db8:ffff::9", 443), ACCEL);
-	expect_stat(run_simple(m_tcp6, "2001:db9::2", 0), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_tcp4, NULL, 0), XRX_STAT_PASS_NO_RULE);
-	expect_stat(run_simple(m_qinq_tcp6, NULL, 0), ACCEL);
+	expect_rule(m_tcp6, "2001:db8:ffff::9", 443, ACCEL);
+	expect_rule(m_tcp6, "2001:db9::2", 0, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_tcp4, NULL, 0, XRX_STAT_PASS_NO_RULE);
+	expect_rule(m_qinq_tcp6, NULL, 0, ACCEL);
 }
 
 static void test_rule_exclusion(void **state)
@@ -878,14 +930,14 @@ static void test_rule_exclusion(void **state)
 	rule_add(IPPROTO_TCP, 22, NULL, 0, XRX_ACT_PASS);
 	rule_add(IPPROTO_TCP, 5001, NULL, 0, XRX_ACT_ACCEL);
 	rule_add(IPPROTO_TCP, 5001, "198.18.0.9", 32, XRX_ACT_PASS);
-	expect_stat(run_simple(m_tcp4, NULL, 80), ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 22), XRX_STAT_PASS_EXCLUDED);
-	expect_stat(run_simple(m_tcp6, NULL, 22), XRX_STAT_PASS_EXCLUDED);
-	expect_stat(run_simple(m_tcp4, "198.18.0.2", 5001), ACCEL);
-	expect_stat(run_simple(m_tcp4, "198.18.0.9", 5001), XRX_STAT_PASS_EXCLUDED);
+	expect_rule(m_tcp4, NULL, 80, ACCEL);
+	expect_rule(m_tcp4, NULL, 22, XRX_STAT_PASS_EXCLUDED);
+	expect_rule(m_tcp6, NULL, 22, XRX_STAT_PASS_EXCLUDED);
+	expect_rule(m_tcp4, "198.18.0.2", 5001, ACCEL);
+	expect_rule(m_tcp4, "198.18.0.9", 5001, XRX_STAT_PASS_EXCLUDED);
 	/* A pass rule beats an accelerating default. */
 	set_default(XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 22), XRX_STAT_PASS_EXCLUDED);
+	expect_rule(m_tcp4, NULL, 22, XRX_STAT_PASS_EXCLUDED);
 }
 
 static void test_default_accel(void **state)
@@ -893,13 +945,13 @@ static void test_default_accel(void **state)
 	need_env();
 	rules_clear();
 	set_default(XRX_ACT_ACCEL);
-	expect_stat(run_simple(m_tcp4, NULL, 1234), ACCEL);
-	expect_stat(run_simple(m_udp6, NULL, 53), ACCEL);
-	expect_stat(run_simple(m_vlan_tcp4, NULL, 9), ACCEL);
+	expect_rule(m_tcp4, NULL, 1234, ACCEL);
+	expect_rule(m_udp6, NULL, 53, ACCEL);
+	expect_rule(m_vlan_tcp4, NULL, 9, ACCEL);
 	/* The default only covers TCP/UDP: the host keeps the rest. */
-	expect_stat(run_simple(m_icmp6, NULL, 0), XRX_STAT_PASS_NOT_L4);
-	expect_stat(run_simple(m_frag4_first, NULL, 0), XRX_STAT_PASS_FRAG);
-	expect_stat(run_simple(m_arp, NULL, 0), XRX_STAT_PASS_NOT_IP);
+	expect_rule(m_icmp6, NULL, 0, XRX_STAT_PASS_NOT_L4);
+	expect_rule(m_frag4_first, NULL, 0, XRX_STAT_PASS_FRAG);
+	expect_rule(m_arp, NULL, 0, XRX_STAT_PASS_NOT_IP);
 }
 
 static void test_default_pass(void **state)
@@ -910,13 +962,228 @@ static void test_default_pass(void **state)
 	expect_stat(run_simple(m_udp6, NULL, 5001), XRX_STAT_PASS_NO_RULE);
 }
 
-/* The hash tells flows apart and is direction-sensitive. */
+/* ------------------------------------------------------------------ */
+/* xrx_ports: the table against the trie                             */
+
+/* xrx_ports' columns; 0 ends a list of entries. */
+enum { C_TCP = 1, C_UDP, C_VXLAN_TCP, C_VXLAN_UDP };
+
+/* What xrx_ports holds for @port in column @col. */
+static enum xrx_port_verdict port_entry(__u32 port, int col)
+{
+	struct xrx_port_val v;
+
+	assert_int_equal(bpf_map_lookup_elem(env.rx.ports_fd, &port, &v), 0);
+	return col == C_TCP ? v.tcp : col == C_UDP ? v.udp :
+	       col == C_VXLAN_TCP ? v.vxlan_tcp : v.vxlan_udp;
+}
+
+#define expect_entry(port, col, want)                                         \
+	do {                                                                  \
+		enum xrx_port_verdict g_ = port_entry(port, col);             \
+		if (g_ != (want))                                             \
+			fail_msg("xrx_ports[%u] %s: %d, want %d (%s)",        \
+				 (unsigned int)(port), #col, g_, (want), #want); \
+	} while (0)
+
+/* A rule of a shape: "[vxlan:]proto/port[@addr/plen]", or a raw prefix. */
+struct shape_rule {
+	__u8 scope, proto;
+	__u16 port;
+	const char *addr;	/* NULL: any address */
+	int plen;
+	__u32 action;
+	__u32 raw_plen;		/* not 0: a key of this prefixlen, proto only */
+};
+
+struct shape_entry {
+	__u16 port;
+	int col;
+	enum xrx_port_verdict want;
+};
+
+struct shape_probe {
+	void (*make)(struct frame_spec *s);
+	const char *daddr;
+	__u16 dport;
+	enum xrx_stat want;	/* verdict; ACCEL = accelerated */
+};
+
+#define SHAPE_MAX 8
+
+/*
+ * A rule shape: its rules and default, the xrx_ports entries they must
+ * give (rules.h: a verdict where the address cannot matter, XRX_PORT_LPM
+ * where it can, XRX_PORT_DEFAULT where no rule matches), and frames that
+ * must get the same verdict from the table and from the trie alone
+ * (expect_rule()).
+ */
+struct shape {
+	const char *name;
+	__u32 dflt;
+	struct shape_rule rules[SHAPE_MAX];
+	struct shape_entry entries[SHAPE_MAX];
+	struct shape_probe probes[SHAPE_MAX];
+};
+
+#define OUT XRX_RULE_SCOPE_OUTER
+#define INN XRX_RULE_SCOPE_INNER
+#define TCP IPPROTO_TCP
+#define UDP IPPROTO_UDP
+#define R_ACCEL XRX_ACT_ACCEL
+#define R_PASS XRX_ACT_PASS
+#define RULE(sc, pr, port, addr, plen, act) { sc, pr, port, addr, plen, act, 0 }
+#define RAW(plen, pr, act) { OUT, pr, 0, NULL, 0, act, plen }
+
+static const struct shape shapes[] = {
+	{ "xrx_ports: port only", XRX_ACT_ACCEL,
+	  { RULE(OUT, TCP, 5001, NULL, 0, R_ACCEL), RULE(OUT, UDP, 53, NULL, 0, R_PASS) },
+	  { { 5001, C_TCP, XRX_PORT_ACCEL }, { 5001, C_UDP, XRX_PORT_DEFAULT },
+	    { 5001, C_VXLAN_TCP, XRX_PORT_DEFAULT }, { 53, C_UDP, XRX_PORT_PASS },
+	    { 5002, C_TCP, XRX_PORT_DEFAULT }, { 0, C_TCP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, NULL, 5001, ACCEL }, { m_udp6, NULL, 53, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp4, NULL, 5001, ACCEL } } },
+	{ "xrx_ports: prefix and port", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 5001, "198.18.0.0", 15, R_ACCEL), RULE(OUT, UDP, 0, NULL, 0, R_ACCEL),
+	    RULE(OUT, UDP, 4000, "2001:db8::", 32, R_PASS) },
+	  { { 5001, C_TCP, XRX_PORT_LPM }, { 5002, C_TCP, XRX_PORT_DEFAULT },
+	    { 4000, C_UDP, XRX_PORT_LPM }, { 4001, C_UDP, XRX_PORT_ACCEL } },
+	  { { m_tcp4, "198.18.0.2", 5001, ACCEL },
+	    { m_tcp4, "198.20.0.1", 5001, XRX_STAT_PASS_NO_RULE },
+	    { m_tcp6, NULL, 5001, XRX_STAT_PASS_NO_RULE },
+	    /* In the prefix the port's rule; outside it, udp/any. */
+	    { m_udp6, "2001:db8::7", 4000, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp6, "2001:db9::7", 4000, ACCEL }, { m_udp4, NULL, 4001, ACCEL } } },
+	{ "xrx_ports: prefix and any port, a port's own rule first", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 0, "198.18.0.0", 15, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_LPM }, { 0, C_TCP, XRX_PORT_LPM },
+	    { 22, C_TCP, XRX_PORT_PASS }, { 80, C_UDP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, "198.18.0.2", 80, ACCEL },
+	    { m_tcp4, "198.20.0.1", 80, XRX_STAT_PASS_NO_RULE },
+	    { m_tcp4, "198.18.0.2", 22, XRX_STAT_PASS_EXCLUDED },
+	    { m_tcp6, NULL, 80, XRX_STAT_PASS_NO_RULE },
+	    { m_udp4, "198.18.0.2", 80, XRX_STAT_PASS_NO_RULE } } },
+	{ "xrx_ports: exclusions over tcp/any", XRX_ACT_PASS,
+	  { RULE(OUT, TCP, 0, NULL, 0, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS),
+	    RULE(OUT, TCP, 5001, NULL, 0, R_ACCEL),
+	    RULE(OUT, TCP, 5001, "198.18.0.9", 32, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_ACCEL }, { 0, C_TCP, XRX_PORT_ACCEL },
+	    { 22, C_TCP, XRX_PORT_PASS }, { 5001, C_TCP, XRX_PORT_LPM } },
+	  { { m_tcp4, "198.18.0.9", 5001, XRX_STAT_PASS_EXCLUDED },
+	    { m_tcp4, "198.18.0.8", 5001, ACCEL },
+	    { m_tcp6, NULL, 22, XRX_STAT_PASS_EXCLUDED }, { m_tcp6, NULL, 65535, ACCEL } } },
+	{ "xrx_ports: inner scope apart from the outer", XRX_ACT_PASS,
+	  { RULE(INN, TCP, 5201, NULL, 0, R_ACCEL), RULE(INN, TCP, 22, NULL, 0, R_PASS),
+	    RULE(INN, UDP, 0, "2001:db8:1::", 48, R_ACCEL), RULE(OUT, UDP, 8472, NULL, 0, R_ACCEL) },
+	  { { 5201, C_VXLAN_TCP, XRX_PORT_ACCEL }, { 5201, C_TCP, XRX_PORT_DEFAULT },
+	    { 22, C_VXLAN_TCP, XRX_PORT_PASS }, { 53, C_VXLAN_UDP, XRX_PORT_LPM },
+	    { 8472, C_UDP, XRX_PORT_ACCEL }, { 8472, C_VXLAN_UDP, XRX_PORT_LPM },
+	    { 4789, C_UDP, XRX_PORT_DEFAULT } },
+	  /* Frames in VXLAN: the VXLAN rows, which run both ways too. */
+	  { { m_tcp4, NULL, 5201, XRX_STAT_PASS_NO_RULE }, { m_udp4, NULL, 8472, ACCEL } } },
+	{ "xrx_ports: a prefix that ends in the proto bits", XRX_ACT_PASS,
+	  { RAW(8, TCP, R_ACCEL), RULE(OUT, TCP, 22, NULL, 0, R_PASS) },
+	  { { 80, C_TCP, XRX_PORT_LPM }, { 22, C_TCP, XRX_PORT_LPM },
+	    { 80, C_UDP, XRX_PORT_DEFAULT } },
+	  { { m_tcp4, NULL, 80, ACCEL }, { m_tcp4, NULL, 22, XRX_STAT_PASS_EXCLUDED },
+	    { m_udp4, NULL, 80, XRX_STAT_PASS_NO_RULE } } },
+};
+
+static void test_shape(void **state)
+{
+	const struct shape *sh = *state;
+	const struct shape_rule *ru;
+	const struct shape_entry *en;
+	const struct shape_probe *pr;
+
+	need_env();
+	rules_clear();
+	for (ru = sh->rules; ru < sh->rules + SHAPE_MAX && ru->proto; ru++) {
+		struct xrx_rule_val val = { .action = ru->action,
+					    .id = env.nr_keys + 1 };
+		struct xrx_rule_key key = { .prefixlen = ru->raw_plen,
+					    .proto = ru->proto };
+
+		if (!ru->raw_plen) {
+			rule_add_scoped(ru->scope, ru->proto, ru->port, ru->addr,
+					ru->plen, ru->action);
+			continue;
+		}
+		assert_int_equal(xrx_rules__update(env.rx.rules_fd,
+						   env.rx.ports_fd, NULL, 0,
+						   &key, &val, 1), 0);
+		env.keys[env.nr_keys++] = key;
+	}
+	set_default(sh->dflt);
+	for (en = sh->entries; en < sh->entries + SHAPE_MAX && en->col; en++)
+		expect_entry(en->port, en->col, en->want);
+	for (pr = sh->probes; pr < sh->probes + SHAPE_MAX && pr->make; pr++)
+		expect_rule(pr->make, pr->daddr, pr->dport, pr->want);
+	/* Without the rules every entry goes back to the default. */
+	rules_clear();
+	for (en = sh->entries; en < sh->entries + SHAPE_MAX && en->col; en++)
+		expect_entry(en->port, en->col, XRX_PORT_DEFAULT);
+}
+
+/* Taking exclusions away opens their ports to tcp/any. */
+static void test_ports_update(void **state)
+{
+	need_env();
+	rules_clear();
+	rule_add(IPPROTO_TCP, 0, NULL, 0, XRX_ACT_ACCEL);
+	rule_add(IPPROTO_TCP, 22, NULL, 0, XRX_ACT_PASS);
+	rule_add(IPPROTO_TCP, 5001, "198.18.0.9", 32, XRX_ACT_PASS);
+	expect_entry(22, C_TCP, XRX_PORT_PASS);
+	expect_entry(5001, C_TCP, XRX_PORT_LPM);
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, env.rx.ports_fd,
+					   &env.keys[1], 2, NULL, NULL, 0), 0);
+	expect_entry(22, C_TCP, XRX_PORT_ACCEL);
+	expect_entry(5001, C_TCP, XRX_PORT_ACCEL);
+	expect_rule(m_tcp4, "198.18.0.9", 5001, ACCEL);
+	expect_rule(m_tcp4, NULL, 22, ACCEL);
+}
+
+/*
+ * xrx_rx decides from xrx_ports without the trie wherever the table has
+ * a verdict: entries written by hand over an empty trie.
+ */
+static void test_ports_decide(void **state)
+{
+	struct xrx_port_val v = { .tcp = XRX_PORT_ACCEL, .udp = XRX_PORT_PASS };
+	__u32 port = 7000;
+
+	need_env();
+	rules_clear();
+	ports_fill(XRX_PORT_DEFAULT);
+	assert_int_equal(bpf_map_update_elem(env.rx.ports_fd, &port, &v, 0), 0);
+	expect_stat(run_simple(m_tcp4, NULL, 7000), ACCEL);
+	expect_stat(run_simple(m_udp6, NULL, 7000), XRX_STAT_PASS_EXCLUDED);
+	expect_stat(run_simple(m_tcp4, NULL, 7001), XRX_STAT_PASS_NO_RULE);
+	set_default(XRX_ACT_ACCEL);
+	expect_stat(run_simple(m_tcp4, NULL, 7001), ACCEL);
+	/* An empty table (XRX_PORT_LPM) asks the trie, which is empty. */
+	ports_fill(XRX_PORT_LPM);
+	expect_stat(run_simple(m_udp6, NULL, 7000), ACCEL);
+	set_default(XRX_ACT_PASS);
+	expect_stat(run_simple(m_tcp4, NULL, 7000), XRX_STAT_PASS_NO_RULE);
+	ports_sync();
+}
+
+/*
+ * The hash tells flows apart and is direction-sensitive; it is keyed with
+ * xrx_cfg's hash_key: another key, another hash for the same flow, and
+ * userspace's xrx_flow_hash() under that key gives the program's.
+ */
 static void test_hash(void **state)
 {
+	static const struct xrx_hash_key other = { { 1, 2 } };
+	struct xrx_cfg cfg = { .default_action = XRX_ACT_ACCEL,
+			       .hash_key = other };
 	static __u8 frame[FRAME_CAP];
 	static struct run r;
+	struct xrx_parsed p;
 	struct frame_spec s;
-	__u32 h[4];
+	__u32 h[4], zero = 0;
 	int i, len;
 
 	need_env();
@@ -941,6 +1208,20 @@ static void test_hash(void **state)
 	assert_int_equal(h[0], h[1]);
 	assert_int_not_equal(h[0], h[2]);
 	assert_int_not_equal(h[0], h[3]);
+
+	/* The last frame (i == 3) again, under another key. */
+	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
+		  &p, &rx_key);
+	assert_int_equal(p.hash, h[3]);
+	assert_int_equal(bpf_map_update_elem(env.rx.cfg_fd, &zero, &cfg, 0), 0);
+	run_prog(frame, len, len, &r);
+	assert_int_equal(r.meta_len, sizeof(struct xrx_meta));
+	assert_int_not_equal(((struct xrx_meta *)r.out)->hash, h[3]);
+	assert_int_equal(((struct xrx_meta *)r.out)->hash,
+			 xrx_flow_hash(&p, &other));
+	set_default(XRX_ACT_ACCEL);
+	run_prog(frame, len, len, &r);
+	assert_int_equal(((struct xrx_meta *)r.out)->hash, h[3]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -954,7 +1235,8 @@ static void test_hash(void **state)
  */
 static void rules_vxlan(__u32 flags)
 {
-	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 } };
+	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 },
+			       .hash_key = rx_key };
 	__u32 zero = 0;
 
 	rules_clear();
@@ -1052,7 +1334,7 @@ static void test_vxlan_row(void **state)
 	struct xrx_parsed p;
 	enum xrx_stat want;
 	__u32 linear;
-	int len, k;
+	int len, k, side;
 
 	need_env();
 	rules_vxlan(row->flags);
@@ -1074,36 +1356,44 @@ static void test_vxlan_row(void **state)
 		print_message("# kernel refuses ctx_in.data_end < data_size_in\n");
 		skip();
 	}
-	run_prog(frame, len, linear, &r);
-	if (r.err)
-		fail_msg("BPF_PROG_TEST_RUN: %s", strerror(-r.err));
-	want = verdict_stat(row->want);
-	assert_int_equal(r.retval,
-			 want == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS);
-	for (k = 0; k < XRX_STAT_MAX; k++) {
-		__u64 n = k == XRX_STAT_RX || k == (int)want || k == (int)r.path ||
-			  (k == XRX_STAT_VXLAN && row->vxlan) ||
-			  (k == XRX_STAT_VXLAN_INNER_RULE && row->inner_rule);
+	/* With xrx_ports as the library fills it, then with the trie alone. */
+	for (side = 0; side < 2; side++) {
+		if (side)
+			ports_fill(XRX_PORT_LPM);
+		run_prog(frame, len, linear, &r);
+		if (r.err)
+			fail_msg("BPF_PROG_TEST_RUN: %s", strerror(-r.err));
+		want = verdict_stat(row->want);
+		assert_int_equal(r.retval,
+				 want == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS);
+		for (k = 0; k < XRX_STAT_MAX; k++) {
+			__u64 n = k == XRX_STAT_RX || k == (int)want || k == (int)r.path ||
+				  (k == XRX_STAT_VXLAN && row->vxlan) ||
+				  (k == XRX_STAT_VXLAN_INNER_RULE && row->inner_rule);
 
-		if (r.stat[k].packets != n || r.stat[k].bytes != n * len)
-			fail_msg("counter %s: %llu packets, want %llu", stat_name(k),
-				 (unsigned long long)r.stat[k].packets,
-				 (unsigned long long)n);
-	}
-	assert_int_equal(r.out_len, len + r.meta_len);
-	assert_memory_equal(r.out + r.meta_len, frame, len);
-	/* The metadata describes the outer headers, whoever decided. */
-	if (row->want == ACCEL) {
-		struct xrx_meta m;
+			if (r.stat[k].packets != n || r.stat[k].bytes != n * len)
+				fail_msg("%s: counter %s: %llu packets, want %llu",
+					 side ? "trie only" : "xrx_ports",
+					 stat_name(k),
+					 (unsigned long long)r.stat[k].packets,
+					 (unsigned long long)n);
+		}
+		assert_int_equal(r.out_len, len + r.meta_len);
+		assert_memory_equal(r.out + r.meta_len, frame, len);
+		/* The metadata describes the outer headers, whoever decided. */
+		if (row->want == ACCEL) {
+			struct xrx_meta m;
 
-		assert_int_equal(r.meta_len, sizeof(m));
-		xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
-			  len, &p);
-		xrx_meta_fill(&m, &p);
-		assert_memory_equal(r.out, &m, sizeof(m));
-	} else {
-		assert_int_equal(r.meta_len, 0);
+			assert_int_equal(r.meta_len, sizeof(m));
+			xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+				  len, &p, &rx_key);
+			xrx_meta_fill(&m, &p);
+			assert_memory_equal(r.out, &m, sizeof(m));
+		} else {
+			assert_int_equal(r.meta_len, 0);
+		}
 	}
+	ports_sync();
 }
 
 /* ------------------------------------------------------------------ */
@@ -1134,7 +1424,7 @@ static void multibuf(void (*make)(struct frame_spec *s), __u32 payload,
 	assert_true(len > 0);
 
 	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
-		  &hdr);
+		  &hdr, &rx_key);
 	/* Linear as much as the test-run page holds (all of it if it fits). */
 	run_prog(frame, len, len, &ref);
 	check_verdict(&ref, frame, len, want);
@@ -1231,6 +1521,8 @@ int main(void)
 		T(test_rule_exclusion),
 		T(test_default_accel),
 		T(test_default_pass),
+		T(test_ports_update),
+		T(test_ports_decide),
 		T(test_hash),
 		T(test_mb_small_linear_supported),
 		T(test_mb_tcp4_small),
@@ -1241,8 +1533,9 @@ int main(void)
 	};
 	enum { NR_ROWS = sizeof(rows) / sizeof(rows[0]),
 	       NR_VXLAN = sizeof(vxlan_rows) / sizeof(vxlan_rows[0]),
+	       NR_SHAPES = sizeof(shapes) / sizeof(shapes[0]),
 	       NR_FIXED = sizeof(fixed) / sizeof(fixed[0]) };
-	struct CMUnitTest tests[NR_ROWS + NR_VXLAN + NR_FIXED];
+	struct CMUnitTest tests[NR_ROWS + NR_VXLAN + NR_SHAPES + NR_FIXED];
 	int i;
 
 	for (i = 0; i < NR_ROWS; i++)
@@ -1254,8 +1547,13 @@ int main(void)
 			.name = vxlan_rows[i].name,
 			.test_func = test_vxlan_row,
 			.initial_state = (void *)&vxlan_rows[i] };
-	memcpy(tests + NR_ROWS + NR_VXLAN, fixed, sizeof(fixed));
+	for (i = 0; i < NR_SHAPES; i++)
+		tests[NR_ROWS + NR_VXLAN + i] = (struct CMUnitTest){
+			.name = shapes[i].name,
+			.test_func = test_shape,
+			.initial_state = (void *)&shapes[i] };
+	memcpy(tests + NR_ROWS + NR_VXLAN + NR_SHAPES, fixed, sizeof(fixed));
 	return _cmocka_run_group_tests("xrx_rx", tests,
-				       NR_ROWS + NR_VXLAN + NR_FIXED, setup,
-				       teardown);
+				       NR_ROWS + NR_VXLAN + NR_SHAPES + NR_FIXED,
+				       setup, teardown);
 }

@@ -31,7 +31,7 @@
 #include <xrx/parse.h>
 #include <xrx/stats.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "xrx_rx.skel.h"
 
 #ifndef AF_XDP
@@ -41,7 +41,7 @@
 struct xrx_rx_env {
 	struct xrx_rx *skel;
 	int prog_fd;
-	int stats_fd, rules_fd, cfg_fd, xsks_fd;
+	int stats_fd, rules_fd, cfg_fd, xsks_fd, ports_fd;
 	int xsk_fd;		/* -1: no AF_XDP socket, accel -> PASS_NO_SOCKET */
 	int nr_cpus;
 	int small_linear;	/* kernel takes ctx_in.data_end < data_size_in */
@@ -105,7 +105,7 @@ static inline enum xrx_stat xrx_rx_env_path(const __u8 *frame, __u32 len,
 
 	if (linear >= win)
 		return XRX_STAT_PARSE_LINEAR;
-	xrx_parse(frame, linear, len, &p);
+	xrx_parse(frame, linear, len, &p, NULL);
 	return p.result == XRX_PARSE_TOO_LONG ? XRX_STAT_PARSE_COPY :
 						XRX_STAT_PARSE_LINEAR;
 }
@@ -162,6 +162,7 @@ static inline int xrx_rx_env_open(struct xrx_rx_env *e)
 	e->rules_fd = bpf_map__fd(e->skel->maps.xrx_rules);
 	e->cfg_fd = bpf_map__fd(e->skel->maps.xrx_cfg);
 	e->xsks_fd = bpf_map__fd(e->skel->maps.xrx_xsks);
+	e->ports_fd = bpf_map__fd(e->skel->maps.xrx_ports);
 
 	e->xsk_fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (e->xsk_fd >= 0 &&

@@ -44,8 +44,8 @@
 
 #include <xrx/engine.h>
 
-#include "common/frames.h"
-#include "dpdk/dpdk_env.h"
+#include "util/frames.h"
+#include "util/dpdk_env.h"
 
 #define MAX_SEGS 128		/* frames in one train */
 #define MAX_AGGS MAX_SEGS	/* aggregates out of one train */

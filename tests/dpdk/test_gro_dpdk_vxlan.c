@@ -39,9 +39,9 @@
 
 #include <xrx/engine.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
-#include "dpdk/dpdk_env.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
+#include "util/dpdk_env.h"
 
 #define NSEGS 8
 #define SLOT 2048

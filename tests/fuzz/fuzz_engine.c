@@ -11,7 +11,8 @@
  *            corrupt that metadata from the input, bit 7 flush timeout
  *   byte 1   flows - 1 (bits 0-5), max_chunks (bits 6-7: 1, 4, 18, 18),
  *   byte 2   max_aggregate (table below),
- *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default),
+ *   byte 3   max_segs, byte 4 pkts (0: 2 * flows + 8, 0x80: the default;
+ *            bit 7 also: at most 2 aggregates per hash bucket, not 8),
  *   byte 5   timeout / 10 us (only with bit 7 of byte 0)
  *
  *   op 0x00-0x3d  raw frame: 2 length bytes, then that many bytes
@@ -19,7 +20,7 @@
  *                 byte for its first piece, then one per further chunk
  *   op 0x3f       a frame outside the region (must be dropped, released)
  *   op 0x40-0x9f  a frame of one of 4 flows x 8 kinds built with
- *                 tests/common/frames.h, next in sequence unless the
+ *                 user/util/frames.h, next in sequence unless the
  *                 parameter bytes say otherwise (gap, retransmit, flags,
  *                 bad checksum, one byte changed)
  *   op 0xa0-0xbf  end of batch: xrx_engine__rx() on the frames so far,
@@ -34,15 +35,20 @@
  * once, never while a delivered packet still references it; a packet's
  * bytes are its head plus fragments that lie inside their pieces; a
  * single frame comes out byte-identical; an aggregate keeps the size and segment limits;
- * per flow, no more bytes come out than went in; the counters agree.
+ * no hash bucket holds more than its bound;
+ * per flow, no more bytes come out than went in; the counters agree;
+ * every packet's reason has words (include/xrx/explain.h), which fit,
+ * and the per-flow summary of them counts every packet.
  */
 #include "fuzz.h"
 
 #include <xrx/parse.h>
 #include <xrx/parse_tunnel.h>
 #include <xrx/engine.h>
+#include "gro/engine_priv.h"	/* the bucket bound's test switch */
+#include <xrx/explain.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define SLOT 2048		/* region bytes per frame piece */
 #define MAX_SLOTS 512
@@ -95,6 +101,7 @@ static struct fuzz {
 	__u64 pkts, bytes_out;
 	struct flow_state flows[NR_FLOWS][NR_KINDS];
 	struct hash_bytes hb[HASHES];
+	struct xrx_explain *x;		/* the packets' reasons, per flow */
 } F;
 
 static struct hash_bytes *hb_get(__u32 hash)
@@ -163,6 +170,23 @@ static void on_release(void *ctx, __u64 addr)
 	F.released[k] = 1;
 }
 
+/* Whatever its bytes, a delivered packet's reason is explained. */
+static void check_explained(const struct xrx_pkt *pkt)
+{
+	char text[XRX_EXPLAIN_MAX];
+	struct xrx_why why;
+	int n;
+
+	FZ_CHECK(!xrx_pkt__why(pkt, &why) && why.kind != XRX_WHY_NONE,
+		 "reason %s has no explanation",
+		 xrx_engine_stat__name(pkt->reason));
+	n = xrx_pkt__explain(pkt, F.o.max_aggregate, text, sizeof(text));
+	FZ_CHECK(n > 0 && n < (int)sizeof(text) && !text[n] &&
+			 strlen(text) == (size_t)n,
+		 "explanation of %d bytes", n);
+	FZ_CHECK(!xrx_explain__add(F.x, pkt), "xrx_explain__add failed");
+}
+
 static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	static __u8 flat[FRAME_MAX];
@@ -183,6 +207,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 	FZ_CHECK(pkt->gso_segs >= 1, "gso_segs 0");
 	FZ_CHECK(pkt->gso_type <= XRX_GSO_UDP_L4, "gso_type %u", pkt->gso_type);
 	FZ_CHECK(pkt->reason < XRX_ENGINE_STAT_MAX, "reason %u", pkt->reason);
+	check_explained(pkt);
 
 	if (pkt->gso_type == XRX_GSO_NONE) {
 		FZ_CHECK(pkt->gso_segs == 1, "single with %u segs",
@@ -213,7 +238,7 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 			const __u8 *b = pkt->nr_frags ? flat : pkt->head;
 
 			xrx_parse(b, pkt->len < XRX_PARSE_WINDOW ? pkt->len :
-				  XRX_PARSE_WINDOW, pkt->len, &r);
+				  XRX_PARSE_WINDOW, pkt->len, &r, &F.o.hash_key);
 			acct = r.hash;
 		}
 	} else {
@@ -260,6 +285,40 @@ static void mark_given(const struct xrx_frame *f)
 			F.submitted[slot_of(f->chunks[i].addr)] = 1;
 }
 
+/*
+ * Every hash bucket within its bound, its chain whole (flow_table.c): the
+ * head knows the length and the oldest, every other entry its newer
+ * neighbour.
+ */
+static void check_buckets(void)
+{
+	const struct xrx_gro_table *t = &F.e->table;
+	const struct xrx_agg *a, *head, *newer;
+	__u32 i, n, all = 0;
+
+	for (i = 0; i <= t->mask; i++) {
+		n = 0;
+		head = t->buckets[i];
+		for (a = head, newer = NULL; a; newer = a, a = a->hnext) {
+			FZ_CHECK((a->pkt.hash & t->mask) == i,
+				 "aggregate of hash %#x in bucket %u",
+				 a->pkt.hash, i);
+			FZ_CHECK(a == head || a->hprev == newer,
+				 "bucket %u: entry %u's newer link broken", i, n);
+			n++;
+		}
+		FZ_CHECK(!head || (head->hcount == n && head->hprev == newer),
+			 "bucket %u: head says %u entries, oldest %p; %u, %p",
+			 i, head ? head->hcount : 0,
+			 head ? (void *)head->hprev : NULL, n, (void *)newer);
+		FZ_CHECK(n <= t->bucket_max, "bucket %u holds %u (bound %u)",
+			 i, n, t->bucket_max);
+		all += n;
+	}
+	FZ_CHECK(all == t->held, "buckets hold %u, the table %u", all,
+		 t->held);
+}
+
 static void submit(void)
 {
 	__u32 i, n = F.nr - F.batch_start, held;
@@ -277,6 +336,7 @@ static void submit(void)
 		 held, F.o.flows, F.o.flush_timeout_us);
 	FZ_CHECK(held || !xrx_engine__next_timeout(F.e),
 		 "a timeout with nothing held");
+	check_buckets();
 }
 
 /* A new slot for one piece of frame @k, @len bytes from @src. */
@@ -333,14 +393,15 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 	F.chain_next = 0;
 
 	/* What xrx_rx sees: the frame whole. */
-	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r);
+	xrx_parse(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &r,
+		  &F.o.hash_key);
 	if (!F.lying_meta && (h = hb_get(r.hash)))
 		h->in += len;
 	/* A VXLAN frame the engine takes past its outer checks is delivered
 	 * under the tunnel hash (outer + VNI + inner): count it there too. */
 	if (!F.lying_meta && r.result == XRX_PARSE_L4 && r.dport == 4789 &&
 	    xrx_parse_vxlan(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
-			    len, &r, &t) == XRX_TNL_VXLAN &&
+			    len, &r, &t, &F.o.hash_key) == XRX_TNL_VXLAN &&
 	    (h = hb_get(t.inner.hash)))
 		h->in += len;
 	if (!meta)
@@ -447,6 +508,25 @@ static void op_template(struct fz *c, __u32 op, __u32 k, bool meta)
 	frame_place(c, k, meta);
 }
 
+/* The summary, as JSON into memory, counts every packet delivered. */
+static void check_summary(void)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned long long pkts;
+
+	FZ_CHECK(f, "open_memstream");
+	FZ_CHECK(!xrx_explain__print(F.x, f, true), "xrx_explain__print");
+	fclose(f);
+	p = strstr(buf, "\"pkts_out\": ");
+	FZ_CHECK(p && sscanf(p, "\"pkts_out\": %llu", &pkts) == 1 &&
+			 pkts == F.pkts,
+		 "summary counts %s packets, %llu were delivered",
+		 p ? p : "no", (unsigned long long)F.pkts);
+	free(buf);
+}
+
 static void reset(void)
 {
 	/* The region is rewritten piece by piece; only state is cleared. */
@@ -497,6 +577,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.o.vxlan_ports[0] = 4789;
 	F.o.deliver = on_deliver;
 	F.o.release_frame = on_release;
+	F.o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;
 	F.max_segs = F.o.max_segs;
 	if (!F.max_segs) {
 		__u32 agg = F.o.max_aggregate ?: XRX_AGGREGATE_DEFAULT;
@@ -507,6 +588,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.e = xrx_engine__new(&F.o);
 	FZ_CHECK(F.e, "xrx_engine__new refused valid options: %s",
 		 strerror(errno));
+	/* The pool byte's top bit (unused by it): buckets of two, so that
+	 * flows meet full buckets (flush_bucket_full) without knowing
+	 * which share one. */
+	if (b & 0x80)
+		xrx_engine_bucket_max(F.e, 2);
+	F.x = xrx_explain__new(F.o.max_aggregate);
+	FZ_CHECK(F.x, "xrx_explain__new: no memory");
 
 	while (fz_left(&c) && F.nr < MAX_FRAMES &&
 	       F.nr_slots + CHUNKS_TRY < MAX_SLOTS) {
@@ -555,6 +643,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	F.hold = false;
 	xrx_engine__free(F.e);
 	F.e = NULL;
+	check_summary();	/* the packets free() delivered too */
+	xrx_explain__free(F.x);
+	F.x = NULL;
 
 	for (i = 0; i < F.nr_slots; i++)
 		FZ_CHECK(F.released[i], "piece %u of frame %d never released",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Fuzz target: the header parser (include/xrx/parse.h) through libxrx's
- * xrx_headlen() and directly, on the input taken as one Ethernet frame.
+ * xrx_headlen() and directly, on the input taken as one Ethernet frame;
+ * the flow hash keyed with FZ_HASH_KEY (xrx_headlen() leaves it out).
  *
  * Beyond "no crash, no out-of-bounds read" (the input buffer is exactly
  * the frame, so ASan sees any read past it) the result must keep the
@@ -16,6 +17,8 @@
 #include <xrx/engine.h>
 
 #define SCRATCH_FILLS 2
+
+static const struct xrx_hash_key key = FZ_HASH_KEY;
 
 static void check_invariants(const struct xrx_parsed *r, __u32 len, __u32 wire)
 {
@@ -57,7 +60,8 @@ static void check_invariants(const struct xrx_parsed *r, __u32 len, __u32 wire)
 			 r->headlen <= len,
 			 "L4: l4_off %u headlen %u window %u", r->l4_off,
 			 r->headlen, len);
-		FZ_CHECK(r->hash == xrx_flow_hash(r), "hash %#x", r->hash);
+		FZ_CHECK(r->hash == xrx_flow_hash(r, &key), "hash %#x",
+			 r->hash);
 		break;
 	case XRX_PARSE_FRAG:
 		FZ_CHECK(r->flags & XRX_META_F_FRAG, "FRAG, flags %#x", r->flags);
@@ -85,7 +89,7 @@ static void check_vxlan(const __u8 *data, __u8 *scratch,
 	struct xrx_tnl_parsed t, u;
 	int tr, i;
 
-	tr = xrx_parse_vxlan(data, len, wire, r, &t);
+	tr = xrx_parse_vxlan(data, len, wire, r, &t, &key);
 	if (tr == XRX_TNL_NONE) {
 		FZ_CHECK(r->result != XRX_PARSE_L4 || r->l4_proto != 17,
 			 "UDP frame not taken as VXLAN");
@@ -110,7 +114,7 @@ static void check_vxlan(const __u8 *data, __u8 *scratch,
 	for (i = 0; i < SCRATCH_FILLS; i++) {
 		memset(scratch, i ? 0x00 : 0xff, XRX_PARSE_SCRATCH);
 		memcpy(scratch, data, len);
-		FZ_CHECK(xrx_parse_vxlan(scratch, len, wire, r, &u) == tr &&
+		FZ_CHECK(xrx_parse_vxlan(scratch, len, wire, r, &u, &key) == tr &&
 			 !memcmp(&t, &u, sizeof(t)),
 			 "VXLAN result depends on bytes past the window");
 	}
@@ -119,7 +123,7 @@ static void check_vxlan(const __u8 *data, __u8 *scratch,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static __u8 scratch[XRX_PARSE_SCRATCH];
-	struct xrx_parsed r, s;
+	struct xrx_parsed r, s, h;
 	__u32 wire, len, hl;
 	int i;
 
@@ -128,11 +132,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wire = size;
 	len = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
 
-	/* libxrx's entry point, on the frame itself. */
-	hl = xrx_headlen(data, wire, &r);
+	/* libxrx's entry point, on the frame itself: the parse with the
+	 * hash left out. */
+	hl = xrx_headlen(data, wire, &h);
+	xrx_parse(data, len, wire, &r, &key);
 	FZ_CHECK(hl <= wire, "xrx_headlen %u > frame %u", hl, wire);
 	FZ_CHECK(hl == (r.headlen < wire ? r.headlen : wire),
 		 "xrx_headlen %u, parsed headlen %u", hl, r.headlen);
+	FZ_CHECK(!h.hash, "xrx_headlen hashed: %#x", h.hash);
+	h.hash = r.hash;
+	FZ_CHECK(!memcmp(&h, &r, sizeof(r)), "xrx_headlen parses otherwise");
 	check_invariants(&r, len, wire);
 
 	/* As xrx_rx does it: the window in a scratch buffer with stale
@@ -140,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < SCRATCH_FILLS; i++) {
 		memset(scratch, i ? 0x00 : 0xff, sizeof(scratch));
 		memcpy(scratch, data, len);
-		xrx_parse(scratch, len, wire, &s);
+		xrx_parse(scratch, len, wire, &s, &key);
 		FZ_CHECK(!memcmp(&r, &s, sizeof(r)),
 			 "result depends on bytes past the %u-byte window "
 			 "(result %u/%u headlen %u/%u)", len, r.result, s.result,

@@ -44,8 +44,8 @@
 #include <xrx/engine.h>
 #include <xrx/hdr.h>
 
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "sink/vnet.h"
 
 #define SLOT 2048
@@ -441,6 +441,7 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 	}
 	o.deliver = on_pkt;
 	o.release_frame = on_release;
+	o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;
 	F.e = xrx_engine__new(&o);
 	FZ_CHECK(F.e, "xrx_engine__new: %s", strerror(errno));
 	while (fz_left(&c)) {

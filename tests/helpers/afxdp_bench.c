@@ -58,7 +58,7 @@
 #include <xrx/rules.h>
 
 /* libxrx's private sizes, for the memory figures (Makefile: -Iuser/lib). */
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283
@@ -256,7 +256,7 @@ static void pin_cpu(int cpu)
 }
 
 /* The same rule the live modes get from xrx_live__rule_add_port(). */
-static int accel_port(int rules_fd, __u8 proto, __u16 port)
+static int accel_port(const struct xrx_prog *prog, __u8 proto, __u16 port)
 {
 	struct xrx_rule_key key = {
 		.prefixlen = XRX_RULE_PREFIX_BASE,
@@ -265,7 +265,9 @@ static int accel_port(int rules_fd, __u8 proto, __u16 port)
 	};
 	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = port };
 
-	return bpf_map_update_elem(rules_fd, &key, &val, BPF_ANY) ? -errno : 0;
+	return xrx_rules__update(xrx_prog__map_fd(prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(prog, XRX_PROG_MAP_PORTS),
+				 NULL, 0, &key, &val, 1);
 }
 
 static void plain_refill(struct plain *p, const __u64 *addrs, __u32 n)
@@ -387,8 +389,7 @@ static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
 	p->prog = xrx_prog__attach(ifname, &po);
 	if (!p->prog)
 		return -errno;
-	err = accel_port(xrx_prog__map_fd(p->prog, XRX_PROG_MAP_RULES),
-			 IPPROTO_TCP, port);
+	err = accel_port(p->prog, IPPROTO_TCP, port);
 	if (err) {
 		fprintf(stderr, "afxdp_bench: rule for tcp/%u: %s\n", port,
 			strerror(-err));

@@ -17,7 +17,8 @@
  * -F (with -m cb): account every TCP packet to its flow (ports) and print
  *   flow SPORT DPORT hash H pkts N segs N bytes N sw N rehash N gaps N
  * H: the first packet's xrx_pkt.hash; sw: packets whose hash is
- * xrx_flow_hash() of their own headers; rehash: packets of the flow with
+ * xrx_flow_hash() of their own headers, keyed with xrx_cfg's key (read
+ * from its pin); rehash: packets of the flow with
  * another hash; bytes: TCP payload; gaps: packets whose sequence number
  * is not where the flow's previous packet ended.
  * -m cb: a callback that sleeps -S microseconds per packet (a slow
@@ -43,8 +44,11 @@
 #include <pthread.h>
 #include <netinet/in.h>
 
+#include <bpf/bpf.h>
+
 #include <xrx/xrx.h>
 #include <xrx/parse.h>
+#include <xrx/rules.h>
 
 #define MAX_PORTS 16
 #define MAX_FLOWS 64
@@ -64,6 +68,7 @@ struct cb_state {
 	__u64 pkts[XRX_LIVE_QUEUES_MAX];
 	__u64 segs[XRX_LIVE_QUEUES_MAX];
 	bool per_flow;			/* -F */
+	struct xrx_hash_key key;	/* xrx_rx's, for the sw count */
 	pthread_mutex_t lock;		/* flows: one worker per queue */
 	struct flow_acct flows[MAX_FLOWS];
 	__u32 nr_flows;
@@ -78,7 +83,7 @@ static void flow_account(struct cb_state *cs, const struct xrx_pkt *pkt)
 	__u32 win, seq, i;
 
 	win = pkt->head_len < XRX_PARSE_WINDOW ? pkt->head_len : XRX_PARSE_WINDOW;
-	if (xrx_parse(pkt->head, win, pkt->len, &r) != XRX_PARSE_L4 ||
+	if (xrx_parse(pkt->head, win, pkt->len, &r, &cs->key) != XRX_PARSE_L4 ||
 	    r.l4_proto != IPPROTO_TCP) {
 		pthread_mutex_lock(&cs->lock);
 		cs->flow_other++;
@@ -109,6 +114,29 @@ static void flow_account(struct cb_state *cs, const struct xrx_pkt *pkt)
 		f->next_seq = seq + (pkt->len - r.headlen);
 	}
 	pthread_mutex_unlock(&cs->lock);
+}
+
+/* -F: the flow hash key the program and the engines use, from xrx_cfg. */
+static int read_key(const char *pin_root, const char *ifname,
+		    struct xrx_hash_key *key)
+{
+	struct xrx_cfg cfg;
+	char path[512];
+	__u32 zero = 0;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s/xrx_cfg",
+		 pin_root ? pin_root : XRX_PIN_ROOT_DEFAULT, ifname);
+	fd = bpf_obj_get(path);
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &cfg)) {
+		fprintf(stderr, "live_rx: %s: %s\n", path, strerror(errno));
+		err = -1;
+	} else {
+		*key = cfg.hash_key;
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 static void on_signal(int sig)
@@ -304,6 +332,10 @@ int main(int argc, char **argv)
 	l = xrx_live__open(ifname, &o);
 	if (!l) {
 		fprintf(stderr, "live_rx: open %s: %s\n", ifname, strerror(errno));
+		return 1;
+	}
+	if (cs.per_flow && read_key(o.pin_root, ifname, &cs.key)) {
+		xrx_live__close(l);
 		return 1;
 	}
 	for (i = 0; i < nports; i++) {

@@ -7,7 +7,7 @@
  *              [-A MAX_AGGREGATE] [-g gso|nogso] [-t SECONDS]
  *              [-j auto|hbh|zero|split] [-e zero|hbh]
  *
- * Frames are built in memory (tests/common/frames.h) from the peer
+ * Frames are built in memory (user/util/frames.h) from the peer
  * 198.18.1.1 / 2001:db8:1::1 to the local end 198.18.1.2 / 2001:db8:1::2,
  * which the test has put on DEV, and go through a GRO engine into the
  * sink "tun:DEV[,nogso]".
@@ -44,7 +44,7 @@
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
 #include "sink/tun.h"
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define SLOT 2048
 #define SEED 7

@@ -11,7 +11,8 @@
  * or the timeout, one line:
  *   rx N tcp N udp N meta N nometa N bad N
  * meta: frames whose xrx_meta matches what xrx_parse() computes on the
- * received bytes; nometa: no magic in front (xrx_rx wrote none, or the kernel did not
+ * received bytes, the hash under the random key it writes into xrx_cfg
+ * (as a control plane does); nometa: no magic in front (xrx_rx wrote none, or the kernel did not
  * copy it); bad: magic present but the fields disagree.
  * Exit 0 when it ran (the test judges the counts), 1 on a setup failure,
  * 2 on bad usage.
@@ -37,6 +38,7 @@
 
 #include <xrx/meta.h>
 #include <xrx/parse.h>
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 
 #define NUM_FRAMES 1024
@@ -56,13 +58,14 @@ struct counts {
 };
 
 static volatile sig_atomic_t stop;
+static struct xrx_hash_key key;		/* the one in xrx_cfg */
 
 static void on_signal(int sig)
 {
 	stop = 1;
 }
 
-static int rule_accel(int fd, __u8 proto, __u16 port)
+static int rule_accel(struct bpf_object *obj, __u8 proto, __u16 port)
 {
 	struct xrx_rule_key key = {
 		.prefixlen = XRX_RULE_PREFIX_BASE,
@@ -71,7 +74,25 @@ static int rule_accel(int fd, __u8 proto, __u16 port)
 	};
 	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL, .id = proto };
 
-	return bpf_map_update_elem(fd, &key, &val, 0) ? -errno : 0;
+	return xrx_rules__update(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
+				 bpf_object__find_map_fd_by_name(obj, "xrx_ports"),
+				 NULL, 0, &key, &val, 1);
+}
+
+/* A random flow hash key into xrx_cfg, the rest of it kept. */
+static int key_set(int fd)
+{
+	struct xrx_cfg cfg;
+	__u32 zero = 0;
+	int err;
+
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		return -errno;
+	err = xrx_hash_key_new(&key);
+	if (err)
+		return err;
+	cfg.hash_key = key;
+	return bpf_map_update_elem(fd, &zero, &cfg, 0) ? -errno : 0;
 }
 
 /* One received frame: its metadata against userspace parsing. */
@@ -82,7 +103,8 @@ static void check_frame(const __u8 *pkt, __u32 len, struct counts *c)
 	struct xrx_meta want;
 
 	c->rx++;
-	xrx_parse(pkt, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &p);
+	xrx_parse(pkt, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &p,
+		  &key);
 	if (p.flags & XRX_META_F_TCP)
 		c->tcp++;
 	if (p.flags & XRX_META_F_UDP)
@@ -190,13 +212,14 @@ static int run(const struct opts *o)
 	}
 	attached = 1;
 	obj = xdp_program__bpf_obj(prog);
-	err = rule_accel(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
-			 IPPROTO_TCP, o->port);
+	err = rule_accel(obj, IPPROTO_TCP, o->port);
 	if (!err)
-		err = rule_accel(bpf_object__find_map_fd_by_name(obj, "xrx_rules"),
-				 IPPROTO_UDP, o->port);
+		err = rule_accel(obj, IPPROTO_UDP, o->port);
+	if (!err)
+		err = key_set(bpf_object__find_map_fd_by_name(obj, "xrx_cfg"));
 	if (err) {
-		fprintf(stderr, "xsk_smoke: xrx_rules: %s\n", strerror(-err));
+		fprintf(stderr, "xsk_smoke: xrx_rules/xrx_cfg: %s\n",
+			strerror(-err));
 		goto out;
 	}
 

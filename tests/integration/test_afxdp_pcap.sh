@@ -6,7 +6,8 @@
 # the pcap file as exactly the expected aggregates, carrying exactly the
 # payload bytes sent, readable by tcpdump and tshark; ARP, ICMP, ICMPv6
 # and a port without a rule still reach the DUT's kernel. Then snaplen and
-# size-based rotation of the pcap sink.
+# size-based rotation of the pcap sink, and its explain option (pcapng,
+# a comment per packet saying why GRO ended it).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/afxdp_lib.sh"
 afxdp_need
@@ -103,13 +104,20 @@ else
 	skip "tshark finds nothing malformed" "tshark not installed"
 fi
 
+# pcap_run WHAT RX_ARGS SEND_ARGS: a receiver on port 5001 with RX_ARGS,
+# SEND_ARGS sent to it, and stopped; each step checked.
+pcap_run() {
+	rx_start -p 5001 $2 -t 30
+	check "live_rx with $1" $?
+	send $3
+	sleep 0.3
+	rx_stop
+	check "live_rx stopped cleanly ($1)" $?
+}
+
 # snaplen and rotation: 128-byte records, files of at most 4 KiB.
-rx_start -p 5001 -s pcap:$WORK/rot.pcap -L 128 -B 4096 -t 30
-check "live_rx with snaplen 128 and rotation at 4 KiB" $?
-send --flows 2 --segs 1 --trains 40 --mss 1000
-sleep 0.3
-rx_stop
-check "live_rx stopped cleanly (rotation run)" $?
+pcap_run "snaplen 128 and rotation at 4 KiB" "-s pcap:$WORK/rot.pcap -L 128 -B 4096" \
+	"--flows 2 --segs 1 --trains 40 --mss 1000"
 grep -q '^check ok' "$RX_OUT"
 check "frame ownership invariant holds (rotation run)" $?
 files=$(ls $WORK/rot.pcap* | wc -l)
@@ -131,12 +139,8 @@ check "records are cut at 128 bytes, original length kept ($caps)" $?
 
 # The same bounds from the spec alone (what xrxd's config passes):
 # size=4K, files=3 in all, snaplen=96.
-rx_start -p 5001 -s "pcap:$WORK/spec.pcap,size=4K,files=3,snaplen=96" -t 30
-check "live_rx with pcap:PATH,size=4K,files=3,snaplen=96" $?
-send --flows 2 --segs 1 --trains 40 --mss 1000
-sleep 0.3
-rx_stop
-check "live_rx stopped cleanly (spec options run)" $?
+pcap_run "pcap:PATH,size=4K,files=3,snaplen=96" "-s pcap:$WORK/spec.pcap,size=4K,files=3,snaplen=96" \
+	"--flows 2 --segs 1 --trains 40 --mss 1000"
 files=$(ls $WORK/spec.pcap* | wc -l)
 sizeok=0
 for f in $WORK/spec.pcap*; do
@@ -150,5 +154,25 @@ check "files=3: exactly spec.pcap, .1, .2, each at most 4096 bytes (rotations $r
 caps=$(tshark -r $WORK/spec.pcap -T fields -e frame.cap_len -e frame.len 2>/dev/null | sort -u)
 [ "$caps" = "$(printf '96\t1054')" ]
 check "snaplen=96: records cut at 96 bytes, original length kept ($caps)" $?
+
+# explain: pcapng, each packet with the comment xrx-replay --explain
+# writes, rotated as pcap is.
+pcap_run "pcap:PATH,explain,size=16K,files=9" "-s pcap:$WORK/ex.pcapng,explain,size=16K,files=9" \
+	"--flows 2 --segs 10 --trains 4 --mss 500"
+files=0 sizeok=0
+: >$WORK/ex.comments
+for f in $WORK/ex.pcapng*; do
+	files=$((files + 1))
+	[ "$(stat -c %s "$f")" -le 16384 ] || sizeok=1
+	tshark -r "$f" -T fields -e frame.comment >>$WORK/ex.comments 2>/dev/null || sizeok=1
+done
+n=$(grep -c . $WORK/ex.comments)
+segs=$(awk '{ s += $1 } END { print s + 0 }' $WORK/ex.comments)
+odd=$(grep -cvE '^[0-9]+ segs?; (flushed|ended|not merged): .+ \([a-z0-9_]+\)$' $WORK/ex.comments)
+frames=$(rxstat engine frames_in)
+[ "$files" -ge 2 ] && [ $sizeok = 0 ] && [ "$n" -gt 0 ] &&
+	[ "$n" = "$(rxstat sink pkts_out)" ] && [ "$segs" = "$frames" ] && [ "$odd" = 0 ]
+check "explain: $files pcapng files tshark reads, a comment per packet ($n), segments $segs of $frames" $?
+[ "$odd" = 0 ] || diag "$(head -3 $WORK/ex.comments)"
 
 done_testing

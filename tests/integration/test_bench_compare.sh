@@ -81,6 +81,25 @@ check "xdp_meta: the NIC-hash row compared as a cost (0.90 -> 1.08: worse), veth
 	$([ $rc = 1 ] && grep 'hw/hw_sw' "$WORK/out" | grep -q -- '-16.7%  WORSE' &&
 	  ! grep -q hw_dissect "$WORK/out"; echo $?)
 
+# The flow-table flooding benchmark (flood_bench): crafted flows against
+# ordinary ones, a cost ratio; the ordinary baseline and the cap-off row
+# (the engine without its bucket bound) are not compared.
+for r in 1.1 1.4; do
+	$PY -c 'import json, sys
+r = float(sys.argv[2])
+json.dump({"bench": "flood", "rows": [
+    {"config": {"flows": "ordinary"}, "label": "ordinary rr/timeout", "ratio_vs_ordinary": 1.0},
+    {"config": {"flows": "crafted"}, "label": "crafted rr/timeout", "ratio_vs_ordinary": r},
+    {"config": {"flows": "crafted/cap-off"}, "label": "crafted/cap-off rr/timeout", "ratio_vs_ordinary": 100 * r}]},
+    open(sys.argv[1], "w"))' "$WORK/flood$r" $r
+done
+"$CMP" "$WORK/flood1.1" "$WORK/flood1.4" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "flood: crafted flows 1.1x -> 1.4x ordinary compared as a cost (worse); baseline and cap-off left out" \
+	$([ $rc = 1 ] && grep 'crafted rr/timeout vs ordinary' "$WORK/out" | grep -q -- '-21.4%  WORSE' &&
+	  ! grep -q 'cap-off\|ordinary rr' "$WORK/out"; echo $?)
+
 "$CMP" "$WORK/old" "$WORK/missing.json" >"$WORK/out" 2>&1
 rc=$?
 check "an unreadable file: exit 2, one line naming it" \

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# make install / make uninstall into a staging root (DESTDIR): every file
-# where its users look for it, with its mode; the installed programs run;
+# make install / make uninstall into a staging root (DESTDIR): what is
+# installed builds from nothing under tests/; every file where its users
+# look for it, with its mode; the installed programs run;
 # the installed unit passes `systemd-analyze verify` against the installed
 # programs and man pages; a program builds against the installed library
 # through pkg-config; a changed example config survives install and
@@ -25,6 +26,16 @@ done
 minstall() {
 	make -C "$TOP" --no-print-directory -s BUILD="$BUILD" DESTDIR="$D" "$@"
 }
+
+# What is installed builds from nothing under tests/: every command
+# `make programs` would run, read without running them (make -n -B), names
+# no file there (the tools share the frame builder through user/util).
+make -C "$TOP" --no-print-directory -n -B BUILD="$WORK/dry" programs \
+	>"$WORK/dry.log" 2>&1
+rc=$?
+grep -nE '(^|[ =/])tests/' "$WORK/dry.log" | head -5 | sed 's/^/# /'
+check "make programs uses no file under tests/ ($(wc -l <"$WORK/dry.log") commands read)" \
+	$([ $rc = 0 ] && [ -s "$WORK/dry.log" ] && ! grep -qE '(^|[ =/])tests/' "$WORK/dry.log"; echo $?)
 
 minstall install >"$WORK/install.log" 2>&1
 rc=$?

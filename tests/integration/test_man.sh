@@ -4,8 +4,10 @@
 # The man pages (man/): each renders without a groff or man warning, each
 # program installed has one, and they cannot drift from the programs:
 # every option and command a program's --help lists appears in its page,
-# and every key `xrxd --check-config` prints appears in xrx.conf(5) with
-# the default xrxd uses.
+# every key `xrxd --check-config` prints appears in xrx.conf(5) with the
+# default xrxd uses, and every option of libxrx's options table has its
+# bounds, words and default in xrx.conf(5), docs/xrx.conf.md and
+# xrx-replay(1).
 . "$(dirname "$0")/../lib.sh"
 
 MAN=$TOP/man
@@ -128,6 +130,97 @@ PYEOF
 		$([ "$n" -gt 10 ] && ! grep -q '^missing' "$WORK/conf.out"; echo $?)
 	check "xrx.conf(5) gives each key the default xrxd uses" \
 		$([ "$n" -gt 10 ] && ! grep -q '^default' "$WORK/conf.out"; echo $?)
+fi
+
+# The options table (include/xrx/options.h): each option's bounds, words
+# and default, as libxrx has them, in xrx.conf(5), docs/xrx.conf.md and
+# xrx-replay(1), wherever the option is a key or a flag.
+if [ ! -x "$BUILD/tests/opt_table" ]; then
+	skip "options table in the pages" "$BUILD/tests/opt_table missing; run make"
+else
+	"$BUILD/tests/opt_table" >"$WORK/table"
+	cat >"$WORK/table.py" <<'PYEOF'
+import re, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+conf = [l.strip() for l in open(sys.argv[2])]
+replay = [l.strip() for l in open(sys.argv[3])]
+md = open(sys.argv[4]).read().splitlines()
+
+def bounds(lo, hi):
+    return re.compile(r"\b%s\s*(?:\u2013|-|to)\s*%s\b" % (lo, hi))
+
+def entry(lines, tag):
+    for i, l in enumerate(lines):
+        if re.match(tag, l):
+            return lines[i], " ".join(lines[i:i + 5])
+    return None, None
+
+def says(where, key, text, typ, dflt, lo, hi, count, words, head=None):
+    """What a page must say of one option, as 'ok'/'bad' lines."""
+    if text is None:
+        print("bad %s: no entry for %s" % (where, key))
+        return
+    need = []
+    if typ == "u32":
+        need.append(("%s\u2013%s" % (lo, hi), bounds(lo, hi).search(text)))
+    elif typ == "ports":
+        need.append(("up to / at most %s" % count,
+                     re.search(r"(up to|at most) %s\b" % count, text)))
+        if where != "xrx.conf.5":
+            need.append(("%s\u2013%s" % (lo, hi), bounds(lo, hi).search(text)))
+    else:
+        for w in words.split(","):
+            need.append((w, re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(w),
+                                      head if head is not None else text)))
+    for what, found in need:
+        print("%s %s: %s %s" % ("ok" if found else "bad", where, key, what))
+
+for key, flag, set_, typ, dflt, lo, hi, count, words in rows:
+    if key != "-":
+        head, text = entry(conf, re.escape(key) + r"( =|$)")
+        says("xrx.conf.5", key, text, typ, dflt, lo, hi, count, words, head)
+        row = [l for l in md if l.startswith("| `%s` |" % key)]
+        if not row:
+            print("bad xrx.conf.md: no row for %s" % key)
+        else:
+            cols = [c.strip() for c in row[0].split("|")]
+            says("xrx.conf.md", key, cols[2], typ, dflt, lo, hi, count,
+                 words.replace(",", "`,`").join("``") if words else words)
+            want = dflt if typ in ("u32",) else "`%s`" % dflt
+            print("%s xrx.conf.md: %s default %s" %
+                  ("ok" if cols[3] == want else "bad", key, want))
+    elif flag != "-" and set_ == "sink":
+        # a sink option without a key is an option of the pcap sink spec:
+        # FLAG=N, or a bool's FLAG=on (FLAG alone turns it on)
+        form = "%s=on" % flag if typ == "bool" else "%s=N" % flag
+        m = [l for l in conf if form in l or form.replace("=", "= ") in l]
+        says("xrx.conf.5", flag + "=", " ".join(m) or None, typ, dflt, lo,
+             hi, count, words)
+        m = [l for l in md if "`%s`" % form in l]
+        says("xrx.conf.md", flag + "=", " ".join(m) or None, typ, dflt, lo,
+             hi, count, words)
+    if flag != "-" and typ != "bool":	# a bool's flag takes no value
+        head, text = entry(replay, r"(-\w, )?--%s\b" % re.escape(flag))
+        says("xrx-replay.1", "--" + flag, text, typ, dflt, lo, hi, count,
+             words)
+PYEOF
+	# table_says CONF.5: what the pages say of each option, 'ok' or 'bad'.
+	table_says() {
+		render "$1" 1000 >"$WORK/conf1000.txt"
+		render "$MAN/xrx-replay.1" 1000 >"$WORK/replay1000.txt"
+		$PY "$WORK/table.py" "$WORK/table" "$WORK/conf1000.txt" \
+			"$WORK/replay1000.txt" "$TOP/docs/xrx.conf.md"
+	}
+	table_says "$MAN/xrx.conf.5" >"$WORK/table.out"
+	n=$(grep -c '^ok ' "$WORK/table.out")
+	grep -v '^ok ' "$WORK/table.out" | sed 's/^/# /'
+	check "the pages give every option of the table its bounds, words and default ($n facts)" \
+		$([ "$n" -gt 20 ] && ! grep -q '^bad' "$WORK/table.out"; echo $?)
+	# The check above must see a page whose bound is not the table's.
+	sed 's/1\\(en16777216/1\\(en1048576/' "$MAN/xrx.conf.5" >"$WORK/old.5"
+	table_says "$WORK/old.5" >"$WORK/old.out"
+	check "a page with another bound than the table is reported (control)" \
+		$(grep -q '^bad xrx.conf.5: flows' "$WORK/old.out"; echo $?)
 fi
 
 done_testing

@@ -66,9 +66,12 @@ expect_usage "--copy with an unknown mode" "$O" "--copy" "$R" --copy some "$F/tc
 expect_usage "--ipv6-jumbo with an unknown form" "$O" "--ipv6-jumbo" "$R" --ipv6-jumbo split "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port 0 is refused" "$O" "--vxlan-port" "$R" --vxlan-port 0 "$F/tcp4_contig.pcap" "$O"
 expect_usage "--vxlan-port above 65535" "$O" "--vxlan-port" "$R" --vxlan-port 65536 "$F/tcp4_contig.pcap" "$O"
-expect_usage "--vxlan-port given twice" "$O" "given twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
+expect_usage "--vxlan-port given twice" "$O" "lists 4789 twice" "$R" -x 4789 --vxlan-port 4789 "$F/tcp4_contig.pcap" "$O"
 expect_usage "more than 8 --vxlan-port" "$O" "at most 8" "$R" -x 1 -x 2 -x 3 -x 4 -x 5 -x 6 -x 7 -x 8 -x 9 "$F/tcp4_contig.pcap" "$O"
 expect_usage "one file name only" "$O" "IN.pcap and OUT.pcap" "$R" "$F/tcp4_contig.pcap"
+expect_usage "--hash-key of 31 digits" "$O" "--hash-key" "$R" --hash-key 000102030405060708090a0b0c0d0e0 "$F/tcp4_contig.pcap" "$O"
+expect_usage "--hash-key with a non-hex digit" "$O" "--hash-key" "$R" --hash-key 000102030405060708090a0b0c0d0e0g "$F/tcp4_contig.pcap" "$O"
+expect_usage "--hash-key all zero" "$O" "--hash-key" "$R" --hash-key 00000000000000000000000000000000 "$F/tcp4_contig.pcap" "$O"
 
 # --- bad input ---------------------------------------------------------------
 expect_usage "missing input names the file" "$O" "$W/nope.pcap" "$R" "$W/nope.pcap" "$O"
@@ -153,6 +156,15 @@ $PY -c 'import json,sys; e=json.load(open(sys.argv[1]))["engine"]; sys.exit(not 
 check "--flows 16 with 200 flows: table-full flushes counted" $?
 $X check-payload "$F/many_flows.pcap" "$W/mf.pcap"
 check "  and every payload byte still delivered exactly once" $?
+# The flow hash key only places flows in buckets: two keys, with and
+# without metadata, deliver the same packets.
+K1=000102030405060708090a0b0c0d0e0f K2=f0e0d0c0b0a090807060504030201000
+"$R" --hash-key $K1 "$F/many_flows.pcap" "$W/k1.pcap" &&
+	"$R" --hash-key $K2 --meta "$F/many_flows.pcap" "$W/k2.pcap" &&
+	"$R" --meta "$F/many_flows.pcap" "$W/k3.pcap" &&
+	$X compare "$W/k1.pcap" "$W/k2.pcap" >/dev/null &&
+	$X compare "$W/k1.pcap" "$W/k3.pcap" >/dev/null
+check "--hash-key: 200 flows delivered alike under two keys and a random one" $?
 tshark -r "$F/tcp4_contig.pcap" -F pcapng -w "$W/in.pcapng" 2>/dev/null
 "$R" "$W/in.pcapng" "$W/ng.pcap"
 check "pcapng input is read" "$([ "$(count "$W/ng.pcap")" = "1 29014" ]; echo $?)"

@@ -64,10 +64,19 @@ for mode in native skb; do
 	echo "$status" | grep -qE "xrx_rx +$mode"
 	check "xdp-loader status lists xrx_rx in $mode mode" $?
 
-	for m in xrx_stats xrx_rules xrx_cfg xrx_xsks; do
+	for m in xrx_stats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
 		[ -e $PIN/$m ] || { diag "no pin $PIN/$m"; false; }
 	done
 	check "maps pinned under $PIN ($mode)" $?
+
+	# Nobody filled xrx_ports: every entry sends its frames to the trie,
+	# which bpftool names from BTF (port 5001 here).
+	ports=$(bpftool map lookup pinned $PIN/xrx_ports key 0x89 0x13 0 0 2>&1)
+	echo "$ports" | grep -q '"tcp": "XRX_PORT_LPM"' &&
+		echo "$ports" | grep -q '"vxlan_udp": "XRX_PORT_LPM"'
+	rc=$?
+	[ $rc = 0 ] || diag "$ports"
+	check "bpftool names xrx_ports' verdicts: an unfilled table asks the trie ($mode)" $rc
 
 	dump=$(bpftool map dump pinned $PIN/xrx_stats 2>&1)
 	for f in '"rx": ' '"redirect": ' '"pass_not_l4": ' '"packets": ' '"bytes": '; do

@@ -3,7 +3,8 @@
 #
 # xrxd end to end on a veth pair with 2 queues: start (offloads applied,
 # xrx_rx attached, pins and state file with tight permissions, READY and
-# STATUS on a NOTIFY_SOCKET we bind), TCP trains aggregated and counted in
+# STATUS on a NOTIFY_SOCKET we bind, a random flow hash key in xrx_cfg that
+# reloads keep), TCP trains aggregated and counted in
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused (also with another --state-dir: the lock is the
 # device's), SIGHUP rule and sink change without detaching
@@ -55,10 +56,14 @@ id0=$(prog_id)
 check "xrx_rx attached natively (ip link shows xdp id $id0)" \
 	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
 check "pins: program, maps and xrx_ustats in $PIN" \
-	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_cfg xrx_xsks; do
+	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
 		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
+key0=$(cfg_key "$PIN")
+diag "flow hash key ${key0:-unreadable}"
+check "xrx_cfg holds a flow hash key chosen at attach (not zero)" \
+	$([ -n "$key0" ] && [ "$key0" != "0 0" ]; echo $?)
 LOCK=$(lock_file)
 check "state file 0600 in a 0700 directory, lock file 0600 naming the pid" \
 	$([ "$(stat -c %a "$SF")" = 600 ] && [ "$(stat -c %a "$STATE")" = 700 ] &&
@@ -109,6 +114,9 @@ check "bpftool dump of xrx_ustats shows counters by name" \
 	  grep -q '"rx_frames": 640' "$WORK/dump" && grep -q '"pkts_in": ' "$WORK/dump" &&
 	  grep -q "\"pid\": $pid" "$WORK/dump"; echo $?)
 check "xrxctl rules: tcp/5201" $(xrxctl rules $IF_DUT | grep -qE '^ +1 +accel +tcp/5201$'; echo $?)
+check "xrx_ports: tcp/5201 decided without the trie, tcp/6000 by the default" \
+	$(port_verdict 5201 tcp | grep -qx XRX_PORT_ACCEL &&
+	  port_verdict 6000 tcp | grep -qx XRX_PORT_DEFAULT; echo $?)
 wait_for 3 grep -q "^STATUS=.*segments per aggregate" "$WORK/notify.log"
 check "STATUS= carries rates and the aggregation ratio" \
 	$(grep -qE "^STATUS=$IF_DUT: 2 queues, [0-9]+ frames/s, .* Mbit/s in; .* frames per packet, [0-9.]+ segments per aggregate" "$WORK/notify.log"; echo $?)
@@ -125,8 +133,12 @@ wait_for 5 eval '[ "$(ncount READY=1)" = 2 ]'
 check "SIGHUP: RELOADING=1 then READY=1" \
 	$([ "$(ncount RELOADING=1)" = 1 ] && [ "$(ncount READY=1)" = 2 ]; echo $?)
 check "SIGHUP: same xrx_rx (id $id0), never detached" $([ "$(prog_id)" = "$id0" ]; echo $?)
+check "SIGHUP: the rules rewrote xrx_cfg, the flow hash key stayed" \
+	$([ "$(cfg_key "$PIN")" = "$key0" ]; echo $?)
 check "SIGHUP: xrxctl rules shows the new rule" \
 	$(xrxctl rules $IF_DUT | grep -qE '^ +2 +accel +tcp/6000$'; echo $?)
+check "SIGHUP: xrx_ports follows (tcp/6000 accel)" \
+	$(port_verdict 6000 tcp | grep -qx XRX_PORT_ACCEL; echo $?)
 wait_for 5 eval '[ "$(jget user.live_swaps)" = 1 ]'
 check "SIGHUP: sink swapped in place (live_swaps 1), no socket reopened (worker_restarts 0)" \
 	$([ "$(jget user.live_swaps)" = 1 ] && [ "$(jget user.worker_restarts)" = 0 ] &&
@@ -224,7 +236,13 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" -i $XA -c "$WORK/$XA.conf" \
 	--state-dir "$STATE" 2>"$WORK/xa.err" &
 xpid=$!
 at_exit kill -KILL $xpid
-wait_for 10 grep -q "ready:" "$WORK/xa.err"
+# Two loads of xrx_rx (device-bound, then plain) take a while on a busy
+# machine: wait for ready, bounded.
+wait_for 60 grep -q "ready:" "$WORK/xa.err"
+keyx=$(cfg_key "/sys/fs/bpf/xrx/$XA")
+check "another attach draws another flow hash key" \
+	$(grep -q "ready:" "$WORK/xa.err" && [ -n "$keyx" ] &&
+	  [ "$keyx" != "0 0" ] && [ "$keyx" != "$key0" ]; echo $?)
 kill -TERM $xpid
 wait $xpid
 rc=$?

@@ -23,6 +23,8 @@
 #                         --json` record in FILE: counters of the traffic
 #                         before the call, not of an older refresh
 #   prog_id               the id of the DUT's XDP program, empty if none
+#   port_verdict PORT COL xrx_ports' verdict for PORT in column COL (tcp,
+#                         udp, vxlan_tcp, vxlan_udp), as bpftool names it
 #   lock_file [IFACE]     the instance lock of the DUT's interface: in
 #                         /run/xrx whatever --state-dir says, named after
 #                         the DUT namespace and the interface's ifindex
@@ -98,6 +100,24 @@ unaccounted_zero() {
 		xrxctl stats $IF_DUT | sed "s/^/# /"
 	check "${label:+$label: }every frame accounted for (unaccounted ${u:-unknown})" \
 		$([ "$u" = 0 ]; echo $?)
+}
+
+# port_verdict PORT COLUMN: xrx_ports' verdict for destination PORT in
+# COLUMN (tcp, udp, vxlan_tcp, vxlan_udp) as bpftool names it from BTF:
+# XRX_PORT_ACCEL, XRX_PORT_DEFAULT, ...
+port_verdict() {
+	bpftool -j map lookup pinned "$PIN/xrx_ports" key \
+		$(($1 & 255)) $(($1 >> 8)) 0 0 | "$PY" -c '
+import json, sys
+print(json.load(sys.stdin)["formatted"]["value"][sys.argv[1]])' "$2"
+}
+
+# The flow hash key in PINDIR/xrx_cfg, as "K0 K1" ("0 0": none chosen).
+cfg_key() {
+	bpftool map dump pinned "$1/xrx_cfg" -j 2>/dev/null | "$PY" -c '
+import json, sys
+e = json.load(sys.stdin)[0]
+print(*e.get("formatted", e)["value"]["hash_key"]["k"])'
 }
 
 snapshot() {

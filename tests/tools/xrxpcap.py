@@ -11,6 +11,11 @@ of the same train.
     xrxpcap.py stream FILE PORT          the TCP stream to PORT put together
                                          again: its length, gaps, and the
                                          hash tests/helpers/tcp_hash prints
+    xrxpcap.py comments FILE             each packet's pcapng comment, a line each
+
+FILE may be pcap or pcapng (Section Header, Interface Description and
+Enhanced Packet Blocks; every block's two lengths and its padding are
+checked).
 
 Only the standard library: no scapy, so multi-megabyte captures and
 512 KiB aggregates read quickly.
@@ -37,10 +42,64 @@ class PcapError(Exception):
     pass
 
 
+PCAPNG_SHB = 0x0a0d0d0a
+
+
+def read_pcapng(path, data):
+    """Return [(frame bytes, wire length, comment or None)] of a pcapng file
+    of one LINKTYPE_ETHERNET interface."""
+    out, off, e = [], 0, "<"
+    while off < len(data):
+        if off + 12 > len(data):
+            raise PcapError("%s: truncated block header at %d" % (path, off))
+        btype = struct.unpack(e + "I", data[off:off + 4])[0]
+        if btype == PCAPNG_SHB:
+            bom = data[off + 8:off + 12]
+            if bom == b"\x4d\x3c\x2b\x1a":
+                e = "<"
+            elif bom == b"\x1a\x2b\x3c\x4d":
+                e = ">"
+            else:
+                raise PcapError("%s: bad byte-order magic %s" % (path, bom.hex()))
+        blen = struct.unpack(e + "I", data[off + 4:off + 8])[0]
+        if blen % 4 or blen < 12 or off + blen > len(data):
+            raise PcapError("%s: block at %d has length %d" % (path, off, blen))
+        if struct.unpack(e + "I", data[off + blen - 4:off + blen])[0] != blen:
+            raise PcapError("%s: block at %d: trailing length differs" %
+                            (path, off))
+        body = data[off + 8:off + blen - 4]
+        if btype == 1:
+            if struct.unpack(e + "H", body[:2])[0] != LINKTYPE_ETHERNET:
+                raise PcapError("%s: interface not Ethernet" % path)
+        elif btype == 6:
+            caplen, wirelen = struct.unpack(e + "II", body[12:20])
+            pad = (caplen + 3) & ~3
+            if 20 + pad > len(body):
+                raise PcapError("%s: packet at %d overruns its block" %
+                                (path, off))
+            frame, comment, o = body[20:20 + caplen], None, 20 + pad
+            while o + 4 <= len(body):
+                code, olen = struct.unpack(e + "HH", body[o:o + 4])
+                if code == 0:
+                    break
+                if o + 4 + olen > len(body):
+                    raise PcapError("%s: option overruns block at %d" %
+                                    (path, off))
+                if code == 1:
+                    comment = body[o + 4:o + 4 + olen].decode()
+                o += 4 + ((olen + 3) & ~3)
+            out.append((frame, wirelen, comment))
+        off += blen
+    return out
+
+
 def read_pcap(path):
-    """Return [(frame bytes, wire length)] of a LINKTYPE_ETHERNET pcap."""
+    """Return [(frame bytes, wire length)] of a LINKTYPE_ETHERNET pcap (or
+    pcapng)."""
     with open(path, "rb") as f:
         data = f.read()
+    if data[:4] == struct.pack("<I", PCAPNG_SHB):
+        return [(f, w) for f, w, _ in read_pcapng(path, data)]
     if len(data) < 24:
         raise PcapError("%s: not a pcap file (too short)" % path)
     magic = data[:4]
@@ -413,6 +472,11 @@ def main(argv):
         elif cmd == "stream":
             for line in stream(argv[2], int(argv[3])):
                 print(line)
+        elif cmd == "comments":
+            with open(argv[2], "rb") as f:
+                data = f.read()
+            for _, _, c in read_pcapng(argv[2], data):
+                print(c if c is not None else "")
         elif cmd == "check-payload":
             e = check_payload(packets(argv[2]), packets(argv[3]))
             for line in e:

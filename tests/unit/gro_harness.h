@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Shared by the GRO engine's unit tests: a region of 2 KiB frame slots
- * filled with tests/common/frames.h, an engine whose deliver callback
+ * filled with user/util/frames.h, an engine whose deliver callback
  * flattens every packet, a release callback that counts per frame, and
  * an independent computation of what an aggregate of given frames must
  * look like (headers fixed up as the kernel's *_gro_complete() do,
@@ -20,7 +20,8 @@
 #include <cmocka.h>
 
 #include <xrx/engine.h>
-#include "common/frames.h"
+#include <xrx/parse.h>
+#include "util/frames.h"
 
 #define H_SLOT 2048
 #define H_FRAMES 400
@@ -47,6 +48,14 @@ struct harness {
 	int keep;		/* do not release packets in deliver() */
 	struct xrx_pkt *kept[H_OUTS];
 	int nr_kept;
+};
+
+/*
+ * The flow hash key of a harness engine unless the test gives one
+ * (h_new()): what metadata the tests build with xrx_parse() hashes with.
+ */
+static const struct xrx_hash_key h_key = {
+	{ 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL }
 };
 
 static inline void h_deliver(void *ctx, struct xrx_pkt *pkt)
@@ -95,6 +104,8 @@ static inline struct harness *h_new(struct xrx_engine_opts *o)
 	o->deliver = h_deliver;
 	o->release_frame = h_release;
 	o->ctx = h;
+	if (xrx_hash_key_unset(&o->hash_key))
+		o->hash_key = h_key;
 	h->e = xrx_engine__new(o);
 	assert_non_null(h->e);
 	return h;
@@ -131,6 +142,16 @@ static inline void h_build(struct harness *h, int i, const struct frame_spec *s)
 static inline const __u8 *h_frame(const struct harness *h, int i)
 {
 	return h->region + (size_t)i * H_SLOT;
+}
+
+/* The parse of frame @i, its hash keyed as the engine's (h_key). */
+static inline void h_parse(const struct harness *h, int i,
+			   struct xrx_parsed *r)
+{
+	__u32 len = h->frames[i].len;
+
+	xrx_parse(h_frame(h, i), len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+		  len, r, &h_key);
 }
 
 static inline void h_rx(struct harness *h, int first, int n, __u64 now)

@@ -49,14 +49,14 @@ static void test_defaults(void **state)
 	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
 	assert_int_equal(c->nrules, 0);
 	assert_int_equal(c->default_action, XRX_ACT_PASS);
-	assert_int_equal(c->max_aggregate, 65536);
-	assert_int_equal(c->max_segments, 64);
-	assert_int_equal(c->flush_timeout_us, 0);
-	assert_int_equal(c->flows, 4096);
-	assert_int_equal(c->copy, XRX_CONF_COPY_HEADER);
-	assert_int_equal(c->csum, XRX_CONF_CSUM_VERIFY);
-	assert_false(c->udp_gro);
-	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_AUTO);
+	assert_int_equal(c->engine.max_aggregate, 65536);
+	assert_int_equal(c->engine.max_segs, 64);
+	assert_int_equal(c->engine.flush_timeout_us, 0);
+	assert_int_equal(c->engine.flows, 4096);
+	assert_int_equal(c->engine.copy, XRX_COPY_HEADER);
+	assert_int_equal(c->engine.csum, XRX_CSUM_VERIFY);
+	assert_false(c->engine.udp);
+	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_AUTO);
 	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
 	/* LRO off by default, not required; everything else kept. */
 	assert_true(c->offload[XRX_OFF_LRO].set);
@@ -119,17 +119,17 @@ static void test_every_key(void **state)
 	assert_int_equal(c->nrules, 6);
 	assert_int_equal(c->rules[5].scope, XRX_RULE_SCOPE_INNER);
 	assert_int_equal(c->default_action, XRX_ACT_ACCEL);
-	assert_int_equal(c->max_aggregate, 524280);
-	assert_int_equal(c->max_segments, 45);
-	assert_int_equal(c->flush_timeout_us, 50);
-	assert_int_equal(c->flows, 65536);
-	assert_int_equal(c->copy, XRX_CONF_COPY_MAX_HEAD);
-	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
-	assert_true(c->udp_gro);
-	assert_int_equal(c->nr_vxlan_ports, 2);
-	assert_int_equal(c->vxlan_ports[0], 4789);
-	assert_int_equal(c->vxlan_ports[1], 8472);
-	assert_int_equal(c->tun_ipv6_jumbo, XRX_CONF_IPV6_JUMBO_SPLIT);
+	assert_int_equal(c->engine.max_aggregate, 524280);
+	assert_int_equal(c->engine.max_segs, 45);
+	assert_int_equal(c->engine.flush_timeout_us, 50);
+	assert_int_equal(c->engine.flows, 65536);
+	assert_int_equal(c->engine.copy, XRX_COPY_MAX_HEAD);
+	assert_int_equal(c->engine.csum, XRX_CSUM_TRUST);
+	assert_true(c->engine.udp);
+	assert_int_equal(c->engine.nr_vxlan_ports, 2);
+	assert_int_equal(c->engine.vxlan_ports[0], 4789);
+	assert_int_equal(c->engine.vxlan_ports[1], 8472);
+	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_SPLIT);
 	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
 	assert_string_equal(c->tee_arg, "/var/lib/xrx/tee.pcap,size=1M,files=2");
 
@@ -173,20 +173,32 @@ static void test_other_values(void **state)
 	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
 	assert_string_equal(c->sink_arg, "xrx0");
 	assert_int_equal(c->queues, 0);
-	assert_int_equal(c->copy, XRX_CONF_COPY_FULL);
+	assert_int_equal(c->engine.copy, XRX_COPY_FULL);
 	assert_int_equal(c->nrules, 0);
 	assert_false(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_CHANNELS].value, XRX_CONF_VAL_MAX);
 	assert_true(c->offload[XRX_OFF_CHANNELS].required);
-	assert_int_equal(c->max_aggregate, 1024);
-	assert_int_equal(c->flush_timeout_us, 1000000);
+	assert_int_equal(c->engine.max_aggregate, 1024);
+	assert_int_equal(c->engine.flush_timeout_us, 1000000);
+
+	/* The top of every range is the engine's and the sink's own
+	 * (include/xrx/options.h), as xrx-replay takes it too. */
+	assert_int_equal(parse(c, "interface = a\nmax_segments = 65535\n"
+				  "flows = 16777216\nmax_aggregate = 524280\n"
+				  "sink = pcap:/x.pcap,snaplen=524792\n", err), 0);
+	assert_int_equal(c->engine.max_segs, 65535);
+	assert_int_equal(c->engine.flows, 16777216);
+	assert_int_equal(parse(c, "interface = a\nmax_segments = 1025\n"
+				  "flows = 2000000\n", err), 0);
+	assert_int_equal(c->engine.max_segs, 1025);
+	assert_int_equal(c->engine.flows, 2000000);
 
 	/* VXLAN into the TUN and TAP sinks (whole or as segments) */
 	assert_int_equal(parse(c, "interface = a\nvxlan_ports = 4789\nsink = tun:xt0\n", err), 0);
-	assert_int_equal(c->nr_vxlan_ports, 1);
+	assert_int_equal(c->engine.nr_vxlan_ports, 1);
 	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
 	assert_int_equal(parse(c, "interface = a\nsink = tap:xt0,nogso\nvxlan_ports = 4789, 8472\n", err), 0);
-	assert_int_equal(c->nr_vxlan_ports, 2);
+	assert_int_equal(c->engine.nr_vxlan_ports, 2);
 	assert_int_equal(c->sink, XRX_CONF_SINK_TAP);
 
 	/* A key under [offload] and the dotted form are the same key. */
@@ -225,18 +237,20 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nqueues = 4097\n", 2, "out of range" },
 	{ "interface = eth0\nqueues = two\n", 2, "not a number" },
 	{ "interface = eth0\nattach = nativ\n", 2, "write auto, native or skb" },
-	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\nsink = file:/x\n", 2, "write null, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1X\n", 2, "size=1X is not a size of at least 4096 bytes; write a byte count" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=100\n", 2, "size=100 is not a size" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=1\n", 2, "files=1 is out of range; write how many files to keep in all, 2 to 1000" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,size=1M,files=4K\n", 2, "files=4K is out of range" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,files=4\n", 2, "files= needs size=" },
-	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=10\n", 2, "snaplen=10 is out of range; write the bytes to keep per packet, 64 to 262144" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=10\n", 2, "sink = pcap:/x.pcap: snaplen=10 is out of range; write a byte count from 64 to 524792" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=524793\n", 2, "snaplen=524793 is out of range" },
+	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=1k\n", 2, "snaplen=1k is not a number" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,count=3\n", 2, "unknown option 'count=3'" },
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
-	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME" },
+	{ "interface = eth0\ntee = null\n", 2, "tee = null is not a valid tee; write none, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME" },
 	{ "interface = eth0\ntee = file:/x\n", 2, "write none, pcap:" },
 	{ "interface = eth0\ntee = pcap:rel.pcap\n", 2, "tee = pcap:rel.pcap needs an absolute path" },
 	{ "interface = eth0\ntee = pcap:/x.pcap,snaplen=10\n", 2, "tee = pcap:/x.pcap: snaplen=10 is out of range" },
@@ -265,6 +279,9 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nmax_aggregate = 524281\n", 2, "from 1024 to 524280" },
 	{ "interface = eth0\nmax_aggregate = 64k\n", 2, "not a number" },
 	{ "interface = eth0\nmax_segments = 0\n", 2, "out of range" },
+	{ "interface = eth0\nmax_segments = 65536\n", 2, "max_segments = 65536 is out of range; write a segment count from 1 to 65535" },
+	{ "interface = eth0\nflows = 16777217\n", 2, "flows = 16777217 is out of range; write a flow count from 1 to 16777216" },
+	{ "interface = eth0\nflush_timeout_us = 1000001\n", 2, "flush_timeout_us = 1000001 is out of range; write microseconds from 0 to 1000000" },
 	{ "interface = eth0\nflush_timeout_us = -1\n", 2, "not a number" },
 	{ "interface = eth0\nflows = 0\n", 2, "out of range" },
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
@@ -320,7 +337,7 @@ static void test_csum_trust_tun(void **state)
 	FILE *f;
 
 	assert_int_equal(parse(c, ack, err), 0);
-	assert_int_equal(c->csum, XRX_CONF_CSUM_TRUST);
+	assert_int_equal(c->engine.csum, XRX_CSUM_TRUST);
 	assert_true(c->csum_trust_ack);
 	/* Written back, the acknowledgement stays: a reload keeps working. */
 	f = open_memstream(&text, &len);
@@ -499,6 +516,17 @@ static void test_pcap_options(void **state)
 					      err, sizeof(err)), 0);
 	assert_int_equal(so.rotate_bytes, 8192);
 	assert_int_equal(so.snaplen, 200);
+	/* explain: pcapng with a comment per packet; a flag, no value */
+	assert_false(so.explain);
+	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/xrx/a.pcapng,explain,size=1M\n",
+			       err), 0);
+	assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+					      err, sizeof(err)), 0);
+	assert_true(so.explain);
+	assert_string_equal(path, "/run/xrx/a.pcapng");
+	assert_int_equal(xrx_sink_pcap__parse("/x,explain=yes", path, sizeof(path),
+					      &so, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "explain=yes is not a valid value; write off or on"));
 	free(c);
 }
 

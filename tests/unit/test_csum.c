@@ -3,7 +3,7 @@
  * The Internet checksum over plain bytes (user/lib/gro/csum.c): every
  * implementation of xrx_csum_add() this build has, on every CPU feature it
  * needs that this machine runs, against a byte-pair-at-a-time RFC 1071
- * sum (tests/common/frames.c's, which the frame builder uses): random
+ * sum (user/util/frames.c's, which the frame builder uses): random
  * lengths up to past a 9000-byte jumbo frame at every start offset 0..63
  * (so every vector step, tail and unaligned load is taken), odd lengths,
  * and carry-heavy data (all 0xff). Each buffer is allocated to its exact end,
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 #include "gro/csum.h"
 
 #define MAX_LEN 9216		/* a jumbo frame's L4 bytes, and more */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 
 /*
  * Ether()/IP(ttl=64, flags="DF", id=0x1234)/TCP(40000 -> 5001, seq=1000,

@@ -56,6 +56,8 @@ TWEAK(t_id_fixed, 1, s->ip_id = 7)
 TWEAK(t_id_fixed_nodf, 1, s->ip_id = 7; s->frag_off = 0)
 TWEAK(t_id_nodf, 1, s->frag_off = 0)
 TWEAK(t_id_jump_2on, i >= 2, s->ip_id += 5)
+/* segment 2 lost: what follows is a sequence and an IP ID further on */
+TWEAK(t_loss_2on, i >= 2, s->ip_id += 1; if (i == 2) s->seq += 1448)
 TWEAK(t_id_fixed_then_inc, 1, s->ip_id = i < 2 ? 7 : 8)
 TWEAK(t_seq_gap_2, i == 2, s->seq += 1)
 TWEAK(t_seq_retrans_2, i == 2, s->seq -= 1448)
@@ -173,6 +175,8 @@ static const struct gro_case cases[] = {
 	  t_seq_gap_2, 0, "0-1 2-3", S(FLUSH_SEQ) },
 	{ "seq retransmitted flushes (tcp_gro_receive)", frame_spec_tcp4, 4,
 	  t_seq_retrans_2, 0, "0-1 2-3", S(FLUSH_SEQ) },
+	{ "a lost segment flushes, named a seq gap, not its IP ID (tcp_gro_receive)",
+	  frame_spec_tcp4, 4, t_loss_2on, 0, "0-1 2-3", S(FLUSH_SEQ) },
 	{ "payload above mss flushes (tcp_gro_receive len - 1 >= mss)",
 	  frame_spec_tcp4, 3, t_mss_small_0, 0, "0 1-2", S(FLUSH_MSS) },
 	{ "payload below mss merges and completes (tcp_gro_receive)",

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The engine around the rules: batch-end and timeout flushing, the flow
- * table when full, fill-ring pressure, packet buffers running out, frame
+ * table when full and a hash bucket when full, fill-ring pressure,
+ * packet buffers running out, frame
  * ownership (release exactly once, also for packets still held at free),
  * xrx_meta instead of parsing, option checks and counter names.
  */
 #include "unit/gro_harness.h"
 #include <xrx/parse.h>
+#include "gro/engine_priv.h"	/* the flow table's buckets */
 
 #define S(x) XRX_ENGINE_STAT_##x
 
@@ -99,6 +101,155 @@ static void test_table_full(void **state)
 	(void)state;
 }
 
+/*
+ * Source ports whose TCPv4 flows fall into the same bucket of @h's table
+ * as port 40000 under key @key: what an attacker who learnt the key would
+ * send. @n of them into @ports. Return: the bucket.
+ */
+static __u32 colliding_ports(struct harness *h, const struct xrx_hash_key *key,
+			     __u16 *ports, int n)
+{
+	__u32 mask = h->e->table.mask, want = 0, port;
+	struct xrx_parsed r;
+	struct frame_spec s;
+	__u8 buf[2048];
+	int len, k = 0;
+
+	for (port = 40000; port < 65536 && k < n; port++) {
+		frame_spec_tcp4(&s);
+		s.sport = port;
+		s.payload_len = 1000;
+		len = frame_build(&s, buf, sizeof(buf));
+		xrx_parse(buf, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+			  len, &r, key);
+		if (port == 40000)
+			want = r.hash & mask;
+		if ((r.hash & mask) == want)
+			ports[k++] = port;
+	}
+	assert_int_equal(k, n);
+	return want;
+}
+
+/* Aggregates in the chain of bucket @b. */
+static int bucket_len(const struct harness *h, __u32 b)
+{
+	const struct xrx_agg *a;
+	int n = 0;
+
+	for (a = xrx_gro_table_bucket(&h->e->table, b); a; a = a->hnext)
+		n++;
+	return n;
+}
+
+/*
+ * 20 flows crafted into one bucket (the key known to the crafter): the
+ * bucket never holds more than 8 (MAX_GRO_SKBS), a new flow delivers the
+ * bucket's oldest with flush_bucket_full, as gro_flush_oldest() does, and
+ * flows still held keep merging. The same flows under another key spread
+ * out and nothing is flushed early.
+ */
+static void test_bucket_full(void **state)
+{
+	static const struct xrx_hash_key other = { { 0xfeed, 0xbeef } };
+	struct xrx_engine_opts o = { .flows = 64, .flush_timeout_us = 1000 };
+	struct xrx_engine_opts o2 = { .flows = 64, .flush_timeout_us = 1000,
+				      .hash_key = other };
+	struct harness *h = h_new(&o), *h2 = h_new(&o2);
+	struct frame_spec s;
+	__u16 ports[20];
+	__u32 b;
+	int i, k, seg19[] = { 19, 21 };
+
+	b = colliding_ports(h, &h_key, ports, 20);
+	for (i = 0; i < 20; i++) {
+		frame_spec_tcp4(&s);
+		s.sport = ports[i];
+		s.payload_len = 1000;
+		s.seq = 1;
+		h_build(h, i, &s);
+		h_build(h2, i, &s);
+	}
+	for (i = 0; i < 20; i++) {	/* the bucket never holds more */
+		h_rx(h, i, 1, 1 + i);
+		assert_int_equal(bucket_len(h, b), i < 8 ? i + 1 : 8);
+	}
+	assert_int_equal(bucket_len(h, b), 8);
+	assert_int_equal(xrx_engine__held(h->e), 8);
+	assert_int_equal(h->nr_out, 12);
+	assert_int_equal(h_stat(h, S(FLUSH_BUCKET_FULL)), 12);
+	for (k = 0; k < 12; k++) {	/* the oldest first, each alone */
+		h_assert_out(h, k, &k, 1);
+		assert_int_equal(h->out[k].pkt.reason, S(FLUSH_BUCKET_FULL));
+		assert_int_equal(h->out[k].pkt.hash & h->e->table.mask, b);
+	}
+
+	/* A held flow still merges; an evicted one starts anew and
+	 * pushes the oldest held one (flow 12) out. */
+	frame_spec_tcp4(&s);
+	s.sport = ports[19];
+	s.payload_len = 1000;
+	s.seq = 1001;
+	s.ip_id = 1;
+	h_build(h, 21, &s);
+	frame_spec_tcp4(&s);
+	s.sport = ports[0];
+	s.payload_len = 1000;
+	s.seq = 1001;
+	s.ip_id = 1;
+	h_build(h, 20, &s);
+	h_rx(h, 20, 2, 100);
+	assert_int_equal(h->nr_out, 13);
+	k = 12;
+	h_assert_out(h, 12, &k, 1);
+	assert_int_equal(bucket_len(h, b), 8);
+	xrx_engine__flush_all(h->e);
+	for (k = 13, i = 0; k < h->nr_out; k++) {
+		if (h->out[k].pkt.gso_segs != 2)
+			continue;
+		h_assert_out(h, k, seg19, 2);
+		i++;
+	}
+	assert_int_equal(i, 1);
+	assert_int_equal(h_stat(h, S(FLUSH_BUCKET_FULL)), 13);
+	h_assert_released_once(h);
+
+	/* Under a key the crafter did not know: no early flush. */
+	h_rx(h2, 0, 20, 1);
+	assert_int_equal(xrx_engine__held(h2->e), 20);
+	assert_int_equal(h_stat(h2, S(FLUSH_BUCKET_FULL)), 0);
+	h_free(h);
+	h_free(h2);
+	(void)state;
+}
+
+/*
+ * Without a key each engine draws its own, so two engines (two hosts, two
+ * runs) put a flow into unrelated buckets; a key given is kept.
+ */
+static void test_own_key(void **state)
+{
+	static __u8 region[4096];
+	struct xrx_engine_opts o = { .sz = sizeof(o), .region = region,
+				     .region_size = sizeof(region) };
+	struct xrx_engine *a, *b, *c;
+
+	a = xrx_engine__new(&o);
+	b = xrx_engine__new(&o);
+	o.hash_key = h_key;
+	c = xrx_engine__new(&o);
+	assert_true(a && b && c);
+	assert_false(xrx_hash_key_unset(&a->opts.hash_key));
+	assert_false(xrx_hash_key_unset(&b->opts.hash_key));
+	assert_memory_not_equal(&a->opts.hash_key, &b->opts.hash_key,
+				sizeof(h_key));
+	assert_memory_equal(&c->opts.hash_key, &h_key, sizeof(h_key));
+	xrx_engine__free(a);
+	xrx_engine__free(b);
+	xrx_engine__free(c);
+	(void)state;
+}
+
 static void test_flush_oldest(void **state)
 {
 	struct xrx_engine_opts o = { .flush_timeout_us = 1000 };
@@ -170,7 +321,7 @@ static void test_meta(void **state)
 
 		build_seg(h1, i, i / 3, i % 3);
 		build_seg(h2, i, i / 3, i % 3);
-		xrx_headlen(h_frame(h2, i), h2->frames[i].len, &r);
+		h_parse(h2, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		h2->frames[i].meta = &meta[i];
 	}
@@ -207,7 +358,7 @@ static void test_meta_hw_vlan(void **state)
 		struct xrx_parsed r;
 
 		build_seg(h, i, 0, i / 2);
-		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		h_parse(h, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		meta[i].flags |= XRX_META_F_HW_VLAN | XRX_META_F_HW_META;
 		meta[i].vlan_proto = 0x8100;
@@ -244,7 +395,7 @@ static void test_meta_hw_hash(void **state)
 
 		/* 0-1: flow 0; 2-4: flow 1 */
 		build_seg(h, i, i < 2 ? 0 : 1, i < 2 ? i : i - 2);
-		xrx_headlen(h_frame(h, i), h->frames[i].len, &r);
+		h_parse(h, i, &r);
 		xrx_meta_fill(&meta[i], &r);
 		h->frames[i].meta = &meta[i];
 	}
@@ -466,6 +617,8 @@ int main(void)
 		cmocka_unit_test(test_batch_end),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_bucket_full),
+		cmocka_unit_test(test_own_key),
 		cmocka_unit_test(test_flush_oldest),
 		cmocka_unit_test(test_ownership),
 		cmocka_unit_test(test_meta),

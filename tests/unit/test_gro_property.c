@@ -31,7 +31,7 @@
 
 #include <xrx/engine.h>
 #include <xrx/parse.h>
-#include "common/frames.h"
+#include "util/frames.h"
 #include "gro/engine_priv.h"	/* the fast path's switch */
 
 #define FRAME_ALIGN 64
@@ -754,6 +754,9 @@ struct diff_cfg {
 	int meta_spoil_pct;	/* per frame: no meta, or one not to take */
 };
 
+/* Both engines' flow hash key, and the metadata's. */
+static const struct xrx_hash_key diff_key = { { 0x5eed, 0xfa57 } };
+
 /* Run @r's frames through one engine. Return: merges the fast path made. */
 static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 		      struct dlog *l, __u64 vals[XRX_ENGINE_STAT_MAX])
@@ -771,6 +774,7 @@ static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 	o.csum = c->csum;
 	o.copy = c->copy;
 	o.udp = c->t.udp_pct > 0;
+	o.hash_key = diff_key;
 	o.deliver = dlog_deliver;
 	o.release_frame = dlog_release;
 	o.ctx = l;
@@ -798,7 +802,7 @@ static void run_fast_diff(const struct diff_cfg *c)
 	__u64 vs[XRX_ENGINE_STAT_MAX], vf[XRX_ENGINE_STAT_MAX], merged;
 	__u64 rs = c->t.seed ^ 0x3e7a;
 	struct xrx_meta *metas;
-	__u32 i, j;
+	__u32 i, j, len;
 	size_t k;
 
 	build_train(&r, &c->t);
@@ -809,7 +813,10 @@ static void run_fast_diff(const struct diff_cfg *c)
 	for (i = 0; i < r.nr; i++) {
 		struct xrx_parsed p;
 
-		xrx_headlen(r.region + r.frames[i].addr, r.frames[i].len, &p);
+		len = r.frames[i].len;
+		xrx_parse(r.region + r.frames[i].addr,
+			  len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
+			  &p, &diff_key);
 		if (p.result != XRX_PARSE_L4)
 			continue;	/* xrx_rx writes none */
 		xrx_meta_fill(&metas[i], &p);

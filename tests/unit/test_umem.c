@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/umem.h"
 
 #define NFRAMES 64
 #define FSIZE 4096

@@ -2,7 +2,7 @@
 /*
  * user/lib/sink/vnet.c: the virtio_net_hdr the TUN sink writes for engine
  * packets, and aggregates cut back into pieces. Packets come from the
- * real engine fed with tests/common/frames.h trains; the expectations are
+ * real engine fed with user/util/frames.h trains; the expectations are
  * virtio_net_hdr_from_skb()'s for the skb the kernel's GRO would build,
  * and for pieces of one segment, the input frames themselves: cutting an
  * aggregate must give back, byte for byte, the IP packets it was made of.
@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include <xrx/engine.h>
-#include "common/frames.h"
-#include "common/vxlan_frames.h"
+#include "util/frames.h"
+#include "util/vxlan_frames.h"
 #include "sink/vnet.h"
 
 #define SLOT 2048

@@ -3,8 +3,11 @@
  * Parser for xrxd's config file: "key = value" lines, '#' comments and
  * "[section]" headers (a key x under [offload] is offload.x). The first
  * error ends parsing with one message "FILE:LINE: what; what to write".
- * Every key, its default and its range are documented in docs/xrx.conf.md;
- * keep that file in step with the tables here.
+ * The keys of the engine, sink and live options come from libxrx's
+ * options table (include/xrx/options.h), which also parses their values;
+ * xrxd's own keys and the offloads are in the tables here. Every key, its
+ * default and its range are documented in docs/xrx.conf.md and xrx.conf(5)
+ * (tests/integration/test_man.sh holds them to the options table).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,7 +50,11 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_CHANNELS] = { "channels", XRX_OFFK_CHANNELS, NULL, 1, 4096 },
 };
 
-/* Top-level keys; offload keys follow them in the "seen" table. */
+/*
+ * The keys: xrxd's own, then those of the options table
+ * (include/xrx/options.h) at K_OPT + enum xrx_opt_id, then the offloads;
+ * the "seen" table is indexed the same way.
+ */
 enum conf_key {
 	K_INTERFACE,
 	K_QUEUES,
@@ -55,19 +62,12 @@ enum conf_key {
 	K_SINK,
 	K_ACCELERATE,
 	K_DEFAULT,
-	K_MAX_AGGREGATE,
-	K_MAX_SEGMENTS,
-	K_FLUSH_TIMEOUT_US,
-	K_FLOWS,
-	K_COPY,
-	K_CSUM,
-	K_UDP_GRO,
 	K_CSUM_TRUST_ACK,
-	K_VXLAN_PORTS,
-	K_TUN_IPV6_JUMBO,
 	K_TEE,
 	K_TOP_MAX,
-	K_MAX = K_TOP_MAX + XRX_OFF_MAX
+	K_OPT = K_TOP_MAX,
+	K_OFFLOAD = K_OPT + XRX_OPT_MAX,
+	K_MAX = K_OFFLOAD + XRX_OFF_MAX
 };
 
 static const char *const key_names[K_TOP_MAX] = {
@@ -77,44 +77,13 @@ static const char *const key_names[K_TOP_MAX] = {
 	[K_SINK] = "sink",
 	[K_ACCELERATE] = "accelerate",
 	[K_DEFAULT] = "default",
-	[K_MAX_AGGREGATE] = "max_aggregate",
-	[K_MAX_SEGMENTS] = "max_segments",
-	[K_FLUSH_TIMEOUT_US] = "flush_timeout_us",
-	[K_FLOWS] = "flows",
-	[K_COPY] = "copy",
-	[K_CSUM] = "csum",
-	[K_UDP_GRO] = "udp_gro",
 	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
-	[K_VXLAN_PORTS] = "vxlan_ports",
-	[K_TUN_IPV6_JUMBO] = "tun_ipv6_jumbo",
 	[K_TEE] = "tee",
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
 static const char *const default_words[] = { "pass", "accel", NULL };
-static const char *const copy_words[] = { "header", "max-head", "full", NULL };
-static const char *const csum_words[] = { "verify", "trust", NULL };
 static const char *const onoff_words[] = { "off", "on", NULL };
-static const char *const jumbo_words[] = { "auto", "hbh", "zero", "split",
-					   NULL };
-
-struct numeric_key {
-	enum conf_key key;
-	size_t off;
-	unsigned int min, max;
-	const char *unit;
-};
-
-static const struct numeric_key numeric_keys[] = {
-	{ K_MAX_AGGREGATE, offsetof(struct xrx_conf, max_aggregate), SIZE_MIN,
-	  SIZE_MAX_BIG, "a byte count" },
-	{ K_MAX_SEGMENTS, offsetof(struct xrx_conf, max_segments), 1, 1024,
-	  "a segment count" },
-	{ K_FLUSH_TIMEOUT_US, offsetof(struct xrx_conf, flush_timeout_us), 0,
-	  1000000, "microseconds" },
-	{ K_FLOWS, offsetof(struct xrx_conf, flows), 1, 1u << 20,
-	  "a flow count" },
-};
 
 struct parser {
 	const char *file;
@@ -144,19 +113,52 @@ static int perr(struct parser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+void *xrx_conf_opts(struct xrx_conf *c, enum xrx_opt_set set)
+{
+	switch (set) {
+	case XRX_OPT_SET_ENGINE:
+		return &c->engine;
+	case XRX_OPT_SET_SINK:
+		return &c->sink_opts;
+	default:
+		return &c->live;
+	}
+}
+
+bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
+			 enum xrx_opt_set set)
+{
+	char va[128], vb[128];
+	const struct xrx_opt *o;
+	int i;
+
+	for (i = 0; (o = xrx_opt__get(i)); i++) {
+		if (o->set != set)
+			continue;
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)a, set), va,
+				sizeof(va));
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)b, set), vb,
+				sizeof(vb));
+		if (strcmp(va, vb))
+			return false;
+	}
+	return true;
+}
+
 void xrx_conf_defaults(struct xrx_conf *conf)
 {
+	const struct xrx_opt *o;
+	int i;
+
 	memset(conf, 0, sizeof(*conf));
 	conf->attach = XRX_CONF_ATTACH_AUTO;
 	conf->sink = XRX_CONF_SINK_NULL;
 	conf->default_action = XRX_ACT_PASS;
-	conf->max_aggregate = 65536;
-	conf->max_segments = 64;
-	conf->flush_timeout_us = 0;
-	conf->flows = 4096;
-	conf->copy = XRX_CONF_COPY_HEADER;
-	conf->csum = XRX_CONF_CSUM_VERIFY;
-	conf->udp_gro = false;
+	conf->engine.sz = sizeof(conf->engine);
+	conf->sink_opts.sz = sizeof(conf->sink_opts);
+	conf->live.sz = sizeof(conf->live);
+	for (i = 0; (o = xrx_opt__get(i)); i++)
+		xrx_opt__set_default(o, xrx_conf_opts(conf, o->set));
 	/*
 	 * LRO merges segments before XDP sees them and loses the boundaries
 	 * GRO needs (dev_disable_lro() is what the kernel does for
@@ -165,23 +167,6 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 	 */
 	conf->offload[XRX_OFF_LRO].set = true;
 	conf->offload[XRX_OFF_LRO].value = 0;
-}
-
-int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	unsigned long long v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = v * 10 + (unsigned int)(*s - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	*out = (unsigned int)v;
-	return 0;
 }
 
 static int word_index(const char *const *words, const char *val)
@@ -226,12 +211,12 @@ static int parse_number(struct parser *p, const char *key, const char *val,
 			unsigned int min, unsigned int max, const char *unit,
 			unsigned int *out)
 {
-	int ret = xrx_parse_uint(val, max, out);
+	int ret = xrx_parse_u32(val, min, max, out);
 
 	if (ret == -EINVAL)
 		return perr(p, "%s = %s is not a number; write %s from %u to %u (decimal digits only)",
 			    key, val, unit, min, max);
-	if (ret == -ERANGE || *out < min)
+	if (ret)
 		return perr(p, "%s = %s is out of range; write %s from %u to %u",
 			    key, val, unit, min, max);
 	return 0;
@@ -277,38 +262,6 @@ static int parse_rules(struct parser *p, char *val)
 				return perr(p, "accelerate lists rule '%s' twice; remove one",
 					    tok);
 		c->nrules++;
-	}
-	return 0;
-}
-
-/* vxlan_ports = none | PORT[, PORT]...: each 1..65535, once, at most 8 */
-static int parse_vxlan_ports(struct parser *p, char *val)
-{
-	struct xrx_conf *c = p->conf;
-	char *tok, *next;
-	unsigned int port, i;
-
-	c->nr_vxlan_ports = 0;
-	if (!strcmp(val, "none"))
-		return 0;
-	for (tok = val; tok; tok = next) {
-		next = strchr(tok, ',');
-		if (next)
-			*next++ = '\0';
-		tok = trim(tok);
-		if (!*tok)
-			return perr(p, "vxlan_ports has an empty entry; separate ports with one comma, e.g. vxlan_ports = 4789, 8472");
-		if (parse_number(p, "vxlan_ports", tok, 1, 65535, "a UDP port",
-				 &port))
-			return -EINVAL;
-		for (i = 0; i < c->nr_vxlan_ports; i++)
-			if (c->vxlan_ports[i] == port)
-				return perr(p, "vxlan_ports lists %u twice; remove one",
-					    port);
-		if (c->nr_vxlan_ports == XRX_VXLAN_PORTS_MAX)
-			return perr(p, "vxlan_ports has more than %d ports; list at most %d",
-				    XRX_VXLAN_PORTS_MAX, XRX_VXLAN_PORTS_MAX);
-		c->vxlan_ports[c->nr_vxlan_ports++] = port;
 	}
 	return 0;
 }
@@ -361,7 +314,7 @@ static int parse_sink(struct parser *p, const char *key, const char *val,
 		strcpy(arg, val + 4);
 		return 0;
 	}
-	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N], tun:NAME or tap:NAME",
+	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME",
 		    key, val, key, none);
 }
 
@@ -400,7 +353,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 		o->value = (unsigned int)w;
 		break;
 	case XRX_OFFK_SIZE:
-		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_u32(val, d->min, d->max, &o->value))
 			return perr(p, "%s = %s is not valid; write keep or a byte count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
@@ -410,7 +363,7 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 			o->value = XRX_CONF_VAL_MAX;
 			break;
 		}
-		if (xrx_parse_uint(val, d->max, &o->value) || o->value < d->min)
+		if (xrx_parse_u32(val, d->min, d->max, &o->value))
 			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
@@ -449,12 +402,17 @@ static unsigned int edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* The key of @k ("" for a row of the options table without one). */
 static void key_name(int k, char *buf, size_t len)
 {
+	const struct xrx_opt *o = xrx_opt__get(k - K_OPT);
+
 	if (k < K_TOP_MAX)
 		snprintf(buf, len, "%s", key_names[k]);
+	else if (k < K_OFFLOAD)
+		snprintf(buf, len, "%s", o->key ? o->key : "");
 	else
-		snprintf(buf, len, "offload.%s", xrx_offload_desc[k - K_TOP_MAX].key);
+		snprintf(buf, len, "offload.%s", xrx_offload_desc[k - K_OFFLOAD].key);
 }
 
 static int unknown_key(struct parser *p, const char *key)
@@ -469,13 +427,17 @@ static int unknown_key(struct parser *p, const char *key)
 		if (!strcmp(key, xrx_offload_desc[i].key))
 			return perr(p, "'%s' is an offload setting; write it under [offload] (a section header on a line of its own, after the top-level keys)",
 				    key);
-	for (i = 0; !strncmp(key, "offload.", 8) && i < K_TOP_MAX; i++)
-		if (!strcmp(key + 8, key_names[i]))
+	for (i = 0; !strncmp(key, "offload.", 8) && i < K_OFFLOAD; i++) {
+		key_name(i, name, sizeof(name));
+		if (*name && !strcmp(key + 8, name))
 			return perr(p, "'%s' is a top-level key, not an offload setting; move it above [offload]",
 				    key + 8);
+	}
 
 	for (i = 0; i < K_MAX; i++) {
 		key_name(i, name, sizeof(name));
+		if (!*name)
+			continue;
 		/* A typo, or a key cut short ("gro_max" for gro_max_size). */
 		d = edit_distance(key, name);
 		if (strlen(key) >= 4 && !strncmp(name, key, strlen(key)) && d > 1)
@@ -495,23 +457,37 @@ static int unknown_key(struct parser *p, const char *key)
 
 static int find_key(const char *key)
 {
+	const struct xrx_opt *o;
 	int i;
 
 	for (i = 0; i < K_TOP_MAX; i++)
 		if (!strcmp(key, key_names[i]))
 			return i;
+	for (i = 0; (o = xrx_opt__get(i)); i++)
+		if (o->key && !strcmp(key, o->key))
+			return K_OPT + i;
 	if (strncmp(key, "offload.", 8))
 		return -1;
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		if (!strcmp(key + 8, xrx_offload_desc[i].key))
-			return K_TOP_MAX + i;
+			return K_OFFLOAD + i;
 	return -1;
+}
+
+/* A key of the options table: the library parses it. */
+static int parse_option(struct parser *p, const struct xrx_opt *o, char *val)
+{
+	char msg[XRX_CONF_ERR_MAX];
+
+	if (xrx_opt__parse(o, xrx_conf_opts(p->conf, o->set), val,
+			   XRX_OPT_FORM_CONF, msg, sizeof(msg)))
+		return perr(p, "%s", msg);
+	return 0;
 }
 
 static int set_key(struct parser *p, const char *key, char *val)
 {
 	struct xrx_conf *c = p->conf;
-	unsigned int i;
 	int k = find_key(key), w, ret;
 
 	if (k < 0)
@@ -520,18 +496,11 @@ static int set_key(struct parser *p, const char *key, char *val)
 		return perr(p, "duplicate key '%s' (first set on line %d); keep one of the two lines",
 			    key, p->seen[k]);
 	p->seen[k] = p->line;
-	if (k >= K_TOP_MAX)
-		return parse_offload(p, (enum xrx_offload_id)(k - K_TOP_MAX),
+	if (k >= K_OFFLOAD)
+		return parse_offload(p, (enum xrx_offload_id)(k - K_OFFLOAD),
 				     key, val);
-
-	for (i = 0; i < sizeof(numeric_keys) / sizeof(numeric_keys[0]); i++) {
-		const struct numeric_key *nk = &numeric_keys[i];
-
-		if (nk->key == (enum conf_key)k)
-			return parse_number(p, key, val, nk->min, nk->max,
-					    nk->unit,
-					    (unsigned int *)((char *)c + nk->off));
-	}
+	if (k >= K_OPT)
+		return parse_option(p, xrx_opt__get(k - K_OPT), val);
 
 	switch ((enum conf_key)k) {
 	case K_INTERFACE:
@@ -563,27 +532,9 @@ static int set_key(struct parser *p, const char *key, char *val)
 		ret = parse_word(p, key, val, default_words, &w);
 		c->default_action = w ? XRX_ACT_ACCEL : XRX_ACT_PASS;
 		return ret;
-	case K_COPY:
-		ret = parse_word(p, key, val, copy_words, &w);
-		c->copy = (enum xrx_conf_copy)w;
-		return ret;
-	case K_CSUM:
-		ret = parse_word(p, key, val, csum_words, &w);
-		c->csum = (enum xrx_conf_csum)w;
-		return ret;
-	case K_UDP_GRO:
-		ret = parse_word(p, key, val, onoff_words, &w);
-		c->udp_gro = w == 1;
-		return ret;
 	case K_CSUM_TRUST_ACK:
 		ret = parse_word(p, key, val, onoff_words, &w);
 		c->csum_trust_ack = w == 1;
-		return ret;
-	case K_VXLAN_PORTS:
-		return parse_vxlan_ports(p, val);
-	case K_TUN_IPV6_JUMBO:
-		ret = parse_word(p, key, val, jumbo_words, &w);
-		c->tun_ipv6_jumbo = (enum xrx_conf_ipv6_jumbo)w;
 		return ret;
 	default:
 		return perr(p, "key '%s' has no parser; this is a bug in xrx",
@@ -704,10 +655,10 @@ static int check_conf(struct parser *p)
 	for (i = 0; i < 2; i++) {
 		enum xrx_conf_sink kind = i ? c->tee : c->sink;
 
-		if (c->csum != XRX_CONF_CSUM_TRUST || c->csum_trust_ack ||
+		if (c->engine.csum != XRX_CSUM_TRUST || c->csum_trust_ack ||
 		    (kind != XRX_CONF_SINK_TUN && kind != XRX_CONF_SINK_TAP))
 			continue;
-		p->line = p->seen[K_CSUM];
+		p->line = p->seen[K_OPT + XRX_OPT_CSUM];
 		return perr(p, "csum = trust with %s = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
 			    i ? "tee" : "sink",
 			    kind == XRX_CONF_SINK_TUN ? "tun" : "tap",
@@ -723,7 +674,7 @@ static int check_conf(struct parser *p)
 			    xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s)),
 			    p->seen[K_SINK]);
 	}
-	for (i = 0; i < c->nrules && !c->nr_vxlan_ports; i++) {
+	for (i = 0; i < c->nrules && !c->engine.nr_vxlan_ports; i++) {
 		char rule[96];
 
 		if (c->rules[i].scope != XRX_RULE_SCOPE_INNER)
@@ -866,7 +817,8 @@ const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
 
 int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 {
-	char rule[96], val[32], spec[PATH_MAX + 8];
+	char rule[96], val[128], spec[PATH_MAX + 8];
+	const struct xrx_opt *o;
 	unsigned int i;
 
 	fprintf(f, "interface = %s\n", c->ifname);
@@ -889,22 +841,15 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	}
 	fprintf(f, "\ndefault = %s\n",
 		c->default_action == XRX_ACT_ACCEL ? "accel" : "pass");
-	fprintf(f, "max_aggregate = %u\n", c->max_aggregate);
-	fprintf(f, "max_segments = %u\n", c->max_segments);
-	fprintf(f, "flush_timeout_us = %u\n", c->flush_timeout_us);
-	fprintf(f, "flows = %u\n", c->flows);
-	fprintf(f, "copy = %s\n", copy_words[c->copy]);
-	fprintf(f, "csum = %s\n", csum_words[c->csum]);
-	fprintf(f, "udp_gro = %s\n", c->udp_gro ? "on" : "off");
 	if (c->csum_trust_ack)
 		fprintf(f, "csum_trust_may_deliver_corrupt_data = on\n");
-	fprintf(f, "vxlan_ports = ");
-	if (!c->nr_vxlan_ports)
-		fprintf(f, "none");
-	for (i = 0; i < c->nr_vxlan_ports; i++)
-		fprintf(f, "%s%u", i ? ", " : "", c->vxlan_ports[i]);
-	fprintf(f, "\n");
-	fprintf(f, "tun_ipv6_jumbo = %s\n", jumbo_words[c->tun_ipv6_jumbo]);
+	for (i = 0; (o = xrx_opt__get((int)i)); i++) {
+		if (!o->key)
+			continue;
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)c, o->set),
+				val, sizeof(val));
+		fprintf(f, "%s = %s\n", o->key, val);
+	}
 	fprintf(f, "\n[offload]\n");
 	for (i = 0; i < XRX_OFF_MAX; i++)
 		fprintf(f, "%s = %s\n", xrx_offload_desc[i].key,

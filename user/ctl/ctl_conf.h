@@ -17,6 +17,8 @@
 
 #include <xrx/rules.h>
 #include <xrx/engine.h>
+#include <xrx/live.h>
+#include <xrx/options.h>
 
 #define XRX_CONF_DIR "/etc/xrx"
 #define XRX_CONF_ERR_MAX 512	/* room for one error message */
@@ -32,25 +34,6 @@ enum xrx_conf_sink {
 	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
 	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
 	XRX_CONF_SINK_TAP,	/* sink_arg: TAP interface name (L2) */
-};
-
-enum xrx_conf_copy {
-	XRX_CONF_COPY_HEADER,	/* eth_get_headlen() bytes */
-	XRX_CONF_COPY_MAX_HEAD,	/* a fixed 256 bytes, like MLX5E_RX_MAX_HEAD */
-	XRX_CONF_COPY_FULL,	/* the whole frame (baseline for benchmarks) */
-};
-
-enum xrx_conf_csum {
-	XRX_CONF_CSUM_VERIFY,
-	XRX_CONF_CSUM_TRUST,
-};
-
-/* tun_ipv6_jumbo: in the order of enum xrx_tun_ipv6_jumbo (sink.h) */
-enum xrx_conf_ipv6_jumbo {
-	XRX_CONF_IPV6_JUMBO_AUTO,
-	XRX_CONF_IPV6_JUMBO_HBH,
-	XRX_CONF_IPV6_JUMBO_ZERO,
-	XRX_CONF_IPV6_JUMBO_SPLIT,
 };
 
 /*
@@ -118,22 +101,25 @@ struct xrx_conf {
 	unsigned int nrules;
 	struct xrx_rule_key rules[XRX_RULES_MAX];	/* xrx_rules keys */
 	enum xrx_action default_action;
-	unsigned int max_aggregate;
-	unsigned int max_segments;
-	unsigned int flush_timeout_us;
-	unsigned int flows;
-	enum xrx_conf_copy copy;
-	enum xrx_conf_csum csum;
 	bool csum_trust_ack;	/* csum_trust_may_deliver_corrupt_data: trust
 				 * allowed with a TUN sink */
-	bool udp_gro;
 	struct xrx_conf_offload offload[XRX_OFF_MAX];
-	/* UDP ports carrying VXLAN, aggregated inside (engine vxlan_ports) */
-	unsigned int nr_vxlan_ports;
-	unsigned short vxlan_ports[XRX_VXLAN_PORTS_MAX];
-	/* TUN/TAP sink: IPv6 BIG TCP aggregates (sink tun_ipv6_jumbo) */
-	enum xrx_conf_ipv6_jumbo tun_ipv6_jumbo;
+	/*
+	 * The keys of the options table (include/xrx/options.h), in the
+	 * structs the library takes them in: xrxd hands these to the engines,
+	 * the sinks and the live path as they are. Defaults from the table;
+	 * fields without a key stay at their defaults (or zero).
+	 */
+	struct xrx_engine_opts engine;
+	struct xrx_sink_opts sink_opts;
+	struct xrx_live_opts live;
 };
+
+/* The options struct of @set in @c (engine, sink_opts or live). */
+void *xrx_conf_opts(struct xrx_conf *c, enum xrx_opt_set set);
+/* Whether @a and @b give every option of the table in @set one value. */
+bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
+			 enum xrx_opt_set set);
 
 /* Fill every key with its default (interface empty). */
 void xrx_conf_defaults(struct xrx_conf *conf);
@@ -184,10 +170,5 @@ bool xrx_ifname_valid(const char *name);
  */
 const char *xrx_unit_name(const char *ifname, char *buf, size_t len);
 
-/*
- * Decimal digits only (no sign, blanks or base prefix, unlike strtoul),
- * value <= @max. Return: 0, -EINVAL, or -ERANGE above @max.
- */
-int xrx_parse_uint(const char *s, unsigned int max, unsigned int *out);
 
 #endif /* XRX_CTL_CONF_H */

@@ -105,7 +105,7 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 	}
 
 	if (strcmp(port, "any") &&
-	    (xrx_parse_uint(port, 65535, &port_v) || port_v == 0)) {
+	    xrx_parse_u32(port, 1, 65535, &port_v)) {
 		snprintf(err, errlen,
 			 "rule '%s' has port '%s'; write a port from 1 to 65535 or 'any'",
 			 text, port);
@@ -128,7 +128,7 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 		return -EINVAL;
 	}
 	plen = is_v4 ? 32 : 128;
-	if (plen_s && xrx_parse_uint(plen_s, plen, &plen)) {
+	if (plen_s && xrx_parse_u32(plen_s, 0, plen, &plen)) {
 		snprintf(err, errlen,
 			 "rule '%s' has prefix length '%s'; write 0 to %s",
 			 text, plen_s, is_v4 ? "32" : "128");

@@ -221,7 +221,7 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 		return serr(err, errlen, name, ifname,
 			    "line %d: unknown key '%.30s' (corrupted, or written by a newer xrx)",
 			    lineno, key);
-	if (xrx_parse_uint(val, UINT_MAX, &v))
+	if (xrx_parse_u32(val, 0, UINT_MAX, &v))
 		goto bad;
 	if (!strcmp(key, "ifindex")) {
 		if (seen[1]++ || !v || v > INT_MAX)

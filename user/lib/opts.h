@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <xrx/options.h>
+
 /*
  * Copy @src (may be NULL: all defaults) into @dst of @dst_sz bytes, zero
  * first, and set dst's sz to @dst_sz. Return: 0, or -EINVAL.
@@ -39,6 +41,13 @@ static inline int xrx_opts_copy(void *dst, size_t dst_sz, const void *src,
 	memcpy(dst, &dst_sz, sizeof(dst_sz));
 	return 0;
 }
+
+/*
+ * Check @opts, a struct of @set, against the options table
+ * (include/xrx/options.h): a number that is 0 takes its default, and
+ * every option must be within its bounds. Return: 0 or -EINVAL.
+ */
+int xrx_opts_check(enum xrx_opt_set set, void *opts);
 
 /* The fields every version of each options struct has (@min_sz). */
 #define XRX_ENGINE_OPTS_MIN offsetof(struct xrx_engine_opts, ctx)

@@ -16,6 +16,11 @@
  * OUT is written to a temporary file next to it and renamed at the end, so
  * a failed run leaves no partial OUT behind.
  *
+ * --explain (the pcap sink's explain option) writes OUT as pcapng, every
+ * packet with a comment that says why GRO ended it, and prints a
+ * per-flow summary of those reasons (include/xrx/explain.h): the sink and
+ * the summary read pkt->reason, which the engine sets where it decides.
+ *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
  */
 #include <errno.h>
@@ -33,30 +38,32 @@
 
 #include <xrx/xrx.h>
 #include <xrx/sink.h>
+#include <xrx/options.h>
 #include <xrx/parse.h>
-
 
 #define EXIT_USAGE 2
 #define FRAME_ALIGN 64		/* frames start on cache lines, as in a UMEM */
 #define FRAME_MAX 65536		/* largest input frame accepted (jumbo) */
-/* A 512 KiB BIG TCP aggregate (XRX_AGGREGATE_MAX bytes from the network
- * header) plus L2 with two VLAN tags. Debian 12's libpcap (1.10) and
- * Wireshark (4.0) refuse records above 262144 bytes: --snaplen 262144
- * writes those truncated, as a live capture of BIG TCP shows them. */
-#define SNAPLEN_DEFAULT (XRX_AGGREGATE_MAX + 512)
+#define BATCH_MAX (1u << 20)
+/* getopt's value for a row of the options table without a letter */
+#define OPT_ROW 256
 
 struct replay_opts {
 	const char *in, *out;
 	__u32 batch;
-	__u32 snaplen;
 	bool json;
 	bool meta;
+	/* The engine's and the pcap sink's options, set by the flags the
+	 * options table gives them (include/xrx/options.h). */
 	struct xrx_engine_opts eng;
+	struct xrx_sink_opts sink;
 };
 
 struct replay {
 	struct xrx_engine *e;
 	struct xrx_sink *sink;
+	struct xrx_explain *x;	/* --explain */
+	int x_err;
 	__u8 *region;
 	size_t region_size;
 	struct xrx_frame *frames;
@@ -69,186 +76,187 @@ struct replay {
 	__u64 bad_release;
 };
 
+static void replay_opts_init(struct replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->batch = 64;
+	o->eng.sz = sizeof(o->eng);
+	o->sink.sz = sizeof(o->sink);
+	/* Whole records by default, the largest BIG TCP aggregate included.
+	 * Debian 12's libpcap (1.10) and Wireshark (4.0) refuse records
+	 * above 262144 bytes: --snaplen 262144 writes those truncated, as
+	 * a live capture of BIG TCP shows them. */
+	o->sink.snaplen = XRX_SNAPLEN_MAX;
+}
+
+/* Where the flags of a row of the options table go; NULL: not ours. */
+static void *replay_opts_of(struct replay_opts *o, enum xrx_opt_set set)
+{
+	switch (set) {
+	case XRX_OPT_SET_ENGINE:
+		return &o->eng;
+	case XRX_OPT_SET_SINK:
+		return &o->sink;
+	default:
+		return NULL;
+	}
+}
+
+/* One --help line of a row of the options table: its bounds and default. */
+static void usage_row(FILE *f, const struct xrx_opt *t, const void *opts)
+{
+	char lhs[40], def[32], text[128];
+	int n = 0, i;
+
+	n = t->short_flag ? snprintf(lhs, sizeof(lhs), "-%c, ", t->short_flag) :
+			    snprintf(lhs, sizeof(lhs), "    ");
+	snprintf(lhs + n, sizeof(lhs) - (size_t)n, "--%s%s%s", t->flag,
+		 t->arg ? " " : "", t->arg ? t->arg : "");
+	xrx_opt__format(t, opts, def, sizeof(def));
+	if (t->type == XRX_OPT_T_U32 && !strcmp(def, "0"))
+		snprintf(def, sizeof(def), "%u", t->def);
+	n = snprintf(text, sizeof(text), "%s", t->help);
+	switch (t->type) {
+	case XRX_OPT_T_U32:
+		snprintf(text + n, sizeof(text) - (size_t)n, ", %u..%u; %s",
+			 t->min, t->max, def);
+		break;
+	case XRX_OPT_T_ENUM:
+		for (i = 0; t->words[i] && n < (int)sizeof(text); i++)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%s",
+				      i ? " | " : ": ", t->words[i]);
+		if (n < (int)sizeof(text))
+			snprintf(text + n, sizeof(text) - (size_t)n, "; %s", def);
+		break;
+	case XRX_OPT_T_PORTS:
+		snprintf(text + n, sizeof(text) - (size_t)n, ", %u..%u, up to %u",
+			 t->min, t->max, t->max_count);
+		break;
+	default:
+		break;
+	}
+	/* the option in 21 columns, as the lines of usage() */
+	fprintf(f, "  %-21s %s\n", lhs, text);
+}
+
 static void usage(FILE *f)
 {
+	const struct xrx_opt *t;
+	struct replay_opts o;
+	int i;
+
+	replay_opts_init(&o);
 	fprintf(f,
-"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap\n"
+"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
 "Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
 "delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
 "\n"
-"  -b, --batch N        frames per receive batch (flush at its end); 64\n"
-"  -s, --max-size BYTES aggregate size limit from the IP header (gro_max_size);\n"
-"                       65536, up to 524280 for TCP (BIG TCP)\n"
-"  -n, --max-segs N     segments per aggregate; 64 (or max-size / 1024)\n"
-"  -J, --ipv6-jumbo F   IPv6 BIG TCP: zero (Linux 7.0) | hbh (jumbo option, 6.x)\n"
-"  -u, --udp            aggregate UDP too (kernel UDP GRO rules)\n"
-"  -x, --vxlan-port N   UDP port carrying VXLAN: aggregate the TCP inside it\n"
-"                       as the kernel's VXLAN GRO does; repeatable, up to %u\n"
-"  -c, --csum MODE      verify (check IPv4 header and L4 sums) | trust\n"
-"  -C, --copy MODE      header (eth_get_headlen bytes) | max-head (256) | full\n"
-"  -f, --flows N        aggregates held at once; 4096\n"
-"  -S, --snaplen BYTES  bytes kept per record; %u (262144 for Debian 12's\n"
-"                       tcpdump/tshark, which refuse longer records)\n"
-"  -M, --meta           give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
-"                       as on the live path (default: the engine parses)\n"
-"  -j, --json           print the engine's and the sink's counters as JSON\n"
-"  -h, --help           this text\n"
-"  -V, --version        the version\n"
+"  -b, --batch N         frames per receive batch (flush at its end); 64\n");
+	for (i = 0; (t = xrx_opt__get(i)); i++)
+		if (t->flag && replay_opts_of(&o, t->set))
+			usage_row(f, t, replay_opts_of(&o, t->set));
+	fprintf(f,
+"  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
+"                        as on the live path (default: the engine parses)\n"
+"  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
+"  -j, --json            print the engine's and the sink's counters as JSON\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n"
 "\n"
-"Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
-		XRX_VXLAN_PORTS_MAX, SNAPLEN_DEFAULT);
+"Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n");
 }
 
 /*
- * Parse a keyword option: @names[i] is the word for enum value i, the list
- * ends with NULL. Return: the value, or -EINVAL having said which words
- * there are.
+ * --hash-key: 32 hex digits, the key's 16 bytes in order (as openssl's
+ * SIPHASH hexkey), k[0] from the first eight, little-endian.
  */
-static int parse_choice(const char *opt, const char *s,
-			const char *const *names)
+static int parse_hash_key(const char *s, struct xrx_hash_key *key)
 {
-	int i, n;
+	unsigned int i, v;
 
-	for (n = 0; names[n]; n++)
-		if (!strcmp(s, names[n]))
-			return n;
-	fprintf(stderr, "xrx-replay: --%s '%s' is unknown; use ", opt, s);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
-			names[i]);
-	fputc('\n', stderr);
-	return -EINVAL;
-}
-
-/* Parse an unsigned decimal option value within [min, max]. */
-static int parse_u32(const char *opt, const char *s, __u32 min, __u32 max,
-		     __u32 *out)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr,
-			"xrx-replay: --%s '%s' is not a number in %u..%u; give one in that range\n",
-			opt, s, min, max);
+	memset(key, 0, sizeof(*key));
+	for (i = 0; i < 16 && strlen(s) == 32; i++) {
+		if (sscanf(s + 2 * i, "%2x", &v) != 1 ||
+		    !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
+		    !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
+			break;
+		key->k[i / 8] |= (__u64)v << (8 * (i % 8));
+	}
+	if (i < 16 || xrx_hash_key_unset(key)) {
+		fprintf(stderr, "xrx-replay: --hash-key '%s' is not 32 hex digits, not all zero; give e.g. 000102030405060708090a0b0c0d0e0f\n",
+			s);
 		return -EINVAL;
 	}
-	*out = v;
 	return 0;
 }
 
-/* One more --vxlan-port: a port 1..65535, not given before, room left. */
-static int parse_vxlan_port(const char *s, struct xrx_engine_opts *eng)
+/* The row of the options table getopt returned @c for, or NULL. */
+static const struct xrx_opt *flag_row(int c)
 {
-	__u32 port, i;
+	const struct xrx_opt *t;
+	int i;
 
-	if (parse_u32("vxlan-port", s, 1, 65535, &port))
-		return -EINVAL;
-	for (i = 0; i < eng->nr_vxlan_ports; i++) {
-		if (eng->vxlan_ports[i] == port) {
-			fprintf(stderr, "xrx-replay: --vxlan-port %u given twice; give each port once\n",
-				port);
-			return -EINVAL;
-		}
-	}
-	if (eng->nr_vxlan_ports == XRX_VXLAN_PORTS_MAX) {
-		fprintf(stderr, "xrx-replay: more than %u --vxlan-port options; give at most %u\n",
-			XRX_VXLAN_PORTS_MAX, XRX_VXLAN_PORTS_MAX);
-		return -EINVAL;
-	}
-	eng->vxlan_ports[eng->nr_vxlan_ports++] = port;
-	return 0;
+	for (i = 0; (t = xrx_opt__get(i)); i++)
+		if (t->flag && (c == OPT_ROW + i || (t->short_flag &&
+						     c == t->short_flag)))
+			return t;
+	return NULL;
 }
 
 static int parse_args(int argc, char **argv, struct replay_opts *o)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "batch", required_argument, NULL, 'b' },
-		{ "max-size", required_argument, NULL, 's' },
-		{ "max-segs", required_argument, NULL, 'n' },
-		{ "ipv6-jumbo", required_argument, NULL, 'J' },
-		{ "udp", no_argument, NULL, 'u' },
-		{ "vxlan-port", required_argument, NULL, 'x' },
-		{ "csum", required_argument, NULL, 'c' },
-		{ "copy", required_argument, NULL, 'C' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "snaplen", required_argument, NULL, 'S' },
 		{ "meta", no_argument, NULL, 'M' },
+		{ "hash-key", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
 	};
-	int c, v;
+	struct option longopts[sizeof(own) / sizeof(own[0]) + XRX_OPT_MAX + 1];
+	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MK:jhV", err[256];
+	size_t n = sizeof(own) / sizeof(own[0]), k = strlen(shortopts);
+	const struct xrx_opt *t;
+	int c, i;
 
-	o->batch = 64;
-	o->snaplen = SNAPLEN_DEFAULT;
-	o->eng.sz = sizeof(o->eng);
+	replay_opts_init(o);
+	memcpy(longopts, own, sizeof(own));
+	for (i = 0; (t = xrx_opt__get(i)); i++) {
+		bool arg = t->type != XRX_OPT_T_BOOL;
+
+		if (!t->flag || !replay_opts_of(o, t->set))
+			continue;
+		longopts[n++] = (struct option){
+			t->flag, arg ? required_argument : no_argument, NULL,
+			t->short_flag ? t->short_flag : OPT_ROW + i };
+		if (t->short_flag) {
+			shortopts[k++] = (char)t->short_flag;
+			if (arg)
+				shortopts[k++] = ':';
+		}
+	}
+	shortopts[k] = '\0';
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:s:n:J:ux:c:C:f:S:MjhV", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			if (parse_u32("batch", optarg, 1, 1u << 20, &o->batch))
+			if (xrx_parse_u32(optarg, 1, BATCH_MAX, &o->batch)) {
+				fprintf(stderr, "xrx-replay: --batch %s is not a frame count from 1 to %u; write one in that range\n",
+					optarg, BATCH_MAX);
 				return -EINVAL;
-			break;
-		case 's':
-			if (parse_u32("max-size", optarg, XRX_AGGREGATE_MIN,
-				      XRX_AGGREGATE_MAX, &o->eng.max_aggregate))
-				return -EINVAL;
-			break;
-		case 'n':
-			if (parse_u32("max-segs", optarg, 1, XRX_SEGS_MAX,
-				      &o->eng.max_segs))
-				return -EINVAL;
-			break;
-		case 'J':	/* enum xrx_ipv6_jumbo */
-			v = parse_choice("ipv6-jumbo", optarg,
-					 (const char *const[]){ "zero", "hbh", NULL });
-			if (v < 0)
-				return v;
-			o->eng.ipv6_jumbo = v;
-			break;
-		case 'u':
-			o->eng.udp = true;
-			break;
-		case 'x':
-			if (parse_vxlan_port(optarg, &o->eng))
-				return -EINVAL;
-			break;
-		case 'c':	/* enum xrx_csum_mode */
-			v = parse_choice("csum", optarg,
-					 (const char *const[]){ "verify", "trust", NULL });
-			if (v < 0)
-				return v;
-			o->eng.csum = v;
-			break;
-		case 'C':	/* enum xrx_copy_mode */
-			v = parse_choice("copy", optarg,
-					 (const char *const[]){ "header", "max-head",
-								"full", NULL });
-			if (v < 0)
-				return v;
-			o->eng.copy = v;
-			break;
-		case 'f':
-			if (parse_u32("flows", optarg, 1, 1u << 24,
-				      &o->eng.flows))
-				return -EINVAL;
-			break;
-		case 'S':
-			if (parse_u32("snaplen", optarg, 64, SNAPLEN_DEFAULT,
-				      &o->snaplen))
-				return -EINVAL;
-			break;
+			}
+			continue;
 		case 'M':
 			o->meta = true;
-			break;
+			continue;
+		case 'K':
+			if (parse_hash_key(optarg, &o->eng.hash_key))
+				return -EINVAL;
+			continue;
 		case 'j':
 			o->json = true;
-			break;
+			continue;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -259,9 +267,18 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			fprintf(stderr, "xrx-replay: option %s needs a value; see --help\n",
 				argv[optind - 1]);
 			return -EINVAL;
-		default:
+		}
+		t = c == '?' ? NULL : flag_row(c);
+		if (!t) {
 			fprintf(stderr, "xrx-replay: unknown option '%s'; see --help\n",
 				argv[optind - 1]);
+			return -EINVAL;
+		}
+		/* a flag without a value turns its option on */
+		if (xrx_opt__parse(t, replay_opts_of(o, t->set),
+				   t->type == XRX_OPT_T_BOOL ? "on" : optarg,
+				   XRX_OPT_FORM_FLAG, err, sizeof(err))) {
+			fprintf(stderr, "xrx-replay: %s\n", err);
 			return -EINVAL;
 		}
 	}
@@ -366,6 +383,8 @@ static void on_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	struct replay *r = ctx;
 
+	if (r->x && !r->x_err)
+		r->x_err = xrx_explain__add(r->x, pkt);
 	/* The sink owns the packet now and gives it back through
 	 * on_sink_release() once it is written. */
 	xrx_sink__deliver(r->sink, pkt);
@@ -457,7 +476,12 @@ static void print_json(const struct replay *r, const struct replay_opts *o)
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		printf("%s\"%s\": %llu", i ? ", " : "",
 		       xrx_sink_stat__name(i), (unsigned long long)sv[i]);
-	printf("}}\n");
+	printf("}");
+	if (r->x) {
+		printf(",\n \"explain\": ");
+		xrx_explain__print(r->x, stdout, true);
+	}
+	printf("}\n");
 }
 
 static __u64 now_ns(void)
@@ -478,9 +502,12 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 	for (i = 0; o->meta && i < r->nr_frames; i++) {
 		struct xrx_parsed p;
 
-		/* xrx_rx writes metadata only for a frame parsed to L4 */
-		xrx_headlen(r->region + r->frames[i].addr, r->frames[i].len,
-			    &p);
+		/* xrx_rx writes metadata only for a frame parsed to L4, its
+		 * hash keyed as the engine's */
+		n = r->frames[i].len;
+		xrx_parse(r->region + r->frames[i].addr,
+			  n < XRX_PARSE_WINDOW ? n : XRX_PARSE_WINDOW, n, &p,
+			  &o->eng.hash_key);
 		if (p.result != XRX_PARSE_L4)
 			continue;
 		xrx_meta_fill(&r->metas[i], &p);
@@ -518,6 +545,10 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 			(unsigned long long)sv[XRX_SINK_STAT_DROPPED]);
 		return 1;
 	}
+	if (r->x_err) {
+		fprintf(stderr, "xrx-replay: --explain: %s\n", strerror(-r->x_err));
+		return 1;
+	}
 	for (i = 0; i < r->nr_frames; i++)
 		missing += !r->released[i];
 	if (missing || r->double_release || r->bad_release) {
@@ -531,8 +562,7 @@ static int replay_run(struct replay *r, const struct replay_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct replay_opts o = { 0 };
-	struct xrx_sink_opts so = { .sz = sizeof(so) };
+	struct replay_opts o;
 	struct replay r = { 0 };
 	char tmp[PATH_MAX], spec[PATH_MAX + 8];
 	bool tmp_made = false;
@@ -558,15 +588,31 @@ int main(int argc, char **argv)
 	}
 	tmp_made = true;
 	snprintf(spec, sizeof(spec), "pcap:%s", tmp);
-	so.snaplen = o.snaplen;
-	r.sink = xrx_sink__open(spec, &so);
+	/* what an explanation names as the size limit */
+	o.sink.max_aggregate = o.eng.max_aggregate ? o.eng.max_aggregate :
+						     XRX_AGGREGATE_DEFAULT;
+	r.sink = xrx_sink__open(spec, &o.sink);
 	if (!r.sink) {
 		fprintf(stderr, "xrx-replay: %s: cannot open for writing: %s\n",
 			tmp, strerror(errno));
 		goto out;
 	}
 	xrx_sink__bind(r.sink, on_sink_release, &r);
+	if (o.sink.explain &&
+	    !(r.x = xrx_explain__new(o.sink.max_aggregate))) {
+		fprintf(stderr, "xrx-replay: no memory for --explain\n");
+		goto out;
+	}
 
+	/* The engine would draw its own; --meta must hash as it does. */
+	if (xrx_hash_key_unset(&o.eng.hash_key)) {
+		ret = xrx_hash_key_new(&o.eng.hash_key);
+		if (ret) {
+			fprintf(stderr, "xrx-replay: no random flow hash key: %s; give one with --hash-key\n",
+				strerror(-ret));
+			goto out;
+		}
+	}
 	o.eng.region = r.region;
 	o.eng.region_size = r.region_size;
 	o.eng.deliver = on_deliver;
@@ -585,6 +631,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (o.json)
 		print_json(&r, &o);
+	else if (r.x)
+		xrx_explain__print(r.x, stdout, false);
 	/* Packets go back to the engine on close: close before free. */
 	xrx_sink__close(r.sink);
 	r.sink = NULL;
@@ -599,6 +647,7 @@ int main(int argc, char **argv)
 out:
 	xrx_sink__close(r.sink);
 	xrx_engine__free(r.e);
+	xrx_explain__free(r.x);
 	if (tmp_made)
 		unlink(tmp);
 	free(r.frames);

@@ -36,7 +36,7 @@
 
 #include <xrx/xrx.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define FRAME_MAX 9216
 #define BATCH_MAX 256

@@ -59,7 +59,7 @@ static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
-	       a->tun_ipv6_jumbo != b->tun_ipv6_jumbo;
+	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK);
 }
 
 /* The tee takes the sink options too (tun_ipv6_jumbo). */
@@ -67,7 +67,7 @@ static bool tee_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
 	return a->tee != b->tee || strcmp(a->tee_arg, b->tee_arg) ||
 	       (b->tee != XRX_CONF_SINK_NULL &&
-		a->tun_ipv6_jumbo != b->tun_ipv6_jumbo);
+		!xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK));
 }
 
 /* "sink tun:x" or "sink tun:x, tee pcap:/y", for log lines. */
@@ -83,35 +83,17 @@ static void sinks_text(const struct xrx_conf *c, char *buf, size_t len)
 			 xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)));
 }
 
-_Static_assert((int)XRX_CONF_IPV6_JUMBO_AUTO == (int)XRX_TUN_IPV6_JUMBO_AUTO &&
-	       (int)XRX_CONF_IPV6_JUMBO_HBH == (int)XRX_TUN_IPV6_JUMBO_HBH &&
-	       (int)XRX_CONF_IPV6_JUMBO_ZERO == (int)XRX_TUN_IPV6_JUMBO_ZERO &&
-	       (int)XRX_CONF_IPV6_JUMBO_SPLIT == (int)XRX_TUN_IPV6_JUMBO_SPLIT,
-	       "tun_ipv6_jumbo words in the sink's order");
-
-static void sink_opts(const struct xrx_conf *conf, struct xrx_sink_opts *so)
-{
-	memset(so, 0, sizeof(*so));
-	so->sz = sizeof(*so);
-	so->tun_ipv6_jumbo = (enum xrx_tun_ipv6_jumbo)conf->tun_ipv6_jumbo;
-}
-
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->max_aggregate != b->max_aggregate ||
-	       a->max_segments != b->max_segments ||
-	       a->flush_timeout_us != b->flush_timeout_us ||
-	       a->flows != b->flows || a->copy != b->copy ||
-	       a->csum != b->csum || a->udp_gro != b->udp_gro ||
-	       a->nr_vxlan_ports != b->nr_vxlan_ports ||
-	       memcmp(a->vxlan_ports, b->vxlan_ports, sizeof(a->vxlan_ports));
+	return !xrx_conf_opts_equal(a, b, XRX_OPT_SET_ENGINE);
 }
 
 /* What only closing and reopening the sockets can change. */
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b)
 {
-	return a->queues != b->queues;
+	return a->queues != b->queues ||
+	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_LIVE);
 }
 
 /* What a swap in place changes (sink, tee, engine options). */
@@ -126,27 +108,6 @@ bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 	return sink_differs(a, b) || tee_differs(a, b);
 }
 
-static void engine_opts(const struct xrx_conf *conf, struct xrx_engine_opts *eo)
-{
-	unsigned int i;
-
-	memset(eo, 0, sizeof(*eo));
-	eo->sz = sizeof(*eo);
-	eo->flows = conf->flows;
-	eo->max_aggregate = conf->max_aggregate;
-	eo->max_segs = conf->max_segments;
-	eo->flush_timeout_us = conf->flush_timeout_us;
-	eo->copy = conf->copy == XRX_CONF_COPY_FULL ? XRX_COPY_FULL :
-		   conf->copy == XRX_CONF_COPY_MAX_HEAD ? XRX_COPY_MAX_HEAD :
-							  XRX_COPY_HEADER;
-	eo->csum = conf->csum == XRX_CONF_CSUM_TRUST ? XRX_CSUM_TRUST :
-						       XRX_CSUM_VERIFY;
-	eo->udp = conf->udp_gro;
-	eo->nr_vxlan_ports = conf->nr_vxlan_ports;
-	for (i = 0; i < conf->nr_vxlan_ports; i++)
-		eo->vxlan_ports[i] = conf->vxlan_ports[i];
-}
-
 /*
  * The running workers take @conf's sink and engine options in place.
  * Return: 0 (also with no workers: the next start uses @conf), or what
@@ -156,8 +117,6 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
-	struct xrx_engine_opts eo;
-	struct xrx_sink_opts so;
 	int err;
 
 	if (!x->live)
@@ -165,19 +124,18 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 	xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec, sizeof(spec));
 	xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee, sizeof(tee));
 	sinks_text(conf, text, sizeof(text));
-	sink_opts(conf, &so);
-	engine_opts(conf, &eo);
+	/* The config holds the options as the library takes them. */
 	if (sink_differs(x->conf, conf)) {
 		r.sink = spec;
-		r.sink_opts = &so;
+		r.sink_opts = &conf->sink_opts;
 	}
 	if (tee_differs(x->conf, conf)) {
 		r.tee = conf->tee == XRX_CONF_SINK_NULL ? NULL : tee;
-		r.tee_opts = r.tee ? &so : NULL;
+		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
 		r.no_tee = !r.tee;
 	}
 	if (engine_differs(x->conf, conf))
-		r.engine = &eo;
+		r.engine = &conf->engine;
 	err = xrx_live__reconfigure_opts(x->live, &r);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
@@ -240,33 +198,29 @@ unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
 
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_live_opts lo = {
-		.sz = sizeof(lo),
-		.nr_queues = x->nr_queues,
-		.attach = XRX_LIVE_ATTACH_NONE,
-		.pin_root = x->o->pin_root,
-		.log = live_log,
-		.bind_busy_ms = x->bind_busy_ms,
-	};
+	/* The config's live options (include/xrx/options.h), and xrxd's. */
+	struct xrx_live_opts lo = conf->live;
 	struct xrx_live_queue_info qi;
-	struct xrx_engine_opts eo;
-	struct xrx_sink_opts so;
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
 
+	lo.sz = sizeof(lo);
+	lo.nr_queues = x->nr_queues;
+	lo.attach = XRX_LIVE_ATTACH_NONE;
+	lo.pin_root = x->o->pin_root;
+	lo.log = live_log;
+	lo.bind_busy_ms = x->bind_busy_ms;
 	lo.sink = xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec,
 				     sizeof(spec));
 	if (conf->tee != XRX_CONF_SINK_NULL)
 		lo.tee = xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee,
 					    sizeof(tee));
 	sinks_text(conf, text, sizeof(text));
-	sink_opts(conf, &so);
-	engine_opts(conf, &eo);
-	lo.sink_opts = &so;
-	lo.tee_opts = &so;
-	lo.engine = &eo;
+	lo.sink_opts = &conf->sink_opts;
+	lo.tee_opts = &conf->sink_opts;
+	lo.engine = &conf->engine;
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * xrxd's pieces: the program it attaches (prog.c), the AF_XDP workers and
- * their counters (workers.c), link events (linkmon.c), and the lifecycle
- * that ties them together (xrxd.c).
+ * xrxd's pieces: its XDP side (xdp.c: xrx_rx attached, its rules and
+ * pins), the AF_XDP workers and their counters (workers.c), link events
+ * (linkmon.c), and the lifecycle that ties them together (xrxd.c).
  */
 #ifndef XRXD_H
 #define XRXD_H
@@ -87,7 +87,7 @@ struct xrxd {
 	char consuming_sink[PATH_MAX + 8];
 };
 
-/* prog.c */
+/* xdp.c */
 int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign);
 int xrxd_prog_attach(struct xrxd *x);
 bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,

@@ -3,7 +3,8 @@
  * libxrx live receive, the public side (include/xrx/live.h): options,
  * open/close order, rules, counters and the ownership check. The work is
  * in prog.c (xrx_rx, include/xrx/prog.h), xsk.c (sockets), umem.c
- * (frames) and rx_loop.c (the receive loop).
+ * (frames) and rx_loop.c (the receive loop), which never call back into
+ * this file (afxdp.h).
  *
  * Open order: program first (the sockets go into its xrx_xsks), then per
  * queue UMEM + engine + sink, then the socket, then the fill ring. Close
@@ -20,33 +21,12 @@
 
 #include <bpf/bpf.h>
 
+#include <xrx/prog.h>
 #include <xrx/rules.h>
 
 #include <xrx/counters.h>
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 #include "opts.h"
-
-void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
-	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
-{
-	char buf[768];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (log)
-		log(ctx, lvl, buf);
-	else if (lvl <= XRX_LOG_INFO)
-		fprintf(stderr, "xrx: %s\n", buf);
-}
-
-void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
-	     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xrx_vlog(l->o.log, l->o.log_ctx, lvl, fmt, ap);
-	va_end(ap);
-}
 
 static bool xrx_pow2(__u32 v)
 {
@@ -86,7 +66,8 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 	    o->attach > XRX_LIVE_ATTACH_NONE ||
 	    o->bind > XRX_LIVE_BIND_ZEROCOPY)
 		return -EINVAL;
-	return 0;
+	/* The options of the table (include/xrx/options.h). */
+	return xrx_opts_check(XRX_OPT_SET_LIVE, o);
 }
 
 /* xrx_rx: attached by this handle, or someone else's through its pins. */
@@ -106,7 +87,10 @@ static int xrx_live_prog_open(struct xrx_live *l)
 		l->prog = xrx_prog__open_pinned(l->ifname, &po);
 	else
 		l->prog = xrx_prog__attach(l->ifname, &po);
-	return l->prog ? 0 : -errno;
+	if (!l->prog)
+		return -errno;
+	/* The engines hash as the program does. */
+	return xrx_prog_hash_key(l->prog, &l->hash_key);
 }
 
 struct xrx_live *xrx_live__open(const char *ifname,
@@ -519,29 +503,41 @@ int xrx_live__set_default_action(struct xrx_live *l, __u32 act)
 
 	if (!l || act > XRX_ACT_ACCEL)
 		return -EINVAL;
-	/* Only the default: VXLAN ports and flags stay as they are. */
+	/* Only the default: VXLAN ports, flags and key stay as they are. */
 	fd = xrx_prog__map_fd(l->prog, XRX_PROG_MAP_CFG);
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
 		return -errno;
 	cfg.default_action = act;
-	return bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+		return -errno;
+	/* xrx_ports says "default" for ports without a rule only once it
+	 * has been filled; until then every frame asks the trie. */
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 NULL, 0, NULL, NULL, 0);
 }
 
 int xrx_live__rule_add(struct xrx_live *l, const struct xrx_rule_key *key,
 		       const struct xrx_rule_val *val)
 {
-	if (!l || !key || !val || key->prefixlen > XRX_RULE_PREFIX_BASE + 128)
+	if (!l || !key || !val)
 		return -EINVAL;
-	return bpf_map_update_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
-				   key, val, BPF_ANY) ? -errno : 0;
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 NULL, 0, key, val, 1);
 }
 
 int xrx_live__rule_del(struct xrx_live *l, const struct xrx_rule_key *key)
 {
 	if (!l || !key)
 		return -EINVAL;
-	return bpf_map_delete_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
-				   key) ? -errno : 0;
+	/* A rule that is not there is an error here, as it was before. */
+	if (bpf_map_lookup_elem(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				key, &(struct xrx_rule_val){ 0 }))
+		return -errno;
+	return xrx_rules__update(xrx_prog__map_fd(l->prog, XRX_PROG_MAP_RULES),
+				 xrx_prog__map_fd(l->prog, XRX_PROG_MAP_PORTS),
+				 key, 1, NULL, NULL, 0);
 }
 
 int xrx_live__rule_add_port(struct xrx_live *l, __u8 proto, __u16 port)

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 static __u64 xrx_now_ns(void)
 {
@@ -59,16 +59,6 @@ static void xrx_rxq_release_frame(void *ctx, __u64 addr)
 	xrx_umem_put(&q->umem, addr);
 }
 
-/* The sink and the tee both give packets back here. */
-static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
-{
-	struct xrx_rxq *q = ctx;
-
-	if (q->tee && !xrx_tee__release(q->tee, pkt))
-		return;		/* the other one still holds it */
-	xrx_pkt__release(q->e, pkt);
-}
-
 /*
  * Pieces per frame every engine of the handle takes. Multi-buffer: enough
  * for a 9216-byte jumbo frame in chunks of frame_size less the kernel's
@@ -103,6 +93,8 @@ struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
 	/* The receive loop takes chains of the handle's size; every
 	 * engine of the queue, swapped in or not, must take them too. */
 	eo.max_chunks = xrx_rxq_max_pieces(l);
+	/* ... and hash a flow as xrx_rx does (xrx_cfg's key). */
+	eo.hash_key = l->hash_key;
 	eo.sz = sizeof(eo);
 	eo.region = q->umem.area;
 	eo.region_size = q->umem.size;
@@ -117,43 +109,6 @@ struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
 		errno = err;
 	}
 	return e;
-}
-
-/*
- * Queue @q's instance of sink @spec, giving packets back to the queue's
- * engine. Return: the sink, or NULL with errno set (logged).
- */
-struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
-				   const char *spec,
-				   const struct xrx_sink_opts *opts)
-{
-	struct xrx_sink_opts so = *opts;
-	struct xrx_sink *s;
-	int err;
-
-	so.sz = sizeof(so);
-	so.queue = q->qi;
-	so.nr_queues = l->nr_q;
-	s = xrx_sink__open(spec, &so);
-	if (!s) {
-		err = errno;
-		/*
-		 * A known kind that failed to open has said why (device, file,
-		 * option); the list of specs helps only a spec whose kind is
-		 * unknown.
-		 */
-		if (xrx_sink__known(spec))
-			xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
-				l->ifname, spec, strerror(err));
-		else
-			xrx_log(l, XRX_LOG_WARN,
-				"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso], tap:NAME)",
-				l->ifname, spec);
-		errno = err;
-		return NULL;
-	}
-	xrx_sink__bind(s, xrx_rxq_sink_release, q);
-	return s;
 }
 
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)

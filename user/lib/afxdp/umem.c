@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/umem.h"
 
 int xrx_umem_init(struct xrx_umem *u, __u32 nr_frames, __u32 frame_size,
 		  __u32 fill_size)

@@ -24,7 +24,7 @@
 #include <bpf/bpf.h>
 #include <xdp/libxdp.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
 
 #ifndef SO_BUSY_POLL
 #define SO_BUSY_POLL 46

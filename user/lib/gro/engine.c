@@ -21,56 +21,29 @@
 XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
 		    XRX_ENGINE_STAT_MAX, XRX_COUNTER_NAME)
 
-/* VXLAN ports: at most XRX_VXLAN_PORTS_MAX, non-zero, each once. */
-static int xrx_engine_vxlan_check(const struct xrx_engine_opts *o)
-{
-	__u32 i, j;
-
-	if (o->nr_vxlan_ports > XRX_VXLAN_PORTS_MAX)
-		return -EINVAL;
-	for (i = 0; i < o->nr_vxlan_ports; i++) {
-		if (!o->vxlan_ports[i])
-			return -EINVAL;
-		for (j = 0; j < i; j++)
-			if (o->vxlan_ports[j] == o->vxlan_ports[i])
-				return -EINVAL;
-	}
-	return 0;
-}
-
-/* Options with defaults filled in. Return: 0 or -EINVAL. */
+/*
+ * Options with defaults filled in. The user's options are checked against
+ * their table (include/xrx/options.h); pkts and max_chunks, which libxrx
+ * sets, here. Return: 0 or -EINVAL.
+ */
 static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 {
 	if (!o->region || !o->region_size)
 		return -EINVAL;
-	if (!o->flows)
-		o->flows = XRX_FLOWS_DEFAULT;
-	if (o->flows > (1u << 24))
-		return -EINVAL;
-	if (!o->max_aggregate)
-		o->max_aggregate = XRX_AGGREGATE_DEFAULT;
-	if (o->max_aggregate < XRX_AGGREGATE_MIN ||
-	    o->max_aggregate > XRX_AGGREGATE_MAX)
-		return -EINVAL;
-	if (!o->max_segs) {
+	/* max_segs' default grows with a BIG TCP max_aggregate */
+	if (!o->max_segs && o->max_aggregate / 1024 > XRX_SEGS_DEFAULT)
 		o->max_segs = o->max_aggregate / 1024;
-		if (o->max_segs < XRX_SEGS_DEFAULT)
-			o->max_segs = XRX_SEGS_DEFAULT;
-	}
-	if (o->max_segs > XRX_SEGS_MAX)
+	if (xrx_opts_check(XRX_OPT_SET_ENGINE, o))
 		return -EINVAL;
 	if (!o->pkts)
 		o->pkts = o->flows + 1024;
 	if (o->pkts > (1u << 26))
 		return -EINVAL;
-	if (o->csum > XRX_CSUM_TRUST || o->copy > XRX_COPY_FULL ||
-	    o->ipv6_jumbo > XRX_IPV6_JUMBO_HBH)
-		return -EINVAL;
 	if (!o->max_chunks)
 		o->max_chunks = 1;
 	if (o->max_chunks > XRX_CHUNKS_MAX)
 		return -EINVAL;
-	return xrx_engine_vxlan_check(o);
+	return 0;
 }
 
 static int xrx_engine_pools(struct xrx_engine *e)
@@ -149,6 +122,9 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 			    XRX_ENGINE_OPTS_MIN);
 	if (!err)
 		err = xrx_engine_opts_check(&e->opts);
+	/* No key given: one of its own */
+	if (!err && xrx_hash_key_unset(&e->opts.hash_key))
+		err = xrx_hash_key_new(&e->opts.hash_key);
 	if (err)
 		goto fail;
 	e->region = e->opts.region;
@@ -194,7 +170,7 @@ void xrx_engine__free(struct xrx_engine *e)
  * out-of-band VLAN tag is taken even when the rest is parsed again: the
  * frame no longer holds it. A hash the NIC computed over addresses only
  * would put every flow between two hosts in one bucket; such a frame is
- * parsed, which computes xrx_flow_hash().
+ * parsed, which computes xrx_flow_hash() with the engine's key.
  */
 static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
 {
@@ -226,7 +202,8 @@ static bool xrx_seg_from_meta(struct xrx_seg *s, const struct xrx_meta *m)
  * lie within the bytes present.
  * Return: true with @r filled in if the frame is such a segment.
  */
-static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
+static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r,
+				const struct xrx_hash_key *key)
 {
 	const __u8 *l3 = s->data + r->l3_off;
 	__u32 claim, window;
@@ -242,18 +219,20 @@ static bool xrx_seg_parse_short(const struct xrx_seg *s, struct xrx_parsed *r)
 		return false;
 	window = s->first_len < XRX_PARSE_WINDOW ? s->first_len :
 						   XRX_PARSE_WINDOW;
-	if (xrx_parse(s->data, window, claim, r) != XRX_PARSE_L4 ||
+	if (xrx_parse(s->data, window, claim, r, key) != XRX_PARSE_L4 ||
 	    r->headlen > s->len)
 		return false;
 	return true;
 }
 
-static void xrx_seg_parse(struct xrx_seg *s)
+static void xrx_seg_parse(struct xrx_engine *e, struct xrx_seg *s)
 {
+	const struct xrx_hash_key *key = &e->opts.hash_key;
 	struct xrx_parsed r;
 
-	xrx_headlen(s->data, s->len, &r);
-	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r))
+	xrx_parse(s->data, s->len < XRX_PARSE_WINDOW ? s->len : XRX_PARSE_WINDOW,
+		  s->len, &r, key);
+	if (r.result == XRX_PARSE_MALFORMED && xrx_seg_parse_short(s, &r, key))
 		s->ip_short = true;
 	s->hdrs = r.hdrs;
 }
@@ -411,7 +390,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 		 * tests hold this counter at 0 there. */
 		if (f->meta)
 			xrx_count(e, XRX_ENGINE_STAT_FRAMES_NO_META);
-		xrx_seg_parse(&s);
+		xrx_seg_parse(e, &s);
 	}
 	xrx_seg_enter(&s, 0, 0);
 	why = xrx_seg_no_gro(e, &s);

@@ -187,6 +187,24 @@ static int xrx_size_flush(const struct xrx_agg *a, const struct xrx_seg *s)
 	return 0;
 }
 
+/*
+ * A segment lost or reordered on the way also breaks an incrementing IP
+ * ID, as senders number every segment. tcp_gro_receive() flushes for
+ * both alike (it ORs its checks); the reason named is the gap, the cause
+ * the engineer is after, and not the ID it dragged along. Out of line:
+ * only a flush gets here, and inline it cost the merge path instructions.
+ */
+static __attribute__((noinline, cold)) int
+xrx_gap_first(const struct xrx_agg *a, const struct xrx_seg *s, int why)
+{
+	if ((why == XRX_ENGINE_STAT_FLUSH_IPID ||
+	     why == XRX_ENGINE_STAT_FLUSH_OUTER_IPID) &&
+	    xrx_tcp_seq_flush(a, xrx_get32(s->data + s->l4_off + XRX_TCPH_SEQ),
+			      s->payload_len) == XRX_ENGINE_STAT_FLUSH_SEQ)
+		return XRX_ENGINE_STAT_FLUSH_SEQ;
+	return why;
+}
+
 /* tcp_gro_receive(): every check before the merge. Return: 0 or why not. */
 static int xrx_tcp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 {
@@ -212,7 +230,7 @@ static int xrx_tcp_flush(struct xrx_agg *a, const struct xrx_seg *s)
 		return XRX_ENGINE_STAT_FLUSH_OPTS;
 	why = xrx_network_flush(a, s);
 	if (unlikely(why))
-		return why;
+		return xrx_gap_first(a, s, why);
 	why = xrx_tcp_seq_flush(a, xrx_get32(th + XRX_TCPH_SEQ),
 				s->payload_len);
 	if (unlikely(why))
@@ -340,9 +358,11 @@ void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why)
 static void xrx_gro_hold(struct xrx_engine *e, const struct xrx_seg *s,
 			 __u64 now_ns)
 {
-	struct xrx_agg *a;
+	struct xrx_agg *a = xrx_gro_table_crowded(&e->table, s->hash);
 
-	if (e->table.held >= e->table.max)	/* gro_flush_oldest() */
+	if (a)		/* gro_flush_oldest(): the bucket's oldest */
+		xrx_deliver(e, a, XRX_ENGINE_STAT_FLUSH_BUCKET_FULL);
+	else if (e->table.held >= e->table.max)	/* ... the table's */
 		xrx_deliver(e, e->table.oldest,
 			    XRX_ENGINE_STAT_FLUSH_TABLE_FULL);
 	a = xrx_agg_start(e, s, now_ns);

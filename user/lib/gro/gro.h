@@ -80,6 +80,7 @@ struct xrx_agg {
 	__u8 fixedid;			/* bit i: level i's IPv4 ID is fixed
 					 * (NAPI_GRO_CB(p)->ip_fixedid) */
 	__u16 count;			/* segments, NAPI_GRO_CB(p)->count */
+	__u16 hcount;			/* bucket chain head: its length */
 	__u32 held_len;			/* p->len (xrx_agg_start()) */
 	__u32 limit;			/* what held_len must stay below */
 	__u32 payload;			/* payload bytes so far */
@@ -87,7 +88,8 @@ struct xrx_agg {
 	struct xrx_lvl lvl[XRX_LVLS];
 	__u32 vlan_all;			/* out-of-band tag, as xrx_seg's */
 	__u64 born_ns;			/* when the first segment arrived */
-	struct xrx_agg *hnext;		/* flow table bucket chain */
+	struct xrx_agg *hnext;		/* flow table bucket chain, older */
+	struct xrx_agg *hprev;		/* newer; the chain head: the oldest */
 	struct xrx_agg *older, *newer;	/* age list; also the free list */
 	/* The one-flow fast path (fast.c): set when the full path merged a
 	 * second segment that came with xrx_meta, and the aggregate
@@ -175,12 +177,20 @@ struct xrx_fast_mask {
 	xrx_fast_vec m[XRX_FAST_HDR_MAX / 16];
 };
 
+/*
+ * Aggregates one hash bucket holds at most: MAX_GRO_SKBS, the kernel's
+ * bound per GRO bucket (net/core/gro.c), so that a lookup walks at most
+ * this many whoever chose the flows.
+ */
+#define XRX_GRO_BUCKET_MAX 8
+
 /* The flow table: O(1) lookup by hash, age list for oldest-first. */
 struct xrx_gro_table {
 	struct xrx_agg **buckets;
 	__u32 mask;
 	__u32 held;
 	__u32 max;
+	__u32 bucket_max;		/* XRX_GRO_BUCKET_MAX; 0: unbounded */
 	struct xrx_agg *oldest, *newest;
 };
 
@@ -390,6 +400,22 @@ static inline struct xrx_agg *
 xrx_gro_table_bucket(const struct xrx_gro_table *t, __u32 hash)
 {
 	return t->buckets[hash & t->mask];
+}
+
+/*
+ * gro_flush_oldest()'s victim: the oldest aggregate of @hash's bucket if
+ * the bucket is full, which the caller delivers before it holds one more
+ * there; NULL if there is room. The chain head keeps the count and the
+ * oldest (flow_table.c).
+ */
+static inline struct xrx_agg *
+xrx_gro_table_crowded(const struct xrx_gro_table *t, __u32 hash)
+{
+	const struct xrx_agg *head = t->buckets[hash & t->mask];
+
+	if (!head || head->hcount < t->bucket_max || !t->bucket_max)
+		return NULL;
+	return head->hprev;
 }
 
 /* flow_table.c */

@@ -182,6 +182,6 @@ __u32 xrx_headlen(const void *frame, __u32 len, struct xrx_parsed *out)
 	if (!out)
 		out = &r;
 	xrx_parse(frame, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
-		  out);
+		  out, NULL);
 	return out->headlen <= len ? out->headlen : len;
 }

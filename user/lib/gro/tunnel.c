@@ -119,7 +119,8 @@ int xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s)
 		return 0;
 	memset(&outer, 0, sizeof(outer));
 	outer.hdrs = s->hdrs;
-	tr = xrx_parse_vxlan(s->data, s->first_len, s->len, &outer, &t);
+	tr = xrx_parse_vxlan(s->data, s->first_len, s->len, &outer, &t,
+			     &e->opts.hash_key);
 	xrx_count(e, XRX_ENGINE_STAT_VXLAN_FRAMES_IN);
 
 	if (o->ipv6) {

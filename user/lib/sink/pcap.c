@@ -29,6 +29,15 @@
  * returns. A file whose header could not be written (a rotation on a
  * full file system) is emptied, and the header tried again at the end of
  * each batch; the packets until then are lost and counted.
+ *
+ * ",explain" (opts->explain) writes pcapng instead: a Section Header and
+ * an Interface Description block, then every packet as an Enhanced Packet
+ * Block whose opt_comment says why GRO ended it (xrx_pkt__explain()),
+ * which tshark shows as frame.comment and Wireshark in the packet list.
+ * libpcap cannot write that: its only writer, pcap_dump(), takes a struct
+ * pcap_pkthdr, which has no room for options, and 1.10 (Debian 12)
+ * exports no pcapng writer. The blocks are written in host byte order,
+ * which the byte-order magic tells readers, as tcpdump's pcap files are.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -44,18 +53,32 @@
 #include <sys/uio.h>
 
 #include <xrx/engine.h>
+#include <xrx/explain.h>
 #include <xrx/sink.h>
+#include <xrx/options.h>
 
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
 #define PCAP_LINKTYPE_ETHERNET 1
-#define PCAP_SNAPLEN_DEFAULT 262144	/* libpcap's MAXIMUM_SNAPLEN */
 #define PCAP_ROTATE_COUNT_DEFAULT 8
 #define PCAP_SIZE_MIN 4096		/* a header and a few records */
 #define PCAP_FILES_MAX 1000
-#define PCAP_SNAPLEN_MIN 64		/* Ethernet + IPv6 + TCP headers */
 #define PCAP_QUEUE 64			/* packets per writev */
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
+
+/* pcapng (draft-ietf-opsawg-pcapng) */
+#define PCAPNG_SHB 0x0a0d0d0a
+#define PCAPNG_IDB 0x00000001
+#define PCAPNG_EPB 0x00000006
+#define PCAPNG_BOM 0x1a2b3c4d		/* byte-order magic */
+#define PCAPNG_OPT_END 0		/* opt_endofopt */
+#define PCAPNG_OPT_COMMENT 1		/* opt_comment, UTF-8 */
+#define PCAPNG_SHB_USERAPPL 4
+#define PCAPNG_IF_TSRESOL 9
+#define PCAPNG_PAD4(n) (((n) + 3u) & ~3u)
+/* After an EPB's data: its padding, opt_comment, opt_endofopt and the
+ * block's length again */
+#define PCAPNG_TRAILER (3 + 4 + PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
 
 struct pcap_file_hdr {
 	__u32 magic;
@@ -74,11 +97,54 @@ struct pcap_rec_hdr {
 	__u32 orig_len;
 };
 
+/* An Enhanced Packet Block up to its data. */
+struct pcapng_epb_hdr {
+	__u32 type;
+	__u32 total_len;
+	__u32 if_id;
+	__u32 ts_high;			/* usec or nsec, as if_tsresol says */
+	__u32 ts_low;
+	__u32 cap_len;
+	__u32 orig_len;
+};
+
+/* A Section Header Block with shb_userappl "xrx", then an Interface
+ * Description Block with if_tsresol: what a pcapng file starts with. */
+struct pcapng_hdr {
+	__u32 shb_type;
+	__u32 shb_len;
+	__u32 bom;
+	__u16 major;
+	__u16 minor;
+	__s64 section_len;		/* -1: not given */
+	__u16 appl_code;
+	__u16 appl_len;
+	char appl[4];
+	__u32 shb_end;			/* opt_endofopt */
+	__u32 shb_len2;
+	__u32 idb_type;
+	__u32 idb_len;
+	__u16 linktype;
+	__u16 reserved;
+	__u32 snaplen;
+	__u16 tsresol_code;
+	__u16 tsresol_len;
+	__u8 tsresol[4];		/* 6: usec, 9: nsec; then padding */
+	__u32 idb_end;
+	__u32 idb_len2;
+};
+
+XRX_STATIC_ASSERT(sizeof(struct pcapng_hdr) == 40 + 32,
+		  "pcapng_hdr: an SHB of 40 bytes and an IDB of 32, no holes");
+
 struct pcap_sink {
 	int fd;
 	bool fifo;
 	bool no_wait;			/* refuse a FIFO (opts->no_wait) */
 	bool nsec;
+	bool ng;			/* pcapng with explanations */
+	__u32 max_aggregate;		/* for them */
+	__u32 hdr_bytes;		/* of the file header */
 	__u32 snaplen;
 	__u32 rotate_count;
 	__u64 rotate_bytes;
@@ -90,7 +156,10 @@ struct pcap_sink {
 	__u32 nr_pkts;
 	__u32 nr_iovs;
 	struct xrx_pkt *pkts[PCAP_QUEUE];
+	__u32 rec_bytes[PCAP_QUEUE];	/* each record, headers included */
 	struct pcap_rec_hdr recs[PCAP_QUEUE];
+	struct pcapng_epb_hdr epbs[PCAP_QUEUE];
+	__u8 trailers[PCAP_QUEUE][PCAPNG_TRAILER];
 	__u8 tags[PCAP_QUEUE][4];	/* out-of-band VLAN tags, put back */
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
@@ -110,10 +179,31 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 		.snaplen = p->snaplen,
 		.linktype = PCAP_LINKTYPE_ETHERNET,
 	};
+	struct pcapng_hdr ng = {
+		.shb_type = PCAPNG_SHB,
+		.shb_len = 40,
+		.bom = PCAPNG_BOM,
+		.major = 1,
+		.section_len = -1,
+		.appl_code = PCAPNG_SHB_USERAPPL,
+		.appl_len = 3,
+		.appl = "xrx",
+		.shb_len2 = 40,
+		.idb_type = PCAPNG_IDB,
+		.idb_len = 32,
+		.linktype = PCAP_LINKTYPE_ETHERNET,
+		.snaplen = p->snaplen,
+		.tsresol_code = PCAPNG_IF_TSRESOL,
+		.tsresol_len = 1,
+		.tsresol = { p->nsec ? 9 : 6 },
+		.idb_len2 = 32,
+	};
+	const void *hdr = p->ng ? (const void *)&ng : (const void *)&h;
 	ssize_t n;
 
-	n = write(p->fd, &h, sizeof(h));
-	if (n != sizeof(h)) {
+	p->hdr_bytes = p->ng ? sizeof(ng) : sizeof(h);
+	n = write(p->fd, hdr, p->hdr_bytes);
+	if (n != (ssize_t)p->hdr_bytes) {
 		int err = n < 0 ? -errno : -ENOSPC;
 
 		p->full = pcap_err_nospace(err);
@@ -125,8 +215,8 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 		p->hdr_err = err;
 		return err;
 	}
-	p->file_bytes = sizeof(h);
-	xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, sizeof(h));
+	p->file_bytes = p->hdr_bytes;
+	xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, p->hdr_bytes);
 	return 0;
 }
 
@@ -159,6 +249,14 @@ static void pcap_count_lost(struct xrx_sink *s, int err)
 		xrx_sink__count(s, XRX_SINK_STAT_NOSPACE, 1);
 }
 
+/* A record's bytes besides its packet's: pcap's header, or an EPB's
+ * header, padding, comment and trailing length at their longest. */
+static __u32 pcap_rec_overhead(const struct pcap_sink *p)
+{
+	return p->ng ? sizeof(struct pcapng_epb_hdr) + PCAPNG_TRAILER :
+		       sizeof(struct pcap_rec_hdr);
+}
+
 /*
  * Still no space since the last write found none? Cutting a torn record
  * back frees its blocks, so the next batch would fit them and the one
@@ -173,7 +271,7 @@ static bool pcap_still_full(struct pcap_sink *p)
 
 	if (p->full && !p->fifo && !fstatfs(p->fd, &sf) &&
 	    (__u64)sf.f_bavail * (__u64)sf.f_bsize <
-		    p->queued_bytes + p->snaplen + sizeof(struct pcap_rec_hdr) +
+		    p->queued_bytes + p->snaplen + pcap_rec_overhead(p) +
 		    (__u64)sf.f_bsize)
 		return true;
 	p->full = false;
@@ -191,7 +289,7 @@ static __u64 pcap_keep_whole(struct pcap_sink *p, __u64 written)
 	__u32 i;
 
 	for (i = 0; i < p->nr_pkts; i++) {
-		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		rec = p->rec_bytes[i];
 		if (whole + rec > written)
 			break;
 		whole += rec;
@@ -239,7 +337,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	whole = err ? pcap_keep_whole(p, written) : p->queued_bytes;
 	p->full = pcap_err_nospace(err);
 	for (i = 0; i < p->nr_pkts; i++) {
-		rec = sizeof(p->recs[i]) + p->recs[i].incl_len;
+		rec = p->rec_bytes[i];
 		if (done + rec > whole) {
 			pcap_count_lost(s, err);
 		} else {
@@ -277,12 +375,34 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 	return pcap_open_file(s, p);
 }
 
+/*
+ * What follows an EPB's @cap_len data bytes into @t: the padding, the
+ * opt_comment @c of @clen bytes (padded), opt_endofopt and the block's
+ * @total length. Return: its bytes.
+ */
+static __u32 pcapng_trailer(__u8 *t, __u32 cap_len, const char *c,
+			    __u32 clen, __u32 total)
+{
+	__u32 n = PCAPNG_PAD4(cap_len) - cap_len;
+	__u16 opt[2] = { PCAPNG_OPT_COMMENT, (__u16)clen };
+
+	memset(t, 0, PCAPNG_TRAILER);
+	memcpy(t + n, opt, sizeof(opt));
+	memcpy(t + n + 4, c, clen);
+	n += 4 + PCAPNG_PAD4(clen) + 4;		/* zeros: opt_endofopt */
+	memcpy(t + n, &total, sizeof(total));
+	return n + 4;
+}
+
 static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct pcap_sink *p = s->priv;
 	struct pcap_rec_hdr *rec;
+	struct pcapng_epb_hdr *epb;
+	char why[XRX_EXPLAIN_MAX];
 	struct timespec ts;
-	__u32 left, take, i, rec_bytes, need, tag, wire, head;
+	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
+	__u64 stamp;
 	int err = 0;
 
 	if (p->fd < 0) {
@@ -301,10 +421,18 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	 * a packet socket shows it (libpcap from PACKET_AUXDATA). */
 	tag = pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0;
 	wire = pkt->len + tag;
-	left = wire < p->snaplen ? wire : p->snaplen;
+	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
-	need = 2 + pkt->nr_frags + (tag ? 2 : 0);	/* record header, head
-							 * (split at the tag), frags */
+	if (p->ng) {
+		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+					sizeof(why));
+		rec_bytes = sizeof(*epb) + PCAPNG_PAD4(left) + 4 +
+			    PCAPNG_PAD4(clen) + 4 + 4;
+	}
+	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng; /* record header,
+							   * head (split at the
+							   * tag), frags, EPB
+							   * trailer */
 	if (need > PCAP_IOVS) {
 		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
 		xrx_sink__release(s, pkt);
@@ -315,7 +443,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		pcap_write_queue(s, p);
 	if (p->rotate_bytes && !p->fifo &&
 	    p->file_bytes + p->queued_bytes + rec_bytes > p->rotate_bytes &&
-	    p->file_bytes + p->queued_bytes > sizeof(struct pcap_file_hdr)) {
+	    p->file_bytes + p->queued_bytes > p->hdr_bytes) {
 		if (p->nr_pkts)
 			err = pcap_write_queue(s, p);
 		if (!err)
@@ -328,15 +456,31 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	}
 
 	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
-	rec = &p->recs[p->nr_pkts];
-	rec->ts_sec = (__u32)ts.tv_sec;
-	rec->ts_frac = p->nsec ? (__u32)ts.tv_nsec : (__u32)(ts.tv_nsec / 1000);
-	rec->incl_len = left;
-	rec->orig_len = wire;
+	p->rec_bytes[p->nr_pkts] = rec_bytes;
 	p->queued_bytes += rec_bytes;
-
-	p->iov[p->nr_iovs].iov_base = rec;
-	p->iov[p->nr_iovs++].iov_len = sizeof(*rec);
+	if (p->ng) {
+		epb = &p->epbs[p->nr_pkts];
+		stamp = p->nsec ? (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec :
+				  (__u64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+		epb->type = PCAPNG_EPB;
+		epb->total_len = rec_bytes;
+		epb->if_id = 0;
+		epb->ts_high = (__u32)(stamp >> 32);
+		epb->ts_low = (__u32)stamp;
+		epb->cap_len = left;
+		epb->orig_len = wire;
+		p->iov[p->nr_iovs].iov_base = epb;
+		p->iov[p->nr_iovs++].iov_len = sizeof(*epb);
+	} else {
+		rec = &p->recs[p->nr_pkts];
+		rec->ts_sec = (__u32)ts.tv_sec;
+		rec->ts_frac = p->nsec ? (__u32)ts.tv_nsec :
+					 (__u32)(ts.tv_nsec / 1000);
+		rec->incl_len = left;
+		rec->orig_len = wire;
+		p->iov[p->nr_iovs].iov_base = rec;
+		p->iov[p->nr_iovs++].iov_len = sizeof(*rec);
+	}
 	head = 0;
 	if (tag) {
 		__u8 *t = p->tags[p->nr_pkts];
@@ -357,7 +501,6 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		}
 		head = 12;
 	}
-	p->pkts[p->nr_pkts++] = pkt;
 	take = pkt->head_len - head < left ? pkt->head_len - head : left;
 	if (take) {
 		p->iov[p->nr_iovs].iov_base = pkt->head + head;
@@ -370,6 +513,14 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		p->iov[p->nr_iovs++].iov_len = take;
 		left -= take;
 	}
+	if (p->ng) {
+		__u8 *tr = p->trailers[p->nr_pkts];
+
+		p->iov[p->nr_iovs].iov_base = tr;
+		p->iov[p->nr_iovs++].iov_len =
+			pcapng_trailer(tr, cap, why, clen, rec_bytes);
+	}
+	p->pkts[p->nr_pkts++] = pkt;
 	return err;
 }
 
@@ -427,7 +578,7 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 	__u64 v;
 
 	if (!len) {
-		snprintf(err, errlen, "pcap:%s has no path; write pcap:PATH[,size=N][,files=N][,snaplen=N]",
+		snprintf(err, errlen, "pcap:%s has no path; write pcap:PATH[,size=N][,files=N][,snaplen=N][,explain]",
 			 arg);
 		return -EINVAL;
 	}
@@ -462,17 +613,32 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 			opts->rotate_count = (__u32)v - 1;
 			files = true;
 		} else if (eq && eq - opt == 7 && !strncmp(opt, "snaplen", 7)) {
-			if (!pcap_parse_size(eq + 1, olen - 8, &v) ||
-			    !isdigit((unsigned char)opt[olen - 1]) ||
-			    v < PCAP_SNAPLEN_MIN || v > PCAP_SNAPLEN_DEFAULT) {
-				snprintf(err, errlen, "pcap:%s: snaplen=%.*s is out of range; write the bytes to keep per packet, %d to %d",
-					 path, (int)(olen - 8), eq + 1, PCAP_SNAPLEN_MIN,
-					 PCAP_SNAPLEN_DEFAULT);
+			/* the option of the table, as xrx-replay's --snaplen */
+			char val[16], msg[160];
+
+			snprintf(val, sizeof(val), "%.*s", (int)(olen - 8), eq + 1);
+			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_SNAPLEN), opts,
+					   val, XRX_OPT_FORM_SPEC, msg,
+					   sizeof(msg))) {
+				snprintf(err, errlen, "pcap:%s: %s", path, msg);
 				return -EINVAL;
 			}
-			opts->snaplen = (__u32)v;
+		} else if (olen >= 7 && !strncmp(opt, "explain", 7) &&
+			   (olen == 7 || opt[7] == '=')) {
+			/* the table's, as xrx-replay's --explain; alone: on */
+			char val[8], msg[160];
+
+			snprintf(val, sizeof(val), "%.*s",
+				 olen == 7 ? 2 : (int)(olen - 8),
+				 olen == 7 ? "on" : opt + 8);
+			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_EXPLAIN), opts,
+					   val, XRX_OPT_FORM_SPEC, msg,
+					   sizeof(msg))) {
+				snprintf(err, errlen, "pcap:%s: %s", path, msg);
+				return -EINVAL;
+			}
 		} else {
-			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N (a path may not contain ',')",
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain (a path may not contain ',')",
 				 path, (int)olen, opt);
 			return -EINVAL;
 		}
@@ -505,7 +671,9 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->fd = -1;
 	p->no_wait = o.no_wait;
 	p->nsec = o.nanosecond;
-	p->snaplen = o.snaplen ? o.snaplen : PCAP_SNAPLEN_DEFAULT;
+	p->ng = o.explain;
+	p->max_aggregate = o.max_aggregate;
+	p->snaplen = o.snaplen;		/* xrx_sink__open() filled it in */
 	p->rotate_bytes = o.rotate_bytes;
 	p->rotate_count = o.rotate_count ? o.rotate_count :
 					   PCAP_ROTATE_COUNT_DEFAULT;

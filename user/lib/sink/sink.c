@@ -94,7 +94,9 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (xrx_opts_copy(&o, sizeof(o), opts, XRX_SINK_OPTS_MIN)) {
+	/* Checked against the options table (include/xrx/options.h). */
+	if (xrx_opts_copy(&o, sizeof(o), opts, XRX_SINK_OPTS_MIN) ||
+	    xrx_opts_check(XRX_OPT_SET_SINK, &o)) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -687,12 +687,6 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->tap = tap;
 	t->gso = !opts->tun_no_gso;
 	err = tun_parse(arg, t->info.name, &t->gso);
-	if (!err && opts->tun_ipv6_jumbo > XRX_TUN_IPV6_JUMBO_SPLIT) {
-		fprintf(stderr, "xrx: %s sink \"%s\": tun_ipv6_jumbo %d is unknown; use auto, hbh, zero or split (enum xrx_tun_ipv6_jumbo)\n",
-			kind, arg, (int)opts->tun_ipv6_jumbo);
-		err = -EINVAL;
-		goto fail;
-	}
 	if (err || opts->tun_flags) {
 		fprintf(stderr, "xrx: %s sink \"%s\": expected %s:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
 			kind, arg, kind, IF_NAMESIZE - 1);

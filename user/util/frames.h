@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Frame builder for tests and benchmarks: Ethernet frames with up to two
- * VLAN tags, IPv4 (options, fragments) or IPv6 (extension headers), and a
- * TCP, UDP, ICMP or ICMPv6 header, with correct checksums unless asked to
- * corrupt them. Plain C, no libxrx: a test that checks xrx against the
- * builder checks it against an independent implementation.
+ * Frame builder for the tools (xrx-send), the tests and the benchmarks:
+ * Ethernet frames with up to two VLAN tags, IPv4 (options, fragments) or
+ * IPv6 (extension headers), and a TCP, UDP, ICMP or ICMPv6 header, with
+ * correct checksums unless asked to corrupt them. Plain C, no libxrx: a
+ * test that checks xrx against the builder checks it against an
+ * independent implementation, and what xrx-send puts on the wire is what
+ * the tests' oracles expect.
  *
  *	struct frame_spec s;
  *	__u8 buf[2048];
@@ -19,8 +21,8 @@
  * and MAC addresses take the defaults below; start from one of the
  * frame_spec_*() initialisers to get sensible values for the rest.
  */
-#ifndef XRX_TESTS_FRAMES_H
-#define XRX_TESTS_FRAMES_H
+#ifndef XRX_UTIL_FRAMES_H
+#define XRX_UTIL_FRAMES_H
 
 #include <linux/types.h>
 
@@ -131,4 +133,4 @@ __u8 frame_payload_byte(__u32 seed, __u32 stream_off);
  */
 __u16 frame_csum(const void *data, __u32 len, __u32 sum);
 
-#endif /* XRX_TESTS_FRAMES_H */
+#endif /* XRX_UTIL_FRAMES_H */

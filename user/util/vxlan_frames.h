@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * VXLAN frames for tests: an inner frame from frames.h wrapped in outer
- * Ethernet / IPv4 (198.18.0.1 -> 198.18.0.2) or IPv6 (2001:db8::1 ->
- * 2001:db8::2) / UDP / VXLAN headers written
- * byte by byte, every outer field a GRO rule looks at settable. Plain C,
- * no libxrx: the checksums are frames.h's.
+ * VXLAN frames for the tools, tests and benchmarks: an inner frame from
+ * frames.h wrapped in outer Ethernet / IPv4 (198.18.0.1 -> 198.18.0.2) or
+ * IPv6 (2001:db8::1 -> 2001:db8::2) / UDP / VXLAN headers written byte by
+ * byte, every outer field a GRO rule looks at settable. Plain C, no
+ * libxrx: the checksums are frames.h's.
  *
  *	struct vxlan_outer o;
  *	vxlan_outer_default(&o, ipid);
  *	o.ttl = 63;
  *	len = vxlan_frame_build(&inner_spec, &o, buf, cap, &info);
  */
-#ifndef XRX_TESTS_VXLAN_FRAMES_H
-#define XRX_TESTS_VXLAN_FRAMES_H
+#ifndef XRX_UTIL_VXLAN_FRAMES_H
+#define XRX_UTIL_VXLAN_FRAMES_H
 
 #include <errno.h>
 #include <string.h>
 
-#include "common/frames.h"
+#include "util/frames.h"
 
 #define VXLAN_FRAME_PORT 4789
 #define VXLAN_FRAME_HDRS 50	/* outer eth 14 + IPv4 20 + UDP 8 + VXLAN 8 */
@@ -134,4 +134,4 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	return len + hdrs;
 }
 
-#endif /* XRX_TESTS_VXLAN_FRAMES_H */
+#endif /* XRX_UTIL_VXLAN_FRAMES_H */

@@ -1,14 +1,62 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * A queue's tee (xrx_live_opts.tee): the second sink beside the queue's
- * sink, opened like it, flushed right after it at every batch end, and
- * its losses logged once when they begin and once when they stop, on the
+ * A queue's consumers: its sink, bound to give packets back to the
+ * queue's engine, and its tee (xrx_live_opts.tee), the second sink beside
+ * it, opened like it, flushed right after it at every batch end, and its
+ * losses logged once when they begin and once when they stop, on the
  * worker that saw them. The pairing itself is sink/tee.c.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"
+
+/* The sink and the tee both give packets back here. */
+static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
+{
+	struct xrx_rxq *q = ctx;
+
+	if (q->tee && !xrx_tee__release(q->tee, pkt))
+		return;		/* the other one still holds it */
+	xrx_pkt__release(q->e, pkt);
+}
+
+/*
+ * Queue @q's instance of sink @spec, giving packets back to the queue's
+ * engine. Return: the sink, or NULL with errno set (logged).
+ */
+struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
+				   const char *spec,
+				   const struct xrx_sink_opts *opts)
+{
+	struct xrx_sink_opts so = *opts;
+	struct xrx_sink *s;
+	int err;
+
+	so.sz = sizeof(so);
+	so.queue = q->qi;
+	so.nr_queues = l->nr_q;
+	s = xrx_sink__open(spec, &so);
+	if (!s) {
+		err = errno;
+		/*
+		 * A known kind that failed to open has said why (device, file,
+		 * option); the list of specs helps only a spec whose kind is
+		 * unknown.
+		 */
+		if (xrx_sink__known(spec))
+			xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
+				l->ifname, spec, strerror(err));
+		else
+			xrx_log(l, XRX_LOG_WARN,
+				"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso], tap:NAME)",
+				l->ifname, spec);
+		errno = err;
+		return NULL;
+	}
+	xrx_sink__bind(s, xrx_rxq_sink_release, q);
+	return s;
+}
 
 /*
  * Queue @q's tee of sink @spec: a sink instance bound to the queue like

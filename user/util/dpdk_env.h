@@ -12,8 +12,8 @@
  * ENOMEM, so the caller says how much it needs; IOVA mode ends up VA,
  * which rte_gro does not care about (it never touches IOVAs).
  */
-#ifndef XRX_TESTS_DPDK_ENV_H
-#define XRX_TESTS_DPDK_ENV_H
+#ifndef XRX_UTIL_DPDK_ENV_H
+#define XRX_UTIL_DPDK_ENV_H
 
 #include <errno.h>
 #include <stdio.h>
@@ -80,4 +80,4 @@ static inline void dpdk_mbuf_vxlan_tcp4(struct rte_mbuf *m, uint16_t l4_len)
 	m->l4_len = l4_len;
 }
 
-#endif /* XRX_TESTS_DPDK_ENV_H */
+#endif /* XRX_UTIL_DPDK_ENV_H */

@@ -5,6 +5,7 @@
  * reached through those pins; detached by its own fd only.
  */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,8 +19,10 @@
 #include <xdp/libxdp.h>
 
 #include <xrx/prog.h>
+#include <xrx/rules.h>
+#include <xrx/stats.h>
 
-#include "afxdp/live_priv.h"
+#include "afxdp/afxdp.h"	/* xrx_prog_hash_key() */
 #include "opts.h"
 #include "xrx_rx.skel.h"
 #include "xrx_rx_hw.skel.h"
@@ -51,26 +54,19 @@ static const char *const xrx_prog_map_names[XRX_PROG_MAP_MAX] = {
 	[XRX_PROG_MAP_STATS] = "xrx_stats",
 	[XRX_PROG_MAP_RULES] = "xrx_rules",
 	[XRX_PROG_MAP_CFG] = "xrx_cfg",
+	[XRX_PROG_MAP_PORTS] = "xrx_ports",
 };
 
 /* Every name xrx may leave in PIN_ROOT/IFACE. */
 static const char *const xrx_pin_names[] = {
-	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_scratch",
+	"xrx_xsks", "xrx_stats", "xrx_rules", "xrx_cfg", "xrx_ports",
+	"xrx_scratch",
 	XRX_PIN_USTATS, XRX_PIN_PROG,
 };
 
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void xrx_prog_log(const struct xrx_prog *p, enum xrx_log_level lvl,
-			 const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xrx_vlog(p->o.log, p->o.log_ctx, lvl, fmt, ap);
-	va_end(ap);
-}
+/* A message to the log the handle's options name (log.c). */
+#define xrx_prog_log(p, lvl, ...) \
+	xrx_logf((p)->o.log, (p)->o.log_ctx, lvl, __VA_ARGS__)
 
 /*
  * libbpf and libxdp print through process-wide hooks without a context;
@@ -186,6 +182,42 @@ fail:
 	return NULL;
 }
 
+/*
+ * The flow hash key is chosen once per attached program, as the kernel
+ * draws its flow dissector's key once per boot: by whoever first finds
+ * xrx_cfg without one, which is xrx_prog__attach() right after attaching,
+ * before any rule exists and so before xrx_rx hashes a frame. The rest of
+ * xrx_cfg is left as it is.
+ */
+int xrx_prog_hash_key(struct xrx_prog *p, struct xrx_hash_key *key)
+{
+	int fd = p->fds[XRX_PROG_MAP_CFG];
+	struct xrx_cfg cfg;
+	__u32 zero = 0;
+	int err;
+
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		goto fail;
+	if (xrx_hash_key_unset(&cfg.hash_key)) {
+		err = xrx_hash_key_new(&cfg.hash_key);
+		if (err) {
+			xrx_prog_log(p, XRX_LOG_WARN,
+				     "%s: no random flow hash key: getrandom(): %s",
+				     p->ifname, strerror(-err));
+			return err;
+		}
+		if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+			goto fail;
+	}
+	*key = cfg.hash_key;
+	return 0;
+fail:
+	err = -errno;
+	xrx_prog_log(p, XRX_LOG_WARN, "%s: xrx_cfg (flow hash key): %s",
+		     p->ifname, strerror(errno));
+	return err;
+}
+
 struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
 				       const struct xrx_prog_opts *opts)
 {
@@ -200,6 +232,9 @@ struct xrx_prog *xrx_prog__open_pinned(const char *ifname,
 		snprintf(path, sizeof(path), "%s/%s", p->dir,
 			 xrx_prog_map_names[i]);
 		p->fds[i] = bpf_obj_get(path);
+		/* A build without xrx_ports: its rules are the trie's alone. */
+		if (p->fds[i] < 0 && i == XRX_PROG_MAP_PORTS && errno == ENOENT)
+			continue;
 		if (p->fds[i] < 0) {
 			xrx_prog_log(p, XRX_LOG_WARN,
 				     "%s: no xrx_rx maps pinned in %s: attach xrx_rx first (xrxd, or xdp-loader load --pin-path %s), or open with attach mode auto",
@@ -299,6 +334,7 @@ static int xrx_prog_attach_hw(struct xrx_prog *p)
 	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->hw_skel->maps.xrx_stats);
 	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->hw_skel->maps.xrx_rules);
 	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->hw_skel->maps.xrx_cfg);
+	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->hw_skel->maps.xrx_ports);
 	return 0;
 }
 
@@ -391,6 +427,7 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->skel->maps.xrx_stats);
 	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->skel->maps.xrx_rules);
 	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->skel->maps.xrx_cfg);
+	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->skel->maps.xrx_ports);
 attached:
 	p->attached = true;
 	p->id = xrx_prog_fd_id(p->prog_fd);
@@ -412,6 +449,7 @@ struct xrx_prog *xrx_prog__attach(const char *ifname,
 {
 	libbpf_print_fn_t old_bpf;
 	libxdp_print_fn_t old_xdp;
+	struct xrx_hash_key key;
 	struct xrx_prog *p;
 	__u32 id;
 	int err;
@@ -443,6 +481,8 @@ struct xrx_prog *xrx_prog__attach(const char *ifname,
 	libxdp_set_print(old_xdp);
 	libbpf_set_print(old_bpf);
 	xrx_prog_logger = NULL;
+	if (!err)
+		err = xrx_prog_hash_key(p, &key);
 	if (err)
 		goto fail;
 	return p;

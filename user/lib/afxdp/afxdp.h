@@ -1,59 +1,40 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * libxrx live receive internals shared by umem.c, xsk.c, prog.c,
- * rx_loop.c and live.c. Not installed; not API.
+ * The afxdp layer's data model: a live handle (struct xrx_live), its
+ * queues (struct xrx_rxq), each with a UMEM (umem.h) and a socket, and the
+ * calls xsk.c, rx_loop.c and rxq_sink.c offer the files above them. Not
+ * installed; not API.
+ *
+ * The files call each other in one direction only, each using those
+ * below it: live.c (the public side) -> rx_loop.c (the receive loop) ->
+ * xsk.c (the sockets) -> prog.c (xrx_rx), and rx_loop.c -> rxq_sink.c (a
+ * queue's sink and tee), with umem.c (the frames) and log.c (the
+ * messages) at the bottom. None calls up into live.c, and this header
+ * belongs to no one file, so including it ties no file to another.
  */
-#ifndef XRX_LIB_LIVE_PRIV_H
-#define XRX_LIB_LIVE_PRIV_H
+#ifndef XRX_LIB_AFXDP_H
+#define XRX_LIB_AFXDP_H
 
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
 
 #include <xdp/xsk.h>
 #include <xrx/live.h>
 #include <xrx/compat.h>
 #include "sink/tee.h"
 
+#include "afxdp/log.h"
+#include "afxdp/umem.h"
+
 #define XRX_FRAME_SIZE_DEFAULT 4096
 #define XRX_RING_DEFAULT 2048
 #define XRX_BATCH_DEFAULT 64
 #define XRX_BATCH_MAX 1024
-#define XRX_COMP_SIZE 64		/* no TX: the smallest useful ring */
 #define XRX_JUMBO_MAX 9216		/* largest frame multi-buffer sizes for */
 #define XRX_BIND_BUSY_MS 1000		/* default bind_busy_ms */
 #define XRX_SWAP_WAIT_MS 2000		/* reconfigure() waits this long */
-
-/* Where a UMEM frame is (the ownership invariant, see live.h). */
-enum xrx_frame_state {
-	XRX_FS_FREE = 0,	/* on libxrx's free stack */
-	XRX_FS_KERNEL,		/* fill ring, driver or RX ring */
-	XRX_FS_ENGINE,		/* engine: aggregate or delivered packet */
-};
-
-struct xrx_umem {
-	void *area;
-	__u64 size;
-	__u32 frame_size;
-	__u32 frame_shift;
-	__u32 nr_frames;
-	__u32 fill_size;
-	struct xsk_umem *umem;		/* NULL until registered */
-	struct xsk_ring_prod fq;
-	struct xsk_ring_cons cq;
-	__u32 *free;			/* stack of frame indexes */
-	__u32 nr_free;
-	__u32 nr_kernel;
-	__u32 nr_engine;
-	__u8 *state;			/* enum xrx_frame_state per frame */
-	__u64 errors;			/* ownership violations */
-	__u64 to_engine;		/* chunks handed to the engine */
-	__u64 from_engine;		/* chunks it gave back */
-	__u64 dropped;			/* taken, then freed before the engine */
-};
 
 struct xrx_xsk {
 	struct xsk_socket *xsk;
@@ -126,6 +107,7 @@ struct xrx_live {
 	char ifname[32];
 	int ifindex;
 	struct xrx_prog *prog;
+	struct xrx_hash_key hash_key;	/* the program's: every engine's */
 	__u32 nr_q;
 	struct xrx_rxq *q;
 	bool started;
@@ -133,79 +115,17 @@ struct xrx_live {
 	char tee_spec[256];		/* and its tee, "" if none */
 };
 
-/* live.c */
-/* A message to @log, or with none, warnings and info to stderr. */
-void xrx_vlog(void (*log)(void *ctx, enum xrx_log_level level, const char *msg),
-	      void *ctx, enum xrx_log_level lvl, const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
-void xrx_log(const struct xrx_live *l, enum xrx_log_level lvl,
-	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A message to the log the live handle's options name (log.c). */
+#define xrx_log(l, lvl, ...) \
+	xrx_logf((l)->o.log, (l)->o.log_ctx, lvl, __VA_ARGS__)
+/* prog.c */
+/*
+ * The flow hash key xrx_rx hashes with (xrx_cfg), into @key; chosen and
+ * written first if nobody has chosen one (a program xdp-loader attached).
+ * Return: 0 or a negative errno (logged).
+ */
+int xrx_prog_hash_key(struct xrx_prog *p, struct xrx_hash_key *key);
 
-/* umem.c */
-int xrx_umem_init(struct xrx_umem *u, __u32 nr_frames, __u32 frame_size,
-		  __u32 fill_size);
-int xrx_umem_register(struct xrx_umem *u);
-void xrx_umem_unregister(struct xrx_umem *u);
-void xrx_umem_fini(struct xrx_umem *u);
-__u32 xrx_umem_refill(struct xrx_umem *u);
-int xrx_umem_check(const struct xrx_umem *u, __u64 engine_released,
-		   char *why, size_t len);
-
-static inline __u32 xrx_umem_index(const struct xrx_umem *u, __u64 addr)
-{
-	return (__u32)(xsk_umem__extract_addr(addr) >> u->frame_shift);
-}
-
-/* A descriptor from the RX ring: the kernel hands the frame over. */
-static inline bool xrx_umem_take(struct xrx_umem *u, __u64 addr)
-{
-	__u32 i = xrx_umem_index(u, addr);
-
-	if (i >= u->nr_frames || u->state[i] != XRX_FS_KERNEL) {
-		u->errors++;
-		return false;
-	}
-	u->state[i] = XRX_FS_ENGINE;
-	u->nr_kernel--;
-	u->nr_engine++;
-	u->to_engine++;
-	return true;
-}
-
-/* A frame back from the engine (or dropped before it): free again. */
-static inline void xrx_umem_put(struct xrx_umem *u, __u64 addr)
-{
-	__u32 i = xrx_umem_index(u, addr);
-	__u64 off = addr & (u->frame_size - 1);
-
-	if (i >= u->nr_frames || u->state[i] != XRX_FS_ENGINE) {
-#ifdef XRX_DEBUG
-		fprintf(stderr, "xrx: frame %#llx released but not held\n",
-			(unsigned long long)addr);
-		__builtin_trap();
-#endif
-		u->errors++;
-		return;
-	}
-	/*
-	 * Forget the metadata: a copy-mode kernel that does not carry it
-	 * must not leave this frame's magic for the next packet to find.
-	 */
-	if (off >= sizeof(struct xrx_meta))	/* magic: the last 2 bytes;
-						 * addr need not be aligned */
-		memset((__u8 *)u->area + addr - sizeof(__u16), 0, sizeof(__u16));
-	u->state[i] = XRX_FS_FREE;
-	u->nr_engine--;
-	u->from_engine++;
-	u->free[u->nr_free++] = i;
-}
-
-/* A frame taken from the RX ring that never reached the engine. */
-static inline void xrx_umem_drop(struct xrx_umem *u, __u64 addr)
-{
-	u->dropped++;
-	xrx_umem_put(u, addr);
-}
 
 /* xsk.c */
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
@@ -223,16 +143,16 @@ int xrx_rxq_start(struct xrx_rxq *q);
 void xrx_rxq_stop(struct xrx_rxq *q);
 struct xrx_engine *xrx_rxq_engine_new(struct xrx_live *l, struct xrx_rxq *q,
 				      const struct xrx_engine_opts *opts);
+void xrx_rxq_apply_swap(struct xrx_rxq *q);
+
+/* rxq_sink.c */
 struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
 				   const struct xrx_sink_opts *opts);
-void xrx_rxq_apply_swap(struct xrx_rxq *q);
 void xrx_rxq_flush_sinks(struct xrx_rxq *q);
-
-/* rxq_tee.c */
 struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 				 const char *spec,
 				 const struct xrx_sink_opts *opts);
 void xrx_rxq_tee_flush(struct xrx_rxq *q);
 
-#endif /* XRX_LIB_LIVE_PRIV_H */
+#endif /* XRX_LIB_AFXDP_H */

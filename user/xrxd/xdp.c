@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxd's XDP program: xrx_rx attached and pinned in PIN_ROOT/IFACE by
- * libxrx (include/xrx/prog.h), the accelerate rules kept in
- * xrx_rules/xrx_cfg.
+ * xrxd's XDP side: xrx_rx attached and pinned in PIN_ROOT/IFACE by libxrx
+ * (include/xrx/prog.h), a program a killed xrxd left behind found, the
+ * VLAN offload policy the program needs, the xrx_ustats pin, and the
+ * accelerate rules kept in xrx_rules/xrx_cfg.
  *
  * xrxd owns the program, not the libxrx live handle: the workers are
  * opened with XRX_LIVE_ATTACH_NONE on these pins, so they can be closed and
@@ -199,64 +200,84 @@ static bool has_rule(const struct xrx_conf *conf, const struct xrx_rule_key *k)
 }
 
 /*
- * Make xrx_rules/xrx_cfg say what @conf says, in place: rules that went
- * away are deleted, the others written (an LPM update replaces a value
- * atomically), so traffic of an unchanged rule never sees a gap.
+ * Make xrx_rules/xrx_ports/xrx_cfg say what @conf says, in place: rules
+ * that went away are deleted, the others written (an LPM update replaces
+ * a value atomically, and xrx_rules__update() keeps xrx_ports in step),
+ * so traffic of an unchanged rule never sees a gap.
  */
 int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 {
-	struct xrx_cfg cfg = { .default_action = conf->default_action };
+	struct xrx_cfg cfg = { .default_action = conf->default_action }, cur;
 	struct xrx_rule_key *old, key, *prev = NULL;
+	struct xrx_rule_val *vals, val;
 	unsigned int inner = 0;
-	struct xrx_rule_val val = { .action = XRX_ACT_ACCEL };
-	unsigned int n = 0, i;
+	unsigned int n = 0, ndel = 0, i;
 	char text[96];
 	int rules_fd = xrx_prog__map_fd(x->prog, XRX_PROG_MAP_RULES);
 	__u32 zero = 0;
 	int ret = 0;
 
 	old = calloc(XRX_RULES_MAX, sizeof(*old));
-	if (!old)
+	vals = calloc(XRX_RULES_MAX, sizeof(*vals));
+	if (!old || !vals) {
+		free(old);
+		free(vals);
 		return -ENOMEM;
+	}
 	while (n < XRX_RULES_MAX &&
 	       !bpf_map_get_next_key(rules_fd, prev, &key)) {
 		old[n] = key;
 		prev = &old[n++];
 	}
-	for (i = 0; i < n; i++) {
-		if (has_rule(conf, &old[i]))
-			continue;
-		if (bpf_map_delete_elem(rules_fd, &old[i]) && errno != ENOENT) {
-			ret = -errno;
+	/* The keys to delete, in place at the front of old[]. */
+	for (i = 0; i < n; i++)
+		if (!has_rule(conf, &old[i]))
+			old[ndel++] = old[i];
+	for (i = 0; i < conf->nrules; i++)
+		vals[i] = (struct xrx_rule_val){ .action = XRX_ACT_ACCEL,
+						 .id = i + 1 };
+	ret = xrx_rules__update(rules_fd,
+				xrx_prog__map_fd(x->prog, XRX_PROG_MAP_PORTS),
+				old, ndel, conf->rules, vals, conf->nrules);
+	if (ret) {
+		/* Name what did not take. */
+		for (i = 0; i < ndel; i++) {
+			if (bpf_map_lookup_elem(rules_fd, &old[i], &val))
+				continue;
 			xrx_rule_format(&old[i], text, sizeof(text));
 			ctl_err("%s: cannot remove rule %s from xrx_rules: %s",
-				x->ifname, text, strerror(errno));
+				x->ifname, text, strerror(-ret));
 		}
-	}
-	for (i = 0; i < conf->nrules; i++) {
-		val.id = i + 1;
-		if (bpf_map_update_elem(rules_fd, &conf->rules[i], &val,
-					BPF_ANY)) {
-			ret = -errno;
+		for (i = 0; i < conf->nrules; i++) {
+			if (!bpf_map_lookup_elem(rules_fd, &conf->rules[i], &val) &&
+			    !memcmp(&val, &vals[i], sizeof(val)))
+				continue;
 			xrx_rule_format(&conf->rules[i], text, sizeof(text));
 			ctl_err("%s: cannot add rule %s to xrx_rules: %s",
-				x->ifname, text, strerror(errno));
+				x->ifname, text, strerror(-ret));
 		}
+		ctl_err("%s: xrx_rules/xrx_ports: %s", x->ifname, strerror(-ret));
 	}
 	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
 	 * the frame inside VXLAN the flag that makes it look inside. */
-	for (i = 0; i < conf->nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS; i++)
-		cfg.vxlan_ports[i] = conf->vxlan_ports[i];
+	for (i = 0; i < conf->engine.nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS;
+	     i++)
+		cfg.vxlan_ports[i] = conf->engine.vxlan_ports[i];
 	for (i = 0; i < conf->nrules; i++)
 		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
 	if (inner)
 		cfg.flags |= XRX_CFG_F_INNER_RULES;
+	/* The flow hash key stays: it was chosen at attach (rules.h). */
+	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
+				 &zero, &cur))
+		cfg.hash_key = cur.hash_key;
 	if (bpf_map_update_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
 				&zero, &cfg, BPF_ANY)) {
 		ret = -errno;
 		ctl_err("%s: cannot write xrx_cfg: %s", x->ifname, strerror(errno));
 	}
 	free(old);
+	free(vals);
 	if (!ret) {
 		x->nrules = conf->nrules;
 		ctl_info("%s: %u accelerate rule%s, default %s", x->ifname,

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Frame builder for tests and benchmarks; see frames.h. Byte order is
+ * Frame builder for the tools, tests and benchmarks; see frames.h. Byte order is
  * written out by hand (wr16/wr32) so the frame is the same on any host.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "frames.h"
+#include "util/frames.h"
 
 #define IPPROTO_ICMP_ 1
 #define IPPROTO_TCP_ 6
