@@ -931,6 +931,7 @@ enum run_end {
 	RE_BATCH,	/* nothing: the run ends with the batch */
 	RE_NO_META, RE_CHAIN, RE_BAD_ADDR, RE_SHORT_FRAME,
 	RE_META_HASH, RE_META_MAGIC, RE_HW_VLAN, RE_OTHER_FLOW,
+	RE_BUCKET_FULL,	/* another flow, its bucket bounded at one */
 	RE_PSH, RE_FIN, RE_SYN, RE_RST, RE_URG, RE_CWR, RE_ECE,
 	RE_WINDOW, RE_ACK, RE_OPTS, RE_TTL, RE_TOS,
 	RE_DF, RE_IP_CSUM, RE_IP_ID,	/* IPv4 only */
@@ -941,7 +942,7 @@ enum run_end {
 
 static const char *const run_end_names[RE_MAX] = {
 	"batch end", "no meta", "chain", "bad addr", "short frame",
-	"meta hash", "meta magic", "hw vlan", "other flow",
+	"meta hash", "meta magic", "hw vlan", "other flow", "bucket full",
 	"psh", "fin", "syn", "rst", "urg", "cwr", "ece",
 	"window", "ack", "options", "ttl", "tos", "df", "ip csum", "ip id",
 	"padding", "truncated", "pure ack", "over mss", "seq gap", "seq dup",
@@ -954,6 +955,7 @@ static const int run_end_stat[RE_MAX] = {
 	[RE_CHAIN] = XRX_ENGINE_STAT_DROP_BAD_FRAME,
 	[RE_BAD_ADDR] = XRX_ENGINE_STAT_DROP_BAD_FRAME,
 	[RE_SHORT_FRAME] = XRX_ENGINE_STAT_SINGLE_MALFORMED,
+	[RE_BUCKET_FULL] = XRX_ENGINE_STAT_FLUSH_BUCKET_FULL,
 	[RE_PSH] = XRX_ENGINE_STAT_COMPLETE_FLAGS,
 	[RE_FIN] = XRX_ENGINE_STAT_COMPLETE_FLAGS,
 	[RE_SYN] = XRX_ENGINE_STAT_SINGLE_TCP_FLAGS,
@@ -1009,7 +1011,9 @@ static __u32 run_frame(struct run_train *t, __u32 i,
 	assert_true(len > 0);
 	t->frames[i] = (struct xrx_frame){ .addr = (__u64)i * RUN_SLOT,
 					   .len = len };
-	xrx_headlen(t->region + (size_t)i * RUN_SLOT, len, &p);
+	xrx_parse(t->region + (size_t)i * RUN_SLOT,
+		  len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &p,
+		  &diff_key);
 	if (p.result == XRX_PARSE_L4) {
 		xrx_meta_fill(&t->metas[i], &p);
 		t->frames[i].meta = &t->metas[i];
@@ -1043,7 +1047,8 @@ static void run_build(struct run_train *t, const struct run_case *c)
 		b = s;
 		if (i == bi && c->why != RE_BATCH) {
 			switch (c->why) {
-			case RE_OTHER_FLOW: b.sport++; break;
+			case RE_OTHER_FLOW:
+			case RE_BUCKET_FULL: b.sport++; break;
 			case RE_PSH: b.tcp_flags |= 0x08; break;
 			case RE_FIN: b.tcp_flags |= 0x01; break;
 			case RE_SYN: b.tcp_flags |= 0x02; break;
@@ -1090,6 +1095,7 @@ static void run_build(struct run_train *t, const struct run_case *c)
 				t->metas[i].vlan_tci = 7;
 				break;
 			case RE_OTHER_FLOW:	/* the same hash: its bucket */
+			case RE_BUCKET_FULL:
 				t->metas[i] = t->metas[i - 1];
 				break;
 			case RE_SIZE:	/* this segment reaches the limit */
@@ -1130,12 +1136,17 @@ static __u64 run_engine(const struct run_train *t, const struct run_case *c,
 	o.max_segs = t->max_segs;
 	o.flush_timeout_us = 1000000;	/* held from batch to batch */
 	o.csum = c->csum;
+	o.hash_key = diff_key;
 	o.deliver = dlog_deliver;
 	o.release_frame = dlog_release;
 	o.ctx = l;
 	l->e = xrx_engine__new(&o);
 	assert_non_null(l->e);
 	xrx_engine_fast_disable(l->e, !fast);
+	/* the other flow delivers the run's aggregate, the bucket's oldest
+	 * (gro_flush_oldest()) */
+	if (c->why == RE_BUCKET_FULL)
+		xrx_engine_bucket_max(l->e, 1);
 	for (i = 0, k = 0; k < 3; i += batches[k++]) {
 		assert_int_equal(xrx_engine__rx(l->e, t->frames + i,
 						batches[k], 1000),
