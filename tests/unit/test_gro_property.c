@@ -757,6 +757,37 @@ struct diff_cfg {
 /* Both engines' flow hash key, and the metadata's. */
 static const struct xrx_hash_key diff_key = { { 0x5eed, 0xfa57 } };
 
+/*
+ * The metadata xrx_rx writes for the frame @f of @region into @m, and
+ * @f pointed at it; none if xrx_rx writes none. Return: whether written.
+ */
+static bool diff_meta(const __u8 *region, struct xrx_frame *f,
+		      struct xrx_meta *m)
+{
+	struct xrx_parsed p;
+
+	xrx_parse(region + f->addr,
+		  f->len < XRX_PARSE_WINDOW ? f->len : XRX_PARSE_WINDOW,
+		  f->len, &p, &diff_key);
+	if (p.result != XRX_PARSE_L4)
+		return false;
+	xrx_meta_fill(m, &p);
+	f->meta = m;
+	return true;
+}
+
+/* An engine of the options @o that logs into @l, its fast path on or off. */
+static void diff_engine(struct xrx_engine_opts *o, struct dlog *l, bool fast)
+{
+	o->hash_key = diff_key;
+	o->deliver = dlog_deliver;
+	o->release_frame = dlog_release;
+	o->ctx = l;
+	l->e = xrx_engine__new(o);
+	assert_non_null(l->e);
+	xrx_engine_fast_disable(l->e, !fast);
+}
+
 /* Run @r's frames through one engine. Return: merges the fast path made. */
 static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 		      struct dlog *l, __u64 vals[XRX_ENGINE_STAT_MAX])
@@ -774,13 +805,7 @@ static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 	o.csum = c->csum;
 	o.copy = c->copy;
 	o.udp = c->t.udp_pct > 0;
-	o.hash_key = diff_key;
-	o.deliver = dlog_deliver;
-	o.release_frame = dlog_release;
-	o.ctx = l;
-	l->e = xrx_engine__new(&o);
-	assert_non_null(l->e);
-	xrx_engine_fast_disable(l->e, !fast);
+	diff_engine(&o, l, fast);
 	for (i = 0; i < r->nr; i += n) {
 		n = 1 + rnd(&rs, c->t.max_batch);
 		if (n > r->nr - i)
@@ -802,7 +827,7 @@ static void run_fast_diff(const struct diff_cfg *c)
 	__u64 vs[XRX_ENGINE_STAT_MAX], vf[XRX_ENGINE_STAT_MAX], merged;
 	__u64 rs = c->t.seed ^ 0x3e7a;
 	struct xrx_meta *metas;
-	__u32 i, j, len;
+	__u32 i, j;
 	size_t k;
 
 	build_train(&r, &c->t);
@@ -811,16 +836,8 @@ static void run_fast_diff(const struct diff_cfg *c)
 	fast.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
 	assert_true(metas && slow.scratch && fast.scratch);
 	for (i = 0; i < r.nr; i++) {
-		struct xrx_parsed p;
-
-		len = r.frames[i].len;
-		xrx_parse(r.region + r.frames[i].addr,
-			  len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
-			  &p, &diff_key);
-		if (p.result != XRX_PARSE_L4)
+		if (!diff_meta(r.region, &r.frames[i], &metas[i]))
 			continue;	/* xrx_rx writes none */
-		xrx_meta_fill(&metas[i], &p);
-		r.frames[i].meta = &metas[i];
 		if ((int)rnd(&rs, 100) >= c->meta_spoil_pct)
 			continue;
 		switch (rnd(&rs, 6)) {
@@ -1004,20 +1021,13 @@ struct run_train {
 static __u32 run_frame(struct run_train *t, __u32 i,
 		       const struct frame_spec *s)
 {
-	struct xrx_parsed p;
 	int len;
 
 	len = frame_build(s, t->region + (size_t)i * RUN_SLOT, RUN_SLOT);
 	assert_true(len > 0);
 	t->frames[i] = (struct xrx_frame){ .addr = (__u64)i * RUN_SLOT,
 					   .len = len };
-	xrx_parse(t->region + (size_t)i * RUN_SLOT,
-		  len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len, &p,
-		  &diff_key);
-	if (p.result == XRX_PARSE_L4) {
-		xrx_meta_fill(&t->metas[i], &p);
-		t->frames[i].meta = &t->metas[i];
-	}
+	diff_meta(t->region, &t->frames[i], &t->metas[i]);
 	return len;
 }
 
@@ -1136,13 +1146,7 @@ static __u64 run_engine(const struct run_train *t, const struct run_case *c,
 	o.max_segs = t->max_segs;
 	o.flush_timeout_us = 1000000;	/* held from batch to batch */
 	o.csum = c->csum;
-	o.hash_key = diff_key;
-	o.deliver = dlog_deliver;
-	o.release_frame = dlog_release;
-	o.ctx = l;
-	l->e = xrx_engine__new(&o);
-	assert_non_null(l->e);
-	xrx_engine_fast_disable(l->e, !fast);
+	diff_engine(&o, l, fast);
 	/* the other flow delivers the run's aggregate, the bucket's oldest
 	 * (gro_flush_oldest()) */
 	if (c->why == RE_BUCKET_FULL)
