@@ -88,10 +88,9 @@ nsenter --net=/run/netns/$NS_DUT "$BUILD/xrxd" -c "$WORK/$IF_DUT.conf" \
 	--state-dir "$WORK/state" >"$WORK/xrxd.log" 2>&1 &
 XRXD=$!
 at_exit "kill $XRXD; sleep 0.5; kill -KILL $XRXD"
-# up: xrxd's counters are pinned; or xrxd is gone (no use waiting).
-up_or_gone() { [ -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; }
-wait_for 15 up_or_gone
-wait_for 2 grep -q ready "$WORK/xrxd.log"
+# Up: its "ready:" line (xrx_rx attached, workers running); the wait
+# ends early if xrxd is gone.
+wait_xrxd $XRXD grep -q ready: "$WORK/xrxd.log"
 if [ ! -e "$PIN/xrx_ustats" ] || ! kill -0 $XRXD 2>/dev/null; then
 	sed 's/^/    /' "$WORK/xrxd.log"
 	die "xrxd did not come up on $IF_DUT (its messages above)"

@@ -5,7 +5,7 @@
 # when everything is there.
 #   scripts/deps.sh          build + test dependencies (and the Debian
 #                            package build: make deb)
-#   scripts/deps.sh --bench  also the benchmark baseline (DPDK)
+#   scripts/deps.sh --bench  also the benchmark baseline (DPDK) and perf
 set -e
 
 PKGS="make gcc clang llvm libclang-rt-14-dev pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
@@ -13,7 +13,8 @@ libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
 iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux valgrind bc strace
 man-db groff-base systemd systemd-container gnuplot-nox
 debhelper dpkg-dev fakeroot lintian"
-[ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev"
+# perf: the profiled rounds of the live benchmarks (scripts/bench/perf_lib.sh)
+[ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev linux-perf"
 
 missing=""
 for p in $PKGS; do

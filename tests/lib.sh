@@ -151,6 +151,25 @@ wait_for() {
 	done
 }
 
+# How long xrxd may take to come up: loading xrx_rx runs the BPF
+# verifier, 8-14 s at load 10 on 2 CPUs and more beside a CPU hog. The
+# bound is generous because the wait ends as soon as xrxd is up, or
+# has exited.
+XRXD_START_S=${XRXD_START_S:-120}
+
+# wait_xrxd PID CMD...: poll CMD (xrxd's READY=1, its "ready:" line, its
+# pid in xrxctl stats) until it succeeds; fail at once when process PID
+# has exited, or after XRXD_START_S seconds.
+wait_xrxd() {
+	local pid=$1 deadline=$(($(date +%s) + XRXD_START_S))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		kill -0 "$pid" 2>/dev/null || return 1
+		[ "$(date +%s)" -ge $deadline ] && return 1
+		sleep 0.1
+	done
+}
+
 # skip_all WHY: report the whole test skipped, and exit.
 skip_all() {
 	skip "$(basename "$0")" "$1"

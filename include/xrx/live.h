@@ -158,7 +158,30 @@ struct xrx_live_opts {
 	/* NULL: defaults; copied at open; queue/nr_queues/no_wait set by
 	 * libxrx. */
 	const struct xrx_sink_opts *tee_opts;
+	/*
+	 * Interrupt moderation in userspace, for worker threads. After a
+	 * batch that emptied the RX ring, the worker sleeps this long and
+	 * looks again, instead of blocking in poll() at once; only when the
+	 * ring is still empty after the sleep does it block. Blocked in
+	 * poll(), the worker is woken by the kernel once per NAPI poll that
+	 * delivered to the socket (xsk_flush() -> sock_def_readable()), a
+	 * cross-CPU wake-up for a handful of frames each; asleep on its own
+	 * timer it is not on the socket's wait queue, so the kernel wakes
+	 * nobody and the next batch holds what arrived meanwhile. The cost
+	 * is latency: a frame waits up to this long (and the timer slack,
+	 * set to a quarter of it) before the worker sees it. A sleep never
+	 * runs past the oldest held aggregate's flush_timeout_us. This is
+	 * what NIC interrupt coalescing (ethtool -C rx-usecs) and the
+	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not with
+	 * busy_poll, nor in poll mode (the caller owns that loop).
+	 * 0: XRX_LIVE_COALESCE_USEC_DEFAULT; at most 1000.
+	 */
+	__u32 coalesce_usec;
+	bool no_coalesce;		/* block in poll() whenever the ring is empty */
 };
+
+#define XRX_LIVE_COALESCE_USEC_DEFAULT 20
+#define XRX_LIVE_COALESCE_USEC_MAX 1000
 
 /*
  * Counters of the live path, per queue. X(enumerator suffix, name, desc)
@@ -178,6 +201,8 @@ struct xrx_live_opts {
 	  "aggregates delivered early to free frames (flush_oldest)")         \
 	X(WAKEUPS, "wakeups", "syscalls to wake the kernel (need_wakeup)")    \
 	X(POLLS, "polls", "waits in poll() with an empty RX ring")            \
+	X(NAPS, "naps",                                                        \
+	  "sleeps of coalesce_usec after a batch that emptied the RX ring")   \
 	X(CB_PKTS, "cb_pkts", "packets handed to the callback or poll")       \
 	X(SWAPS, "swaps",                                                      \
 	  "sink/engine swaps between two batches (xrx_live__reconfigure)")     \

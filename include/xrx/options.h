@@ -46,6 +46,8 @@
 #include <xrx/types.h>
 #include <xrx/engine.h>
 #include <xrx/sink.h>
+/* The LIVE rows' bounds (XRX_LIVE_COALESCE_USEC_*) are in xrx/live.h,
+ * which includes nothing of this; expand the table where it is included. */
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +65,9 @@ extern "C" {
 #define XRX_OPT_WORDS_IPV6_JUMBO                                               \
 	((const char *const[]){ [XRX_IPV6_JUMBO_ZERO] = "zero",                \
 				[XRX_IPV6_JUMBO_HBH] = "hbh", NULL })
+/* The field is no_coalesce (zero: on, as every option's zero is its
+ * default), so its words read "on" at 0. */
+#define XRX_OPT_WORDS_COALESCE ((const char *const[]){ "on", "off", NULL })
 #define XRX_OPT_WORDS_TUN_IPV6_JUMBO                                           \
 	((const char *const[]){ [XRX_TUN_IPV6_JUMBO_AUTO] = "auto",            \
 				[XRX_TUN_IPV6_JUMBO_HBH] = "hbh",              \
@@ -105,7 +110,13 @@ extern "C" {
 	  "a byte count", "bytes kept per pcap record")                        \
 	X(EXPLAIN, SINK, explain, NULL, "explain", 'e', BOOL, 0, 0, 1,         \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
-	  "pcapng saying why each packet ended")
+	  "pcapng saying why each packet ended")                                 \
+	X(COALESCE, LIVE, no_coalesce, "coalesce", NULL, 0, BOOL, 0, 0, 1,     \
+	  XRX_OPT_WORDS_COALESCE, NULL, NULL,                                  \
+	  "sleep when a batch empties the RX ring")                            \
+	X(COALESCE_USEC, LIVE, coalesce_usec, "coalesce_us", NULL, 0, U32,     \
+	  XRX_LIVE_COALESCE_USEC_DEFAULT, 1, XRX_LIVE_COALESCE_USEC_MAX, NULL, \
+	  "USEC", "microseconds", "how long that sleep is")
 
 enum xrx_opt_id {
 #define XRX_X_ENUM(id, ...) XRX_OPT_##id,

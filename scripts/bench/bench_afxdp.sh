@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# AF_XDP receive rate over one veth pair, three receivers against the same
+# AF_XDP receive rate over one veth pair, six receivers against the same
 # traffic in one run (tests/helpers/afxdp_bench.c):
 #   plain  xrx_rx in front, an AF_XDP receive-and-drop loop behind it (no
 #          header copy, no aggregation): the baseline. The same XDP
@@ -11,13 +11,21 @@
 #   tun    the same with the TUN sink (tun:DEV,gso) into the DUT's stack;
 #          no socket listens on the port, so the stack answers every
 #          aggregate with a reset, as it would for the kernel path
-# The headline is the receiver's CPU time per frame: the CPU time of the
-# receiving threads (the AF_XDP loop, or libxrx's worker; not the main
-# thread, which only samples), user and system apart, from
-# /proc/self/task. On veth the sender's CPU bounds the rate (it also runs
-# the DUT's NAPI: xrx_rx and the copy into the UMEM), so rates are about
-# equal by construction and only the receiver's CPU per frame tells the
-# receivers apart.
+#   plain_nocoalesce, null_nocoalesce
+#          plain and null without interrupt moderation (coalesce_usec):
+#          blocking in poll() whenever the ring is empty, as before it
+# The headline is the whole machine's CPU per GB received (cpu_s_per_gb,
+# scripts/bench/cpu_lib.sh): busy CPU seconds from /proc/stat over the
+# measured interval per 10^9 bytes of frames that reached the receiver.
+# On veth the sender's CPU also runs the DUT's NAPI (xrx_rx and the copy
+# into the UMEM), and how often the receiver is woken shows up there, so
+# the receiver's own CPU cannot tell two receivers apart; the machine's
+# can. Each case is held against the plain loop under the same
+# moderation setting. As a cross-check on a shared machine, the parties'
+# CPU (sender, receiver, ksoftirqd) per GB. Also the receiver's CPU time
+# per frame: the CPU time of the receiving threads (the AF_XDP loop, or
+# libxrx's worker; not the main thread, which only samples), user and
+# system apart, from /proc/self/task.
 # Traffic: build/xrx-send on the source side replaying TCP segment trains
 # (16 flows, 16-segment trains, 1448-byte payload; generated once, then
 # replayed from a pcap, which costs the sender far less than generating
@@ -28,20 +36,26 @@
 # Besides the rates it records what limits them: frames xrx_rx saw
 # (offered), frames the veth dropped before XDP (its ring was full: the
 # kernel side of the receive path is the limit), drops at the socket
-# (rx ring full, fill ring empty: the receiver is the limit), the
-# receiving process's CPU per frame, and each CPU's load. Memory: VmRSS
-# of the receiver and the bytes libxrx allocates per queue (UMEM + engine
-# pools + flow table) with default options.
+# (rx ring full, fill ring empty: the receiver is the limit), frames per
+# receive batch, waits in poll() and naps per second, each CPU's load.
+# Memory: VmRSS of the receiver and the bytes libxrx allocates per queue
+# (UMEM + engine pools + flow table) with default options.
 #
 # Prints a table and writes $BENCH_OUT/afxdp.json.
 #   BENCH_SECS=N     measured seconds per case (default 5)
 #   BENCH_ROUNDS=N   rounds (default 2)
 #   BENCH_SENDERS=N  sender processes (default 1; the 2nd shares the
 #                    receiver's CPU on a 2-core machine)
+#   BENCH_PROFILE=0  no profiled round. By default, after the measured
+#                    rounds, one more of each case under perf record -a
+#                    (scripts/bench/perf_lib.sh): each party's ns per
+#                    frame and top symbols, and the kernel's receive path
+#                    per frame, in the JSON's "profile".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 . scripts/bench/cpu_lib.sh
+. scripts/bench/perf_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-2}
@@ -81,14 +95,17 @@ veth_tx_dropped() {
 		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
 }
 
-# run CASE MODE ROUND: one receiver, one sender burst; CASE.ROUND.kv
+# run CASE MODE ROUND [ARGS]: one receiver (afxdp_bench ARGS), one sender
+# burst; CASE.ROUND.kv and CASE.ROUND.cpu (cpu_json)
 run() {
 	local name=$1 mode=$2 r=$3 kv=$OUT/$1.$3.kv rp sp pids=() d0 d1 i
+	local parties=()
+	shift 3
 	nsenter --net=/run/netns/$NS_DUT "$RX" -i $IF_DUT -m "$mode" -p $PORT \
-		-t $SECS -W $WARM -c $RX_CPU -T 10 >"$kv" 2>"$OUT/$name.$r.err" &
+		-t $SECS -W $WARM -c $RX_CPU -T 10 "$@" >"$kv" 2>"$OUT/$name.$r.err" &
 	rp=$!
 	at_exit kill $rp
-	if ! wait_for 10 grep -q '^ready' "$kv"; then
+	if ! wait_for 30 grep -q '^ready' "$kv"; then
 		cat "$OUT/$name.$r.err" >&2
 		return 1
 	fi
@@ -100,22 +117,41 @@ run() {
 			2>"$OUT/$name.$r.send$i" &
 		sp=$!
 		pids+=($sp)
+		parties+=(sender=$sp)
 		at_exit kill $sp
 	done
-	# CPU load inside the receiver's window (it starts at the first
-	# frame, after WARM seconds).
+	# CPU inside the receiver's window (it starts at the first frame,
+	# after WARM seconds); the bytes are counted over the receiver's own
+	# window, so cpu_json takes their rate.
 	sleep $((WARM + 1))
-	cpu_snap "$OUT/c0"
+	[ "$r" != profile ] || perf_start "$OUT/$name.perf"
+	cpu_snap "$OUT/c0" receiver=$rp "${parties[@]}"
 	sleep $((SECS - 2 > 1 ? SECS - 2 : 1))
-	cpu_snap "$OUT/c1"
+	cpu_snap "$OUT/c1" receiver=$rp "${parties[@]}"
+	if [ "$r" = profile ]; then
+		# The receiving threads: all but the main one, which samples.
+		rtids=$(ls /proc/$rp/task | grep -vx $rp | paste -sd,)
+		perf_stop
+	fi
 	wait $rp || { cat "$OUT/$name.$r.err" >&2; return 1; }
 	for sp in "${pids[@]}"; do kill -INT $sp 2>/dev/null; wait $sp; done
 	d1=$(veth_tx_dropped)
 	echo "veth_dropped_total $((d1 - d0))" >>"$kv"
 	cat "$OUT/$name.$r.send"* | awk '/sent/ { n += $4 } END { print "sent_total", n + 0 }' >>"$kv"
 	cpu_load "$OUT/c0" "$OUT/c1" | awk '{ print "load_" $1, $2, $3, $4, $5 }' >>"$kv"
+	cpu_json "$OUT/c0" "$OUT/c1" "$(awk '$1 == "bytes" { print $2 }' "$kv")" \
+		"$(awk '$1 == "secs" { print $2 }' "$kv")" >"$OUT/$name.$r.cpu"
+	[ "$r" != profile ] && return
+	# Frames inside perf's window: the receiver's rate over it.
+	perf_json "$OUT/$name.perf" "$($PY -c 'import json, sys
+kv = dict(l.split()[:2] for l in open(sys.argv[1]) if len(l.split()) >= 2)
+print(float(kv["frames"]) / float(kv["secs"]) * json.load(open(sys.argv[2]))["interval_s"])' \
+		"$kv" "$OUT/$name.$r.cpu")" receiver=$rtids sender=comm:xrx-send \
+		"kthreads=re:^(ksoftirqd/|napi/($CPU_DEVS)-)" >"$OUT/$name.prof"
+	rm -f "$OUT/$name.perf"
 }
 
+CPU_DEVS="$IF_DUT|$IF_SRC"
 TUN=xa$$
 in_dut sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
@@ -127,11 +163,24 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	run null null $r || exit 1
 	run pcap pcap:/dev/null $r || exit 1
 	run tun "tun:$TUN,gso" $r || exit 1
+	# The same two without interrupt moderation (coalesce_usec):
+	# blocking in poll() whenever the ring is empty.
+	run plain_nocoalesce plain $r -N 0 || exit 1
+	run null_nocoalesce null $r -N 0 || exit 1
 done
+# The profiled round: the default cases, and null with trusted checksums
+# (what csum = verify costs in the worker).
+if [ "${BENCH_PROFILE:-1}" != 0 ] && perf_ok; then
+	run plain plain profile || exit 1
+	run null null profile || exit 1
+	run null_trust null profile -C trust || exit 1
+	run pcap pcap:/dev/null profile || exit 1
+	run tun "tun:$TUN,gso" profile || exit 1
+fi
 
 # Table and JSON from the CASE.ROUND.kv files.
 $PY - "$OUT" "$BENCH_OUT/afxdp.json" "$ROUNDS" "$SECS" "$SENDERS" "$SEND_CPU" "$RX_CPU" <<'PY'
-import json, sys
+import json, statistics, sys
 out, jpath, rounds, secs, senders, scpu, rcpu = sys.argv[1:8]
 rounds = int(rounds)
 MiB = 1 << 20
@@ -149,11 +198,34 @@ def kv(path):
     return d
 
 cases = {}
-CASES = ("plain", "null", "pcap", "tun")
+CASES = ("plain", "null", "pcap", "tun", "plain_nocoalesce", "null_nocoalesce")
 for c in CASES:
     runs = [kv("%s/%s.%d.kv" % (out, c, r)) for r in range(1, rounds + 1)]
+    cpu = [json.load(open("%s/%s.%d.cpu" % (out, c, r))) for r in range(1, rounds + 1)]
     mean = lambda k: sum(x.get(k, 0) for x in runs) / len(runs)
+    med = lambda v: statistics.median(v) if v else None
+    parties = {}
+    for x in cpu:
+        for k, v in x["parties_cpu_s"].items():
+            parties[k] = parties.get(k, 0) + v / x["interval_s"] / len(cpu)
     cases[c] = {
+        # Whole-machine CPU seconds per GB reaching the receiver (the
+        # headline), each round's, and the parties' cross-check.
+        "cpu_s_per_gb": med([x["cpu_s_per_gb"] for x in cpu]),
+        "cpu_s_per_gb_rounds": [x["cpu_s_per_gb"] for x in cpu],
+        "parties_cpu_s_per_gb": med([x["parties_cpu_s_per_gb"] for x in cpu]),
+        "parties_cpus": {k: round(v, 3) for k, v in parties.items()},
+        "per_cpu": [x["per_cpu"] for x in cpu],
+        "loadavg": [x["loadavg"] for x in cpu],
+        "coalesce_usec": int(runs[0].get("coalesce_usec", 0)),
+        "frames_per_batch": mean("frames_per_batch"),
+        "polls_per_s": mean("polls") / mean("secs"),
+        "naps_per_s": mean("naps") / mean("secs"),
+        # The receiving threads' CPU per sleep and wake-up (poll() or
+        # nap): in the plain loop, which does nothing else per batch, about
+        # what one wake-up costs on this machine.
+        "rx_us_per_wakeup": (mean("rx_threads_run_s") * 1e6 / (mean("polls") + mean("naps"))
+                             if mean("polls") + mean("naps") else None),
         "rx_thread_ns_per_frame": mean("rx_ns_per_frame"),
         "rx_thread_user_ns_per_frame": mean("rx_user_ns_per_frame"),
         "rx_thread_sys_ns_per_frame": mean("rx_sys_ns_per_frame"),
@@ -182,14 +254,16 @@ for c in CASES:
     cases[c]["send_cpu_busy_pct"] = cases[c].get("cpu%s_busy_user_sys_softirq_pct" % scpu, [None])[0]
     cases[c]["rx_cpu_busy_pct"] = cases[c].get("cpu%s_busy_user_sys_softirq_pct" % rcpu, [None])[0]
 
-base = cases["plain"]["mpps"]
-base_ns = cases["plain"]["rx_thread_ns_per_frame"]
-for c in cases.values():
-    c["ratio"] = c["mpps"] / base if base else 0
-    # Receiver CPU per frame against the plain loop's: the headline.
-    c["rx_cpu_ratio"] = c["rx_thread_ns_per_frame"] / base_ns if base_ns else 0
-    c["capacity_ratio"] = (c["rx_capacity_mpps"] / cases["plain"]["rx_capacity_mpps"]
-                           if cases["plain"]["rx_capacity_mpps"] else 0)
+for n, c in cases.items():
+    # Against the plain loop under the same settings.
+    p = cases["plain_nocoalesce" if n.endswith("_nocoalesce") else "plain"]
+    c["ratio"] = c["mpps"] / p["mpps"] if p["mpps"] else 0
+    c["cpu_per_gb_ratio"] = (c["cpu_s_per_gb"] / p["cpu_s_per_gb"]
+                             if p["cpu_s_per_gb"] else 0)
+    c["rx_cpu_ratio"] = (c["rx_thread_ns_per_frame"] / p["rx_thread_ns_per_frame"]
+                         if p["rx_thread_ns_per_frame"] else 0)
+    c["capacity_ratio"] = (c["rx_capacity_mpps"] / p["rx_capacity_mpps"]
+                           if p["rx_capacity_mpps"] else 0)
     c["mem_per_queue_mib"] = c["umem_mib"] + c["pools_mib"]
 
 # What limits: drops at the veth (before XDP) mean the kernel side could
@@ -208,20 +282,39 @@ for n, c in cases.items():
         lim[n] = "sender CPU (send + veth NAPI + XDP + UMEM copy)"
     c["limit"] = lim[n]
 
+# The profiled round (perf_lib.sh), if it ran: per case each party's ns
+# per frame with its top symbols, the kernel's receive path, and the
+# receiving threads' user and system time per frame in that round.
+profile = {}
+for n in ("plain", "null", "null_trust", "pcap", "tun"):
+    try:
+        pr = json.load(open("%s/%s.prof" % (out, n)))
+    except (OSError, ValueError):
+        continue
+    k = kv("%s/%s.profile.kv" % (out, n))
+    pr["rx_user_ns_per_frame"] = k.get("rx_user_ns_per_frame")
+    pr["rx_sys_ns_per_frame"] = k.get("rx_sys_ns_per_frame")
+    pr["rx_ns_per_frame"] = k.get("rx_ns_per_frame")
+    pr["segs_per_pkt"] = k["frames"] / k["pkts_out"] if k.get("pkts_out") else None
+    pr["frames_per_batch"] = k.get("frames_per_batch")
+    profile[n] = pr
+
 xrx_mem = cases["null"]["mem_per_queue_mib"]
 res = {
     "bench": "afxdp", "secs": float(secs), "rounds": rounds,
     "config": {"link": "veth, one queue, AF_XDP copy mode",
                "traffic": "xrx-send pcap replay, TCPv4 16 flows x 16-segment trains, 1448-byte payload",
                "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
-               "xdp_program": "xrx_rx in every case", "xrx_options": "defaults",
-               "headline": "rx_thread_ns_per_frame: user+sys CPU of the receiving threads per frame"},
+               "xdp_program": "xrx_rx in every case",
+               "xrx_options": "defaults (csum verify, coalesce_usec %d); *_nocoalesce: no_coalesce, and the plain loop without its sleep" % cases["null"]["coalesce_usec"],
+               "headline": "cpu_s_per_gb: busy CPU seconds of the whole machine (/proc/stat) per 10^9 bytes of frames received"},
+    "headline_cpu_s_per_gb": {n: c["cpu_s_per_gb"] for n, c in cases.items()},
     "headline_rx_ns_per_frame": {n: c["rx_thread_ns_per_frame"] for n, c in cases.items()},
     "headline_rx_cpu_ratio": {n: c["rx_cpu_ratio"] for n, c in cases.items()},
     "senders": int(senders), "sender_cpu": int(scpu), "rx_cpu": int(rcpu),
     "traffic": "TCPv4, 16 flows x 16-segment trains, 1448-byte payload, 1514-byte frames, pcap replay",
     "xdp_program": "xrx_rx in every case",
-    "cases": cases,
+    "cases": cases, "profile": profile,
     "null_ratio": cases["null"]["ratio"], "pcap_ratio": cases["pcap"]["ratio"],
     "null_capacity_ratio": cases["null"]["capacity_ratio"],
     "pcap_capacity_ratio": cases["pcap"]["capacity_ratio"],
@@ -233,25 +326,36 @@ json.dump(res, open(jpath, "w"), indent=1)
 
 print("# veth, AF_XDP copy mode, xrx_rx in front of every receiver; %s; receiver on cpu%s, sender on cpu%s; %d round(s) of %s s, interleaved" % (
     res["config"]["traffic"], rcpu, scpu, rounds, secs))
-print("receiver CPU per frame (user+sys of the receiving threads; the headline):")
-print("%-6s %9s %9s %9s %9s  %s" % ("case", "ns/frame", "user", "sys", "x plain", "per round"))
+print("whole-machine CPU per GB received (the headline; x plain: against the plain loop with the same coalesce setting):")
+print("%-16s %7s %9s %8s %9s %7s %7s %7s %9s  %s" % ("case", "Gbit/s", "cpu_s/GB", "x plain", "parties", "fr/batch", "polls/s", "naps/s", "seg/pkt", "per round"))
 for n, c in cases.items():
-    print("%-6s %9.0f %9.0f %9.0f %8.2fx  %s" % (
+    print("%-16s %7.3f %9.3f %7.2fx %9.3f %7.1f %7.0f %7.0f %9s  %s" % (
+        n, c["gbps"], c["cpu_s_per_gb"] or 0, c["cpu_per_gb_ratio"],
+        c["parties_cpu_s_per_gb"] or 0, c["frames_per_batch"], c["polls_per_s"],
+        c["naps_per_s"], "%.1f" % c["segs_per_pkt"] if c["segs_per_pkt"] else "-",
+        " ".join("%.3f" % (v or 0) for v in c["cpu_s_per_gb_rounds"])))
+print("parties: the sender's, receiver's, ksoftirqd and NAPI threads' CPU per GB (the cross-check on a shared machine)")
+print("receiver CPU per wake-up (poll() or nap): " + ", ".join(
+    "%s %.1f us" % (n, c["rx_us_per_wakeup"]) for n, c in cases.items() if c["rx_us_per_wakeup"]))
+print("receiver CPU per frame (user+sys of the receiving threads):")
+print("%-16s %9s %9s %9s %9s  %s" % ("case", "ns/frame", "user", "sys", "x plain", "per round"))
+for n, c in cases.items():
+    print("%-16s %9.0f %9.0f %9.0f %8.2fx  %s" % (
         n, c["rx_thread_ns_per_frame"], c["rx_thread_user_ns_per_frame"],
         c["rx_thread_sys_ns_per_frame"], c["rx_cpu_ratio"],
         " ".join("%.0f" % (v or 0) for v in c["rx_thread_ns_per_frame_rounds"])))
-print("%-6s %7s %7s %6s %8s %9s %9s %8s %9s %7s  %s" % (
+print("%-16s %7s %7s %6s %8s %9s %9s %8s %9s %7s  %s" % (
     "case", "Mpps", "Gbit/s", "ratio", "offered", "xsk_drop", "veth_drop",
     "ns/frame", "rx_cap", "RSS", "limit"))
 for n, c in cases.items():
-    print("%-6s %7.4f %7.3f %5.0f%% %8.4f %9d %9d %8.0f %9.3f %6.1fM  %s" % (
+    print("%-16s %7.4f %7.3f %5.0f%% %8.4f %9d %9d %8.0f %9.3f %6.1fM  %s" % (
         n, c["mpps"], c["gbps"], 100 * c["ratio"], c["offered_mpps"],
         c["xsk_rx_dropped"], c["veth_dropped"], c["rx_cpu_ns_per_frame"],
         c["rx_capacity_mpps"], c["rss_mib"], c["limit"]))
 for n, c in cases.items():
     s = c.get("cpu%s_busy_user_sys_softirq_pct" % scpu)
     r = c.get("cpu%s_busy_user_sys_softirq_pct" % rcpu)
-    print("%-6s sender cpu%s busy %s%% (user/sys/softirq %s)   receiver cpu%s busy %s%% (%s)%s" % (
+    print("%-16s sender cpu%s busy %s%% (user/sys/softirq %s)   receiver cpu%s busy %s%% (%s)%s" % (
         n, scpu, s[0] if s else "?", "/".join(map(str, s[1:])) if s else "?",
         rcpu, r[0] if r else "?", "/".join(map(str, r[1:])) if r else "?",
         ("   %.1f segments per delivered packet" % c["segs_per_pkt"]) if c["segs_per_pkt"] else ""))
@@ -264,4 +368,13 @@ print("memory per queue, default options: UMEM %.1f MiB + engine pools and flow 
     cases["null"]["umem_mib"], cases["null"]["pools_mib"], xrx_mem,
     "met" if res["target_mem_met"] else "MISSED", cases["null"]["rss_mib"],
     cases["plain"]["rss_mib"]))
+if profile:
+    print("profile (one more round under perf record -a, ns per frame; null_trust: csum = trust):")
+    print("%-11s %8s %8s %8s %8s %8s  %s" % ("case", "rx user", "rx sys", "receiver", "sender", "kern_rx", "receiver's top symbols"))
+    for n, p in profile.items():
+        r = p["parties"]["receiver"]
+        print("%-11s %8.0f %8.0f %8.0f %8.0f %8.0f  %s" % (
+            n, p["rx_user_ns_per_frame"] or 0, p["rx_sys_ns_per_frame"] or 0, r["ns_per_frame"],
+            p["parties"]["sender"]["ns_per_frame"], p["kernel_rx"]["ns_per_frame"],
+            ", ".join("%s %.0f" % (sym, v) for sym, v in r["top"][:5])))
 PY

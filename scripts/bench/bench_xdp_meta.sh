@@ -28,12 +28,16 @@
 # NIC's hash would cost.
 #
 # kernel.bpf_stats_enabled is switched on only while a case sends and
-# set back to what it was. Prints a table and writes $BENCH_OUT/xdp_meta.json.
+# set back to what it was. Each case also records the whole machine's CPU
+# per GB that reached live_rx (cpu_s_per_gb, scripts/bench/cpu_lib.sh,
+# from the first frame sent until live_rx has taken the last) and the
+# Gbit/s it received. Prints a table and writes $BENCH_OUT/xdp_meta.json.
 #   BENCH_ROUNDS=N   rounds, interleaved (default 7; 8 to 13 s each)
 #   BENCH_TRAINS=N   trains of 4 x 16 segments per case (default 1000)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. scripts/bench/cpu_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 ROUNDS=${BENCH_ROUNDS:-7}
 TRAINS=${BENCH_TRAINS:-1000}
@@ -57,6 +61,7 @@ at_exit rm -rf "$PIN"
 stats0=$(cat $STATS)
 at_exit "echo $stats0 > $STATS"
 testbed_up || exit 1
+CPU_DEVS="$IF_DUT|$IF_SRC"
 MAC=$(dut_mac)
 
 # The sender's skb hash for port 5001 (case hw); port 5002 keeps none.
@@ -82,10 +87,10 @@ if ! tc_egress "$OUT/set_hash.c"; then
 	exit 1
 fi
 
-# one_case CASE: ns per frame of the attached program and frames, "" on
-# failure.
+# one_case CASE ROUND: ns per frame of the attached program, frames,
+# Gbit/s received; "" on failure. CASE.ROUND.cpu: cpu_json.
 one_case() {
-	local opt='' port=5001 pid id t c
+	local opt='' port=5001 pid id t c t0 t1 bytes
 	case $1 in
 	plain) opt=-H ;;
 	hw_sw) opt=-W ;;
@@ -96,38 +101,46 @@ one_case() {
 		-p $port -s null -t 120 -c 0 $opt >"$OUT/rx.out" 2>"$OUT/rx.err" &
 	pid=$!
 	at_exit kill $pid
-	if ! wait_for 10 grep -q '^ready' "$OUT/rx.out"; then
+	if ! wait_for 30 grep -q '^ready' "$OUT/rx.out"; then
 		kill $pid 2>/dev/null
 		wait $pid 2>/dev/null
 		return
 	fi
 	id=$(in_dut ip -d link show $IF_DUT | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1)
 	echo 1 >$STATS
+	cpu_snap "$OUT/c0" receiver=$pid
+	t0=$(date +%s.%N)
 	in_src taskset -c 1 "$SEND" -i $IF_SRC --dmac "$MAC" --dport $port --flows 4 \
 		--segs 16 --trains $TRAINS --qdisc >/dev/null 2>&1
+	t1=$(date +%s.%N)
 	read -r t c < <(bpftool prog show id "$id" --json 2>/dev/null | $PY -c '
 import json, sys
 d = json.load(sys.stdin)
 print(d.get("run_time_ns", 0), d.get("run_cnt", 0))')
 	echo "$stats0" >$STATS
-	kill $pid 2>/dev/null
+	# The worker takes the last frames a moment after the sender is done.
+	sleep 0.2
+	cpu_snap "$OUT/c1" receiver=$pid
+	kill -INT $pid 2>/dev/null
 	wait $pid 2>/dev/null
+	bytes=$(awk '$1 == "engine" && $2 == "bytes_in" { print $3 }' "$OUT/rx.out")
+	cpu_json "$OUT/c0" "$OUT/c1" "${bytes:-0}" >"$OUT/$1.$2.cpu"
 	# The case must have run the build it names.
 	case $1 in
 	plain) grep -q "device-bound" "$OUT/rx.err" && return ;;
 	*) grep -q "device-bound, NIC metadata" "$OUT/rx.err" || return ;;
 	esac
-	[ "${c:-0}" -gt 0 ] && echo "$((t / c)) $c"
+	[ "${c:-0}" -gt 0 ] && echo "$((t / c)) $c $(echo "${bytes:-0} * 8 / ($t1 - $t0) / 10^9" | bc -l)"
 }
 
 for r in $(seq "$ROUNDS"); do
 	for m in $CASES; do
-		res=$(one_case $m)
+		res=$(one_case $m $r)
 		[ -n "$res" ] && echo "$r $m $res" >>"$OUT/results"
 	done
 done
 [ -s "$OUT/results" ] || { echo "bench_xdp_meta: no case ran" >&2; exit 1; }
-$PY - "$OUT/results" "$BENCH_OUT/xdp_meta.json" "$TRAINS" <<'PYEOF'
+$PY - "$OUT/results" "$BENCH_OUT/xdp_meta.json" "$TRAINS" "$OUT" <<'PYEOF'
 import json, statistics, sys
 CONFIG = {
     "plain": "build/xrx_rx.bpf.o: xrx_flow_hash()",
@@ -143,14 +156,25 @@ RATIOS = (("hw", "hw_sw", "NIC hash vs software hash, same program"),
           ("hw_dissect", "hw_sw", "veth hash by dissection vs software hash"))
 rounds = {}
 for line in open(sys.argv[1]):
-    r, m, ns, cnt = line.split()
-    rounds.setdefault(int(r), {})[m] = {"ns_per_frame": int(ns), "frames": int(cnt)}
+    r, m, ns, cnt, gbit = line.split()
+    cpu = json.load(open("%s/%s.%s.cpu" % (sys.argv[4], m, r)))
+    rounds.setdefault(int(r), {})[m] = {"ns_per_frame": int(ns), "frames": int(cnt),
+                                        "gbit_s": float(gbit),
+                                        "cpu_s_per_gb": cpu["cpu_s_per_gb"],
+                                        "parties_cpu_s_per_gb": cpu["parties_cpu_s_per_gb"]}
+med = lambda v: statistics.median(v) if v else None
 cases = {}
 for m in CONFIG:
-    ns = [rd[m]["ns_per_frame"] for rd in rounds.values() if m in rd]
+    rd = [x[m] for x in rounds.values() if m in x]
+    ns = [x["ns_per_frame"] for x in rd]
     cases[m] = {"config": CONFIG[m], "ns_per_frame": ns,
-                "frames": [rd[m]["frames"] for rd in rounds.values() if m in rd],
-                "median_ns": statistics.median(ns) if ns else None}
+                "frames": [x["frames"] for x in rd],
+                "median_ns": med(ns),
+                "gbit_s": med([x["gbit_s"] for x in rd]),
+                "cpu_s_per_gb": med([x["cpu_s_per_gb"] for x in rd if x["cpu_s_per_gb"]]),
+                "cpu_s_per_gb_rounds": [x["cpu_s_per_gb"] for x in rd],
+                "parties_cpu_s_per_gb": med([x["parties_cpu_s_per_gb"] for x in rd
+                                             if x["parties_cpu_s_per_gb"]])}
 ratios = {}
 for a, b, what in RATIOS:
     per = [rd[a]["ns_per_frame"] / rd[b]["ns_per_frame"]
@@ -160,17 +184,19 @@ for a, b, what in RATIOS:
                                     "median": round(statistics.median(per), 3)}
 print("driver veth, native XDP, live_rx null sink; 4 TCP flows x 16 x 1448 B "
       "segments, %s trains per case; ns per frame = run_time_ns / run_cnt" % sys.argv[3])
-print("%-11s %-9s %-26s %s" % ("case", "median ns", "ns per frame (each round)", "configuration"))
+print("%-11s %-9s %-26s %7s %9s %s" % ("case", "median ns", "ns per frame (each round)",
+                                       "Gbit/s", "cpu_s/GB", "configuration"))
 for m, c in cases.items():
-    print("%-11s %-9s %-26s %s" % (m, c["median_ns"], " ".join(map(str, c["ns_per_frame"])),
-                                   c["config"]))
+    print("%-11s %-9s %-26s %7.3f %9.3f %s" % (m, c["median_ns"], " ".join(map(str, c["ns_per_frame"])),
+                                             c["gbit_s"] or 0, c["cpu_s_per_gb"] or 0, c["config"]))
 print("%-18s %-7s %-30s %s" % ("ratio", "median", "each round", "what"))
 for k, v in ratios.items():
     print("%-18s %-7.3f %-30s %s" % (k, v["median"], " ".join("%.3f" % x for x in v["rounds"]),
                                      v["what"]))
 json.dump({"bench": "xdp_meta", "driver": "veth", "unit": "ns per frame",
            "method": "live veth, native XDP, run_time_ns / run_cnt "
-                     "(kernel.bpf_stats_enabled); rounds interleaved",
+                     "(kernel.bpf_stats_enabled); rounds interleaved; cpu_s_per_gb: "
+                     "busy CPU seconds of the whole machine per 10^9 bytes live_rx received",
            "traffic": "xrx-send --qdisc, 4 flows x 16 segments x 1448 B, "
                       "%s trains per case" % sys.argv[3],
            "cases": cases, "ratios": ratios},

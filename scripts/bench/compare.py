@@ -8,9 +8,10 @@ were made on machines of different speed.
     scripts/bench/compare.py OLD NEW [--threshold PCT]
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
-bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json), the
-combined file scripts/bench/run.sh writes (build/bench/all.json, also the
-reference run in docs/bench/), or a folder holding those files. For every row present in both it prints the old and
+bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json,
+capture.json), the combined file scripts/bench/run.sh writes
+(build/bench/all.json, also the reference run in docs/bench/), or a folder
+holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
 Rows that got worse by more than PCT percent (default 10) are marked
 WORSE and make the exit status 1; 2 means the files could not be read.
@@ -46,8 +47,17 @@ def xdp_rows(d):
 
 
 def tun_rows(d):
-    if d.get("ratio"):
-        yield ("tun vs kernel, GRO on", d["ratio"], True, "Gbit/s ratio")
+    # "ratio" is against the faster GRO-on kernel row (with or without
+    # threaded NAPI); runs before that row had ratio = ratio_gro_on.
+    on = d.get("ratio_gro_on", d.get("ratio"))
+    if on:
+        yield ("tun vs kernel, GRO on", on, True, "Gbit/s ratio")
+    if d.get("ratio") and "baseline" in d:
+        yield ("tun vs the faster GRO-on kernel path", d["ratio"], True,
+               "Gbit/s ratio")
+    if d.get("cpu_per_gb_ratio"):
+        yield ("tun CPU per GB vs the faster GRO-on kernel path",
+               d["cpu_per_gb_ratio"], False, "CPU s/GB ratio")
     if d.get("ratio_gro_off"):
         yield ("tun vs kernel, GRO off", d["ratio_gro_off"], True,
                "Gbit/s ratio")
@@ -60,6 +70,17 @@ def afxdp_rows(d):
         if c.get("rx_cpu_ratio"):
             yield ("afxdp %s receiver CPU/frame vs plain" % name,
                    c["rx_cpu_ratio"], False, "ns ratio")
+        if c.get("cpu_per_gb_ratio"):
+            yield ("afxdp %s machine CPU per GB vs plain" % name,
+                   c["cpu_per_gb_ratio"], False, "CPU s/GB ratio")
+
+
+def capture_rows(d):
+    for base in ("tcpdump", "xdpdump"):
+        r = d.get("ratios", {}).get("xrx/%s_cpu_per_gb" % base)
+        if r:
+            yield ("capture xrx CPU per GB vs %s" % base, r, False,
+                   "CPU s/GB ratio")
 
 
 def xdp_meta_rows(d):
@@ -89,9 +110,9 @@ def flood_rows(d):
 
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
             "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
-            "flood": flood_rows}
+            "flood": flood_rows, "capture": capture_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "bench_tee.json", "flood.json")
+         "xdp_meta.json", "bench_tee.json", "flood.json", "capture.json")
 
 
 def load(path):

@@ -60,7 +60,8 @@ for line in sh("lscpu").splitlines():
     lscpu[k.strip()] = v.strip()
 benches = {}
 for name in ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-             "xdp_meta.json", "bench_tee.json", "flood.json"):
+             "xdp_meta.json", "bench_tee.json", "flood.json",
+             "capture.json"):
     p = os.path.join(out, name)
     if os.path.exists(p):
         with open(p) as f:

@@ -47,6 +47,7 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -88,6 +89,7 @@ struct sample {
 	__u64 prog_rx, prog_redirect;	/* xrx_rx */
 	__u64 xsk_dropped, xsk_fill_empty, xsk_ring_full;
 	__u64 pkts_out, aggs_out, segs_merged;	/* live modes */
+	__u64 batches, polls, naps;	/* receive loop */
 	double cpu_s;			/* this process, user + system */
 	double t;			/* CLOCK_MONOTONIC seconds */
 };
@@ -102,12 +104,13 @@ struct plain {
 	void *area;
 	size_t area_size;
 	__u32 nr_frames, frame_size, fill_size, batch;
+	__u64 nap_ns;			/* -N: as libxrx's coalesce_usec */
 	bool sg;
 	int fd, cpu;
 	pthread_t thread;
 	bool running;
 	atomic_bool stop;
-	_Atomic __u64 frames, bytes;
+	_Atomic __u64 frames, bytes, batches, polls, naps;
 };
 
 static double now_s(void)
@@ -288,11 +291,20 @@ static void *plain_main(void *arg)
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
 	__u64 addrs[XRX_BATCH_MAX + XRX_CHUNKS_MAX];
 	const struct xdp_desc *d;
+	struct timespec nap = { 0, (long)p->nap_ns };
 	__u64 bytes;
-	__u32 n, idx, i;
+	__u32 n = 0, idx, i;
 
 	pin_cpu(p->cpu);
+	if (p->nap_ns)
+		prctl(PR_SET_TIMERSLACK, p->nap_ns / 4 ? p->nap_ns / 4 : 1);
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+		/* As xrx_rxq_main(): a batch that emptied the ring, nap. */
+		if (p->nap_ns && n && n < p->batch) {
+			clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
+			atomic_store_explicit(&p->naps, p->naps + 1,
+					      memory_order_relaxed);
+		}
 		n = xsk_ring_cons__peek(&p->rx, p->batch, &idx);
 		if (!n) {
 			/* As xrx_rxq_refill()/xrx_rxq_wait(): kick if asked, else
@@ -300,6 +312,8 @@ static void *plain_main(void *arg)
 			if (xsk_ring_prod__needs_wakeup(&p->fq))
 				recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 			poll(&pfd, 1, 100);
+			atomic_store_explicit(&p->polls, p->polls + 1,
+					      memory_order_relaxed);
 			continue;
 		}
 		bytes = 0;
@@ -316,6 +330,8 @@ static void *plain_main(void *arg)
 		atomic_store_explicit(&p->frames, p->frames + n,
 				      memory_order_relaxed);
 		atomic_store_explicit(&p->bytes, p->bytes + bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&p->batches, p->batches + 1,
 				      memory_order_relaxed);
 	}
 	return NULL;
@@ -346,7 +362,7 @@ static int plain_bind(struct plain *p, const char *ifname)
 		.frame_size = p->frame_size,
 	};
 	struct xsk_socket_config sc = {
-		.rx_size = XRX_RING_DEFAULT,
+		.rx_size = p->fill_size,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 	};
 	unsigned int i;
@@ -382,7 +398,7 @@ static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
 	p->fd = -1;
 	p->cpu = cpu;
 	p->frame_size = XRX_FRAME_SIZE_DEFAULT;
-	p->fill_size = XRX_RING_DEFAULT;
+	p->fill_size = p->fill_size ? p->fill_size : XRX_RING_DEFAULT;
 	p->nr_frames = 2 * p->fill_size;
 	p->batch = XRX_BATCH_DEFAULT;
 	p->area_size = (size_t)p->nr_frames * p->frame_size;
@@ -452,6 +468,9 @@ static void sample_plain(struct plain *p, struct sample *s)
 	s->cpu_s = cpu_s();
 	s->frames = atomic_load_explicit(&p->frames, memory_order_relaxed);
 	s->bytes = atomic_load_explicit(&p->bytes, memory_order_relaxed);
+	s->batches = atomic_load_explicit(&p->batches, memory_order_relaxed);
+	s->polls = atomic_load_explicit(&p->polls, memory_order_relaxed);
+	s->naps = atomic_load_explicit(&p->naps, memory_order_relaxed);
 	xrx_prog__stats(p->prog, pk, by);
 	s->prog_rx = pk[XRX_STAT_RX];
 	s->prog_redirect = pk[XRX_STAT_REDIRECT];
@@ -478,19 +497,28 @@ static void sample_live(struct xrx_live *l, struct sample *s)
 	s->pkts_out = st.engine[XRX_ENGINE_STAT_PKTS_OUT];
 	s->aggs_out = st.engine[XRX_ENGINE_STAT_AGGS_OUT];
 	s->segs_merged = st.engine[XRX_ENGINE_STAT_SEGS_MERGED];
+	s->batches = st.live[XRX_LIVE_STAT_RX_BATCHES];
+	s->polls = st.live[XRX_LIVE_STAT_POLLS];
+	s->naps = st.live[XRX_LIVE_STAT_NAPS];
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV[,gso] [-p PORT] [-t SECS]\n"
-		"                   [-W WARMUP] [-c CPU] [-T WAIT]\n"
-		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n");
+		"                   [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC] [-C verify|trust]\n"
+		"                   [-R RING]\n"
+		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n"
+		"  -N: sleep after a batch that emptied the ring (libxrx's coalesce_usec;\n"
+		"      default libxrx's default, 0 off), the same in every mode\n"
+		"  -C: the live modes' L4 checksum mode (default verify)\n"
+		"  -R: fill and RX ring size, a power of two >= 64 (default libxrx's)\n");
 }
 
 int main(int argc, char **argv)
 {
 	struct xrx_live_opts o = { .sz = sizeof(o) };
+	struct xrx_engine_opts eo = { .sz = sizeof(eo) };
 	struct xrx_live_queue_info qi = { 0 };
 	struct sample a, b;
 	struct plain p = { .fd = -1 };
@@ -501,9 +529,11 @@ int main(int argc, char **argv)
 	int cpus[XRX_LIVE_QUEUES_MAX];
 	int opt, cpu_nr = -1, rc = 1, err;
 	__u16 port = 5001;
+	long coalesce = XRX_LIVE_COALESCE_USEC_DEFAULT;
+	__u32 ring = 0;
 	bool plain;
 
-	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:R:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm': mode = optarg; break;
@@ -512,11 +542,21 @@ int main(int argc, char **argv)
 		case 'W': warm = atof(optarg); break;
 		case 'c': cpu_nr = atoi(optarg); break;
 		case 'T': wait = atof(optarg); break;
+		case 'N': coalesce = atol(optarg); break;
+		case 'R': ring = (__u32)atol(optarg); break;
+		case 'C':
+			if (!strcmp(optarg, "trust"))
+				eo.csum = XRX_CSUM_TRUST;
+			else if (strcmp(optarg, "verify"))
+				port = 0;	/* usage */
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port) {
+	if (!ifname || !mode || secs <= 0 || warm < 0 || wait <= 0 || !port ||
+	    coalesce < 0 || coalesce > XRX_LIVE_COALESCE_USEC_MAX ||
+	    (ring & (ring - 1)) || (ring && ring < 64)) {
 		usage(stderr);
 		return 2;
 	}
@@ -525,6 +565,8 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 
 	if (plain) {
+		p.nap_ns = (__u64)coalesce * 1000;
+		p.fill_size = ring;
 		err = plain_open(&p, ifname, port, cpu_nr);
 		if (err) {
 			fprintf(stderr, "afxdp_bench: %s: %s\n", ifname, strerror(-err));
@@ -540,6 +582,11 @@ int main(int argc, char **argv)
 		o.cpus = cpus;
 		o.sink = mode;
 		o.bind = XRX_LIVE_BIND_AUTO;
+		o.coalesce_usec = (__u32)coalesce;
+		o.fill_size = ring;
+		o.rx_size = ring;
+		o.engine = &eo;
+		o.no_coalesce = !coalesce;
 		l = xrx_live__open(ifname, &o);
 		if (!l) {
 			fprintf(stderr, "afxdp_bench: open %s with sink %s: %s\n",
@@ -616,6 +663,12 @@ int main(int argc, char **argv)
 	printf("aggs_out %llu\n", (unsigned long long)(b.aggs_out - a.aggs_out));
 	printf("segs_merged %llu\n",
 	       (unsigned long long)(b.segs_merged - a.segs_merged));
+	printf("batches %llu\n", (unsigned long long)(b.batches - a.batches));
+	printf("polls %llu\n", (unsigned long long)(b.polls - a.polls));
+	printf("naps %llu\n", (unsigned long long)(b.naps - a.naps));
+	printf("frames_per_batch %.2f\n", b.batches > a.batches ?
+	       (double)(b.frames - a.frames) / (b.batches - a.batches) : 0);
+	printf("coalesce_usec %ld\n", coalesce);
 	printf("cpu_secs %.4f\n", cpu);
 	/* Receiver CPU per frame, and the rate one core would sustain. */
 	printf("cpu_ns_per_frame %.1f\n",

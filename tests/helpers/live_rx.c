@@ -9,7 +9,7 @@
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
  *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-W]
- *           [-F] [-v]
+ *           [-F] [-N COALESCE_USEC] [-v]
  *
  * -H: attach the plain xrx_rx only, not the device-bound build that reads
  * the NIC's VLAN tag and hash (include/xrx/prog.h). -W: the device-bound
@@ -25,6 +25,7 @@
  * consumer) and then releases it; it also records per-queue packet
  * counts, and with -R PORT counts packets from source ports >= PORT
  * ("cb late N"). -L/-B: pcap sink snaplen and rotation size. -n: stop when this many frames have reached the engines.
+ * -N: the workers' coalesce_usec (0: no_coalesce, block in poll()).
  * Prints "ready" once the sockets are bound, then at the end
  *   info attach MODE queues N zerocopy 0 multi_buffer 1
  *   q0 pkts N ...
@@ -177,7 +178,7 @@ static void usage(FILE *f)
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
-		"               [-R PORT] [-H] [-W] [-F] [-v]\n");
+		"               [-R PORT] [-H] [-W] [-F] [-N COALESCE_USEC] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
 
 	pthread_mutex_init(&cs.lock, NULL);
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:HWFvh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:N:HWFvh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -300,6 +301,10 @@ int main(int argc, char **argv)
 		case 'L': so.snaplen = atoi(optarg); break;
 		case 'B': so.rotate_bytes = strtoull(optarg, NULL, 0); break;
 		case 'R': cs.late_port = atoi(optarg); break;
+		case 'N':
+			o.coalesce_usec = atoi(optarg);
+			o.no_coalesce = !o.coalesce_usec;
+			break;
 		case 'H': o.no_hw_meta = true; break;
 		case 'W': o.no_hw_hash = true; break;
 		case 'F': cs.per_flow = true; break;

@@ -100,6 +100,31 @@ check "flood: crafted flows 1.1x -> 1.4x ordinary compared as a cost (worse); ba
 	$([ $rc = 1 ] && grep 'crafted rr/timeout vs ordinary' "$WORK/out" | grep -q -- '-21.4%  WORSE' &&
 	  ! grep -q 'cap-off\|ordinary rr' "$WORK/out"; echo $?)
 
+# Capture (bench_capture.sh) and TUN (bench_tun.sh): CPU per GB against
+# tcpdump and the kernel path is a cost, lower is better; the TUN rate
+# ratio is a gain.
+for r in 1.2 0.9; do
+	$PY -c 'import json, sys
+r = float(sys.argv[2])
+json.dump({"machine": {}, "benches": {
+    "capture": {"bench": "capture", "ratios": {"xrx/tcpdump_cpu_per_gb": r,
+                                              "xrx/xdpdump_cpu_per_gb": r / 2}},
+    "tun": {"bench": "tun", "baseline": "kernel_gro_on", "ratio": 1 / r,
+            "ratio_gro_on": 1 / r, "cpu_per_gb_ratio": r}}}, open(sys.argv[1], "w"))' \
+		"$WORK/live$r" $r
+done
+"$CMP" "$WORK/live1.2" "$WORK/live0.9" >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "capture and TUN: CPU per GB falling 1.2 -> 0.9 and the rate ratio rising count as better" \
+	$([ $rc = 0 ] && grep 'capture xrx CPU per GB vs tcpdump' "$WORK/out" | grep -q -- '+33.3%' &&
+	  grep 'capture xrx CPU per GB vs xdpdump' "$WORK/out" | grep -q -- '+33.3%' &&
+	  grep 'tun CPU per GB vs the faster GRO-on kernel path' "$WORK/out" | grep -q -- '+33.3%' &&
+	  grep 'tun vs the faster GRO-on kernel path' "$WORK/out" | grep -q -- '+33.3%'; echo $?)
+"$CMP" "$WORK/live0.9" "$WORK/live1.2" >"$WORK/out" 2>&1
+check "capture: CPU per GB rising 0.9 -> 1.2 is WORSE, exit 1" \
+	$([ $? = 1 ] && grep 'capture xrx CPU per GB vs tcpdump' "$WORK/out" | grep -q WORSE; echo $?)
+
 "$CMP" "$WORK/old" "$WORK/missing.json" >"$WORK/out" 2>&1
 rc=$?
 check "an unreadable file: exit 2, one line naming it" \

@@ -186,9 +186,15 @@ in_root() { chroot "$R" "$@"; }
 
 # systemd does not run here: the maintainer scripts see a booted systemd
 # (/run/systemd/system) and a stand-in systemctl that records what it is
-# asked (their PATH has /usr/local/bin before /usr/bin).
+# asked (their PATH has /usr/local/bin before /usr/bin); to list-units
+# it answers with the instances $T/running says are running.
 mkdir -p "$R/run/systemd/system"
-printf '#!/bin/sh\necho "$*" >>%s/systemctl.log\n' "$T" >"$R/usr/local/bin/systemctl"
+cat >"$R/usr/local/bin/systemctl" <<EOF
+#!/bin/sh
+echo "\$*" >>$T/systemctl.log
+[ "\$1" = list-units ] && cat $T/running 2>/dev/null
+exit 0
+EOF
 chmod 755 "$R/usr/local/bin/systemctl"
 
 start=$(date +%s)
@@ -304,6 +310,21 @@ cat >"$R/usr/local/sbin/deb-systemd-invoke" <<EOF
 echo "\$*" >>$T/invoke.log
 EOF
 chmod 755 "$R/usr/local/sbin/deb-systemd-invoke"
+# policy-rc.d may refuse that stop (chroots, images built for
+# containers): an instance still running afterwards would lose its unit
+# and xrxctl, and leave xrx_rx and the offloads on its NIC. The removal
+# fails instead, names the instance and the fix, and changes nothing.
+echo "xrxd@eth0.service loaded active running xrx on eth0" >"$R$T/running"
+dpkg --root="$R" --remove xrx >"$WORK/dpkg-r0.log" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/dpkg-r0.log"
+st=$(in_root dpkg-query -W -f='${db:Status-Abbrev}' xrx 2>/dev/null)
+check "removal while an instance runs on (its stop refused): fails, names it and the fix" \
+	$([ $rc != 0 ] && grep -q "still running.*xrxd@eth0.service; stop them first (systemctl stop 'xrxd@\*')" "$WORK/dpkg-r0.log"; echo $?)
+check "... and xrx stays installed, every file as packaged ($st)" \
+	$([ "$st" = "ii " ] && in_root dpkg --verify xrx; echo $?)
+rm -f "$R$T/running" "$R$T/invoke.log"
+: >"$R$T/systemctl.log"
 dpkg --root="$R" --remove xrx >"$WORK/dpkg-r.log" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/dpkg-r.log"

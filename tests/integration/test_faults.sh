@@ -45,7 +45,7 @@ sed 's/^accelerate = .*/accelerate = tcp\/5201, udp\/4789\nsink = pcap:'"${WORK/
 
 # --- SIGKILL mid-reload -------------------------------------------------------
 start "$WORK/k1.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 cp "$WORK/reload.conf" "$WORK/xrx.conf.new"
 cp "$WORK/xrx.conf" "$WORK/xrx.conf.old"
 cp "$WORK/reload.conf" "$WORK/xrx.conf"
@@ -54,7 +54,7 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 cp "$WORK/xrx.conf.old" "$WORK/xrx.conf"
 start "$WORK/k2.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 check "SIGKILL after SIGHUP: the next start detaches, restores, runs" \
 	$(grep -q "detached the xrx_rx" "$WORK/k2.err" &&
 	  grep -q "restored the settings a previous xrxd left changed" "$WORK/k2.err" &&
@@ -69,7 +69,7 @@ check "  ... then SIGTERM: exit 0" $([ $rc = 0 ]; echo $?)
 ok "  ... NIC identical to before" same "$WORK/orig" "$WORK/now"
 
 start "$WORK/k3.err" "$WORK/reload.conf"
-wait_for 60 ready
+wait_xrxd $pid ready
 kill -HUP $pid
 kill -KILL $pid
 wait $pid 2>/dev/null
@@ -84,7 +84,7 @@ ok "  ... NIC identical, no pins, no state file" \
 mid=0
 for d in 0 0.002 0.01 0.03 0.1; do
 	start "$WORK/t.err"
-	wait_for 60 ready
+	wait_xrxd $pid ready
 	kill -TERM $pid
 	sleep $d
 	kill -KILL $pid 2>/dev/null
@@ -103,7 +103,7 @@ check "at least one SIGKILL landed before the restore finished ($mid of 5)" $([ 
 # --- a damaged state file -----------------------------------------------------
 for how in truncated corrupted; do
 	start "$WORK/s.err"
-	wait_for 60 ready
+	wait_xrxd $pid ready
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	if [ $how = truncated ]; then
@@ -142,7 +142,7 @@ for how in truncated corrupted; do
 		same "$WORK/orig" "$WORK/now"
 done
 start "$WORK/s3.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 check "after the safe path: xrxd starts" $(kill -0 $pid; echo $?)
 kill -TERM $pid
 stopped
@@ -163,7 +163,7 @@ ok "  ... NIC untouched, no state file" eval 'same "$WORK/orig" "$WORK/now" && [
 NEW=xn$$
 rename() { in_dut ip link set $1 down && in_dut ip link set $1 name $2 && in_dut ip link set $2 up; }
 start "$WORK/r.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 rename $IF_DUT $NEW
 at_exit rename $NEW $IF_DUT
 sleep 1.5
@@ -181,7 +181,7 @@ snapshot "$WORK/now"
 ok "  ... NIC identical to before (renamed back)" same "$WORK/orig" "$WORK/now"
 
 start "$WORK/r2.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 rename $IF_DUT $NEW
 kill -KILL $pid
 wait $pid 2>/dev/null

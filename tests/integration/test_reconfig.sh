@@ -81,7 +81,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-if ! wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"'; then
+if ! wait_xrxd $pid eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"'; then
 	sed 's/^/# /' "$WORK/xrxd.err"
 	echo "not ok 1 - xrxd ready"
 	exit 1

@@ -103,7 +103,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 ready || { sed 's/^/# /' "$WORK/xrxd.err"; echo "not ok 1 - xrxd ready"; exit 1; }
+wait_xrxd $pid ready || { sed 's/^/# /' "$WORK/xrxd.err"; echo "not ok 1 - xrxd ready"; exit 1; }
 
 # Unpaced (STORM_RATE paces each sender if set): whatever the sockets
 # drop is counted, and the checks below balance the books with it.

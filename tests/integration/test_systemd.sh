@@ -371,7 +371,7 @@ nsenter -t $LEADER -m -u -i -n -p -- xrxd --state-dir /run/xrx-stray -i "$IFD" -
 	2>"$OUT/stray.err" &
 NSE=$!
 at_exit kill -KILL $NSE
-wait_for 30 grep -q "ready:" "$OUT/stray.err"
+wait_xrxd $NSE grep -q "ready:" "$OUT/stray.err"
 # nsenter forks to enter the PID namespace: xrxd is its child.
 STRAY=$(ps -o pid= --ppid $NSE | tr -d ' ')
 [ -n "$STRAY" ] || sed 's/^/# stray xrxd: /' "$OUT/stray.err"

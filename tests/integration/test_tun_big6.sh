@@ -112,7 +112,7 @@ run() {
 	bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.$form.err"
 	pid=$!
 	at_exit kill -KILL $pid
-	if ! wait_for 15 ready; then
+	if ! wait_xrxd $pid ready; then
 		sed 's/^/# /' "$WORK/xrxd.$form.err"
 		check "$label: xrxd ready with max_aggregate = $MAXAGG" 1
 		kill -KILL $pid

@@ -216,7 +216,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=400000 \
 tpid=$!
 at_exit kill -KILL $tpid
 count() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
-wait_for 30 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $tpid grep -qx READY=1 "$WORK/notify.log"
 # xrxd's pid: the one in its instance lock (strace is $! when tracing).
 LOCK=/run/xrx/net$(stat -L -c %i /run/netns/$NS)-1.lock
 pid=$(cut -d' ' -f1 "$LOCK" 2>/dev/null)

@@ -192,7 +192,7 @@ xrxd_run() {
 		-c "$WORK/$name.conf" 2>"$WORK/$name.err" &
 	XPID=$!
 	at_exit kill -KILL $XPID
-	wait_for 15 grep -q "ready:" "$WORK/$name.err"
+	wait_xrxd $XPID grep -q "ready:" "$WORK/$name.err"
 }
 
 xrxd_stop() {
@@ -286,7 +286,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" -v --state-dir "$STATE" \
 	-c "$WORK/reload.conf" 2>"$WORK/reload.err" &
 XPID=$!
 at_exit kill -KILL $XPID
-wait_for 15 grep -q "ready:" "$WORK/reload.err"
+wait_xrxd $XPID grep -q "ready:" "$WORK/reload.err"
 in_dut ethtool -k $IF_DUT | grep -q '^rx-vlan-offload: on'
 check "nothing accelerated: rx-vlan-hw-parse left on" $?
 sed -i 's|^accelerate = none|accelerate = tcp/5201|' "$WORK/reload.conf"
@@ -307,7 +307,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" -c "$WORK/xa.conf"
 	2>"$WORK/xa.err" &
 XPID=$!
 at_exit kill -KILL $XPID
-wait_for 30 grep -q "ready:" "$WORK/xa.err"
+wait_xrxd $XPID grep -q "ready:" "$WORK/xa.err"
 sed 's/^/# /' "$WORK/xa.err"
 grep -q "ready: .* in skb mode" "$WORK/xa.err" && grep -q '^rx-vlan-offload: on' "$WORK/xa.before"
 check "attach = auto on $XA fell back to skb mode, rx-vlan-hw-parse on before" $?

@@ -71,7 +71,7 @@ bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 pid=$!
 at_exit kill -KILL $pid
 ready() { xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"; }
-if ! wait_for 15 ready; then
+if ! wait_xrxd $pid ready; then
 	sed 's/^/# /' "$WORK/xrxd.err"
 	check "xrxd ready with accelerate = vxlan:tcp/5201" 1
 	done_testing
@@ -159,7 +159,7 @@ printf '%s\n' "interface = $IF_DUT" "accelerate = none" "vxlan_ports = 4789" \
 bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd2.err"
 pid=$!
 at_exit kill -KILL $pid
-if wait_for 15 ready; then
+if wait_xrxd $pid ready; then
 	cfg=$(cfgv)
 	check "without vxlan: rules, xrx_cfg flags 0 ($cfg)" \
 		$([ "$cfg" = "0 4789,0,0,0,0,0,0,0" ]; echo $?)

@@ -63,7 +63,7 @@ nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-if ! wait_for 15 ready; then
+if ! wait_xrxd $pid ready; then
 	sed 's/^/# /' "$WORK/xrxd.err"
 	check "xrxd ready with vxlan_ports = 4789" 1
 	done_testing

@@ -90,7 +90,7 @@ run() {
 		2>"$WORK/xrxd.$kind$opts.err"
 	pid=$!
 	at_exit kill -KILL $pid
-	if ! wait_for 15 ready; then
+	if ! wait_xrxd $pid ready; then
 		sed 's/^/# /' "$WORK/xrxd.$kind$opts.err"
 		check "$label: xrxd ready with vxlan_ports = 4789" 1
 		kill -KILL $pid

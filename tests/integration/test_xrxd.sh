@@ -8,7 +8,8 @@
 # xrxctl stats --json and in bpftool's dump of xrx_ustats by field name, a
 # second instance refused (also with another --state-dir: the lock is the
 # device's), SIGHUP rule and sink change without detaching
-# and without closing a socket (swapped in place), link down/up and MTU
+# and without closing a socket (swapped in place), coalesce changed by
+# a reload that reopens the sockets, link down/up and MTU
 # changes survived with the sockets kept, WATCHDOG=1, and SIGTERM leaving
 # the NIC exactly as before (ethtool -k/-l/-g, ip -d link), no pins, no
 # state file.
@@ -45,7 +46,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 pid=$!
 at_exit kill -KILL $pid
 ncount() { grep -cx "$1" "$WORK/notify.log" 2>/dev/null; }
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 check "READY=1 after attach and workers" $([ "$(ncount READY=1)" = 1 ]; echo $?)
 check "STATUS= names the interface and the queues" \
 	$(grep -q "^STATUS=$IF_DUT: 2 queues" "$WORK/notify.log"; echo $?)
@@ -57,7 +58,7 @@ check "xrx_rx attached natively (ip link shows xdp id $id0)" \
 	$([ -n "$id0" ] && in_dut ip -d link show $IF_DUT | grep -q 'xdp '; echo $?)
 check "pins: program, maps and xrx_ustats in $PIN" \
 	$(for p in xrx_rx xrx_stats xrx_ustats xrx_rules xrx_ports xrx_cfg xrx_xsks; do
-		[ -e "$PIN/$p" ] || exit 1; done; echo 0)
+		[ -e "$PIN/$p" ] || { echo 1; exit; }; done; echo 0)
 check "pin directory 0700, pins 0600" \
 	$([ "$(stat -c %a "$PIN")" = 700 ] && [ "$(stat -c %a "$PIN/xrx_ustats")" = 600 ]; echo $?)
 key0=$(cfg_key "$PIN")
@@ -205,6 +206,24 @@ else
 	skip "MTU change traffic" "see above"
 fi
 
+# --- coalesce: naps by default; a reload to off reopens the sockets ---------
+naps=$(jget user.live.naps)
+check "coalesce on (default): the workers slept after batches that emptied the ring (live.naps $naps)" \
+	$([ "${naps:-0}" -gt 0 ]; echo $?)
+restarts=$(jget user.worker_restarts)
+sed -i '1a coalesce = off' "$WORK/xrx.conf"
+kill -HUP $pid
+wait_for 10 eval '[ "$(jget user.worker_restarts)" = $((restarts + 1)) ]'
+naps=$(jget user.live.naps)
+polls=$(jget user.live.polls)
+f0=$(jget user.engine.frames_in)
+send 5201 --flows 1 --segs 8 --trains 4
+wait_for 5 eval '[ "$(jget user.engine.frames_in)" = $((f0 + 32)) ]'
+check "reload to coalesce = off: sockets reopened, traffic received waiting in poll() (polls $polls -> $(jget user.live.polls)), no nap (naps $naps -> $(jget user.live.naps))" \
+	$([ "$(jget user.worker_restarts)" = $((restarts + 1)) ] &&
+	  [ "$(jget user.engine.frames_in)" = $((f0 + 32)) ] &&
+	  [ "$(jget user.live.naps)" = "$naps" ] && [ "$(jget user.live.polls)" -gt "$polls" ]; echo $?)
+
 unaccounted_zero
 
 # --- SIGTERM ----------------------------------------------------------------
@@ -238,7 +257,7 @@ xpid=$!
 at_exit kill -KILL $xpid
 # Two loads of xrx_rx (device-bound, then plain) take a while on a busy
 # machine: wait for ready, bounded.
-wait_for 60 grep -q "ready:" "$WORK/xa.err"
+wait_xrxd $xpid grep -q "ready:" "$WORK/xa.err"
 keyx=$(cfg_key "/sys/fs/bpf/xrx/$XA")
 check "another attach draws another flow hash key" \
 	$(grep -q "ready:" "$WORK/xa.err" && [ -n "$keyx" ] &&

@@ -53,7 +53,7 @@ jget() {
 	xrxctl stats $IF_DUT --json 2>/dev/null |
 		"$PY" -c 'import json,sys; v=json.loads(sys.stdin.readline()); print(v["user"]["engine"][sys.argv[1]])' "$1"
 }
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+wait_xrxd $pid grep -q "ready: xrx_rx" "$WORK/xrxd.err"
 sed 's/^/# /' "$WORK/xrxd.err"
 check "unit capabilities only: xrxd is ready" $(grep -q "ready: xrx_rx" "$WORK/xrxd.err" && kill -0 $pid; echo $?)
 check "unit capabilities only: the process has no CAP_SYS_ADMIN" \

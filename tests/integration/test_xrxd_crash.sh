@@ -85,6 +85,16 @@ else
 	skip "a read-only pcap directory" "cannot mount a read-only tmpfs"
 	skip "a read-only pcap directory at start" "cannot mount a read-only tmpfs"
 fi
+# A TUN sink naming a device that exists and is no TUN (lo: no driver
+# answers ETHTOOL_GDRVINFO): TUNSETIFF's bare EINVAL would come only
+# after the offloads and xrx_rx, as exit 1, which the unit retries.
+sed "s|^sink = .*|sink = tun:lo|" "$WORK/p.conf" >"$WORK/t.conf"
+in_dut "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/t.conf" 2>"$WORK/err"
+rc=$?
+diag "$(cat "$WORK/err")"
+check "tun:lo, an existing device that is no TUN: exit 2 before anything changes, names it" \
+	$([ $rc = 2 ] && grep -q "sink = tun:lo, but lo exists and is not a tun device" "$WORK/err" &&
+	  [ -z "$(prog_id)" ]; echo $?)
 sed "s/^interface = .*/interface = nosuch0/" "$WORK/xrx.conf" >"$WORK/n.conf"
 in_dut "$WORK/xrxd" --state-dir "$STATE" -c "$WORK/n.conf" 2>"$WORK/err"
 rc=$?
@@ -114,7 +124,7 @@ fi
 
 # --- SIGKILL during traffic, the next start restores first -------------------
 start "$WORK/xrx.conf" "$WORK/d1.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 id1=$(prog_id)
 bg_src $TRAINS $IF_SRC $MAC $IP4_SRC $IP4_DUT 5201 --flows 4 --segs 16 --trains 200 >/dev/null
 tpid=$!
@@ -130,7 +140,7 @@ xrxctl status $IF_DUT >"$WORK/status" 2>&1
 check "SIGKILL: xrxctl status says xrxd is not running" \
 	$(grep -q "xrxd      not running" "$WORK/status"; echo $?)
 start "$WORK/xrx.conf" "$WORK/d2.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 sed 's/^/# /' "$WORK/d2.err"
 check "restart: detached the dead xrxd's program and restored its settings first" \
 	$(grep -q "detached the xrx_rx (id $id1) a previous xrxd left attached" "$WORK/d2.err" &&
@@ -158,7 +168,7 @@ ok "restart then SIGTERM: NIC identical to before" same "$WORK/orig" "$WORK/now"
 
 # The unit's ExecStopPost after a crash: xrxctl restore alone cleans up.
 start "$WORK/xrx.conf" "$WORK/d3.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 kill -KILL $pid
 wait $pid 2>/dev/null
 xrxctl restore $IF_DUT 2>"$WORK/err"
@@ -172,7 +182,7 @@ ok "SIGKILL then xrxctl restore: NIC identical, no pins, no state" \
 
 # --- the interface goes away --------------------------------------------------
 start "$WORK/xrx.conf" "$WORK/d4.err"
-wait_for 60 ready
+wait_xrxd $pid ready
 LOCK=$(lock_file)
 in_dut ip link del $IF_DUT
 wait_for 10 eval '! kill -0 $pid 2>/dev/null'

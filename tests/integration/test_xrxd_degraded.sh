@@ -54,7 +54,7 @@ NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 wait_for 5 grep -q "^STATUS=.*DEGRADED" "$WORK/notify.log"
 check "bind EBUSY at start: xrxd stays up, READY=1, STATUS= says DEGRADED" \
 	$(kill -0 $pid && [ "$(ncount READY=1)" = 1 ] &&

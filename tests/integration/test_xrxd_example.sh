@@ -28,7 +28,7 @@ snapshot "$WORK/orig"
 bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd.err"
+wait_xrxd $pid grep -q "ready: xrx_rx" "$WORK/xrxd.err"
 check "xrxd runs the example: ready, xrx_rx attached, 0 rules" \
 	$(grep -q "ready: xrx_rx (id [0-9]*) in .* mode, 0 accelerate rules" "$WORK/xrxd.err" &&
 	  [ -n "$(prog_id)" ]; echo $?)
@@ -68,7 +68,7 @@ sed -e "s/^interface = eth0$/interface = $IF_DUT/" \
 bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd2.err"
 pid=$!
 at_exit kill -KILL $pid
-wait_for 15 grep -q "ready: xrx_rx" "$WORK/xrxd2.err"
+wait_xrxd $pid grep -q "ready: xrx_rx" "$WORK/xrxd2.err"
 sed "s/^/# /" "$WORK/xrxd2.err"
 check "capture recipe: warned once at start, naming the rules and the sink" \
 	$([ "$(warns "$WORK/xrxd2.err")" = 1 ] &&

@@ -5,8 +5,8 @@
 #
 # Unloaded (xdp-loader unload -a, or ip link set dev X xdp off): xrxd does
 # not attach it again over the operator's decision; it logs it once and
-# is degraded (STATUS=, xrxctl status, xrx_degraded, degraded_reasons)
-# until xrx_rx is back - here re-attached from its pin - and then says so.
+# is degraded (STATUS=, xrxctl status, xrx_degraded, degraded_reasons;
+# a reload meanwhile says so too) until xrx_rx is back - here re-attached from its pin - and then says so.
 # Replaced by a foreign program: degraded, the log names the program, and
 # xrxd leaves it alone, also when it stops.
 . "$(dirname "$0")/../lib.sh"
@@ -56,6 +56,16 @@ check "unloaded: xrx_degraded 1, degraded_reasons names prog_detached" \
 	  [ "$(jget user.degraded_reasons)" = 2 ]; echo $?)
 check "unloaded: xrxd did not attach xrx_rx again, and still runs" \
 	$([ -z "$(prog_id)" ] && kill -0 $pid; echo $?)
+# A reload now puts the new rules in place, but nothing reaches them:
+# not a plain "reloaded".
+sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000|' "$WORK/xrx.conf"
+xrxctl reload $IF_DUT >"$WORK/out" 2>&1
+rc=$?
+sed 's/^/# /' "$WORK/out"
+check "unloaded: xrxctl reload: exit 0, and says xrxd is still DEGRADED and why" \
+	$([ $rc = 0 ] && grep -q "reloaded (reload 1 of xrxd pid $pid), but xrxd is still DEGRADED: xrx_rx was detached by someone else" "$WORK/out"; echo $?)
+check "... xrxctl status shows it with the reload" \
+	$(xrxctl status $IF_DUT | grep -q "^  reload    ok at .*(reload 1), but xrxd is still DEGRADED: xrx_rx was detached"; echo $?)
 
 in_dut bpftool net attach xdp pinned $PIN/xrx_rx dev $IF_DUT
 check "the operator attaches xrx_rx again from its pin" $([ "$(prog_id)" = "$ours" ]; echo $?)

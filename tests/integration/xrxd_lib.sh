@@ -136,7 +136,7 @@ xrxd_up() {
 	bg_dut "$XRXD" -v --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd.err"
 	pid=$!
 	at_exit kill -KILL $pid
-	wait_for 15 eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
+	wait_xrxd $pid eval 'xrxctl stats $IF_DUT --json 2>/dev/null | grep -q "\"pid\":$pid,"' ||
 		{ sed 's/^/# /' "$WORK/xrxd.err"; return 1; }
 }
 
@@ -220,7 +220,7 @@ xrxd_notified() {
 		-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
 	pid=$!
 	at_exit kill -KILL $pid
-	wait_for 15 grep -qx READY=1 "$WORK/notify.log"
+	wait_xrxd $pid grep -qx READY=1 "$WORK/notify.log"
 }
 
 redirected() {

@@ -12,6 +12,9 @@ of the same train.
                                          again: its length, gaps, and the
                                          hash tests/helpers/tcp_hash prints
     xrxpcap.py comments FILE             each packet's pcapng comment, a line each
+    xrxpcap.py tcp-count FILE... PORT    "RECORDS PAYLOAD_BYTES WIRE_BYTES" of the
+                                         TCP/IPv4 packets to PORT (pcap or pcapng,
+                                         read as a stream: files of gigabytes)
 
 FILE may be pcap or pcapng (Section Header, Interface Description and
 Enhanced Packet Blocks; every block's two lengths and its padding are
@@ -28,6 +31,8 @@ any difference in aggregate boundaries, segment counts, payload bytes or a
 header field shows as a difference.
 """
 import hashlib
+import mmap
+import os
 import struct
 import sys
 
@@ -45,28 +50,38 @@ class PcapError(Exception):
 PCAPNG_SHB = 0x0a0d0d0a
 
 
-def read_pcapng(path, data):
-    """Return [(frame bytes, wire length, comment or None)] of a pcapng file
-    of one LINKTYPE_ETHERNET interface."""
-    out, off, e = [], 0, "<"
-    while off < len(data):
-        if off + 12 > len(data):
+def _pcapng_blocks(path, data):
+    """(block type, byte order, offset, length) of every block of a pcapng
+    file in @data (bytes or an mmap), both lengths and the byte-order
+    magic checked: the one walk over blocks both readers below use."""
+    off, e, n = 0, "<", len(data)
+    while off < n:
+        if off + 12 > n:
             raise PcapError("%s: truncated block header at %d" % (path, off))
-        btype = struct.unpack(e + "I", data[off:off + 4])[0]
+        btype = struct.unpack_from(e + "I", data, off)[0]
         if btype == PCAPNG_SHB:
-            bom = data[off + 8:off + 12]
+            bom = bytes(data[off + 8:off + 12])
             if bom == b"\x4d\x3c\x2b\x1a":
                 e = "<"
             elif bom == b"\x1a\x2b\x3c\x4d":
                 e = ">"
             else:
                 raise PcapError("%s: bad byte-order magic %s" % (path, bom.hex()))
-        blen = struct.unpack(e + "I", data[off + 4:off + 8])[0]
-        if blen % 4 or blen < 12 or off + blen > len(data):
+        blen = struct.unpack_from(e + "I", data, off + 4)[0]
+        if blen % 4 or blen < 12 or off + blen > n:
             raise PcapError("%s: block at %d has length %d" % (path, off, blen))
-        if struct.unpack(e + "I", data[off + blen - 4:off + blen])[0] != blen:
+        if struct.unpack_from(e + "I", data, off + blen - 4)[0] != blen:
             raise PcapError("%s: block at %d: trailing length differs" %
                             (path, off))
+        yield btype, e, off, blen
+        off += blen
+
+
+def read_pcapng(path, data):
+    """Return [(frame bytes, wire length, comment or None)] of a pcapng file
+    of one LINKTYPE_ETHERNET interface."""
+    out = []
+    for btype, e, off, blen in _pcapng_blocks(path, data):
         body = data[off + 8:off + blen - 4]
         if btype == 1:
             if struct.unpack(e + "H", body[:2])[0] != LINKTYPE_ETHERNET:
@@ -89,8 +104,17 @@ def read_pcapng(path, data):
                     comment = body[o + 4:o + 4 + olen].decode()
                 o += 4 + ((olen + 3) & ~3)
             out.append((frame, wirelen, comment))
-        off += blen
     return out
+
+
+def _pcap_endian(magic, path, what):
+    """struct's byte order of a pcap file (microsecond or nanosecond
+    timestamps) from its magic number."""
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return "<"
+    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return ">"
+    raise PcapError("%s: not %s (magic %s)" % (path, what, magic.hex()))
 
 
 def read_pcap(path):
@@ -102,13 +126,7 @@ def read_pcap(path):
         return [(f, w) for f, w, _ in read_pcapng(path, data)]
     if len(data) < 24:
         raise PcapError("%s: not a pcap file (too short)" % path)
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        e = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        e = ">"
-    else:
-        raise PcapError("%s: not a pcap file (magic %s)" % (path, magic.hex()))
+    e = _pcap_endian(data[:4], path, "a pcap file")
     linktype = struct.unpack(e + "I", data[20:24])[0] & 0x0fffffff
     if linktype != LINKTYPE_ETHERNET:
         raise PcapError("%s: linktype %d, not Ethernet" % (path, linktype))
@@ -346,7 +364,6 @@ def check_payload(inp, out):
 def split(capture, outdir):
     """Write one pcap per train of a capture whose trains are preceded by
     marker frames ("train NAME"); return the names in capture order."""
-    import os
     frames = read_pcap(capture)
     names, cur, parts = [], None, {}
     for fr, wl in frames:
@@ -364,6 +381,59 @@ def split(capture, outdir):
     for n in names:
         write_pcap(os.path.join(outdir, n + ".pcap"), parts[n])
     return names
+
+
+def _records(path):
+    """(caplen, wirelen, offset of the frame) of every packet record of a
+    pcap or pcapng file of Ethernet frames, from the file's mmap; yields
+    the mmap first."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    yield m
+    n = len(m)
+    magic = m[:4]
+    if magic == struct.pack("<I", PCAPNG_SHB):
+        for btype, e, off, blen in _pcapng_blocks(path, m):
+            if btype == 6:			# enhanced packet block
+                caplen, wirelen = struct.unpack_from(e + "II", m, off + 20)
+                yield caplen, wirelen, off + 28
+            elif btype == 3:			# simple packet block
+                wirelen = struct.unpack_from(e + "I", m, off + 8)[0]
+                yield min(wirelen, blen - 16), wirelen, off + 12
+        return
+    e = _pcap_endian(magic, path, "a pcap or pcapng file")
+    off = 24
+    while off + 16 <= n:
+        caplen, wirelen = struct.unpack_from(e + "II", m, off + 8)
+        if off + 16 + caplen > n:
+            raise PcapError("%s: truncated packet at %d" % (path, off))
+        yield caplen, wirelen, off + 16
+        off += 16 + caplen
+
+
+def tcp_count(paths, port):
+    """[records, payload bytes, wire bytes] of the TCP/IPv4 packets to
+    @port in @paths: the payload from each record's wire length, so a
+    record cut by a snaplen still counts all of it."""
+    res = [0, 0, 0]
+    for path in paths:
+        it = _records(path)
+        m = next(it, None)
+        for caplen, wirelen, off in it:
+            if caplen < 34 or m[off + 12:off + 14] != b"\x08\x00" or m[off + 23] != 6:
+                continue
+            ihl = (m[off + 14] & 15) * 4
+            t = off + 14 + ihl
+            if caplen < 14 + ihl + 20 or (m[t + 2] << 8 | m[t + 3]) != port:
+                continue
+            res[0] += 1
+            res[1] += wirelen - 14 - ihl - (m[t + 12] >> 4) * 4
+            res[2] += wirelen
+        if m is not None:
+            m.close()
+    return res
 
 
 def csum(b):
@@ -477,6 +547,10 @@ def main(argv):
                 data = f.read()
             for _, _, c in read_pcapng(argv[2], data):
                 print(c if c is not None else "")
+
+
+        elif cmd == "tcp-count" and len(argv) > 3:
+            print(*tcp_count(argv[2:-1], int(argv[-1])))
         elif cmd == "check-payload":
             e = check_payload(packets(argv[2]), packets(argv[3]))
             for line in e:

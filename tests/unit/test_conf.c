@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include <xrx/sink.h>
+#include <xrx/live.h>
 #include "ctl_conf.h"
 
 static struct xrx_conf *conf_new(void)
@@ -52,6 +53,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c->engine.max_aggregate, 65536);
 	assert_int_equal(c->engine.max_segs, 64);
 	assert_int_equal(c->engine.flush_timeout_us, 0);
+	assert_false(c->live.no_coalesce);
+	assert_int_equal(c->live.coalesce_usec, XRX_LIVE_COALESCE_USEC_DEFAULT);
 	assert_int_equal(c->engine.flows, 4096);
 	assert_int_equal(c->engine.copy, XRX_COPY_HEADER);
 	assert_int_equal(c->engine.csum, XRX_CSUM_VERIFY);
@@ -79,6 +82,8 @@ static const char full_conf[] =
 	"max_aggregate = 524280\n"
 	"max_segments = 45\n"
 	"flush_timeout_us = 50   # trailing comment\n"
+	"coalesce = off\n"
+	"coalesce_us = 100\n"
 	"flows = 65536\n"
 	"copy = max-head\n"
 	"csum = trust\n"
@@ -122,6 +127,8 @@ static void test_every_key(void **state)
 	assert_int_equal(c->engine.max_aggregate, 524280);
 	assert_int_equal(c->engine.max_segs, 45);
 	assert_int_equal(c->engine.flush_timeout_us, 50);
+	assert_true(c->live.no_coalesce);
+	assert_int_equal(c->live.coalesce_usec, 100);
 	assert_int_equal(c->engine.flows, 65536);
 	assert_int_equal(c->engine.copy, XRX_COPY_MAX_HEAD);
 	assert_int_equal(c->engine.csum, XRX_CSUM_TRUST);
@@ -137,7 +144,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 21);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 23);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -283,6 +290,9 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nflows = 16777217\n", 2, "flows = 16777217 is out of range; write a flow count from 1 to 16777216" },
 	{ "interface = eth0\nflush_timeout_us = 1000001\n", 2, "flush_timeout_us = 1000001 is out of range; write microseconds from 0 to 1000000" },
 	{ "interface = eth0\nflush_timeout_us = -1\n", 2, "not a number" },
+	{ "interface = eth0\ncoalesce_us = 1001\n", 2, "coalesce_us = 1001 is out of range; write microseconds from 1 to 1000" },
+	{ "interface = eth0\ncoalesce_us = 0\n", 2, "coalesce_us = 0 is out of range; write microseconds from 1 to 1000" },
+	{ "interface = eth0\ncoalesce = no\n", 2, "coalesce = no is not a valid value; write on or off" },
 	{ "interface = eth0\nflows = 0\n", 2, "out of range" },
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
 	{ "interface = eth0\ncsum = none\n", 2, "write verify or trust" },

@@ -279,6 +279,13 @@ static void raw_set(const struct xrx_opt *o, void *opts, __u32 v, bool count)
 	}
 }
 
+static void quiet_log(void *ctx, enum xrx_log_level level, const char *msg)
+{
+	(void)ctx;
+	(void)level;
+	(void)msg;
+}
+
 /*
  * Does the library take @v for the row? Checked by the code that owns the
  * set: a real engine or sink, and xrx_opts_check() for each.
@@ -288,6 +295,7 @@ static bool library_takes(const struct xrx_opt *o, __u32 v, bool count)
 	static __u8 region[4096];
 	struct xrx_engine *e;
 	struct xrx_sink *sk;
+	struct xrx_live *l;
 	struct sets s;
 	void *opts = set_of(&s, o->set);
 	bool checked, made = true;
@@ -310,10 +318,19 @@ static bool library_takes(const struct xrx_opt *o, __u32 v, bool count)
 		sk = xrx_sink__open("null", &s.sink);
 		made = sk != NULL;
 		xrx_sink__close(sk);
+	} else {
+		/* The live path checks its options before it looks for the
+		 * interface: on one that does not exist, good options fail
+		 * with ENODEV and bad ones with EINVAL. */
+		s.live.log = quiet_log;
+		l = xrx_live__open("xrx-nosuch0", &s.live);
+		made = !l && errno != EINVAL;
+		xrx_live__close(l);
 	}
 	if (made != checked)
 		fail_msg("%s = %u: the %s says %s, xrx_opts_check() %s",
-			 row_name(o), v, o->set == XRX_OPT_SET_ENGINE ? "engine" : "sink",
+			 row_name(o), v, o->set == XRX_OPT_SET_ENGINE ? "engine" :
+			 o->set == XRX_OPT_SET_SINK ? "sink" : "live path",
 			 made ? "yes" : "no", checked ? "yes" : "no");
 	return made;
 }

@@ -27,7 +27,9 @@ struct xrx_reload {
 	__u64 started_mono_ns;
 	__u64 finished_ns;	/* CLOCK_REALTIME */
 	bool ok;
-	char reason[XRX_RELOAD_REASON_MAX];	/* "" when ok */
+	/* Failed: why. Ok: "", or what keeps the new configuration from
+	 * taking full effect (xrxd still degraded). */
+	char reason[XRX_RELOAD_REASON_MAX];
 };
 
 /* Text form and parser (@name for messages). */

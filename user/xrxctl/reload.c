@@ -125,7 +125,12 @@ int cmd_reload(const struct ctx *ctx, int argc, char **argv)
 	if (!r)
 		return 1;
 	ret = wait_outcome(ctx, ifname, pid, t0, timeout, r);
-	if (!ret && r->ok) {
+	if (!ret && r->ok && r->reason[0]) {
+		/* The new configuration runs, but not as well as it reads. */
+		ctl_warn("%s: reloaded (reload %llu of xrxd pid %d), but %s",
+			 ifname, (unsigned long long)r->generation, (int)pid,
+			 r->reason);
+	} else if (!ret && r->ok) {
 		ctl_notice("%s: reloaded (reload %llu of xrxd pid %d)", ifname,
 			   (unsigned long long)r->generation, (int)pid);
 	} else if (!ret) {

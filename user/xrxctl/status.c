@@ -196,8 +196,9 @@ static void print_reload(const struct ctx *ctx, const char *ifname, pid_t pid)
 	    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm))
 		snprintf(when, sizeof(when), "%llu", (unsigned long long)t);
 	if (r->ok)
-		printf("  reload    ok at %s (reload %llu)\n", when,
-		       (unsigned long long)r->generation);
+		printf("  reload    ok at %s (reload %llu)%s%s\n", when,
+		       (unsigned long long)r->generation,
+		       r->reason[0] ? ", but " : "", r->reason);
 	else
 		printf("  reload    FAILED at %s (reload %llu), the configuration before it runs on: %s\n",
 		       when, (unsigned long long)r->generation, r->reason);

@@ -129,8 +129,12 @@ static int check_tun(const struct xrx_conf *c, const char *key,
 		return 0;	/* the parser's to say */
 	memcpy(name, arg, len);
 	name[len] = '\0';
-	if (!if_nametoindex(name) || drvinfo(name, &di))
+	if (!if_nametoindex(name))
 		return 0;	/* xrxd creates it */
+	/* Every TUN/TAP answers GDRVINFO (tun_get_drvinfo()); a device
+	 * whose driver has no answer (lo, wireguard) is no TUN either. */
+	if (drvinfo(name, &di))
+		di.driver[0] = '\0';
 	if (strcmp(di.driver, "tun")) {
 		snprintf(err, errlen,
 			 "%s: %s = %s:%s, but %s exists and is not a %s device (driver %s), so the kernel refuses to attach to it (EINVAL); name a device that does not exist (xrxd creates it), or remove %s",

@@ -80,6 +80,7 @@ struct xrx_rxq {
 
 	__u32 batch;
 	__u32 low_mark;			/* kernel frames below: pressure */
+	__u64 nap_ns;			/* worker: coalesce_usec, 0 off */
 	/* Poll mode: delivered packets not yet returned by poll(). */
 	struct xrx_pkt **pend;
 	__u32 pend_cap, pend_head, pend_len;

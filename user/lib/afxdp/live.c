@@ -107,8 +107,9 @@ struct xrx_live *xrx_live__open(const char *ifname,
 	err = xrx_live_defaults(l, opts);
 	if (err) {
 		xrx_log(l, XRX_LOG_WARN,
-			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, sink or callback, not both, a tee only beside a sink)",
-			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX);
+			"%s: bad live options (ring sizes powers of two, at most %d queues, batch <= %d, coalesce_usec <= %d, sink or callback, not both, a tee only beside a sink)",
+			ifname ? ifname : "?", XRX_LIVE_QUEUES_MAX, XRX_BATCH_MAX,
+			XRX_LIVE_COALESCE_USEC_MAX);
 		goto fail;
 	}
 	if (!ifname || strlen(ifname) >= sizeof(l->ifname)) {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 
 #include "afxdp/afxdp.h"
 
@@ -382,10 +383,38 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 	return (int)nf;
 }
 
+/*
+ * Interrupt moderation (xrx_live_opts.coalesce_usec): the last batch
+ * emptied the RX ring, so sleep on a timer rather than on the socket.
+ * Off the socket's wait queue, the worker is not woken by every NAPI
+ * poll that delivers a few frames (xsk_flush() -> sock_def_readable()
+ * wakes only a sleeper in poll()); what arrives meanwhile makes the next
+ * batch, as NIC interrupt coalescing does. The sleep ends early enough
+ * for the oldest held aggregate's flush timeout.
+ */
+static void xrx_rxq_nap(struct xrx_rxq *q)
+{
+	__u64 ns = q->nap_ns, next = xrx_engine__next_timeout(q->e), now;
+	struct timespec ts;
+
+	if (next) {
+		now = xrx_now_ns();
+		if (next <= now)
+			return;
+		if (next - now < ns)
+			ns = next - now;
+	}
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)ns;
+	q->stats[XRX_LIVE_STAT_NAPS]++;
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
 static void *xrx_rxq_main(void *arg)
 {
 	struct xrx_rxq *q = arg;
 	cpu_set_t set;
+	int n = 0;
 
 	if (q->cpu >= 0) {
 		CPU_ZERO(&set);
@@ -395,13 +424,24 @@ static void *xrx_rxq_main(void *arg)
 				"%s queue %u: cannot pin the worker to CPU %d; running unpinned",
 				q->l->ifname, q->xsk.queue, q->cpu);
 	}
+	q->nap_ns = 0;
+	if (!q->l->o.no_coalesce && !q->xsk.busy_poll) {
+		q->nap_ns = (__u64)q->l->o.coalesce_usec * 1000;
+		/* The default slack (50 us) would stretch a 20 us sleep to
+		 * 70: bound the latency the sleep adds to 1.25 times it. */
+		prctl(PR_SET_TIMERSLACK, q->nap_ns / 4 ? q->nap_ns / 4 : 1);
+	}
 	while (!atomic_load_explicit(&q->stop, memory_order_relaxed)) {
 		/* The heartbeat the control thread watches: a worker
 		 * blocked in a sink (a FIFO nobody reads) stops it. */
 		atomic_store_explicit(&q->heartbeat_ns, xrx_now_ns(),
 				      memory_order_relaxed);
 		xrx_rxq_apply_swap(q);
-		xrx_rxq_batch(q, 100);
+		/* A full batch: more is waiting, go on. None: block in
+		 * poll() (traffic stopped). Some: the ring ran dry, nap. */
+		if (q->nap_ns && n > 0 && (__u32)n < q->batch)
+			xrx_rxq_nap(q);
+		n = xrx_rxq_batch(q, 100);
 	}
 	xrx_rxq_apply_swap(q);
 	/* Stopping: nothing stays held in the engine or queued in the sink. */
