@@ -5,7 +5,7 @@
  * Per frame: take xrx_meta (or parse with include/xrx/parse.h), sort out
  * what never enters GRO (the checks inet_gro_receive(),
  * ipv6_gro_receive(), tcp4_gro_receive() and udp4_gro_receive() make
- * before looking for a flow), and hand the rest to the GRO rules in gro.c.
+ * before looking for a flow), and hand the rest to the GRO rules in receive.c.
  */
 #include <errno.h>
 #include <stdlib.h>

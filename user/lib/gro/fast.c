@@ -4,7 +4,7 @@
  * their flow already holds, decided without the full path's per-frame
  * work.
  *
- * The full path (engine.c, gro.c) checks a frame's metadata, derives its
+ * The full path (engine.c, receive.c) checks a frame's metadata, derives its
  * lengths, looks its flow up and runs tcp_gro_receive()'s checks one
  * field at a time. When the frame's xrx_meta is byte for byte the one
  * the held aggregate's second segment came with, and its header bytes are

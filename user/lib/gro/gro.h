@@ -232,7 +232,7 @@ static __always_inline void xrx_count_frames(struct xrx_engine *e, __u32 n,
 }
 
 /*
- * The rules below are the ones the full path (gro.c) and the fast path
+ * The rules below are the ones the full path (receive.c) and the fast path
  * (fast.h) both apply, inline and on plain values, so each is written
  * once.
  */
@@ -451,7 +451,7 @@ static inline void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
 		xrx_frag_add(a, s->data + s->headlen, s->payload_len, s->addr);
 }
 
-/* gro.c */
+/* receive.c */
 void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 		     __u64 now_ns);
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
