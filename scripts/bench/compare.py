@@ -95,9 +95,14 @@ def xdp_meta_rows(d):
 
 
 def tee_rows(d):
+    # xrxd's own CPU per frame, and the whole machine's per GB (runs
+    # before cpu_lib.sh came to bench_tee.sh have only the first).
     if d.get("cpu_ns_per_frame_ratio"):
         yield ("tun + pcap tee vs tun alone, CPU per frame",
                d["cpu_ns_per_frame_ratio"], False, "ns ratio")
+    if d.get("cpu_per_gb_ratio"):
+        yield ("tun + pcap tee vs tun alone, machine CPU per GB",
+               d["cpu_per_gb_ratio"], False, "CPU s/GB ratio")
 
 
 def flood_rows(d):

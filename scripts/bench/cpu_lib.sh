@@ -2,7 +2,7 @@
 #
 # Where the live benchmarks' CPU time goes; sourced by every benchmark
 # that runs live traffic (bench_afxdp.sh, bench_tun.sh, bench_capture.sh,
-# bench_xdp_meta.sh).
+# bench_xdp_meta.sh, bench_tee.sh).
 #
 # The measure is whole-machine CPU per byte delivered: on veth the
 # sender's CPU also runs the receiving side's NAPI (XDP, the copy into the

@@ -12,6 +12,14 @@ WORK=$(mktemp -d /tmp/xrx-compare-test.XXXXXX)
 at_exit rm -rf "$WORK"
 CMP=$TOP/scripts/bench/compare.py
 
+# compare OLD NEW [ARGS...]: compare.py's output in $WORK/out, shown as
+# comments, and its exit status in rc.
+compare() {
+	"$CMP" "$@" >"$WORK/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$WORK/out"
+}
+
 # gen FILE GRO_RATIO XDP_RATIO: a gro row (higher is better) and an xdp
 # row (lower is better) with those ratios, as the benchmarks write them.
 gen() {
@@ -36,33 +44,26 @@ gen "$WORK/same" 2.0 1.5
 gen "$WORK/gro_worse" 1.5 1.5		# xrx/rte_gro fell: 25% worse
 gen "$WORK/xdp_better" 2.0 1.2		# xrx_rx cost ratio fell: better
 
-"$CMP" "$WORK/old" "$WORK/same" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/old" "$WORK/same"
 check "identical runs: exit 0" $rc
 check "identical runs: both rows compared, no change" \
 	$([ "$(grep -c '+0.0%' "$WORK/out")" = 2 ] && ! grep -q WORSE "$WORK/out"; echo $?)
 
-"$CMP" "$WORK/old" "$WORK/gro_worse" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/old" "$WORK/gro_worse"
 check "a ratio 25% worse: exit 1" $([ $rc = 1 ]; echo $?)
 check "the worse row is marked, with its change" \
 	$(grep 'header/trust/batch' "$WORK/out" | grep -q -- '-25.0%  WORSE'; echo $?)
 check "the unchanged row is not marked" \
 	$(grep 'xrx_rx tcp4' "$WORK/out" | grep -vq WORSE; echo $?)
 
-"$CMP" "$WORK/old" "$WORK/gro_worse" --threshold 30 >"$WORK/out" 2>&1
-check "--threshold 30 lets a 25% change pass" $?
+compare "$WORK/old" "$WORK/gro_worse" --threshold 30
+check "--threshold 30 lets a 25% change pass" $rc
 
-"$CMP" "$WORK/old" "$WORK/xdp_better" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/old" "$WORK/xdp_better"
 check "a lower cost ratio counts as better, not worse" \
 	$([ $rc = 0 ] && grep 'xrx_rx tcp4' "$WORK/out" | grep -q -- '+25.0%'; echo $?)
 
-"$CMP" "$WORK/old.gro" "$WORK/gro_worse.gro" >"$WORK/out" 2>&1
-rc=$?
+compare "$WORK/old.gro" "$WORK/gro_worse.gro"
 check "single benchmark files compare too" $([ $rc = 1 ]; echo $?)
 
 # The live xrx_rx benchmark (bench_xdp_meta.sh): its median ratios are
@@ -74,9 +75,7 @@ json.dump({"bench": "xdp_meta", "ratios": {
     "hw_dissect/hw_sw": {"what": "veth", "median": 1.6}}}, open(sys.argv[1], "w"))' \
 		"$WORK/meta$r" $r
 done
-"$CMP" "$WORK/meta0.9" "$WORK/meta1.08" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/meta0.9" "$WORK/meta1.08"
 check "xdp_meta: the NIC-hash row compared as a cost (0.90 -> 1.08: worse), veth's own row left out" \
 	$([ $rc = 1 ] && grep 'hw/hw_sw' "$WORK/out" | grep -q -- '-16.7%  WORSE' &&
 	  ! grep -q hw_dissect "$WORK/out"; echo $?)
@@ -93,9 +92,7 @@ json.dump({"bench": "flood", "rows": [
     {"config": {"flows": "crafted/cap-off"}, "label": "crafted/cap-off rr/timeout", "ratio_vs_ordinary": 100 * r}]},
     open(sys.argv[1], "w"))' "$WORK/flood$r" $r
 done
-"$CMP" "$WORK/flood1.1" "$WORK/flood1.4" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/flood1.1" "$WORK/flood1.4"
 check "flood: crafted flows 1.1x -> 1.4x ordinary compared as a cost (worse); baseline and cap-off left out" \
 	$([ $rc = 1 ] && grep 'crafted rr/timeout vs ordinary' "$WORK/out" | grep -q -- '-21.4%  WORSE' &&
 	  ! grep -q 'cap-off\|ordinary rr' "$WORK/out"; echo $?)
@@ -113,20 +110,33 @@ json.dump({"machine": {}, "benches": {
             "ratio_gro_on": 1 / r, "cpu_per_gb_ratio": r}}}, open(sys.argv[1], "w"))' \
 		"$WORK/live$r" $r
 done
-"$CMP" "$WORK/live1.2" "$WORK/live0.9" >"$WORK/out" 2>&1
-rc=$?
-sed 's/^/# /' "$WORK/out"
+compare "$WORK/live1.2" "$WORK/live0.9"
 check "capture and TUN: CPU per GB falling 1.2 -> 0.9 and the rate ratio rising count as better" \
 	$([ $rc = 0 ] && grep 'capture xrx CPU per GB vs tcpdump' "$WORK/out" | grep -q -- '+33.3%' &&
 	  grep 'capture xrx CPU per GB vs xdpdump' "$WORK/out" | grep -q -- '+33.3%' &&
 	  grep 'tun CPU per GB vs the faster GRO-on kernel path' "$WORK/out" | grep -q -- '+33.3%' &&
 	  grep 'tun vs the faster GRO-on kernel path' "$WORK/out" | grep -q -- '+33.3%'; echo $?)
-"$CMP" "$WORK/live0.9" "$WORK/live1.2" >"$WORK/out" 2>&1
+compare "$WORK/live0.9" "$WORK/live1.2"
 check "capture: CPU per GB rising 0.9 -> 1.2 is WORSE, exit 1" \
-	$([ $? = 1 ] && grep 'capture xrx CPU per GB vs tcpdump' "$WORK/out" | grep -q WORSE; echo $?)
+	$([ $rc = 1 ] && grep 'capture xrx CPU per GB vs tcpdump' "$WORK/out" | grep -q WORSE; echo $?)
 
-"$CMP" "$WORK/old" "$WORK/missing.json" >"$WORK/out" 2>&1
-rc=$?
+# The tee (bench_tee.sh): the TUN sink with a pcap tee against it alone,
+# xrxd's CPU per frame and the whole machine's CPU per GB, both costs.
+for r in 1.5 1.2; do
+	$PY -c 'import json, sys
+r = float(sys.argv[2])
+json.dump({"bench": "tee", "cpu_ns_per_frame_ratio": 1.6, "cpu_per_gb_ratio": r,
+           "gbps_ratio": 0.9}, open(sys.argv[1], "w"))' "$WORK/tee$r" $r
+done
+compare "$WORK/tee1.2" "$WORK/tee1.5"
+check "tee: machine CPU per GB rising 1.2x -> 1.5x the TUN sink alone is WORSE, exit 1; CPU per frame unchanged" \
+	$([ $rc = 1 ] && grep 'tun + pcap tee vs tun alone, machine CPU per GB' "$WORK/out" | grep -q -- '-20.0%  WORSE' &&
+	  grep 'tun + pcap tee vs tun alone, CPU per frame' "$WORK/out" | grep -q -- '+0.0%$'; echo $?)
+compare "$WORK/tee1.5" "$WORK/tee1.2"
+check "tee: machine CPU per GB falling 1.5x -> 1.2x counts as better" \
+	$([ $rc = 0 ] && grep 'tun + pcap tee vs tun alone, machine CPU per GB' "$WORK/out" | grep -q -- '+25.0%'; echo $?)
+
+compare "$WORK/old" "$WORK/missing.json"
 check "an unreadable file: exit 2, one line naming it" \
 	$([ $rc = 2 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q missing.json "$WORK/out"; echo $?)
 

@@ -757,6 +757,37 @@ struct diff_cfg {
 /* Both engines' flow hash key, and the metadata's. */
 static const struct xrx_hash_key diff_key = { { 0x5eed, 0xfa57 } };
 
+/*
+ * The metadata xrx_rx writes for the frame @f of @region into @m, and
+ * @f pointed at it; none if xrx_rx writes none. Return: whether written.
+ */
+static bool diff_meta(const __u8 *region, struct xrx_frame *f,
+		      struct xrx_meta *m)
+{
+	struct xrx_parsed p;
+
+	xrx_parse(region + f->addr,
+		  f->len < XRX_PARSE_WINDOW ? f->len : XRX_PARSE_WINDOW,
+		  f->len, &p, &diff_key);
+	if (p.result != XRX_PARSE_L4)
+		return false;
+	xrx_meta_fill(m, &p);
+	f->meta = m;
+	return true;
+}
+
+/* An engine of the options @o that logs into @l, its fast path on or off. */
+static void diff_engine(struct xrx_engine_opts *o, struct dlog *l, bool fast)
+{
+	o->hash_key = diff_key;
+	o->deliver = dlog_deliver;
+	o->release_frame = dlog_release;
+	o->ctx = l;
+	l->e = xrx_engine__new(o);
+	assert_non_null(l->e);
+	xrx_engine_fast_disable(l->e, !fast);
+}
+
 /* Run @r's frames through one engine. Return: merges the fast path made. */
 static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 		      struct dlog *l, __u64 vals[XRX_ENGINE_STAT_MAX])
@@ -774,13 +805,7 @@ static __u64 diff_run(struct run *r, const struct diff_cfg *c, bool fast,
 	o.csum = c->csum;
 	o.copy = c->copy;
 	o.udp = c->t.udp_pct > 0;
-	o.hash_key = diff_key;
-	o.deliver = dlog_deliver;
-	o.release_frame = dlog_release;
-	o.ctx = l;
-	l->e = xrx_engine__new(&o);
-	assert_non_null(l->e);
-	xrx_engine_fast_disable(l->e, !fast);
+	diff_engine(&o, l, fast);
 	for (i = 0; i < r->nr; i += n) {
 		n = 1 + rnd(&rs, c->t.max_batch);
 		if (n > r->nr - i)
@@ -802,7 +827,7 @@ static void run_fast_diff(const struct diff_cfg *c)
 	__u64 vs[XRX_ENGINE_STAT_MAX], vf[XRX_ENGINE_STAT_MAX], merged;
 	__u64 rs = c->t.seed ^ 0x3e7a;
 	struct xrx_meta *metas;
-	__u32 i, j, len;
+	__u32 i, j;
 	size_t k;
 
 	build_train(&r, &c->t);
@@ -811,16 +836,8 @@ static void run_fast_diff(const struct diff_cfg *c)
 	fast.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
 	assert_true(metas && slow.scratch && fast.scratch);
 	for (i = 0; i < r.nr; i++) {
-		struct xrx_parsed p;
-
-		len = r.frames[i].len;
-		xrx_parse(r.region + r.frames[i].addr,
-			  len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW, len,
-			  &p, &diff_key);
-		if (p.result != XRX_PARSE_L4)
+		if (!diff_meta(r.region, &r.frames[i], &metas[i]))
 			continue;	/* xrx_rx writes none */
-		xrx_meta_fill(&metas[i], &p);
-		r.frames[i].meta = &metas[i];
 		if ((int)rnd(&rs, 100) >= c->meta_spoil_pct)
 			continue;
 		switch (rnd(&rs, 6)) {
@@ -908,6 +925,348 @@ static void test_fast_path_same(void **state)
 	}
 }
 
+/*
+ * Runs (user/lib/gro/fast.c): frames that merge one after the other into
+ * one aggregate, merged by the fast path in one loop with the
+ * aggregate's state in locals. For every position p of a batch, p
+ * segments that merge, then at p one frame that ends the run for one
+ * reason, then the stream goes on to the batch's end; and runs of every
+ * length that end with the batch. Each case goes through an engine with
+ * the fast path and one without, compared as test_fast_path_same does
+ * (every delivered byte and field, every release in order, every
+ * counter), and the fast path must have merged the run, in one run.
+ */
+#define RUN_BATCH 64		/* the longest run */
+#define RUN_SETUP 4		/* frames before: two full path, two fast */
+#define RUN_AFTER 8		/* a batch after, the aggregate goes on */
+#define RUN_FRAMES (RUN_SETUP + RUN_BATCH + RUN_AFTER)
+#define RUN_SLOT 1024
+#define RUN_MSS 256
+
+/* What ends the run at position p. */
+enum run_end {
+	RE_BATCH,	/* nothing: the run ends with the batch */
+	RE_NO_META, RE_CHAIN, RE_BAD_ADDR, RE_SHORT_FRAME,
+	RE_META_HASH, RE_META_MAGIC, RE_HW_VLAN, RE_OTHER_FLOW,
+	RE_BUCKET_FULL,	/* another flow, its bucket bounded at one */
+	RE_PSH, RE_FIN, RE_SYN, RE_RST, RE_URG, RE_CWR, RE_ECE,
+	RE_WINDOW, RE_ACK, RE_OPTS, RE_TTL, RE_TOS,
+	RE_DF, RE_IP_CSUM, RE_IP_ID,	/* IPv4 only */
+	RE_PAD, RE_TRUNC, RE_PURE_ACK, RE_OVER_MSS, RE_SEQ_GAP, RE_SEQ_DUP,
+	RE_SIZE, RE_SEGS, RE_SHORT_SEG, RE_L4_CSUM,
+	RE_MAX
+};
+
+static const char *const run_end_names[RE_MAX] = {
+	"batch end", "no meta", "chain", "bad addr", "short frame",
+	"meta hash", "meta magic", "hw vlan", "other flow", "bucket full",
+	"psh", "fin", "syn", "rst", "urg", "cwr", "ece",
+	"window", "ack", "options", "ttl", "tos", "df", "ip csum", "ip id",
+	"padding", "truncated", "pure ack", "over mss", "seq gap", "seq dup",
+	"size", "max_segs", "short segment", "l4 csum",
+};
+
+/* The full path's counter that names each end: the case does what its
+ * name says (0: no counter of its own, another flow or none at all). */
+static const int run_end_stat[RE_MAX] = {
+	[RE_CHAIN] = XRX_ENGINE_STAT_DROP_BAD_FRAME,
+	[RE_BAD_ADDR] = XRX_ENGINE_STAT_DROP_BAD_FRAME,
+	[RE_SHORT_FRAME] = XRX_ENGINE_STAT_SINGLE_MALFORMED,
+	[RE_BUCKET_FULL] = XRX_ENGINE_STAT_FLUSH_BUCKET_FULL,
+	[RE_PSH] = XRX_ENGINE_STAT_COMPLETE_FLAGS,
+	[RE_FIN] = XRX_ENGINE_STAT_COMPLETE_FLAGS,
+	[RE_SYN] = XRX_ENGINE_STAT_SINGLE_TCP_FLAGS,
+	[RE_RST] = XRX_ENGINE_STAT_SINGLE_TCP_FLAGS,
+	[RE_URG] = XRX_ENGINE_STAT_SINGLE_TCP_FLAGS,
+	[RE_CWR] = XRX_ENGINE_STAT_FLUSH_CWR,
+	[RE_ECE] = XRX_ENGINE_STAT_FLUSH_FLAGS,
+	[RE_WINDOW] = XRX_ENGINE_STAT_FLUSH_WINDOW,
+	[RE_ACK] = XRX_ENGINE_STAT_FLUSH_ACK,
+	[RE_OPTS] = XRX_ENGINE_STAT_FLUSH_OPTS,
+	[RE_TTL] = XRX_ENGINE_STAT_FLUSH_TTL,
+	[RE_TOS] = XRX_ENGINE_STAT_FLUSH_TOS,
+	[RE_DF] = XRX_ENGINE_STAT_FLUSH_DF,
+	[RE_IP_CSUM] = XRX_ENGINE_STAT_CSUM_BAD,
+	[RE_IP_ID] = XRX_ENGINE_STAT_FLUSH_IPID,
+	[RE_PAD] = XRX_ENGINE_STAT_SINGLE_LEN,
+	[RE_TRUNC] = XRX_ENGINE_STAT_SINGLE_LEN,
+	[RE_PURE_ACK] = XRX_ENGINE_STAT_SINGLE_PURE_ACK,
+	[RE_OVER_MSS] = XRX_ENGINE_STAT_FLUSH_MSS,
+	[RE_SEQ_GAP] = XRX_ENGINE_STAT_FLUSH_SEQ,
+	[RE_SEQ_DUP] = XRX_ENGINE_STAT_FLUSH_SEQ,
+	[RE_SIZE] = XRX_ENGINE_STAT_FLUSH_SIZE,
+	[RE_SEGS] = XRX_ENGINE_STAT_COMPLETE_SEGS,
+	[RE_SHORT_SEG] = XRX_ENGINE_STAT_COMPLETE_SHORT,
+	[RE_L4_CSUM] = XRX_ENGINE_STAT_CSUM_BAD,	/* when verified */
+};
+
+struct run_case {
+	int family;
+	bool fixed_id;
+	enum xrx_csum_mode csum;
+	enum run_end why;
+	__u32 pos;		/* where the run ends */
+};
+
+struct run_train {
+	__u8 *region;
+	size_t region_size;
+	struct xrx_frame frames[RUN_FRAMES];
+	struct xrx_meta metas[RUN_FRAMES];
+	__u32 nr, batch;	/* frames; those of the run's batch */
+	__u32 max_aggregate, max_segs;
+};
+
+/* Frame @i: built from @s into its slot, with the metadata xrx_rx writes. */
+static __u32 run_frame(struct run_train *t, __u32 i,
+		       const struct frame_spec *s)
+{
+	int len;
+
+	len = frame_build(s, t->region + (size_t)i * RUN_SLOT, RUN_SLOT);
+	assert_true(len > 0);
+	t->frames[i] = (struct xrx_frame){ .addr = (__u64)i * RUN_SLOT,
+					   .len = len };
+	diff_meta(t->region, &t->frames[i], &t->metas[i]);
+	return len;
+}
+
+/* p->len of the aggregate after @n segments of the first frame's kind */
+static __u32 run_held(__u32 first_len, __u32 n)
+{
+	return first_len - 14 + (n - 1) * RUN_MSS;
+}
+
+static void run_build(struct run_train *t, const struct run_case *c)
+{
+	static const __u8 ts_other[12] = { 1, 1, 8, 10, 0, 0, 0, 9,
+					   0, 0, 0, 0 };
+	struct frame_spec s, b;
+	__u32 i, first_len = 0, len, bi;
+
+	c->family == 4 ? frame_spec_tcp4(&s) : frame_spec_tcp6(&s);
+	s.payload_len = RUN_MSS;
+	s.seq = 0xfffff000;	/* the sequence numbers wrap in the run */
+	s.ip_id = 0xffe0;	/* and the IDs */
+	t->nr = 0;
+	t->batch = c->why == RE_BATCH ? c->pos : RUN_BATCH;
+	t->max_aggregate = 0;
+	t->max_segs = 200;
+	bi = RUN_SETUP + c->pos;	/* the frame that ends the run */
+	for (i = 0; i < RUN_SETUP + t->batch + RUN_AFTER; i++) {
+		b = s;
+		if (i == bi && c->why != RE_BATCH) {
+			switch (c->why) {
+			case RE_OTHER_FLOW:
+			case RE_BUCKET_FULL: b.sport++; break;
+			case RE_PSH: b.tcp_flags |= 0x08; break;
+			case RE_FIN: b.tcp_flags |= 0x01; break;
+			case RE_SYN: b.tcp_flags |= 0x02; break;
+			case RE_RST: b.tcp_flags |= 0x04; break;
+			case RE_URG: b.tcp_flags |= 0x20; b.urg_ptr = 1; break;
+			case RE_CWR: b.tcp_flags |= 0x80; break;
+			case RE_ECE: b.tcp_flags |= 0x40; break;
+			case RE_WINDOW: b.window++; break;
+			case RE_ACK: b.ack++; break;
+			case RE_OPTS: b.tcp_opts = ts_other; break;
+			case RE_TTL: b.ttl--; b.hop_limit--; break;
+			case RE_TOS: b.tos ^= 4; b.tclass ^= 4; break;
+			case RE_DF: b.frag_off ^= 0x4000; break;
+			case RE_IP_CSUM: b.bad_ip_csum = 1; break;
+			case RE_IP_ID: b.ip_id += 5; break;
+			case RE_PAD: b.pad = 6; break;
+			case RE_TRUNC: b.tot_len_delta = 4; break;
+			case RE_PURE_ACK: b.payload_len = 0; break;
+			case RE_OVER_MSS: b.payload_len = RUN_MSS + 10; break;
+			case RE_SEQ_GAP: b.seq += 1000; break;
+			case RE_SEQ_DUP: b.seq -= RUN_MSS; break;
+			case RE_SHORT_SEG: b.payload_len = RUN_MSS / 2; break;
+			case RE_L4_CSUM: b.bad_l4_csum = 1; break;
+			default: break;
+			}
+		}
+		len = run_frame(t, i, &b);
+		if (i == 0)
+			first_len = len;
+		if (i == bi) {
+			struct xrx_frame *f = &t->frames[i];
+
+			switch (c->why) {
+			case RE_NO_META: f->meta = NULL; break;
+			case RE_CHAIN: f->flags |= XRX_FRAME_F_CHAIN; break;
+			case RE_BAD_ADDR: f->addr = t->region_size + 64; break;
+			case RE_SHORT_FRAME: f->len = t->metas[i].headlen - 1;
+				break;
+			case RE_META_HASH: t->metas[i].hash ^= 0x5a5a; break;
+			case RE_META_MAGIC: t->metas[i].magic ^= 1; break;
+			case RE_HW_VLAN:
+				t->metas[i].flags |= XRX_META_F_HW_VLAN;
+				t->metas[i].vlan_proto = 0x8100;
+				t->metas[i].vlan_tci = 7;
+				break;
+			case RE_OTHER_FLOW:	/* the same hash: its bucket */
+			case RE_BUCKET_FULL:
+				t->metas[i] = t->metas[i - 1];
+				break;
+			case RE_SIZE:	/* this segment reaches the limit */
+				t->max_aggregate = run_held(first_len, bi) +
+						   RUN_MSS;
+				break;
+			case RE_SEGS:	/* this segment completes it */
+				t->max_segs = bi + 1;
+				break;
+			default: break;
+			}
+		}
+		/* the stream goes on after whatever came */
+		s.seq = b.seq + b.payload_len;
+		s.ip_id = c->fixed_id ? s.ip_id : (__u16)(b.ip_id + 1);
+	}
+	t->nr = i;
+}
+
+/*
+ * The case through one engine. Return: merges the fast path made up to
+ * the end of the run's batch; in @runs, the runs it made them in within
+ * that batch.
+ */
+static __u64 run_engine(const struct run_train *t, const struct run_case *c,
+			bool fast, struct dlog *l,
+			__u64 vals[XRX_ENGINE_STAT_MAX], __u64 *runs)
+{
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	__u32 batches[3] = { RUN_SETUP, t->batch, RUN_AFTER }, i, k;
+	__u64 merged = 0;
+
+	o.region = t->region;
+	o.region_size = t->region_size;
+	o.flows = 16;
+	o.pkts = 64;
+	o.max_aggregate = t->max_aggregate;
+	o.max_segs = t->max_segs;
+	o.flush_timeout_us = 1000000;	/* held from batch to batch */
+	o.csum = c->csum;
+	diff_engine(&o, l, fast);
+	/* the other flow delivers the run's aggregate, the bucket's oldest
+	 * (gro_flush_oldest()) */
+	if (c->why == RE_BUCKET_FULL)
+		xrx_engine_bucket_max(l->e, 1);
+	for (i = 0, k = 0; k < 3; i += batches[k++]) {
+		assert_int_equal(xrx_engine__rx(l->e, t->frames + i,
+						batches[k], 1000),
+				 batches[k]);
+		if (k == 0)
+			*runs = l->e->fast_runs;
+		if (k == 1) {
+			merged = l->e->fast_merged;
+			*runs = l->e->fast_runs - *runs;
+		}
+	}
+	xrx_engine__stats(l->e, vals);
+	xrx_engine__free(l->e);
+	return merged;
+}
+
+/* Return: whether the case's engines differed, or the run was not merged. */
+static bool run_case_check(struct run_train *t, const struct run_case *c,
+			   struct dlog *slow, struct dlog *fast)
+{
+	__u64 vs[XRX_ENGINE_STAT_MAX], vf[XRX_ENGINE_STAT_MAX], merged, runs;
+	__u32 j;
+
+	run_build(t, c);
+	slow->n = 0;
+	fast->n = 0;
+	run_engine(t, c, false, slow, vs, &runs);
+	merged = run_engine(t, c, true, fast, vf, &runs);
+	for (j = 0; j < XRX_ENGINE_STAT_MAX; j++)
+		if (vs[j] != vf[j]) {
+			print_message("# IPv%d%s %s, %s at %u: counter %s: %llu full path, %llu fast\n",
+				      c->family, c->fixed_id ? " fixed ID" : "",
+				      c->csum == XRX_CSUM_VERIFY ? "verify" : "trust",
+				      run_end_names[c->why], c->pos,
+				      xrx_engine_stat__name(j),
+				      (unsigned long long)vs[j],
+				      (unsigned long long)vf[j]);
+			return true;
+		}
+	if (slow->n != fast->n || memcmp(slow->b, fast->b, slow->n)) {
+		print_message("# IPv%d%s %s, %s at %u: output differs (%zu/%zu bytes)\n",
+			      c->family, c->fixed_id ? " fixed ID" : "",
+			      c->csum == XRX_CSUM_VERIFY ? "verify" : "trust",
+			      run_end_names[c->why], c->pos, slow->n, fast->n);
+		return true;
+	}
+	if (run_end_stat[c->why] && !vs[run_end_stat[c->why]] &&
+	    (c->why != RE_L4_CSUM || c->csum == XRX_CSUM_VERIFY)) {
+		print_message("# IPv%d %s at %u: no %s\n", c->family,
+			      run_end_names[c->why], c->pos,
+			      xrx_engine_stat__name(run_end_stat[c->why]));
+		return true;
+	}
+	/* the setup's two, and every segment of the run before pos: all
+	 * of them when the batch ends the run */
+	if (merged < 2 + c->pos ||
+	    (c->why == RE_BATCH && merged != 2 + c->pos)) {
+		print_message("# IPv%d %s at %u: the fast path merged %llu\n",
+			      c->family, run_end_names[c->why], c->pos,
+			      (unsigned long long)merged);
+		return true;
+	}
+	/* in one run: the segments before pos are one; after the frame at
+	 * pos, at most one for each frame left in the batch */
+	if ((c->why == RE_BATCH && runs != 1) ||
+	    runs > (c->pos > 0) + RUN_BATCH - c->pos) {
+		print_message("# IPv%d %s at %u: %llu runs\n",
+			      c->family, run_end_names[c->why], c->pos,
+			      (unsigned long long)runs);
+		return true;
+	}
+	return false;
+}
+
+static void test_fast_path_runs(void **state)
+{
+	static const struct run_case kinds[] = {
+		{ .family = 4, .csum = XRX_CSUM_TRUST },
+		{ .family = 6, .csum = XRX_CSUM_TRUST },
+		{ .family = 4, .fixed_id = true, .csum = XRX_CSUM_VERIFY },
+	};
+	struct dlog slow = { 0 }, fast = { 0 };
+	struct run_train t = { 0 };
+	__u32 k, bad = 0, cases = 0;
+	struct run_case c;
+
+	(void)state;
+	t.region_size = (size_t)RUN_FRAMES * RUN_SLOT;
+	t.region = calloc(1, t.region_size);
+	slow.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
+	fast.scratch = malloc(XRX_AGGREGATE_MAX + 1024);
+	assert_true(t.region && slow.scratch && fast.scratch);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		c = kinds[k];
+		for (c.why = 0; c.why < RE_MAX; c.why++) {
+			if (c.family == 6 && (c.why == RE_DF ||
+					      c.why == RE_IP_CSUM ||
+					      c.why == RE_IP_ID))
+				continue;	/* IPv4 header fields */
+			for (c.pos = c.why == RE_BATCH ? 1 : 0;
+			     c.pos <= RUN_BATCH - (c.why != RE_BATCH);
+			     c.pos++) {
+				bad += run_case_check(&t, &c, &slow, &fast);
+				cases++;
+			}
+		}
+	}
+	print_message("# %u runs, %u differ\n", cases, bad);
+	assert_int_equal(bad, 0);
+	free(slow.b);
+	free(fast.b);
+	free(slow.scratch);
+	free(fast.scratch);
+	free(t.region);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -919,6 +1278,7 @@ int main(void)
 		cmocka_unit_test(test_many_flows),
 		cmocka_unit_test(test_big_tcp),
 		cmocka_unit_test(test_fast_path_same),
+		cmocka_unit_test(test_fast_path_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * VXLAN: the tunnel parser (include/xrx/parse_tunnel.h) and the engine's
- * tunnel rules (user/lib/gro/tunnel.c and the level-wise rules of gro.c),
+ * tunnel rules (user/lib/gro/tunnel.c and the level-wise rules of receive.c),
  * one table row per side of a rule, as test_gro.c. A row builds a train
  * of frames (frame k: inner TCP segment k of a contiguous flow, outer IP
  * ID 500 + k, then the row's changes to some frames), runs it as one

@@ -10,4 +10,11 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/*
+ * The kernel's OPTIMIZER_HIDE_VAR(): the compiler no longer knows where
+ * @var's value came from, so it keeps the value instead of working it
+ * out again at each use.
+ */
+#define xrx_hide_var(var) __asm__("" : "=r"(var) : "0"(var))
+
 #endif /* XRX_LIB_COMPILER_H */

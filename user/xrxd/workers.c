@@ -29,14 +29,6 @@
 /* 20 times the longest a healthy worker stays away from its loop. */
 #define XRXD_STUCK_NS 2000000000ull
 
-__u64 xrxd_now_ns(int clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 /* "all": every RX queue the driver has now (combined + RX-only). */
 unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 			      const struct xrx_nic *nic)

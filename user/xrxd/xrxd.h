@@ -9,6 +9,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include <xrx/xrx.h>
 
@@ -143,6 +144,14 @@ int xrxd_linkmon_open(void);
 /* Read pending link events. Return: 1 when the interface was removed. */
 int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart);
 
-__u64 xrxd_now_ns(int clock);
+/* @clock (CLOCK_MONOTONIC, CLOCK_REALTIME) in ns: read by the workers,
+ * the health checks, the retry timer and the reload record alike. */
+static inline __u64 xrxd_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
 
 #endif /* XRXD_H */

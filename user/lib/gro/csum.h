@@ -22,17 +22,34 @@ static inline __u16 xrx_csum_fold(__u32 sum)
 }
 
 /*
+ * Does a ones' complement sum of 16-bit words, added up in 64 bits and
+ * not folded, fold to 0xffff, a valid checksum? Exactly when
+ * it is a non-zero multiple of 0xffff: each fold keeps the value modulo
+ * 0xffff (2^16 = 1 modulo 0xffff), a non-zero sum never folds to 0, and
+ * the folded sum lies in 1 .. 0xffff. One multiply where the folds take a
+ * dozen instructions.
+ */
+static __always_inline bool xrx_csum64_ok(__u64 sum)
+{
+	return sum && sum % 0xffff == 0;
+}
+
+/*
  * The IPv4 header sum inet_gro_receive() checks with ip_fast_csum(): the
  * five 32-bit words of a 20-byte header (options never reach GRO) added
- * in 64 bits and folded, as the kernel's unrolled version does. Loaded in
- * host order: the sum comes out in host order too (RFC 1071 2(B)), so it
- * is compared with 0xffff or stored back as loaded.
+ * in 64 bits, as the kernel's unrolled version does. Loaded in host
+ * order: the sum comes out in host order too (RFC 1071 2(B)), so it is
+ * checked or, folded, stored back as loaded.
  */
+static inline __u64 xrx_ipv4_hdr_sum64(const __u8 *iph)
+{
+	return (__u64)xrx_raw32(iph) + xrx_raw32(iph + 4) +
+	       xrx_raw32(iph + 8) + xrx_raw32(iph + 12) + xrx_raw32(iph + 16);
+}
+
 static inline __u16 xrx_ipv4_hdr_sum(const __u8 *iph)
 {
-	__u64 sum = (__u64)xrx_raw32(iph) + xrx_raw32(iph + 4) +
-		    xrx_raw32(iph + 8) + xrx_raw32(iph + 12) +
-		    xrx_raw32(iph + 16);
+	__u64 sum = xrx_ipv4_hdr_sum64(iph);
 
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffffffff) + (sum >> 32);
@@ -41,7 +58,7 @@ static inline __u16 xrx_ipv4_hdr_sum(const __u8 *iph)
 
 static inline bool xrx_ipv4_csum_ok(const __u8 *iph)
 {
-	return xrx_ipv4_hdr_sum(iph) == 0xffff;
+	return xrx_csum64_ok(xrx_ipv4_hdr_sum64(iph));
 }
 
 /* csum.c */

@@ -5,7 +5,7 @@
  * Per frame: take xrx_meta (or parse with include/xrx/parse.h), sort out
  * what never enters GRO (the checks inet_gro_receive(),
  * ipv6_gro_receive(), tcp4_gro_receive() and udp4_gro_receive() make
- * before looking for a flow), and hand the rest to the GRO rules in gro.c.
+ * before looking for a flow), and hand the rest to the GRO rules in receive.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include <xrx/counters.h>
 #include "gro/gro.h"
 #include "gro/fast.h"
+#include "gro/prefetch.h"
 #include "opts.h"
 
 /* Positional: the table is in enum order (XRX_ENGINE_STATS_TABLE). */
@@ -51,6 +52,7 @@ static int xrx_engine_pools(struct xrx_engine *e)
 	/* A segment's payload is one fragment per piece it spans. */
 	__u32 max_frags = o->copy == XRX_COPY_FULL ? 1 :
 			  (o->max_segs + 1) * o->max_chunks;
+	size_t stride;
 	__u32 i;
 
 	/* Full copy: an aggregate (limit from its network header) or the
@@ -62,7 +64,9 @@ static int xrx_engine_pools(struct xrx_engine *e)
 		e->head_size += XRX_HBH_JUMBO_LEN;
 	if (o->copy == XRX_COPY_FULL)
 		e->head_size += e->limit > 65536 ? e->limit : 65536;
-	e->heads_size = (size_t)e->head_size * o->pkts;
+	/* each on a cache line of its own (XRX_HEAD_ALIGN) */
+	stride = (e->head_size + XRX_HEAD_ALIGN - 1) & ~(size_t)(XRX_HEAD_ALIGN - 1);
+	e->heads_size = stride * o->pkts;
 	e->heads = mmap(NULL, e->heads_size, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (e->heads == MAP_FAILED) {
@@ -80,7 +84,7 @@ static int xrx_engine_pools(struct xrx_engine *e)
 	for (i = o->pkts; i-- > 0;) {
 		struct xrx_agg *a = &e->aggs[i];
 
-		a->head = e->heads + (size_t)i * e->head_size;
+		a->head = e->heads + (size_t)i * stride;
 		a->frags = e->frag_store + (size_t)i * max_frags;
 		a->max_frags = max_frags;
 		a->pkt.head = a->head;
@@ -363,7 +367,7 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 			len += f->chunks[i].len;
 		}
 	}
-	xrx_count_frame(e, len);
+	xrx_count_frames(e, 1, len);
 	if (unlikely(bad ||
 		     (e->opts.copy == XRX_COPY_FULL && len > e->head_size))) {
 		xrx_count(e, XRX_ENGINE_STAT_DROP_BAD_FRAME);
@@ -396,81 +400,26 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 		xrx_gro_receive(e, &s, now_ns);
 }
 
-/*
- * Frames arrive cold (written by the NIC, or long ago): ask for the lines
- * the GRO rules read -- xrx_meta just before the frame and the first two
- * lines of headers (a TCP header with timestamps ends past byte 64) -- a
- * few frames before they are needed, so the misses overlap instead of
- * stalling one after the other.
- */
-#define XRX_PREFETCH_AHEAD 8
-
-/*
- * Always inline: a function of nothing but prefetches is "const" to gcc's
- * pure-const pass, and a call to it is then removed as dead code.
- */
-static __always_inline void xrx_frame_prefetch(const struct xrx_engine *e,
-					       const struct xrx_frame *f)
-{
-	const __u8 *p;
-
-	if (f->addr >= e->region_size)
-		return;		/* not even a pointer to form */
-	p = e->region + f->addr;
-	if (f->meta)
-		__builtin_prefetch(f->meta);
-	__builtin_prefetch(p);
-	__builtin_prefetch(p + 64);
-}
-
-/*
- * Verifying the L4 checksum, or copying whole frames, reads every payload
- * byte: the rest of a frame's lines are asked for XRX_PAYLOAD_AHEAD frames
- * ahead, nearer than the headers, as one frame brings some twenty misses
- * of its own. Every line: in gro_bench's one-flow rows (payload cold)
- * this took a verified segment from about 180 to 160 ns and a fully
- * copied one from 220 to 160; 1 to 4 frames ahead did alike, while every
- * other line, or only the first few, did no better than none.
- */
-#define XRX_PAYLOAD_AHEAD 2
-
-static __always_inline void xrx_payload_prefetch(const struct xrx_engine *e,
-						 const struct xrx_frame *f)
-{
-	const __u8 *p;
-	__u32 off;
-
-	if (f->addr >= e->region_size || f->len > e->region_size - f->addr ||
-	    f->len <= 128)
-		return;
-	p = e->region + f->addr;
-	for (off = 128; off < f->len; off += 64)
-		__builtin_prefetch(p + off);
-	__builtin_prefetch(p + f->len - 1);	/* a frame not line-aligned */
-}
-
 int xrx_engine__rx(struct xrx_engine *e, const struct xrx_frame *frames,
 		   __u32 n, __u64 now_ns)
 {
-	bool payload = e && (e->opts.csum == XRX_CSUM_VERIFY ||
-			     e->opts.copy == XRX_COPY_FULL);
-	__u32 i;
+	const struct xrx_frame *f, *end = frames + n;
+	struct xrx_ahead ah;
+	__u32 k;
 
 	if (!e || (n && !frames))
 		return -EINVAL;
-	for (i = 0; i < n && i < XRX_PREFETCH_AHEAD; i++)
-		xrx_frame_prefetch(e, &frames[i]);
-	for (i = 0; payload && i < n && i < XRX_PAYLOAD_AHEAD; i++)
-		xrx_payload_prefetch(e, &frames[i]);
-	for (i = 0; i < n; i++) {
-		if (i + XRX_PREFETCH_AHEAD < n)
-			xrx_frame_prefetch(e, &frames[i + XRX_PREFETCH_AHEAD]);
-		if (payload && i + XRX_PAYLOAD_AHEAD < n)
-			xrx_payload_prefetch(e, &frames[i + XRX_PAYLOAD_AHEAD]);
-		/* a segment that merges into its flow's held aggregate
-		 * (fast.c); every other frame takes the full path */
-		if (!xrx_fast_frame(e, &frames[i]))
-			xrx_engine_frame(e, &frames[i], now_ns);
+	xrx_prefetch_start(e, frames, n, &ah);
+	for (f = frames; f < end; f += k) {
+		/* a run of segments that merge into their flow's held
+		 * aggregate (fast.h); every other frame takes the full
+		 * path */
+		k = xrx_fast_run(e, f, end, &ah);
+		if (k)
+			continue;
+		xrx_prefetch_step(&ah, f);
+		xrx_engine_frame(e, f, now_ns);
+		k = 1;
 	}
 	if (e->timeout_ns)
 		xrx_engine__flush(e, now_ns);

@@ -53,6 +53,16 @@ struct xrx_lvl {
 	__u8 pad;			/* zero: levels compare whole */
 };
 
+/* 16 bytes the fast path (fast.h) compares at once */
+typedef __u64 xrx_fast_vec __attribute__((vector_size(16)));
+
+/*
+ * Where head buffers start: on a cache line, so a header of up to 64
+ * bytes is one line, and the fast path (fast.h) compares a head's header
+ * 16 bytes at a time from aligned addresses.
+ */
+#define XRX_HEAD_ALIGN 64
+
 /*
  * A packet buffer: the public packet plus what the engine needs while it
  * holds it as an aggregate (the kernel keeps this in NAPI_GRO_CB(skb)).
@@ -62,7 +72,7 @@ struct xrx_lvl {
 struct xrx_agg {
 	struct xrx_pkt pkt;		/* first: handed to the consumer */
 	struct xrx_frag *frags;		/* pkt.frags, writable */
-	__u8 *head;			/* pkt.head, writable */
+	__u8 *head;			/* pkt.head, writable; XRX_HEAD_ALIGN */
 	__u32 max_frags;
 	__u8 state;			/* enum xrx_agg_state */
 	bool in_table;			/* held in the flow table */
@@ -88,8 +98,9 @@ struct xrx_agg {
 	__u8 fast_slot;			/* its header mask: engine fast_masks[] */
 	__u16 fast_min_len;		/* shortest frame that may merge */
 	__u32 fast_key;			/* the mask's layout key */
-	__u64 fast_meta[3];		/* that segment's xrx_meta */
 	__u64 fast_ipsum;		/* IPv4 header sum but length, ID, check */
+	xrx_fast_vec fast_meta[2];	/* that segment's xrx_meta: bytes 0 .. 15
+					 * and 8 .. 23 */
 };
 
 /*
@@ -151,8 +162,6 @@ static __always_inline void xrx_seg_enter(struct xrx_seg *s, __u32 i,
 #define XRX_FAST_HDR_MAX 128
 #define XRX_FAST_MASKS 4
 
-typedef __u64 xrx_fast_vec __attribute__((vector_size(16)));
-
 /*
  * Which header bytes of one layout (IP version, l3_off, l4_off, hdr_len)
  * must be equal between a held head and a segment that merges into it:
@@ -203,6 +212,7 @@ struct xrx_engine {
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */
 	bool fast_off;			/* fast path disabled (tests) */
 	__u64 fast_merged;		/* segments it merged (tests) */
+	__u64 fast_runs;		/* runs it merged them in (tests) */
 	__u8 fast_next;			/* fast_masks[] slot to take next */
 	struct xrx_fast_mask fast_masks[XRX_FAST_MASKS];
 	__u64 stats[XRX_ENGINE_STAT_MAX];
@@ -213,15 +223,16 @@ static inline void xrx_count(struct xrx_engine *e, enum xrx_engine_stat s)
 	e->stats[s]++;
 }
 
-/* A frame of @len bytes given to the engine (both paths count so). */
-static __always_inline void xrx_count_frame(struct xrx_engine *e, __u32 len)
+/* @n frames of @bytes in all given to the engine (both paths count so). */
+static __always_inline void xrx_count_frames(struct xrx_engine *e, __u32 n,
+					     __u64 bytes)
 {
-	xrx_count(e, XRX_ENGINE_STAT_FRAMES_IN);
-	e->stats[XRX_ENGINE_STAT_BYTES_IN] += len;
+	e->stats[XRX_ENGINE_STAT_FRAMES_IN] += n;
+	e->stats[XRX_ENGINE_STAT_BYTES_IN] += bytes;
 }
 
 /*
- * The rules below are the ones the full path (gro.c) and the fast path
+ * The rules below are the ones the full path (receive.c) and the fast path
  * (fast.h) both apply, inline and on plain values, so each is written
  * once.
  */
@@ -258,44 +269,65 @@ static inline bool xrx_l3l4_same_flow(const __u8 *h, const __u8 *d, __u32 l3,
 }
 
 /*
+ * The IPv4 ID the next segment of an aggregate of @count segments must
+ * carry on the level whose ip_fixedid bit is @bit of @fixedid (see
+ * xrx_ipid_flush()): the first segment's, @first, if the ID is fixed,
+ * else @first + @count.
+ */
+static __always_inline __u16 xrx_ipid_next(__u16 first, __u16 count,
+					   __u8 fixedid, __u8 bit)
+{
+	return first + ((fixedid & bit) ? 0 : count);
+}
+
+/*
  * inet_gro_flush()'s IP ID rule for one IPv4 header, whose ID is @id in
  * the segment and @first in the held head (the first segment's, as the
  * kernel reads iph2->id), with @count segments held: the second segment
  * decides whether the header's ID is fixed (same ID, DF or not:
  * mainline's rule since 2025) or incrementing, and sets @bit of
- * *@fixedid, the kernel's ip_fixedid bit of the level.
+ * *@fixedid, the kernel's ip_fixedid bit of the level. From the third
+ * segment on the ID is xrx_ipid_next() or a flush.
  * Return: true if the ID does not follow, a flush.
  */
 static __always_inline bool xrx_ipid_flush(__u16 id, __u16 first,
 					   __u16 count, __u8 *fixedid,
 					   __u8 bit)
 {
-	__u16 offset = id - first;
-
-	if (count == 1 && offset == 0)
+	if (count == 1 && id == first)
 		*fixedid |= bit;
-	return offset != ((*fixedid & bit) ? 0 : count);
+	return id != xrx_ipid_next(first, count, *fixedid, bit);
+}
+
+/* The sequence number that continues the TCP aggregate @a. */
+static __always_inline __u32 xrx_tcp_next_seq(const struct xrx_agg *a)
+{
+	return xrx_get32(a->head + a->pkt.l4_off + XRX_TCPH_SEQ) + a->payload;
 }
 
 /*
  * tcp_gro_receive(), once the headers compare: a segment of @payload
  * bytes without any ((len - 1) >= mss also ends the aggregate at a pure
- * ACK), one above mss, or one whose sequence number @seq does not
- * continue the aggregate flushes it. Return: 0, or the flush counter.
+ * ACK), one above @mss, or one whose sequence number @seq is not @next
+ * (xrx_tcp_next_seq()) flushes it. Return: 0, or the flush counter.
  */
-static __always_inline int xrx_tcp_seq_flush(const struct xrx_agg *a,
-					     __u32 seq, __u32 payload)
+static __always_inline int xrx_tcp_seq_check(__u32 next, __u32 mss, __u32 seq,
+					     __u32 payload)
 {
-	__u32 next = xrx_get32(a->head + a->pkt.l4_off + XRX_TCPH_SEQ) +
-		     a->payload;
-
 	if (unlikely(payload == 0))
 		return XRX_ENGINE_STAT_FLUSH_NO_PAYLOAD;
-	if (unlikely(payload > a->mss))
+	if (unlikely(payload > mss))
 		return XRX_ENGINE_STAT_FLUSH_MSS;
 	if (unlikely(seq != next))
 		return XRX_ENGINE_STAT_FLUSH_SEQ;
 	return 0;
+}
+
+/* The same for a segment that would join @a. */
+static __always_inline int xrx_tcp_seq_flush(const struct xrx_agg *a,
+					     __u32 seq, __u32 payload)
+{
+	return xrx_tcp_seq_check(xrx_tcp_next_seq(a), a->mss, seq, payload);
 }
 
 /*
@@ -307,16 +339,21 @@ static __always_inline bool xrx_too_big(__u32 held, __u32 add, __u32 limit)
 	return held + add >= limit;
 }
 
-/* One fragment: @len bytes at @data, of the frame at @addr. */
-static __always_inline void xrx_frag_add(struct xrx_agg *a, const __u8 *data,
+/* Fragment @f: @len bytes at @data, of the frame at @addr. */
+static __always_inline void xrx_frag_set(struct xrx_frag *f, const __u8 *data,
 					 __u32 len, __u64 addr)
 {
-	struct xrx_frag *f = &a->frags[a->pkt.nr_frags++];
-
 	f->data = data;
 	f->len = len;
 	f->pad = 0;
 	f->addr = addr;
+}
+
+/* One fragment more for @a (xrx_frag_set()). */
+static __always_inline void xrx_frag_add(struct xrx_agg *a, const __u8 *data,
+					 __u32 len, __u64 addr)
+{
+	xrx_frag_set(&a->frags[a->pkt.nr_frags++], data, len, addr);
 }
 
 /*
@@ -414,7 +451,7 @@ static inline void xrx_head_append(struct xrx_engine *e, struct xrx_agg *a,
 		xrx_frag_add(a, s->data + s->headlen, s->payload_len, s->addr);
 }
 
-/* gro.c */
+/* receive.c */
 void xrx_gro_receive(struct xrx_engine *e, const struct xrx_seg *s,
 		     __u64 now_ns);
 void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
@@ -423,7 +460,7 @@ void xrx_gro_single(struct xrx_engine *e, const struct xrx_seg *s, int why);
 void xrx_deliver(struct xrx_engine *e, struct xrx_agg *a,
 		 enum xrx_engine_stat reason);
 
-/* fast.c: the one-flow fast path; the per-frame half is in fast.h */
+/* fast.c: the one-flow fast path; its entry is in fast.h */
 void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 		    const struct xrx_seg *s);
 

@@ -11,13 +11,13 @@
  *
  *   inet_gro_receive()       outer IPv4: 0x45, ip_fast_csum(), length and
  *                            frag_off flush; protocol and addresses make
- *                            the flow             xrx_tnl_frame(), gro.c
+ *                            the flow             xrx_tnl_frame(), receive.c
  *   ipv6_gro_receive()       outer IPv6: payload_len flush; version, flow
  *                            label, next header, addresses make the flow
  *   udp4/6_gro_receive()     outer UDP checksum checked unless zero or
  *                            already flushing            xrx_tnl_frame()
  *   udp_gro_receive()        ports, and "both checksums zero or both
- *                            not", make the flow                  gro.c
+ *                            not", make the flow                  receive.c
  *   vxlan_gro_prepare_receive()  flags word and VNI word make the flow
  *   eth_gro_receive()        inner Ethernet header makes the flow; an
  *                            ethertype without GRO goes alone
@@ -25,9 +25,9 @@
  *   tcp4/6_gro_receive()     inner TCP checksum (from the outer UDP sum,
  *                            csum.c), then tcp_gro_receive() whose
  *                            gro_receive_network_flush() checks the outer
- *                            IP header and then the inner one      gro.c
+ *                            IP header and then the inner one      receive.c
  *   skb_gro_receive()        the size limit: p->encapsulation keeps it
- *                            within 64 KiB                         gro.c
+ *                            within 64 KiB                         receive.c
  *   udp4/6_gro_complete(), udp_gro_complete(), vxlan_gro_complete(),
  *   inet/ipv6_gro_complete() outer tot_len and header checksum or
  *                            payload_len (complete.c), UDP length, UDP
@@ -98,7 +98,7 @@ static bool xrx_tnl_udp_csum_ok(struct xrx_seg *s, const struct xrx_lvl *o,
  * port: its outer headers are checked, outside in, in the kernel's order,
  * and the segment moves on to the frame inside: hdrs describe the inner
  * frame and a second level is entered, whose rules are the plain ones
- * (engine.c, gro.c). An outer flush condition flushes the inner frame too
+ * (engine.c, receive.c). An outer flush condition flushes the inner frame too
  * (udp_gro_receive(): NAPI_GRO_CB(skb)->flush).
  * Return: 0 (also for a frame that is no VXLAN, left untouched), or the
  * single_* / csum_bad counter of a frame that goes alone.
