@@ -227,6 +227,21 @@ dut_tun() {
 # The DUT interface's MAC address.
 dut_mac() { in_dut ip -br link show $IF_DUT | awk '{ print $3 }'; }
 
+# dut_napi_defaults DEFER TIMEOUT: the DUT device's napi_defer_hard_irqs
+# and gro_flush_timeout, which its NAPI instances take, those made later
+# too (veth makes them when an XDP program is attached or GRO turns on).
+# Through sysfs, so `ip netns exec`: it mounts the namespace's own /sys.
+dut_napi_defaults() {
+	ip netns exec $NS_DUT sh -c "echo $1 >/sys/class/net/$IF_DUT/napi_defer_hard_irqs &&
+		echo $2 >/sys/class/net/$IF_DUT/gro_flush_timeout"
+}
+
+# The frames the kernel busy-polled in the DUT's namespace (TcpExt
+# BusyPollRxPackets): what tells busy polling from its fallback.
+dut_busy_poll_rx() {
+	in_dut awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 } else print c ? $c : 0 }' /proc/net/netstat
+}
+
 # tc_egress SRC.c [MAPDIR]: build the tc BPF program SRC.c (SEC "tc") with
 # clang and attach it to $IF_SRC's egress (clsact, direct action); with
 # MAPDIR its maps are pinned there (removed on exit). Return: 0 attached;

@@ -63,6 +63,12 @@ struct xrx_rule_val;
 
 #define XRX_LIVE_QUEUES_MAX 64
 
+/* xrx_live_opts.busy_poll_usec and busy_poll_budget. */
+#define XRX_LIVE_BUSY_POLL_USEC_DEFAULT 50
+#define XRX_LIVE_BUSY_POLL_USEC_MAX 100000	/* the loop's 100 ms wait */
+#define XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT 64	/* the default batch */
+#define XRX_LIVE_BUSY_POLL_BUDGET_MAX 1024	/* a batch at most */
+
 enum xrx_live_bind {
 	XRX_LIVE_BIND_AUTO = 0,		/* zero-copy, else copy */
 	XRX_LIVE_BIND_COPY,
@@ -110,10 +116,25 @@ struct xrx_live_opts {
 	enum xrx_live_bind bind;
 	bool no_multi_buffer;		/* do not ask for XDP_USE_SG */
 	bool no_need_wakeup;		/* do not ask for XDP_USE_NEED_WAKEUP */
-	/* Busy polling (SO_PREFER_BUSY_POLL, SO_BUSY_POLL, _BUDGET). */
+	/*
+	 * Preferred busy polling, for worker threads (SO_PREFER_BUSY_POLL,
+	 * SO_BUSY_POLL, SO_BUSY_POLL_BUDGET): the worker runs the queue's
+	 * NAPI itself, one poll of up to busy_poll_budget frames per
+	 * receive batch, so that NAPI, the copy into the UMEM and the
+	 * engine run on one core with the frames still in its cache, and
+	 * nobody is woken. With an empty RX ring it polls on for
+	 * busy_poll_usec, then blocks in poll() until softirq delivers
+	 * again. The kernel keeps the device's interrupts off only while
+	 * busy polls come within gro_flush_timeout of each other, and only
+	 * if napi_defer_hard_irqs and gro_flush_timeout are set on the
+	 * device (Documentation/networking/napi.rst, "IRQ mitigation"):
+	 * that is the caller's part (xrxd sets them).
+	 */
 	bool busy_poll;
-	__u32 busy_poll_usec;		/* 0: 20 */
-	__u32 busy_poll_budget;		/* 0: batch */
+	__u32 busy_poll_usec;		/* 0: XRX_LIVE_BUSY_POLL_USEC_DEFAULT */
+	/* 0: XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT; both bounded by the
+	 * options table (include/xrx/options.h) */
+	__u32 busy_poll_budget;
 	/* Pin each worker to cpus[i] (i = index of the queue, 0-based);
 	 * NULL or a negative entry: not pinned. */
 	const int *cpus;
@@ -172,8 +193,9 @@ struct xrx_live_opts {
 	 * set to a quarter of it) before the worker sees it. A sleep never
 	 * runs past the oldest held aggregate's flush_timeout_us. This is
 	 * what NIC interrupt coalescing (ethtool -C rx-usecs) and the
-	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not with
-	 * busy_poll, nor in poll mode (the caller owns that loop).
+	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not
+	 * while the worker busy-polls (busy_poll, unless it fell back for
+	 * want of a NAPI), nor in poll mode (the caller owns that loop).
 	 * 0: XRX_LIVE_COALESCE_USEC_DEFAULT; at most 1000.
 	 */
 	__u32 coalesce_usec;
@@ -200,6 +222,8 @@ struct xrx_live_opts {
 	X(PRESSURE_FLUSHES, "pressure_flushes",                               \
 	  "aggregates delivered early to free frames (flush_oldest)")         \
 	X(WAKEUPS, "wakeups", "syscalls to wake the kernel (need_wakeup)")    \
+	X(BUSY_POLLS, "busy_polls",                                            \
+	  "polls of the queue's NAPI run by the worker (busy_poll)")          \
 	X(POLLS, "polls", "waits in poll() with an empty RX ring")            \
 	X(NAPS, "naps",                                                        \
 	  "sleeps of coalesce_usec after a batch that emptied the RX ring")   \

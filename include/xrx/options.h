@@ -46,7 +46,8 @@
 #include <xrx/types.h>
 #include <xrx/engine.h>
 #include <xrx/sink.h>
-/* The LIVE rows' bounds (XRX_LIVE_COALESCE_USEC_*) are in xrx/live.h,
+/* The LIVE rows' bounds (XRX_LIVE_COALESCE_USEC_*,
+ * XRX_LIVE_BUSY_POLL_*) are in xrx/live.h,
  * which includes nothing of this; expand the table where it is included. */
 
 #ifdef __cplusplus
@@ -110,13 +111,24 @@ extern "C" {
 	  "a byte count", "bytes kept per pcap record")                        \
 	X(EXPLAIN, SINK, explain, NULL, "explain", 'e', BOOL, 0, 0, 1,         \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
-	  "pcapng saying why each packet ended")                                 \
+	  "pcapng saying why each packet ended")                               \
 	X(COALESCE, LIVE, no_coalesce, "coalesce", NULL, 0, BOOL, 0, 0, 1,     \
 	  XRX_OPT_WORDS_COALESCE, NULL, NULL,                                  \
 	  "sleep when a batch empties the RX ring")                            \
 	X(COALESCE_USEC, LIVE, coalesce_usec, "coalesce_us", NULL, 0, U32,     \
 	  XRX_LIVE_COALESCE_USEC_DEFAULT, 1, XRX_LIVE_COALESCE_USEC_MAX, NULL, \
-	  "USEC", "microseconds", "how long that sleep is")
+	  "USEC", "microseconds", "how long that sleep is")                    \
+	X(BUSY_POLL, LIVE, busy_poll, "busy_poll", NULL, 0, BOOL, 0, 0, 1,     \
+	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
+	  "workers run their queue's NAPI")                                    \
+	X(BUSY_POLL_USEC, LIVE, busy_poll_usec, "busy_poll_us", NULL, 0, U32,  \
+	  XRX_LIVE_BUSY_POLL_USEC_DEFAULT, 1, XRX_LIVE_BUSY_POLL_USEC_MAX,     \
+	  NULL, "USEC", "microseconds",                                        \
+	  "polls of an empty ring before poll()")                              \
+	X(BUSY_POLL_BUDGET, LIVE, busy_poll_budget, "busy_poll_budget", NULL,  \
+	  0, U32, XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT, 1,                        \
+	  XRX_LIVE_BUSY_POLL_BUDGET_MAX, NULL, "N", "a frame count",           \
+	  "frames per busy poll")
 
 enum xrx_opt_id {
 #define XRX_X_ENUM(id, ...) XRX_OPT_##id,

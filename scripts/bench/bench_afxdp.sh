@@ -56,44 +56,15 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 . scripts/bench/cpu_lib.sh
 . scripts/bench/perf_lib.sh
+. scripts/bench/afxdp_lib.sh
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-2}
 SENDERS=${BENCH_SENDERS:-1}
 WARM=1
 PORT=5001
-RX=$BUILD/tests/afxdp_bench
-SEND=$BUILD/xrx-send
-NCPU=$(nproc)
-SEND_CPU=0
-RX_CPU=$((NCPU > 1 ? 1 : 0))
 mkdir -p "$BENCH_OUT"
-if [ "$(id -u)" != 0 ] || [ ! -x "$RX" ] || [ ! -x "$SEND" ]; then
-	echo "bench_afxdp: needs root, $RX and $SEND (make)" >&2
-	exit 1
-fi
-if ! mountpoint -q /sys/fs/bpf; then
-	echo "bench_afxdp: bpffs not mounted at /sys/fs/bpf (scripts/bpffs.sh mounts it)" >&2
-	exit 1
-fi
-OUT=$(mktemp -d)
-at_exit rm -rf "$OUT"
-testbed_up || exit 1
-MAC=$(dut_mac)
-
-# The traffic, built once: 16 trains of 16 flows x 16 segments (4096
-# frames, 6 MB). Sent into the DUT before any receiver is attached,
-# which answers with resets; harmless.
-in_src "$SEND" -i $IF_SRC --dmac "$MAC" --dport $PORT --flows 16 --segs 16 \
-	--mss 1448 --trains 16 -w "$OUT/trains.pcap" || exit 1
-
-
-# veth_tx_dropped: frames the source veth dropped (the peer's XDP ring
-# was full: veth_xmit() cannot hand them to the DUT's NAPI).
-veth_tx_dropped() {
-	in_src ip -s -j link show $IF_SRC |
-		$PY -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["dropped"])'
-}
+afxdp_setup bench_afxdp
 
 # run CASE MODE ROUND [ARGS]: one receiver (afxdp_bench ARGS), one sender
 # burst; CASE.ROUND.kv and CASE.ROUND.cpu (cpu_json)
@@ -185,17 +156,8 @@ out, jpath, rounds, secs, senders, scpu, rcpu = sys.argv[1:8]
 rounds = int(rounds)
 MiB = 1 << 20
 
-def kv(path):
-    d = {}
-    for line in open(path):
-        p = line.split()
-        if len(p) < 2:
-            continue
-        try:
-            d[p[0]] = [float(x) for x in p[1:]] if len(p) > 2 else float(p[1])
-        except ValueError:
-            d[p[0]] = " ".join(p[1:])
-    return d
+sys.path.insert(0, "scripts/bench")
+from kvfile import kv
 
 cases = {}
 CASES = ("plain", "null", "pcap", "tun", "plain_nocoalesce", "null_nocoalesce")

@@ -17,6 +17,15 @@
 #                   default options)
 #   tun_threaded    the same with threaded NAPI (xrx_rx and the copy into
 #                   the UMEM in the kthread)
+#   tun_busy        tun with xrxd's busy_poll = on: preferred busy polling
+#                   by the worker (live_rx -b, BENCH_BUSY_US of polls on an
+#                   empty ring, default 50) and the NAPI deferral it needs
+#                   (napi_defer_hard_irqs 2, gro_flush_timeout 200000 ns),
+#                   set for this row only. Whether the worker really
+#                   busy-polled (a copy-mode socket on veth has no NAPI id
+#                   on Linux 6.13+, and the worker then falls back to the
+#                   plain loop) and the frames the kernel busy-polled
+#                   (BusyPollRxPackets) are in the row's "busy_poll".
 # All with TX checksum offload off on the sender, which the xrx path
 # needs (valid checksums on the wire), so all see MTU-sized segments.
 # The baseline is the faster of the two GRO-on kernel rows.
@@ -33,11 +42,12 @@
 #    "kernel_gro_off_gbps": G, "tun_gbps": G, "tun_threaded_gbps": G,
 #    "ratio": tun / the faster GRO-on kernel row, ...,
 #    "rows": {NAME: {"gbps", "cpu_s_per_gb", ...}}}
-# Each round runs the five in turn (BENCH_ROUNDS, default 2), so a
+# Each round runs the six in turn (BENCH_ROUNDS, default 2), so a
 # neighbour's load on the machine hits all of them alike; the JSON has
 # every round and the means.
 #   BENCH_SECS=N     seconds per iperf3 run (default 5)
 #   BENCH_ROUNDS=N   rounds (default 2)
+#   BENCH_BUSY_US=N  tun_busy's busy_poll_us (default 50)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -45,6 +55,7 @@ cd "$(dirname "$0")/../.." || exit 1
 BENCH_OUT=${BENCH_OUT:-$BUILD/bench}
 SECS=${BENCH_SECS:-5}
 ROUNDS=${BENCH_ROUNDS:-2}
+BUSY_US=${BENCH_BUSY_US:-50}
 LIVE=$BUILD/tests/live_rx
 PORT=5201
 TUN=xt$$
@@ -98,12 +109,13 @@ in_dut ip tuntap add dev $TUN mode tun vnet_hdr || exit 1
 in_dut sysctl -qw net.ipv4.conf.$TUN.rp_filter=0
 in_dut ip link set $TUN up
 
-# tun_run NAME R: live_rx (its rule takes tcp/$PORT) into the TUN device
-# for one transfer
+# tun_run NAME R [ARG...]: live_rx ARGs (its rule takes tcp/$PORT) into
+# the TUN device for one transfer
 tun_run() {
 	local name=$1 r=$2 lp
+	shift 2
 	nsenter --net=/run/netns/$NS_DUT "$LIVE" -i $IF_DUT -p $PORT -s "tun:$TUN,gso" \
-		-t $((SECS + 60)) >"$OUT/live.$name.$r" 2>&1 &
+		"$@" -t $((SECS + 60)) >"$OUT/live.$name.$r" 2>&1 &
 	lp=$!
 	at_exit kill $lp
 	wait_for 30 grep -q '^ready' "$OUT/live.$name.$r" || { cat "$OUT/live.$name.$r" >&2; return 1; }
@@ -116,7 +128,7 @@ tun_run() {
 # threaded NAPI, then xrx into the TUN device without and with threaded
 # NAPI.
 round() {
-	local r=$1 gro
+	local r=$1 gro bp
 	threaded 0 || return 1
 	in_dut ethtool -K $IF_DUT gro off >/dev/null || return 1
 	run kernel_off.$r >"$OUT/gbps.kernel_off.$r"
@@ -133,16 +145,24 @@ round() {
 	tun_run tun $r || return 1
 	threaded 1 || return 1
 	tun_run tun_threaded $r || return 1
-	threaded 0
+	threaded 0 || return 1
+	# busy_poll = on: the deferral first (the NAPI veth made when GRO
+	# turned on takes it now), then a worker that busy-polls.
+	dut_napi_defaults 2 200000 || return 1
+	echo "napi $(in_dut $PY tests/tools/napi.py get $IF_DUT | head -1)" >"$OUT/busy.$r"
+	bp=$(dut_busy_poll_rx)
+	tun_run tun_busy $r -b $BUSY_US || return 1
+	echo "busy_poll_rx $(($(dut_busy_poll_rx) - bp))" >>"$OUT/busy.$r"
+	dut_napi_defaults 0 0
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
 	round $r || exit 1
 done
 
-$PY - "$OUT" "$BENCH_OUT/bench_tun.json" "$SECS" "$ROUNDS" "$gro_was" <<'PY'
+$PY - "$OUT" "$BENCH_OUT/bench_tun.json" "$SECS" "$ROUNDS" "$gro_was" "$BUSY_US" <<'PY'
 import json, statistics, sys
-out, jpath, secs, rounds, gro_was = sys.argv[1:6]
+out, jpath, secs, rounds, gro_was, busy_us = sys.argv[1:7]
 secs, rounds = float(secs), int(rounds)
 R = range(1, rounds + 1)
 
@@ -200,13 +220,36 @@ def engine(name, key):
                 n += int(p[2])
     return n
 
+def busy():
+    # Per round: the NAPI's deferral as the worker started, whether it
+    # still busy-polled at the end, and the frames the kernel busy-polled.
+    res = []
+    for r in R:
+        d = {"napi": None, "busy_poll_active": None, "busy_poll_rx": None}
+        for line in open("%s/busy.%d" % (out, r)):
+            p = line.split()
+            if p[0] == "napi" and len(p) == 4:
+                d["napi"] = {"defer_hard_irqs": int(p[2]), "gro_flush_timeout_ns": int(p[3])}
+            elif p[0] == "busy_poll_rx":
+                d["busy_poll_rx"] = int(p[1])
+        for line in open("%s/live.tun_busy.%d" % (out, r)):
+            p = line.split()
+            if p[:1] == ["info"] and "busy_poll" in p:
+                d["busy_poll_active"] = int(p[p.index("busy_poll") + 1])
+            if "busy polling has no NAPI to poll" in line:
+                d["fallback"] = line.strip()
+        res.append(d)
+    return res
+
 rows = {}
 for name, key, gro, napi in (
         ("kernel_gro_off", "kernel_off", "off", "softirq"),
         ("kernel_gro_on", "kernel_on", "on", "softirq"),
         ("kernel_gro_on_threaded", "kernel_on_threaded", "on", "threaded"),
         ("tun", "tun", "on (unused: XDP redirects the flow)", "softirq"),
-        ("tun_threaded", "tun_threaded", "on (unused: XDP redirects the flow)", "threaded")):
+        ("tun_threaded", "tun_threaded", "on (unused: XDP redirects the flow)", "threaded"),
+        ("tun_busy", "tun_busy", "on (unused: XDP redirects the flow)",
+         "softirq, deferral 2 / 200000 ns, busy polling asked")):
     per = [gbps(key, r) for r in R]
     c = [cpu(key, r) for r in R]
     parties = {}
@@ -224,6 +267,7 @@ for name, key, gro, napi in (
         frames, aggs = engine(key, "frames_in"), engine(key, "aggs_out")
         rows[name].update({"threads": threads(key), "frames": frames, "aggregates": aggs,
                            "mean_segments": (engine(key, "segs_merged") + aggs) / aggs if aggs else 0})
+rows["tun_busy"]["busy_poll"] = busy()
 g = {n: r["gbps"] for n, r in rows.items()}
 best = max(("kernel_gro_on", "kernel_gro_on_threaded"), key=lambda n: g[n])
 ratio = lambda a, b: g[a] / g[b] if g[b] > 0 else 0
@@ -232,6 +276,7 @@ res = {"bench": "tun", "secs": secs, "rounds": rounds,
                   "receiver_gro_before": gro_was,
                   "traffic": "iperf3 TCP/IPv4, one stream, %g s per run, %d rounds interleaved" % (secs, rounds),
                   "xrx": "live_rx, sink tun:DEV,gso, default options",
+                  "tun_busy": "live_rx -b %s (busy_poll_us), NAPI deferral 2 / 200000 ns" % busy_us,
                   "headline_baseline": "the faster of kernel_gro_on and kernel_gro_on_threaded",
                   "cpu": "cpu_s_per_gb: busy CPU seconds of the whole machine (/proc/stat) per 10^9 bytes iperf3 received"},
        "kernel_gbps": g[best], "kernel_gro_on_gbps": g["kernel_gro_on"],
@@ -239,6 +284,13 @@ res = {"bench": "tun", "secs": secs, "rounds": rounds,
        "kernel_gro_off_gbps": g["kernel_gro_off"],
        "tun_gbps": g["tun"], "tun_threaded_gbps": g["tun_threaded"], "baseline": best,
        "ratio": ratio("tun", best), "ratio_threaded": ratio("tun_threaded", best),
+       "tun_busy_gbps": g["tun_busy"], "ratio_busy": ratio("tun_busy", best),
+       "ratio_rounds": [t / max(a, b) if max(a, b) > 0 else 0 for t, a, b in zip(
+           rows["tun"]["gbps_rounds"], rows["kernel_gro_on"]["gbps_rounds"],
+           rows["kernel_gro_on_threaded"]["gbps_rounds"])],
+       "ratio_busy_rounds": [t / max(a, b) if max(a, b) > 0 else 0 for t, a, b in zip(
+           rows["tun_busy"]["gbps_rounds"], rows["kernel_gro_on"]["gbps_rounds"],
+           rows["kernel_gro_on_threaded"]["gbps_rounds"])],
        "ratio_gro_on": ratio("tun", "kernel_gro_on"),
        "ratio_gro_off": ratio("tun", "kernel_gro_off"),
        "cpu_per_gb_ratio": (rows["tun"]["cpu_s_per_gb"] / rows[best]["cpu_s_per_gb"]
@@ -261,7 +313,11 @@ print("cpu_s/GB: whole machine; parties: iperf3 client and server, live_rx, ksof
 print("tun/%s %.1f%% (headline, target >= 80%%: %s), CPU per GB %.2fx; tun_threaded %.1f%%; tun/kernel GRO on %.1f%%, GRO off %.1f%%" % (
     best, 100 * res["ratio"], "met" if res["target_met"] else "MISSED", res["cpu_per_gb_ratio"],
     100 * res["ratio_threaded"], 100 * res["ratio_gro_on"], 100 * res["ratio_gro_off"]))
-for n in ("tun", "tun_threaded"):
+b = rows["tun_busy"]["busy_poll"]
+print("tun_busy/%s %.1f%%; busy polling really ran in %d of %d rounds, %d frames busy-polled" % (
+    best, 100 * res["ratio_busy"], sum(1 for x in b if x["busy_poll_active"]), rounds,
+    sum(x["busy_poll_rx"] or 0 for x in b)))
+for n in ("tun", "tun_threaded", "tun_busy"):
     r = rows[n]
     print("%s: frames %d, aggregates %d, %.1f segments each on average" % (
         n, r["frames"], r["aggregates"], r["mean_segments"]))

@@ -9,7 +9,7 @@ were made on machines of different speed.
 
 OLD and NEW are each one benchmark's JSON (build/bench/gro.json, xdp.json,
 bench_tun.json, afxdp.json, xdp_meta.json, bench_tee.json, flood.json,
-capture.json), the combined file scripts/bench/run.sh writes
+capture.json, busy_poll.json), the combined file scripts/bench/run.sh writes
 (build/bench/all.json, also the reference run in docs/bench/), or a folder
 holding those files. For every row present in both it prints the old and
 the new ratio and the change, in the direction that is better for xrx.
@@ -61,6 +61,9 @@ def tun_rows(d):
     if d.get("ratio_gro_off"):
         yield ("tun vs kernel, GRO off", d["ratio_gro_off"], True,
                "Gbit/s ratio")
+    if d.get("ratio_busy"):
+        yield ("tun with busy_poll vs the faster GRO-on kernel path",
+               d["ratio_busy"], True, "Gbit/s ratio")
 
 
 def afxdp_rows(d):
@@ -113,11 +116,22 @@ def flood_rows(d):
                    r["ratio_vs_ordinary"], False, "ns/frame ratio")
 
 
+def busy_poll_rows(d):
+    # The benchmark's own tasks: the whole machine's figure holds the
+    # neighbours' work on a shared machine.
+    for key, r in sorted(d.get("ratios", {}).items()):
+        if r.get("tasks_cpu_s_per_gb"):
+            yield ("%s parties' CPU per GB" % key,
+                   r["tasks_cpu_s_per_gb"], False, "CPU-s/GB ratio")
+
+
 ADAPTERS = {"gro": gro_rows, "xdp": xdp_rows, "tun": tun_rows,
             "afxdp": afxdp_rows, "xdp_meta": xdp_meta_rows, "tee": tee_rows,
-            "flood": flood_rows, "capture": capture_rows}
+            "flood": flood_rows, "capture": capture_rows,
+            "busy_poll": busy_poll_rows}
 FILES = ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
-         "xdp_meta.json", "bench_tee.json", "flood.json", "capture.json")
+         "xdp_meta.json", "bench_tee.json", "flood.json", "capture.json",
+         "busy_poll.json")
 
 
 def load(path):

@@ -5,7 +5,8 @@
  * traffic.
  *
  *   afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV [-p PORT] [-t SECS]
- *               [-W WARMUP] [-c CPU] [-T WAIT]
+ *               [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC]
+ *               [-C verify|trust] [-R RING] [-B USEC]
  *
  * plain  the baseline: xrx_rx in front (attached with xrx_prog__attach(),
  *        the same program and rule as the other modes, so only the
@@ -18,6 +19,13 @@
  * null, pcap:PATH
  *        libxrx's live API with default options and that sink: header
  *        copy, GRO, flush at the end of every batch, one worker thread.
+ *
+ * -B USEC: preferred busy polling in either (libxrx's busy_poll, and the
+ * same socket options and loop in plain): one NAPI poll after every
+ * batch, and with an empty ring polls for up to USEC microseconds before
+ * blocking in poll(); no -N naps meanwhile, as in libxrx, until a socket
+ * without a NAPI falls back. The device's napi_defer_hard_irqs and
+ * gro_flush_timeout are the caller's (bench_busy_poll.sh sets them).
  *
  * It prints "ready" once the socket is bound, waits (up to WAIT seconds)
  * for the first frame, lets WARMUP seconds pass, then measures SECS
@@ -104,6 +112,8 @@ struct plain {
 	void *area;
 	size_t area_size;
 	__u32 nr_frames, frame_size, fill_size, batch;
+	__u32 busy_usec;		/* -B: busy polling, 0 off */
+	unsigned int napi_id;		/* the socket's, once frames came */
 	__u64 nap_ns;			/* -N: as libxrx's coalesce_usec */
 	bool sg;
 	int fd, cpu;
@@ -285,6 +295,34 @@ static void plain_refill(struct plain *p, const __u64 *addrs, __u32 n)
 	xsk_ring_prod__submit(&p->fq, n);
 }
 
+/*
+ * -B: the empty ring, as libxrx's xrx_rxq_busy_wait(): NAPI polls for up
+ * to busy_usec. A socket that still has no NAPI once frames came cannot
+ * busy poll: then polled normally, as libxrx does (xrx_rxq_busy_check()).
+ * Return: whether the ring has frames now.
+ */
+static bool plain_busy_wait(struct plain *p)
+{
+	double end = now_s() + p->busy_usec / 1e6;
+	socklen_t len = sizeof(p->napi_id);
+
+	if (!p->busy_usec)
+		return false;
+	if (!p->napi_id && p->frames &&
+	    (getsockopt(p->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &p->napi_id,
+			&len) || !p->napi_id)) {
+		fprintf(stderr, "afxdp_bench: the socket has no NAPI: busy polling off\n");
+		p->busy_usec = 0;
+		return false;
+	}
+	do {
+		recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		if (xsk_cons_nb_avail(&p->rx, 1))
+			return true;
+	} while (now_s() < end);
+	return false;
+}
+
 static void *plain_main(void *arg)
 {
 	struct plain *p = arg;
@@ -299,8 +337,9 @@ static void *plain_main(void *arg)
 	if (p->nap_ns)
 		prctl(PR_SET_TIMERSLACK, p->nap_ns / 4 ? p->nap_ns / 4 : 1);
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-		/* As xrx_rxq_main(): a batch that emptied the ring, nap. */
-		if (p->nap_ns && n && n < p->batch) {
+		/* As xrx_rxq_main(): a batch that emptied the ring, nap,
+		 * unless busy polling. */
+		if (p->nap_ns && !p->busy_usec && n && n < p->batch) {
 			clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
 			atomic_store_explicit(&p->naps, p->naps + 1,
 					      memory_order_relaxed);
@@ -311,9 +350,11 @@ static void *plain_main(void *arg)
 			 * sleep in poll() until the ring has frames. */
 			if (xsk_ring_prod__needs_wakeup(&p->fq))
 				recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
-			poll(&pfd, 1, 100);
-			atomic_store_explicit(&p->polls, p->polls + 1,
-					      memory_order_relaxed);
+			if (!plain_busy_wait(p)) {
+				poll(&pfd, 1, 100);
+				atomic_store_explicit(&p->polls, p->polls + 1,
+						      memory_order_relaxed);
+			}
 			continue;
 		}
 		bytes = 0;
@@ -324,7 +365,8 @@ static void *plain_main(void *arg)
 		}
 		xsk_ring_cons__release(&p->rx, n);
 		plain_refill(p, addrs, n);
-		if (xsk_ring_prod__needs_wakeup(&p->fq))
+		/* -B: one NAPI poll per batch, as xrx_rxq_refill(). */
+		if (p->busy_usec || xsk_ring_prod__needs_wakeup(&p->fq))
 			recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		/* Counted once per batch: a single writer, relaxed. */
 		atomic_store_explicit(&p->frames, p->frames + n,
@@ -424,6 +466,19 @@ static int plain_open(struct plain *p, const char *ifname, __u16 port, int cpu)
 		return err;
 	}
 	p->fd = xsk_socket__fd(p->xsk);
+	if (p->busy_usec) {
+		/* What libxrx's xrx_xsk_busy_poll() sets. */
+		int one = 1, usec = (int)p->busy_usec, budget = (int)p->batch;
+
+		if (setsockopt(p->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) ||
+		    setsockopt(p->fd, SOL_SOCKET, SO_BUSY_POLL, &usec, sizeof(usec)) ||
+		    setsockopt(p->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget,
+			       sizeof(budget))) {
+			fprintf(stderr, "afxdp_bench: busy polling: %s\n",
+				strerror(errno));
+			return -errno;
+		}
+	}
 	err = xsk_socket__update_xskmap(p->xsk,
 					xrx_prog__map_fd(p->prog, XRX_PROG_MAP_XSKS));
 	if (err) {
@@ -507,12 +562,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: afxdp_bench -i IFACE -m plain|null|pcap:PATH|tun:DEV[,gso] [-p PORT] [-t SECS]\n"
 		"                   [-W WARMUP] [-c CPU] [-T WAIT] [-N COALESCE_USEC] [-C verify|trust]\n"
-		"                   [-R RING]\n"
+		"                   [-R RING] [-B USEC]\n"
 		"  plain: xrx_rx + AF_XDP receive-and-drop; otherwise libxrx live with that sink\n"
 		"  -N: sleep after a batch that emptied the ring (libxrx's coalesce_usec;\n"
 		"      default libxrx's default, 0 off), the same in every mode\n"
 		"  -C: the live modes' L4 checksum mode (default verify)\n"
-		"  -R: fill and RX ring size, a power of two >= 64 (default libxrx's)\n");
+		"  -R: fill and RX ring size, a power of two >= 64 (default libxrx's)\n"
+		"  -B: preferred busy polling, USEC of polls on an empty ring before poll()\n");
 }
 
 int main(int argc, char **argv)
@@ -530,10 +586,10 @@ int main(int argc, char **argv)
 	int opt, cpu_nr = -1, rc = 1, err;
 	__u16 port = 5001;
 	long coalesce = XRX_LIVE_COALESCE_USEC_DEFAULT;
-	__u32 ring = 0;
+	__u32 ring = 0, busy_usec = 0;
 	bool plain;
 
-	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:R:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:m:p:t:W:c:T:N:C:R:B:h")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'm': mode = optarg; break;
@@ -542,6 +598,7 @@ int main(int argc, char **argv)
 		case 'W': warm = atof(optarg); break;
 		case 'c': cpu_nr = atoi(optarg); break;
 		case 'T': wait = atof(optarg); break;
+		case 'B': busy_usec = (__u32)atoi(optarg); break;
 		case 'N': coalesce = atol(optarg); break;
 		case 'R': ring = (__u32)atol(optarg); break;
 		case 'C':
@@ -565,6 +622,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 
 	if (plain) {
+		p.busy_usec = busy_usec;
 		p.nap_ns = (__u64)coalesce * 1000;
 		p.fill_size = ring;
 		err = plain_open(&p, ifname, port, cpu_nr);
@@ -574,14 +632,16 @@ int main(int argc, char **argv)
 		}
 		umem = (unsigned long long)p.nr_frames * p.frame_size;
 		pools = 0;
-		printf("attach %s\nbind copy%s\n", xrx_prog__mode_name(p.prog),
-		       p.sg ? " multi-buffer" : "");
+		printf("attach %s\nbind copy%s%s\n", xrx_prog__mode_name(p.prog),
+		       p.sg ? " multi-buffer" : "", p.busy_usec ? " busy-poll" : "");
 	} else {
 		for (int i = 0; i < XRX_LIVE_QUEUES_MAX; i++)
 			cpus[i] = cpu_nr;
 		o.cpus = cpus;
 		o.sink = mode;
 		o.bind = XRX_LIVE_BIND_AUTO;
+		o.busy_poll = busy_usec > 0;
+		o.busy_poll_usec = busy_usec;
 		o.coalesce_usec = (__u32)coalesce;
 		o.fill_size = ring;
 		o.rx_size = ring;
@@ -605,9 +665,10 @@ int main(int argc, char **argv)
 		/* What libxrx itself says it allocated for the queue. */
 		umem = qi.umem_bytes;
 		pools = qi.engine_bytes;
-		printf("attach %s\nbind %s%s\n", xrx_live__attach_mode(l),
+		printf("attach %s\nbind %s%s%s\n", xrx_live__attach_mode(l),
 		       qi.zerocopy ? "zero-copy" : "copy",
-		       qi.multi_buffer ? " multi-buffer" : "");
+		       qi.multi_buffer ? " multi-buffer" : "",
+		       qi.busy_poll ? " busy-poll" : "");
 	}
 	printf("ready\n");
 	fflush(stdout);
@@ -676,6 +737,9 @@ int main(int argc, char **argv)
 	printf("capacity_mpps %.4f\n",
 	       cpu > 0 ? (b.frames - a.frames) / cpu / 1e6 : 0);
 	threads_print(&a, &b, b.frames - a.frames);
+	if (!plain)
+		xrx_live__queue_info(l, 0, &qi);
+	printf("busy_poll_active %d\n", plain ? p.busy_usec > 0 : qi.busy_poll);
 	printf("rss_kib %llu\n", vm_kib("VmRSS"));
 	printf("hwm_kib %llu\n", vm_kib("VmHWM"));
 	printf("umem_bytes %llu\n", umem);

@@ -9,8 +9,12 @@
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
  *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-W]
- *           [-F] [-N COALESCE_USEC] [-v]
+ *           [-F] [-N COALESCE_USEC] [-b BUSY_USEC] [-v]
  *
+ * -b: preferred busy polling by the workers (xrx_live_opts.busy_poll),
+ * BUSY_USEC of polls on an empty ring before poll(); the device's NAPI
+ * deferral is the caller's to set. "info ... busy_poll N" says whether
+ * queue 0 still busy-polls at the end (0: it had no NAPI, or never did).
  * -H: attach the plain xrx_rx only, not the device-bound build that reads
  * the NIC's VLAN tag and hash (include/xrx/prog.h). -W: the device-bound
  * build, hashing in software even where the NIC gives an L4 hash.
@@ -178,7 +182,7 @@ static void usage(FILE *f)
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
-		"               [-R PORT] [-H] [-W] [-F] [-N COALESCE_USEC] [-v]\n");
+		"               [-R PORT] [-H] [-W] [-F] [-N COALESCE_USEC] [-b BUSY_USEC] [-v]\n");
 }
 
 static __u64 frames_in(struct xrx_live *l)
@@ -199,9 +203,9 @@ static void print_stats(struct xrx_live *l, const struct cb_state *cs)
 	int j;
 
 	xrx_live__queue_info(l, 0, &qi);
-	printf("info attach %s queues %u zerocopy %d multi_buffer %d\n",
+	printf("info attach %s queues %u zerocopy %d multi_buffer %d busy_poll %d\n",
 	       xrx_live__attach_mode(l), xrx_live__nr_queues(l), qi.zerocopy,
-	       qi.multi_buffer);
+	       qi.multi_buffer, qi.busy_poll);
 	for (i = 0; i < xrx_live__nr_queues(l); i++) {
 		xrx_live__stats(l, (int)i, &st);
 		printf("q%u frames %llu pkts %llu cb_pkts %llu\n", i,
@@ -258,7 +262,7 @@ int main(int argc, char **argv)
 
 	pthread_mutex_init(&cs.lock, NULL);
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:N:HWFvh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:N:HWFb:vh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -308,6 +312,10 @@ int main(int argc, char **argv)
 		case 'H': o.no_hw_meta = true; break;
 		case 'W': o.no_hw_hash = true; break;
 		case 'F': cs.per_flow = true; break;
+		case 'b':
+			o.busy_poll = true;
+			o.busy_poll_usec = (__u32)atoi(optarg);
+			break;
 		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

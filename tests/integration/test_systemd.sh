@@ -8,7 +8,9 @@
 # dash in its name, so the unit runs as xrxd@$(systemd-escape NAME)
 # throughout. Then, through systemctl:
 #
-#   start (Type=notify: active only after READY=1), STATUS= text;
+#   start (Type=notify: active only after READY=1), STATUS= text; the
+#   NAPI deferral of busy_poll = on set through netlink from inside the
+#   sandbox;
 #   UDP datagrams into the pcap sink, every one of them written and
 #   accounted for; reload to a TUN sink and TCP from iperf3 through it; a
 #   reload with a bad config, and one whose pcap sink the sandbox keeps
@@ -88,8 +90,11 @@ snapshot() {
 		in_dut ethtool -l $IFD
 		in_dut ip -d link show $IFD | sed 's/ prog\/xdp.*//'
 		in_dut ip -d link show $IFD | grep -c 'prog/xdp'
+		napis
 	} >"$1" 2>&1
 }
+# The NAPI instances and their settings, "ID DEFER TIMEOUT" (raw netlink).
+napis() { in_dut $PY "$TOP/tests/tools/napi.py" get $IFD; }
 same() { cmp -s "$1" "$2" || { diff "$1" "$2" | sed 's/^/# /'; return 1; }; }
 snapshot "$OUT/nic.before"
 
@@ -121,7 +126,7 @@ conf() {
 PCAP=/run/xrx/$IFD.pcap
 # The pcap options travel from the config through the unit to the sink.
 conf "accelerate = udp/5201" "sink = pcap:$PCAP,size=4M,files=2,snaplen=128" \
-	"[offload]" "gro = on" "gro_max_size = 32768"
+	"busy_poll = on" "[offload]" "gro = on" "gro_max_size = 32768"
 
 # --- boot ----------------------------------------------------------------
 # timeout: a runaway container is stopped (nspawn shuts it down on TERM).
@@ -213,6 +218,9 @@ check "STATUS= text names the interface" $(echo "$status" | grep -qF "$IFD"; ech
 check "xrx_rx is attached to $IFD" $(in_dut ip -d link show $IFD | grep -q 'prog/xdp'; echo $?)
 check "the offloads are applied (gro on)" \
 	$(in_dut ethtool -k $IFD | grep -qx 'generic-receive-offload: on'; echo $?)
+napis | sed 's/^/# napi: /'
+check "busy_poll = on: every NAPI instance deferred (2, 200000 ns) by netlink inside the sandbox" \
+	$([ -n "$(napis)" ] && ! napis | awk '$2 != 2 || $3 != 200000 { bad = 1 } END { exit !bad }'; echo $?)
 
 # --- traffic into the pcap sink ------------------------------------------
 # The accelerated datagrams never reach the stack, so this is one-way

@@ -61,7 +61,11 @@ static void test_defaults(void **state)
 	assert_false(c->engine.udp);
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_AUTO);
 	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
-	/* LRO off by default, not required; everything else kept. */
+	assert_false(c->live.busy_poll);
+	assert_int_equal(c->live.busy_poll_usec, 50);
+	assert_int_equal(c->live.busy_poll_budget, 64);
+	/* LRO off by default, not required; everything else kept (the NAPI
+	 * settings too: busy polling is off). */
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 0);
 	assert_false(c->offload[XRX_OFF_LRO].required);
@@ -91,6 +95,9 @@ static const char full_conf[] =
 	"vxlan_ports = 4789, 8472\n"
 	"tun_ipv6_jumbo = split\n"
 	"tee = pcap:/var/lib/xrx/tee.pcap,size=1M,files=2\n"
+	"busy_poll = on\n"
+	"busy_poll_us = 200\n"
+	"busy_poll_budget = 128\n"
 	"\n"
 	"[offload]\n"
 	"lro = on\n"
@@ -108,7 +115,9 @@ static const char full_conf[] =
 	"gso_ipv4_max_size = 1024\n"
 	"rx_ring = max\n"
 	"header_split = on\n"
-	"channels = 4\n";
+	"channels = 4\n"
+	"napi_defer_hard_irqs = 10\n"
+	"gro_flush_timeout = 50000!\n";
 
 static void test_every_key(void **state)
 {
@@ -139,12 +148,15 @@ static void test_every_key(void **state)
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_SPLIT);
 	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
 	assert_string_equal(c->tee_arg, "/var/lib/xrx/tee.pcap,size=1M,files=2");
+	assert_true(c->live.busy_poll);
+	assert_int_equal(c->live.busy_poll_usec, 200);
+	assert_int_equal(c->live.busy_poll_budget, 128);
 
 	assert_true(c->offload[XRX_OFF_LRO].set);
 	assert_int_equal(c->offload[XRX_OFF_LRO].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_GRO].value, 0);
 	assert_true(c->offload[XRX_OFF_GRO].required);
-	assert_int_equal(c->offload[XRX_OFF_GRO].line, 23);
+	assert_int_equal(c->offload[XRX_OFF_GRO].line, 26);
 	assert_true(c->offload[XRX_OFF_HW_GRO].required);
 	assert_int_equal(c->offload[XRX_OFF_HW_GRO].value, 1);
 	assert_false(c->offload[XRX_OFF_GRO_LIST].required);
@@ -161,6 +173,64 @@ static void test_every_key(void **state)
 	assert_int_equal(c->offload[XRX_OFF_RX_RING].value, XRX_CONF_VAL_MAX);
 	assert_int_equal(c->offload[XRX_OFF_HEADER_SPLIT].value, 1);
 	assert_int_equal(c->offload[XRX_OFF_CHANNELS].value, 4);
+	/* Written out, they win over busy_poll's values. */
+	assert_int_equal(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].value, 10);
+	assert_false(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].required);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].value, 50000);
+	assert_true(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].required);
+	free(c);
+}
+
+/*
+ * busy_poll = on sets the NAPI deferral it needs where [offload] is
+ * silent (on busy_poll's line, for messages), and never where it speaks.
+ */
+static void test_busy_poll(void **state)
+{
+	struct xrx_conf *c = conf_new();
+	char err[XRX_CONF_ERR_MAX];
+	int i;
+
+	assert_int_equal(parse(c, "interface = a\nbusy_poll = on\n", err), 0);
+	assert_true(c->live.busy_poll);
+	assert_true(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].set);
+	assert_int_equal(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].value, 2);
+	assert_int_equal(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].line, 2);
+	assert_false(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].required);
+	assert_true(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].set);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].value, 200000);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].line, 2);
+	/* Nothing else changes. */
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		if (i != XRX_OFF_LRO && i != XRX_OFF_NAPI_DEFER_HARD_IRQS &&
+		    i != XRX_OFF_GRO_FLUSH_TIMEOUT)
+			assert_false(c->offload[i].set);
+
+	/* keep is kept; a value written is the value. */
+	assert_int_equal(parse(c, "interface = a\nbusy_poll = on\n[offload]\n"
+				  "napi_defer_hard_irqs = keep\n"
+				  "gro_flush_timeout = 20000\n", err), 0);
+	assert_false(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].set);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].value, 20000);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].line, 5);
+	/* busy_poll = off: the NAPI settings are [offload]'s alone, 0 too. */
+	assert_int_equal(parse(c, "interface = a\nbusy_poll = off\n", err), 0);
+	assert_false(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].set);
+	assert_false(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].set);
+	assert_int_equal(parse(c, "interface = a\noffload.napi_defer_hard_irqs = 0\n"
+				  "offload.gro_flush_timeout = 1000000000\n", err), 0);
+	assert_true(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].set);
+	assert_int_equal(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].value, 0);
+	assert_int_equal(c->offload[XRX_OFF_GRO_FLUSH_TIMEOUT].value, 1000000000);
+	/* The bounds, both ends. */
+	assert_int_equal(parse(c, "interface = a\nbusy_poll_us = 1\nbusy_poll_budget = 1\n"
+				  "offload.napi_defer_hard_irqs = 2147483647\n", err), 0);
+	assert_int_equal(c->live.busy_poll_usec, 1);
+	assert_int_equal(c->live.busy_poll_budget, 1);
+	assert_int_equal(c->offload[XRX_OFF_NAPI_DEFER_HARD_IRQS].value, 2147483647);
+	assert_int_equal(parse(c, "interface = a\nbusy_poll_us = 100000\nbusy_poll_budget = 1024\n", err), 0);
+	assert_int_equal(c->live.busy_poll_usec, 100000);
+	assert_int_equal(c->live.busy_poll_budget, 1024);
 	free(c);
 }
 
@@ -297,6 +367,25 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },
 	{ "interface = eth0\ncsum = none\n", 2, "write verify or trust" },
 	{ "interface = eth0\nudp_gro = yes\n", 2, "write off or on" },
+	{ "interface = eth0\nbusy_poll = yes\n", 2, "busy_poll = yes is not a valid value; write off or on" },
+	{ "interface = eth0\nbusy_poll_us = 0\n", 2, "busy_poll_us = 0 is out of range; write microseconds from 1 to 100000" },
+	{ "interface = eth0\nbusy_poll_us = 100001\n", 2, "write microseconds from 1 to 100000" },
+	{ "interface = eth0\nbusy_poll_us = 50us\n", 2, "not a number" },
+	{ "interface = eth0\nbusy_poll_budget = 0\n", 2, "busy_poll_budget = 0 is out of range; write a frame count from 1 to 1024" },
+	{ "interface = eth0\nbusy_poll_budget = 1025\n", 2, "from 1 to 1024" },
+	{ "interface = eth0\nbusy_pol = on\n", 2, "did you mean 'busy_poll'" },
+	{ "interface = eth0\nnapi_defer_hard_irqs = 2\n", 2, "'napi_defer_hard_irqs' is an offload setting; write it under [offload]" },
+	{ "interface = eth0\n[offload]\nbusy_poll = on\n", 3, "'busy_poll' is a top-level key" },
+	{ "interface = eth0\noffload.napi_defer_hard_irqs = 2147483648\n", 2,
+	  "offload.napi_defer_hard_irqs = 2147483648 is not valid; write keep or a count of empty polls from 0 to 2147483647" },
+	{ "interface = eth0\noffload.napi_defer_hard_irqs = -1\n", 2, "write keep or a count of empty polls" },
+	{ "interface = eth0\noffload.gro_flush_timeout = 1000000001!\n", 2,
+	  "offload.gro_flush_timeout = 1000000001 is not valid; write keep or nanoseconds from 0 to 1000000000" },
+	{ "interface = eth0\noffload.gro_flush_timeout = max\n", 2, "write keep or nanoseconds" },
+	{ "interface = eth0\nbusy_poll = on\n[offload]\nnapi_defer_hard_irqs = 0\n", 4,
+	  "offload.napi_defer_hard_irqs = 0 with busy_poll = on (line 2): the kernel would turn interrupts back on after every busy poll; write 2 (busy_poll's value), keep, or busy_poll = off" },
+	{ "interface = eth0\noffload.gro_flush_timeout = 0!\nbusy_poll = on\n", 2,
+	  "offload.gro_flush_timeout = 0 with busy_poll = on (line 3)" },
 	{ "interface = eth0\nsink = tun:xrx0\ncsum = trust\n", 3,
 	  "with sink = tun:xrx0 (line 2) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on" },
 	{ "interface = eth0\ncsum = trust\nsink = tun:xrx0\ncsum_trust_may_deliver_corrupt_data = off\n", 2,
@@ -650,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_other_values),
+		cmocka_unit_test(test_busy_poll),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_csum_trust_tun),
 		cmocka_unit_test(test_rules),

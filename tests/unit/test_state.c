@@ -83,6 +83,16 @@ static void sample(struct xrx_state *st)
 	st->ch_rx = 4;
 	st->ch_tx = 3;
 	st->ch_combined = 0;
+	/* NAPI instances: both settings, one only, a value past 32 bits. */
+	st->nnapi = 2;
+	st->napi[0].id = 2049;
+	st->napi[0].have = (1u << XRX_NAPI_DEFER_HARD_IRQS) |
+			   (1u << XRX_NAPI_GRO_FLUSH_TIMEOUT);
+	st->napi[0].value[XRX_NAPI_DEFER_HARD_IRQS] = 0;
+	st->napi[0].value[XRX_NAPI_GRO_FLUSH_TIMEOUT] = 0;
+	st->napi[1].id = 4000000000u;
+	st->napi[1].have = 1u << XRX_NAPI_GRO_FLUSH_TIMEOUT;
+	st->napi[1].value[XRX_NAPI_GRO_FLUSH_TIMEOUT] = 5000000000ull;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -279,6 +289,14 @@ static void test_content_checks(void **state)
 		{ HDR "colour blue\n", "unknown key 'colour'" },
 		{ HDR "rx_ring 1 \n", "malformed" },
 		{ HDR "\n", "malformed" },
+		{ HDR "napi 2049 napi_defer_hard_irqs 2\nnapi 2049 napi_defer_hard_irqs 3\n", "appears twice" },
+		{ HDR "napi 0 gro_flush_timeout 1\n", "bad value for 'napi'" },
+		{ HDR "napi x gro_flush_timeout 1\n", "bad value for 'napi'" },
+		{ HDR "napi 2049 busy_poll 1\n", "bad value for 'napi'" },
+		{ HDR "napi 2049 gro_flush_timeout\n", "bad value for 'napi'" },
+		{ HDR "napi 2049 gro_flush_timeout -1\n", "bad value for 'napi'" },
+		{ HDR "napi 2049 gro_flush_timeout 18446744073709551616\n", "bad value for 'napi'" },
+		{ HDR "napi 2049\n", "bad value for 'napi'" },
 	};
 	struct xrx_state st;
 	char err[1024];
@@ -293,6 +311,18 @@ static void test_content_checks(void **state)
 	assert_int_equal(st.have, XRX_HAVE_CH_COMBINED);
 	assert_int_equal(st.ch_combined, 8);
 	assert_int_equal(st.pid, 9);
+	/* A NAPI instance's lines, in any order, 64-bit values. */
+	if (parse_signed(HDR "napi 3000 gro_flush_timeout 18446744073709551615\n"
+			 "napi 2049 napi_defer_hard_irqs 2\n"
+			 "napi 3000 napi_defer_hard_irqs 0\n", &st, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(st.nnapi, 2);
+	assert_int_equal(st.napi[0].id, 3000);
+	assert_int_equal(st.napi[0].have, 3);
+	assert_true(st.napi[0].value[XRX_NAPI_GRO_FLUSH_TIMEOUT] == 18446744073709551615ull);
+	assert_int_equal(st.napi[1].id, 2049);
+	assert_int_equal(st.napi[1].have, 1u << XRX_NAPI_DEFER_HARD_IRQS);
+	assert_int_equal(st.napi[1].value[XRX_NAPI_DEFER_HARD_IRQS], 2);
 	/* ...and one that says something wrong is not. */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int ret = parse_signed(bad[i].body, &st, err, sizeof(err));

@@ -25,6 +25,16 @@
 #define CONF_FILE_MAX (1 << 20)
 #define SIZE_MIN 1024
 #define SIZE_MAX_BIG 524280	/* GRO_MAX_SIZE: 8 * 65535, BIG TCP's ceiling */
+/*
+ * What busy_poll = on sets on every NAPI instance unless [offload] says
+ * otherwise: the recipe of the series that added preferred busy polling
+ * (Linux 5.11, 7fd3253a7de6) and of DPDK's AF_XDP PMD. Interrupts stay off
+ * while busy polls come within 200 us of each other; a worker that blocks
+ * gets its frames from softirq at most 200 us late, and the device is back
+ * on interrupts after two empty timer polls.
+ */
+#define NAPI_DEFER_BUSY_POLL 2
+#define GRO_FLUSH_TIMEOUT_BUSY_POLL 200000
 
 const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_LRO] = { "lro", XRX_OFFK_FEATURE, "rx-lro" },
@@ -48,6 +58,14 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_RX_RING] = { "rx_ring", XRX_OFFK_RING, NULL, 1, 1u << 20 },
 	[XRX_OFF_HEADER_SPLIT] = { "header_split", XRX_OFFK_SPLIT },
 	[XRX_OFF_CHANNELS] = { "channels", XRX_OFFK_CHANNELS, NULL, 1, 4096 },
+	/* The kernel's bounds (netdev.yaml: defer-hard-irqs at most
+	 * S32_MAX); a timeout past 1 s would leave a queue whose worker
+	 * stopped polling that long undelivered. */
+	[XRX_OFF_NAPI_DEFER_HARD_IRQS] = { "napi_defer_hard_irqs",
+					   XRX_OFFK_NAPI, NULL, 0, 2147483647u,
+					   "a count of empty polls" },
+	[XRX_OFF_GRO_FLUSH_TIMEOUT] = { "gro_flush_timeout", XRX_OFFK_NAPI,
+					NULL, 0, 1000000000u, "nanoseconds" },
 };
 
 /*
@@ -367,6 +385,11 @@ static int parse_offload(struct parser *p, enum xrx_offload_id id,
 			return perr(p, "%s = %s is not valid; write keep, max or a count from %u to %u (add '!' to require it)",
 				    key, val, d->min, d->max);
 		break;
+	case XRX_OFFK_NAPI:
+		if (xrx_parse_u32(val, d->min, d->max, &o->value))
+			return perr(p, "%s = %s is not valid; write keep or %s from %u to %u (add '!' to require it)",
+				    key, val, d->unit, d->min, d->max);
+		break;
 	}
 	o->set = true;
 	o->required = required;
@@ -627,12 +650,52 @@ static bool conf_same_output(const struct xrx_conf *c)
 	       !strcmp(c->sink_arg, c->tee_arg);
 }
 
+/*
+ * busy_poll = on wants the NAPI instances to defer interrupts: what the
+ * config leaves unsaid gets busy_poll's values (on busy_poll's line), and
+ * a 0 written out is refused, since the kernel then re-enables interrupts
+ * after every busy poll and busy polling never takes over
+ * (Documentation/networking/napi.rst, "IRQ mitigation").
+ */
+static int check_busy_poll(struct parser *p)
+{
+	static const struct {
+		enum xrx_offload_id id;
+		unsigned int value;
+	} busy[] = {
+		{ XRX_OFF_NAPI_DEFER_HARD_IRQS, NAPI_DEFER_BUSY_POLL },
+		{ XRX_OFF_GRO_FLUSH_TIMEOUT, GRO_FLUSH_TIMEOUT_BUSY_POLL },
+	};
+	struct xrx_conf *c = p->conf;
+	struct xrx_conf_offload *o;
+	unsigned int i, id;
+
+	if (!c->live.busy_poll)
+		return 0;
+	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++) {
+		id = busy[i].id;
+		o = &c->offload[id];
+		if (!p->seen[K_OFFLOAD + id]) {
+			o->set = true;
+			o->value = busy[i].value;
+			o->line = p->seen[K_OPT + XRX_OPT_BUSY_POLL];
+		} else if (o->set && !o->value) {
+			p->line = o->line;
+			return perr(p, "offload.%s = 0 with busy_poll = on (line %d): the kernel would turn interrupts back on after every busy poll; write %u (busy_poll's value), keep, or busy_poll = off",
+				    xrx_offload_desc[id].key,
+				    p->seen[K_OPT + XRX_OPT_BUSY_POLL], busy[i].value);
+		}
+	}
+	return 0;
+}
+
 /* Checks that need the whole file. */
 static int check_conf(struct parser *p)
 {
 	struct xrx_conf *c = p->conf;
 	const struct xrx_conf_offload *ch = &c->offload[XRX_OFF_CHANNELS];
 	unsigned int i;
+	int ret;
 
 	/* xrxd@IFACE names the interface already: the key may be left out. */
 	if (!c->ifname[0] && p->ifname)
@@ -674,6 +737,9 @@ static int check_conf(struct parser *p)
 			    xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s)),
 			    p->seen[K_SINK]);
 	}
+	ret = check_busy_poll(p);
+	if (ret)
+		return ret;
 	for (i = 0; i < c->nrules && !c->engine.nr_vxlan_ports; i++) {
 		char rule[96];
 

@@ -39,7 +39,8 @@ enum xrx_conf_sink {
 /*
  * NIC settings xrxd can change, in the order it applies and restores them:
  * features and sizes first, then rings, then channels (a channel change
- * may reallocate rings, so it goes last on the way back).
+ * may reallocate rings, so it goes last on the way back), then the NAPI
+ * instances' own settings (a channel change may re-create them).
  */
 enum xrx_offload_id {
 	XRX_OFF_LRO,
@@ -58,6 +59,8 @@ enum xrx_offload_id {
 	XRX_OFF_RX_RING,
 	XRX_OFF_HEADER_SPLIT,
 	XRX_OFF_CHANNELS,
+	XRX_OFF_NAPI_DEFER_HARD_IRQS,
+	XRX_OFF_GRO_FLUSH_TIMEOUT,
 	XRX_OFF_MAX
 };
 
@@ -67,6 +70,8 @@ enum xrx_offload_kind {
 	XRX_OFFK_RING,		/* ethtool rings: entries | max */
 	XRX_OFFK_SPLIT,		/* ethtool rings tcp-data-split: on | off */
 	XRX_OFFK_CHANNELS,	/* ethtool channels: count | max */
+	XRX_OFFK_NAPI,		/* every NAPI instance's own setting (netdev
+				 * napi-set): a number */
 };
 
 struct xrx_offload_desc {
@@ -74,6 +79,7 @@ struct xrx_offload_desc {
 	enum xrx_offload_kind kind;
 	const char *feature;	/* kernel feature name (netdev_features_strings) */
 	unsigned int min, max;	/* numeric range */
+	const char *unit;	/* XRX_OFFK_NAPI: what the number counts */
 };
 
 extern const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX];

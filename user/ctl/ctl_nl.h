@@ -22,6 +22,22 @@
 #define XRX_IFLA_GSO_IPV4_MAX_SIZE 63
 #define XRX_IFLA_GRO_IPV4_MAX_SIZE 64
 
+/*
+ * The netdev family (include/uapi/linux/netdev.h, newer than Debian 12's):
+ * dev-get for the XDP metadata ops (Linux 6.3), napi-get and napi-set
+ * for the NAPI instances' own settings (Linux 6.13).
+ */
+#define XRX_NETDEV_FAMILY_NAME "netdev"
+#define XRX_NETDEV_CMD_DEV_GET 1
+#define XRX_NETDEV_CMD_NAPI_GET 11
+#define XRX_NETDEV_CMD_NAPI_SET 14
+#define XRX_NETDEV_A_DEV_IFINDEX 1
+#define XRX_NETDEV_A_DEV_XDP_RX_METADATA_FEATURES 5
+#define XRX_NETDEV_A_NAPI_IFINDEX 1
+#define XRX_NETDEV_A_NAPI_ID 2
+#define XRX_NETDEV_A_NAPI_DEFER_HARD_IRQS 5
+#define XRX_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT 6
+
 #define NL_RECV_BUF (64 * 1024)
 #define NL_SEND_BUF 8192
 
@@ -32,6 +48,7 @@ struct xrx_nl {
 	unsigned int genl_portid;
 	unsigned int seq;
 	__u16 ethtool_family;
+	__u16 netdev_family;		/* 0: not looked up yet */
 	char msg[XRX_NL_MSG_MAX];	/* extack of the last request */
 	/* Netlink messages are read in place as struct nlmsghdr. */
 	char sbuf[NL_SEND_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
@@ -48,6 +65,13 @@ struct nlmsghdr *ctl_ethtool_msg(struct xrx_nl *nl, __u8 cmd, __u16 hdr_attr,
 				 int ifindex, __u32 flags);
 int ctl_genl_talk(struct xrx_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		  void *data);
+/*
+ * A request to the netdev family (looked up once), @flags besides
+ * NLM_F_REQUEST | NLM_F_ACK. Return: the message, or NULL with *err set
+ * (-ENOENT: the kernel has no such family).
+ */
+struct nlmsghdr *ctl_netdev_msg(struct xrx_nl *nl, __u8 cmd, __u16 flags,
+				int *err);
 /* The kernel's extack message for @err, or strerror(). */
 const char *ctl_nl_reason(const struct xrx_nl *nl, int err, char *buf,
 			  size_t len);
@@ -63,5 +87,8 @@ int ctl_set_channels(struct xrx_nl *nl, int ifindex, unsigned int have,
 		     unsigned int rx, unsigned int tx, unsigned int other,
 		     unsigned int combined);
 const char *ctl_split_name(unsigned int v);	/* tcp-data-split value */
+/* NAPI instance @id's setting @s (netdev napi-set). */
+int ctl_set_napi(struct xrx_nl *nl, unsigned int id, enum xrx_napi_setting s,
+		 unsigned long long value);
 
 #endif /* XRX_CTL_NL_H */

@@ -35,6 +35,12 @@ struct mnl_socket *xrx_ethtool_monitor_open(struct xrx_nl *nl);
  * (ETHTOOL_MSG_CHANNELS_NTF) on @ifindex. */
 bool xrx_ethtool_channels_ntf(const void *buf, size_t len, int ifindex);
 
+/* A NAPI instance and its own settings (netdev napi-get). */
+struct xrx_nic_napi {
+	unsigned int id;
+	unsigned long long value[XRX_NAPI_SETTING_MAX];
+};
+
 struct xrx_nic_feature {
 	char name[ETH_GSTRING_LEN];
 	bool hw;	/* changeable */
@@ -60,6 +66,12 @@ struct xrx_nic {
 	char channels_msg[XRX_NL_MSG_MAX];
 	unsigned int ch_rx, ch_tx, ch_other, ch_combined;
 	unsigned int ch_max_rx, ch_max_tx, ch_max_other, ch_max_combined;
+	/* -EOPNOTSUPP: the kernel has no per-NAPI settings (Linux 6.13);
+	 * -E2BIG: more than XRX_STATE_NAPI_MAX instances. */
+	int napi_err;
+	char napi_msg[XRX_NL_MSG_MAX];
+	unsigned int nnapi;
+	struct xrx_nic_napi napi[XRX_STATE_NAPI_MAX];
 };
 
 /* Read everything; -ENODEV if there is no such interface. */
@@ -96,7 +108,17 @@ int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features);
 int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
 		      const char *statedir, char *err, size_t errlen);
 
-/* Put back what st records (features and sizes, rings, channels). */
+/*
+ * Whether @c sets an offload of @kind; keep in @c only the offloads of
+ * @kind (@only) or all but them (!@only), the others becoming "keep".
+ * xrxd applies the NAPI settings after attaching xrx_rx: veth, for one,
+ * has NAPI instances only while an XDP program is attached.
+ */
+bool xrx_offload_has(const struct xrx_conf *c, enum xrx_offload_kind kind);
+void xrx_offload_select(struct xrx_conf *c, enum xrx_offload_kind kind,
+			bool only);
+
+/* Put back what st records (features and sizes, rings, channels, NAPIs). */
 int xrx_offload_restore(struct xrx_nl *nl, const struct xrx_state *st,
 			char *err, size_t errlen);
 

@@ -16,6 +16,7 @@
 
 #define XRX_STATE_DIR "/run/xrx"
 #define XRX_STATE_FEATURES_MAX 32
+#define XRX_STATE_NAPI_MAX 256	/* NAPI instances of one interface */
 
 /* Which of the optional values below a state holds. */
 enum xrx_state_have {
@@ -48,6 +49,26 @@ struct xrx_state_feature {
 	bool on;	/* the "wanted" bit: what the user asked for */
 };
 
+/*
+ * The settings a NAPI instance has of its own (the netdev family's
+ * napi-get/napi-set, Linux 6.13; the device's sysfs files of the same
+ * names set every instance at once), by their config and sysfs names.
+ */
+enum xrx_napi_setting {
+	XRX_NAPI_DEFER_HARD_IRQS,	/* napi_defer_hard_irqs: a count */
+	XRX_NAPI_GRO_FLUSH_TIMEOUT,	/* gro_flush_timeout: ns */
+	XRX_NAPI_SETTING_MAX
+};
+
+extern const char *const xrx_napi_setting_names[XRX_NAPI_SETTING_MAX];
+
+/* One NAPI instance's originals, by its id (unique for the host's life). */
+struct xrx_state_napi {
+	unsigned int id;
+	unsigned int have;	/* 1u << enum xrx_napi_setting */
+	unsigned long long value[XRX_NAPI_SETTING_MAX];
+};
+
 struct xrx_state {
 	char ifname[IF_NAMESIZE];
 	int ifindex;
@@ -59,7 +80,12 @@ struct xrx_state {
 	unsigned int rx_ring;
 	unsigned int tcp_data_split;	/* ETHTOOL_TCP_DATA_SPLIT_* */
 	unsigned int ch_rx, ch_tx, ch_other, ch_combined;
+	unsigned int nnapi;
+	struct xrx_state_napi napi[XRX_STATE_NAPI_MAX];
 };
+
+/* The entry of NAPI @id in @st, NULL if none. */
+struct xrx_state_napi *xrx_state_napi(struct xrx_state *st, unsigned int id);
 
 /* DIR/IFACE.state; -ENAMETOOLONG if it does not fit. */
 int xrx_state_path(const char *dir, const char *ifname, char *buf,

@@ -230,6 +230,98 @@ static int link_msg_cb(const struct nlmsghdr *nlh, void *data)
 	return mnl_attr_parse(nlh, sizeof(*ifi), link_attr_cb, data);
 }
 
+/* One NAPI instance of a napi-get dump. */
+struct napi_parse {
+	struct xrx_nic *nic;
+	struct xrx_nic_napi n;
+	unsigned int have;	/* 1u << enum xrx_napi_setting */
+	bool mine;		/* of nic->ifindex */
+};
+
+static int napi_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct napi_parse *np = data;
+	unsigned int v;
+	int k = -1;
+
+	switch (mnl_attr_get_type(attr)) {
+	case XRX_NETDEV_A_NAPI_IFINDEX:
+		np->mine = u32_attr(attr, &v) && (int)v == np->nic->ifindex;
+		return MNL_CB_OK;
+	case XRX_NETDEV_A_NAPI_ID:
+		u32_attr(attr, &np->n.id);
+		return MNL_CB_OK;
+	case XRX_NETDEV_A_NAPI_DEFER_HARD_IRQS:
+		k = XRX_NAPI_DEFER_HARD_IRQS;
+		break;
+	case XRX_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT:
+		k = XRX_NAPI_GRO_FLUSH_TIMEOUT;
+		break;
+	default:
+		return MNL_CB_OK;
+	}
+	/* A "uint" attribute: 4 or 8 bytes (nla_put_uint()). */
+	if (mnl_attr_get_payload_len(attr) == 8)
+		np->n.value[k] = mnl_attr_get_u64(attr);
+	else if (mnl_attr_get_payload_len(attr) == 4)
+		np->n.value[k] = mnl_attr_get_u32(attr);
+	else
+		return MNL_CB_OK;
+	np->have |= 1u << k;
+	return MNL_CB_OK;
+}
+
+static int napi_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct napi_parse np = { .nic = data };
+	struct xrx_nic *nic = data;
+
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), napi_attr_cb, &np);
+	if (!np.mine || !np.n.id)
+		return MNL_CB_OK;
+	/* A kernel before 6.13 lists NAPIs without their settings. */
+	if (np.have != (1u << XRX_NAPI_SETTING_MAX) - 1)
+		nic->napi_err = -EOPNOTSUPP;
+	else if (nic->nnapi == XRX_STATE_NAPI_MAX)
+		nic->napi_err = -E2BIG;
+	else
+		nic->napi[nic->nnapi++] = np.n;
+	return MNL_CB_OK;
+}
+
+/*
+ * The interface's NAPI instances and their own settings. Return: 0, or a
+ * negative errno with nic->napi_msg saying why (not fatal: an old kernel).
+ */
+static int read_napis(struct xrx_nl *nl, struct xrx_nic *nic)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nic->nnapi = 0;
+	nic->napi_err = 0;
+	nlh = ctl_netdev_msg(nl, XRX_NETDEV_CMD_NAPI_GET, NLM_F_DUMP, &ret);
+	if (nlh) {
+		mnl_attr_put_u32(nlh, XRX_NETDEV_A_NAPI_IFINDEX,
+				 (__u32)nic->ifindex);
+		ret = ctl_genl_talk(nl, nlh, napi_msg_cb, nic);
+	}
+	if (!ret)
+		ret = nic->napi_err;
+	if (ret == -EOPNOTSUPP || ret == -ENOENT || ret == -EINVAL)
+		snprintf(nic->napi_msg, sizeof(nic->napi_msg),
+			 "this kernel has no per-NAPI settings (netdev netlink family napi-get/napi-set, Linux 6.13)");
+	else if (ret == -E2BIG)
+		snprintf(nic->napi_msg, sizeof(nic->napi_msg),
+			 "more than %d NAPI instances", XRX_STATE_NAPI_MAX);
+	else if (ret)
+		ctl_nl_reason(nl, ret, nic->napi_msg, sizeof(nic->napi_msg));
+	if (ret == -ENOENT || ret == -EINVAL)
+		ret = -EOPNOTSUPP;
+	nic->napi_err = ret;
+	return ret;
+}
+
 static int read_link(struct xrx_nl *nl, struct xrx_nic *nic)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->sbuf);
@@ -291,6 +383,7 @@ int xrx_nic_read(struct xrx_nl *nl, const char *ifname, struct xrx_nic *nic,
 	if (nic->channels_err)
 		ctl_nl_reason(nl, nic->channels_err, nic->channels_msg,
 			  sizeof(nic->channels_msg));
+	read_napis(nl, nic);
 	return 0;
 }
 
@@ -351,6 +444,16 @@ void xrx_nic_print(FILE *f, const struct xrx_nic *nic)
 			nic->ch_rx, nic->ch_max_rx, nic->ch_tx, nic->ch_max_tx,
 			nic->ch_other, nic->ch_max_other, nic->ch_combined,
 			nic->ch_max_combined);
+	if (nic->napi_err)
+		fprintf(f, "napi - (%s)\n", nic->napi_msg);
+	else if (!nic->nnapi)
+		fprintf(f, "napi - (no NAPI instance now)\n");
+	for (i = 0; i < nic->nnapi; i++)
+		fprintf(f, "napi %u %s %llu %s %llu\n", nic->napi[i].id,
+			xrx_napi_setting_names[XRX_NAPI_DEFER_HARD_IRQS],
+			nic->napi[i].value[XRX_NAPI_DEFER_HARD_IRQS],
+			xrx_napi_setting_names[XRX_NAPI_GRO_FLUSH_TIMEOUT],
+			nic->napi[i].value[XRX_NAPI_GRO_FLUSH_TIMEOUT]);
 }
 
 
@@ -433,3 +536,20 @@ int ctl_set_channels(struct xrx_nl *nl, int ifindex, unsigned int have,
 	return ctl_genl_talk(nl, nlh, NULL, NULL);
 }
 
+int ctl_set_napi(struct xrx_nl *nl, unsigned int id, enum xrx_napi_setting s,
+		 unsigned long long value)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = ctl_netdev_msg(nl, XRX_NETDEV_CMD_NAPI_SET, 0, &ret);
+	if (!nlh)
+		return ret;
+	mnl_attr_put_u32(nlh, XRX_NETDEV_A_NAPI_ID, id);
+	if (s == XRX_NAPI_DEFER_HARD_IRQS)
+		mnl_attr_put_u32(nlh, XRX_NETDEV_A_NAPI_DEFER_HARD_IRQS,
+				 (__u32)value);
+	else
+		mnl_attr_put_u64(nlh, XRX_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, value);
+	return ctl_genl_talk(nl, nlh, NULL, NULL);
+}

@@ -85,6 +85,20 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* NLMSG_DONE ends a dump (NLM_F_DUMP), with the dump's error after it. */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk *t = data;
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(err))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (!err)
+		return MNL_CB_STOP;
+	t->error = err < 0 ? err : -err;
+	return MNL_CB_ERROR;
+}
+
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct talk *t = data;
@@ -93,14 +107,17 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /*
- * Send nlh on sk and run cb on every reply until the ACK. Returns 0 or the
- * kernel's negative errno; nl->msg then holds its extack message, if any.
+ * Send nlh on sk and run cb on every reply until the ACK, or until the
+ * end of a dump (NLM_F_DUMP in nlh; the kernel sends no ACK after one,
+ * netlink_dump_start()). Returns 0 or the kernel's negative errno;
+ * nl->msg then holds its extack message, if any.
  */
 int ctl_nl_talk(struct xrx_nl *nl, struct mnl_socket *sk,
 		   unsigned int portid, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb,
+					 [NLMSG_DONE] = done_cb };
 	struct talk t = { .nl = nl, .cb = cb, .data = data };
 	ssize_t n;
 	int ret;
@@ -333,11 +350,26 @@ void xrx_nl_close(struct xrx_nl *nl)
 	free(nl);
 }
 
-/* The netdev family (include/uapi/linux/netdev.h, newer than Debian 12's). */
-#define XRX_NETDEV_FAMILY_NAME "netdev"
-#define XRX_NETDEV_CMD_DEV_GET 1
-#define XRX_NETDEV_A_DEV_IFINDEX 1
-#define XRX_NETDEV_A_DEV_XDP_RX_METADATA_FEATURES 5
+struct nlmsghdr *ctl_netdev_msg(struct xrx_nl *nl, __u8 cmd, __u16 flags,
+				int *err)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+
+	*err = 0;
+	if (!nl->netdev_family)
+		*err = genl_family_id(nl, XRX_NETDEV_FAMILY_NAME,
+				      &nl->netdev_family);
+	if (*err)
+		return NULL;
+	nlh = mnl_nlmsg_put_header(nl->sbuf);
+	nlh->nlmsg_type = nl->netdev_family;
+	nlh->nlmsg_flags = flags;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = 1;
+	return nlh;
+}
 
 static int netdev_dev_cb(const struct nlattr *attr, void *data)
 {
@@ -356,19 +388,12 @@ static int netdev_dev_msg_cb(const struct nlmsghdr *nlh, void *data)
 int xrx_nic_xdp_rx_metadata(struct xrx_nl *nl, int ifindex, __u64 *features)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-	__u16 family = 0;
 	int ret;
 
 	*features = 0;
-	ret = genl_family_id(nl, XRX_NETDEV_FAMILY_NAME, &family);
-	if (ret)
+	nlh = ctl_netdev_msg(nl, XRX_NETDEV_CMD_DEV_GET, 0, &ret);
+	if (!nlh)
 		return ret;
-	nlh = mnl_nlmsg_put_header(nl->sbuf);
-	nlh->nlmsg_type = family;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = XRX_NETDEV_CMD_DEV_GET;
-	g->version = 1;
 	mnl_attr_put_u32(nlh, XRX_NETDEV_A_DEV_IFINDEX, (__u32)ifindex);
 	return ctl_nl_talk(nl, nl->genl, nl->genl_portid, nlh, netdev_dev_msg_cb,
 		       features);

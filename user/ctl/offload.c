@@ -45,6 +45,24 @@ static int size_index(enum xrx_offload_id id)
 	}
 }
 
+/* The NAPI setting an XRX_OFFK_NAPI offload is. */
+static enum xrx_napi_setting napi_index(enum xrx_offload_id id)
+{
+	return id == XRX_OFF_GRO_FLUSH_TIMEOUT ? XRX_NAPI_GRO_FLUSH_TIMEOUT :
+						 XRX_NAPI_DEFER_HARD_IRQS;
+}
+
+/* NAPI instances of @nic whose setting @k is not @v. */
+static unsigned int napis_differ(const struct xrx_nic *nic,
+				 enum xrx_napi_setting k, unsigned long long v)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nic->nnapi; i++)
+		n += nic->napi[i].value[k] != v;
+	return n;
+}
+
 /* "offload.gro = on!" as the config wrote it. */
 static const char *setting_text(enum xrx_offload_id id,
 				const struct xrx_conf_offload *o, char *buf,
@@ -163,6 +181,20 @@ static int plan_one(const struct xrx_nic *nic, enum xrx_offload_id id,
 			return -ERANGE;
 		}
 		return cur != *target;
+	case XRX_OFFK_NAPI:
+		*target = o->value;
+		if (nic->napi_err) {
+			snprintf(why, wlen, "%s", nic->napi_msg);
+			return -EOPNOTSUPP;
+		}
+		/* veth, for one, has them only while an XDP program is
+		 * attached or GRO is on (veth_napi_enable()). */
+		if (!nic->nnapi) {
+			snprintf(why, wlen, "%s has no NAPI instance now",
+				 nic->ifname);
+			return -EOPNOTSUPP;
+		}
+		return napis_differ(nic, napi_index(id), o->value) > 0;
 	}
 	return -EINVAL;
 }
@@ -175,6 +207,38 @@ static bool recorded_feature(const struct xrx_state *st, const char *name)
 		if (!strcmp(st->features[i].name, name))
 			return true;
 	return false;
+}
+
+/*
+ * Setting @k of every NAPI instance of @nic that @st does not hold yet.
+ * Return: how many were added, or -E2BIG (nothing added) when they do not
+ * all fit.
+ */
+static int record_napis(const struct xrx_nic *nic, enum xrx_napi_setting k,
+			struct xrx_state *st)
+{
+	struct xrx_state_napi *n;
+	unsigned int i, fresh = 0;
+	int added = 0;
+
+	for (i = 0; i < nic->nnapi; i++)
+		fresh += !xrx_state_napi(st, nic->napi[i].id);
+	if (st->nnapi + fresh > XRX_STATE_NAPI_MAX)
+		return -E2BIG;
+	for (i = 0; i < nic->nnapi; i++) {
+		n = xrx_state_napi(st, nic->napi[i].id);
+		if (!n) {
+			n = &st->napi[st->nnapi++];
+			memset(n, 0, sizeof(*n));
+			n->id = nic->napi[i].id;
+		}
+		if (n->have & (1u << k))
+			continue;
+		n->have |= 1u << k;
+		n->value[k] = nic->napi[i].value[k];
+		added++;
+	}
+	return added;
 }
 
 /*
@@ -237,6 +301,10 @@ static void record(const struct xrx_nic *nic, const struct plan *plan,
 			st->ch_combined = nic->ch_combined;
 			st->have |= nic->have & ch_mask;
 			break;
+		case XRX_OFFK_NAPI:
+			/* plan_one() refused more than fit. */
+			record_napis(nic, napi_index(i), st);
+			break;
 		}
 	}
 }
@@ -260,8 +328,31 @@ static unsigned int current_value(const struct xrx_nic *nic,
 		return nic->tcp_data_split;
 	case XRX_OFFK_CHANNELS:
 		return nic->ch_max_combined ? nic->ch_combined : nic->ch_rx;
+	case XRX_OFFK_NAPI:
+		/* One value for all (the usual case), else none. */
+		if (!nic->nnapi || napis_differ(nic, napi_index(id),
+						nic->napi[0].value[napi_index(id)]))
+			return XRX_CONF_VAL_MAX;
+		return (unsigned int)nic->napi[0].value[napi_index(id)];
 	}
 	return 0;
+}
+
+/* Setting @k of every NAPI instance; the first error, a vanished one aside. */
+static int apply_napis(struct xrx_nl *nl, const struct xrx_nic *nic,
+		       enum xrx_napi_setting k, unsigned int target)
+{
+	unsigned int i;
+	int ret, first = 0;
+
+	for (i = 0; i < nic->nnapi; i++) {
+		if (nic->napi[i].value[k] == target)
+			continue;
+		ret = ctl_set_napi(nl, nic->napi[i].id, k, target);
+		if (ret && ret != -ENOENT && !first)
+			first = ret;
+	}
+	return first;
 }
 
 static int apply_one(struct xrx_nl *nl, const struct xrx_nic *nic,
@@ -295,6 +386,8 @@ static int apply_one(struct xrx_nl *nl, const struct xrx_nic *nic,
 					    target);
 		return ctl_set_channels(nl, nic->ifindex, XRX_HAVE_CH_RX, target, 0,
 				    0, 0);
+	case XRX_OFFK_NAPI:
+		return apply_napis(nl, nic, napi_index(id), target);
 	}
 	return -EINVAL;
 }
@@ -312,6 +405,26 @@ static void rollback(struct xrx_nl *nl, const struct xrx_state *st,
 	}
 	if (xrx_state_remove(statedir, st->ifname, err, sizeof(err)))
 		ctl_err("%s", err);
+}
+
+bool xrx_offload_has(const struct xrx_conf *c, enum xrx_offload_kind kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		if (c->offload[i].set && xrx_offload_desc[i].kind == kind)
+			return true;
+	return false;
+}
+
+void xrx_offload_select(struct xrx_conf *c, enum xrx_offload_kind kind,
+			bool only)
+{
+	unsigned int i;
+
+	for (i = 0; i < XRX_OFF_MAX; i++)
+		if ((xrx_offload_desc[i].kind == kind) != only)
+			memset(&c->offload[i], 0, sizeof(c->offload[i]));
 }
 
 int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
@@ -372,15 +485,35 @@ int xrx_offload_apply(struct xrx_nl *nl, const struct xrx_conf *conf,
 	for (i = 0; i < XRX_OFF_MAX; i++) {
 		const struct xrx_conf_offload *o = &conf->offload[i];
 		unsigned int before, now;
-		int set_ret;
+		int set_ret, added;
 
 		if (!plan.todo[i])
 			continue;
 		setting_text(i, o, text, sizeof(text));
+		/*
+		 * A step before (channels) may have made NAPI instances the
+		 * plan did not see: their originals go on record first.
+		 */
+		added = xrx_offload_desc[i].kind == XRX_OFFK_NAPI ?
+				record_napis(nic, napi_index(i), st) : 0;
+		if (added > 0) {
+			ret = xrx_state_write(statedir, st, err, errlen);
+			if (ret) {
+				rollback(nl, st, statedir);
+				goto out;
+			}
+		}
 		before = current_value(nic, i);
-		set_ret = apply_one(nl, nic, i, plan.target[i]);
-		if (set_ret)
-			ctl_nl_reason(nl, set_ret, why, sizeof(why));
+		if (added < 0) {
+			set_ret = added;
+			snprintf(why, sizeof(why),
+				 "the state file has no room for the originals of more than %d NAPI instances",
+				 XRX_STATE_NAPI_MAX);
+		} else {
+			set_ret = apply_one(nl, nic, i, plan.target[i]);
+			if (set_ret)
+				ctl_nl_reason(nl, set_ret, why, sizeof(why));
+		}
 		ret = xrx_nic_read(nl, ifname, nic, err, errlen);
 		if (ret) {
 			rollback(nl, st, statedir);

@@ -77,6 +77,32 @@ static int set_channels(struct xrx_nl *nl, int ifindex,
 				st->ch_other, st->ch_combined);
 }
 
+/*
+ * Each recorded NAPI instance that still exists gets its originals back.
+ * One that is gone (veth deletes its NAPIs with the XDP program unless
+ * GRO is on, a driver re-creates them on a reset) took its settings with
+ * it: a new instance starts from the device's (sysfs) values, which xrx
+ * never changes (netif_napi_add_weight_locked()), or, where the driver
+ * keeps a config per queue, comes back with the same id.
+ */
+static int set_napis(struct xrx_nl *nl, int ifindex, const struct xrx_state *st)
+{
+	unsigned int i, k;
+	int ret, first = 0;
+
+	(void)ifindex;
+	for (i = 0; i < st->nnapi; i++)
+		for (k = 0; k < XRX_NAPI_SETTING_MAX; k++) {
+			if (!(st->napi[i].have & (1u << k)))
+				continue;
+			ret = ctl_set_napi(nl, st->napi[i].id, k,
+					   st->napi[i].value[k]);
+			if (ret && ret != -ENOENT && !first)
+				first = ret;
+		}
+	return first;
+}
+
 static bool has_features(const struct xrx_state *st)
 {
 	return st->nfeatures > 0;
@@ -95,6 +121,11 @@ static bool has_rings(const struct xrx_state *st)
 static bool has_channels(const struct xrx_state *st)
 {
 	return st->have & CH_BITS;
+}
+
+static bool has_napis(const struct xrx_state *st)
+{
+	return st->nnapi > 0;
 }
 
 /* Each check returns how many settings differ, after saying which. */
@@ -166,11 +197,43 @@ static unsigned int check_channels(const struct xrx_nic *nic,
 	return 0;
 }
 
+static unsigned int check_napis(const struct xrx_nic *nic,
+				const struct xrx_state *st)
+{
+	unsigned int i, j, k, failed = 0, gone = 0;
+	char what[64];
+
+	for (i = 0; i < st->nnapi; i++) {
+		for (j = 0; j < nic->nnapi; j++)
+			if (nic->napi[j].id == st->napi[i].id)
+				break;
+		if (j == nic->nnapi) {
+			gone++;
+			continue;
+		}
+		for (k = 0; k < XRX_NAPI_SETTING_MAX; k++) {
+			if (!(st->napi[i].have & (1u << k)) ||
+			    nic->napi[j].value[k] == st->napi[i].value[k])
+				continue;
+			snprintf(what, sizeof(what), "%s of NAPI %u",
+				 xrx_napi_setting_names[k], st->napi[i].id);
+			failed += restore_failed(st->ifname, what,
+						 "wanted %llu, the kernel reports %llu",
+						 st->napi[i].value[k],
+						 nic->napi[j].value[k]);
+		}
+	}
+	if (gone)
+		ctl_info("%s: %u of the %u NAPI instances on record are gone, and their settings with them; new ones start from the device's",
+			 st->ifname, gone, st->nnapi);
+	return failed;
+}
+
 /*
  * What a state file can record, in the order it is put back: features
  * and sizes first, as they never reallocate queues; rings and channels
- * last (and after xrx_rx is detached: veth refuses channel changes while
- * an XDP program is attached).
+ * later (and after xrx_rx is detached: veth refuses channel changes while
+ * an XDP program is attached), the NAPI instances' settings last.
  */
 static const struct restore_step {
 	const char *what;
@@ -183,6 +246,8 @@ static const struct restore_step {
 	{ "GRO/GSO sizes", has_sizes, set_sizes, check_sizes },
 	{ "rings", has_rings, set_rings, check_rings },
 	{ "channels", has_channels, set_channels, check_channels },
+	/* After channels: the queues they bring back bring their NAPIs. */
+	{ "NAPI settings", has_napis, set_napis, check_napis },
 };
 
 int xrx_offload_restore(struct xrx_nl *nl, const struct xrx_state *st,

@@ -49,6 +49,21 @@ static const struct u32_key u32_keys[] = {
 };
 #define N_U32_KEYS (sizeof(u32_keys) / sizeof(u32_keys[0]))
 
+const char *const xrx_napi_setting_names[XRX_NAPI_SETTING_MAX] = {
+	[XRX_NAPI_DEFER_HARD_IRQS] = "napi_defer_hard_irqs",
+	[XRX_NAPI_GRO_FLUSH_TIMEOUT] = "gro_flush_timeout",
+};
+
+struct xrx_state_napi *xrx_state_napi(struct xrx_state *st, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nnapi; i++)
+		if (st->napi[i].id == id)
+			return &st->napi[i];
+	return NULL;
+}
+
 /* CRC-32 (IEEE 802.3, as zlib's crc32()); the file is tiny, no table. */
 static unsigned int crc32_ieee(const char *buf, size_t len)
 {
@@ -115,6 +130,15 @@ int xrx_state_format(const struct xrx_state *st, char *buf, size_t len)
 			ret = append(buf, len, &pos, "%s %u\n", u32_keys[i].key,
 				     *(const unsigned int *)((const char *)st +
 							     u32_keys[i].off));
+	/* "napi ID SETTING VALUE": a NAPI instance's own settings. */
+	for (i = 0; !ret && i < st->nnapi * XRX_NAPI_SETTING_MAX; i++) {
+		const struct xrx_state_napi *n = &st->napi[i / XRX_NAPI_SETTING_MAX];
+		unsigned int k = i % XRX_NAPI_SETTING_MAX;
+
+		if (n->have & (1u << k))
+			ret = append(buf, len, &pos, "napi %u %s %llu\n", n->id,
+				     xrx_napi_setting_names[k], n->value[k]);
+	}
 	if (!ret)
 		ret = append(buf, len, &pos, "end %08x\n", crc32_ieee(buf, pos));
 	return ret ? ret : (int)pos;
@@ -154,6 +178,62 @@ static bool feature_name_ok(const char *s)
 		    *s != '-' && *s != '_')
 			return false;
 	return true;
+}
+
+/* Decimal digits only, at most ULLONG_MAX. Return: 0 or -EINVAL. */
+static int parse_u64(const char *s, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) ||
+		    v > (ULLONG_MAX - (unsigned int)(*s - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (unsigned int)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "ID SETTING VALUE" of a napi line. Return: 0, or 1 for corrupted. */
+static int parse_napi(char *val, struct xrx_state *st, bool *dup)
+{
+	char *name, *num;
+	unsigned long long v;
+	struct xrx_state_napi *n;
+	unsigned int id, k;
+
+	name = strchr(val, ' ');
+	if (!name)
+		return 1;
+	*name++ = '\0';
+	num = strchr(name, ' ');
+	if (!num)
+		return 1;
+	*num++ = '\0';
+	if (xrx_parse_u32(val, 1, UINT_MAX, &id) || parse_u64(num, &v))
+		return 1;
+	for (k = 0; k < XRX_NAPI_SETTING_MAX; k++)
+		if (!strcmp(name, xrx_napi_setting_names[k]))
+			break;
+	if (k == XRX_NAPI_SETTING_MAX)
+		return 1;
+	n = xrx_state_napi(st, id);
+	if (!n) {
+		if (st->nnapi == XRX_STATE_NAPI_MAX)
+			return 1;
+		n = &st->napi[st->nnapi++];
+		n->id = id;
+	}
+	if (n->have & (1u << k)) {
+		*dup = true;
+		return 1;
+	}
+	n->have |= 1u << k;
+	n->value[k] = v;
+	return 0;
 }
 
 static bool numeric_key_known(const char *key)
@@ -206,6 +286,15 @@ static int parse_state_line(const char *name, const char *ifname, int lineno,
 		strcpy(f->name, val);
 		f->on = !strcmp(val2, "on");
 		return 0;
+	}
+	if (!strcmp(key, "napi")) {
+		bool dup = false;
+
+		if (!parse_napi(val, st, &dup))
+			return 0;
+		if (dup)
+			goto dup;
+		goto bad;
 	}
 	if (!strcmp(key, "interface")) {
 		if (seen[0]++)

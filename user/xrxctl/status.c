@@ -99,6 +99,32 @@ static const char *mode_name(__u8 mode)
 	}
 }
 
+/* Each recorded NAPI instance's settings, original and now ("gone"). */
+static void print_napis(const struct xrx_state *st, const struct xrx_nic *nic)
+{
+	unsigned int i, j, k;
+	char name[48], now[24];
+
+	for (i = 0; i < st->nnapi; i++) {
+		for (j = 0; j < nic->nnapi; j++)
+			if (nic->napi[j].id == st->napi[i].id)
+				break;
+		for (k = 0; k < XRX_NAPI_SETTING_MAX; k++) {
+			if (!(st->napi[i].have & (1u << k)))
+				continue;
+			snprintf(name, sizeof(name), "napi %u %s", st->napi[i].id,
+				 xrx_napi_setting_names[k]);
+			if (j < nic->nnapi)
+				snprintf(now, sizeof(now), "%llu",
+					 nic->napi[j].value[k]);
+			else
+				snprintf(now, sizeof(now), "gone");
+			printf("            %-34s %10llu %10s\n", name,
+			       st->napi[i].value[k], now);
+		}
+	}
+}
+
 /* "feature rx-gro: off before xrxd, on now", and the sizes and counts. */
 static void print_offloads(const struct ctx *ctx, const char *ifname)
 {
@@ -129,7 +155,7 @@ static void print_offloads(const struct ctx *ctx, const char *ifname)
 		printf("  offloads   state file unusable: %s\n", err);
 		goto out;
 	}
-	if (!st->nfeatures && !st->have) {
+	if (!st->nfeatures && !st->have && !st->nnapi) {
 		printf("  offloads  none changed (the state file records no setting)\n");
 		goto out;
 	}
@@ -138,32 +164,33 @@ static void print_offloads(const struct ctx *ctx, const char *ifname)
 		printf("  offloads   cannot read %s now: %s\n", ifname, err);
 		goto out;
 	}
-	printf("  offloads   %-24s %10s %10s\n", "setting", "original", "now");
+	printf("  offloads   %-34s %10s %10s\n", "setting", "original", "now");
 	for (i = 0; i < st->nfeatures; i++) {
 		f = xrx_nic_feature(nic, st->features[i].name);
-		printf("            %-24s %10s %10s\n", st->features[i].name,
+		printf("            %-34s %10s %10s\n", st->features[i].name,
 		       st->features[i].on ? "on" : "off",
 		       !f ? "?" : f->wanted ? "on" : "off");
 	}
 	for (i = 0; i < XRX_SIZE_MAX; i++)
 		if (st->have & XRX_HAVE_SIZE(i))
-			printf("            %-24s %10u %10u\n", size_names[i],
+			printf("            %-34s %10u %10u\n", size_names[i],
 			       st->size[i], nic->size[i]);
 	if (st->have & XRX_HAVE_RX_RING)
-		printf("            %-24s %10u %10u\n", "rx_ring", st->rx_ring,
+		printf("            %-34s %10u %10u\n", "rx_ring", st->rx_ring,
 		       nic->rx_ring);
 	if (st->have & XRX_HAVE_TCP_DATA_SPLIT)
-		printf("            %-24s %10u %10u\n", "tcp_data_split",
+		printf("            %-34s %10u %10u\n", "tcp_data_split",
 		       st->tcp_data_split, nic->tcp_data_split);
 	if (st->have & XRX_HAVE_CH_RX)
-		printf("            %-24s %10u %10u\n", "channels_rx", st->ch_rx,
+		printf("            %-34s %10u %10u\n", "channels_rx", st->ch_rx,
 		       nic->ch_rx);
 	if (st->have & XRX_HAVE_CH_TX)
-		printf("            %-24s %10u %10u\n", "channels_tx", st->ch_tx,
+		printf("            %-34s %10u %10u\n", "channels_tx", st->ch_tx,
 		       nic->ch_tx);
 	if (st->have & XRX_HAVE_CH_COMBINED)
-		printf("            %-24s %10u %10u\n", "channels_combined",
+		printf("            %-34s %10u %10u\n", "channels_combined",
 		       st->ch_combined, nic->ch_combined);
+	print_napis(st, nic);
 out:
 	xrx_nl_close(nl);
 	free(st);

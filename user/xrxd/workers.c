@@ -84,6 +84,8 @@ static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
 			      const struct xrx_conf *b)
 {
+	/* The live options (busy polling) are the sockets' (setsockopt at
+	 * open). */
 	return a->queues != b->queues ||
 	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_LIVE);
 }

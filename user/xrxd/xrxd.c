@@ -653,7 +653,7 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 		return -EIO;
 	}
 	if (xrxd_workers_need_reopen(x->conf, fresh)) {
-		ctl_notice("%s: the queue count changed; reopening the AF_XDP sockets (what they and the engines hold is delivered first)",
+		ctl_notice("%s: the queue count or the busy-poll settings changed; reopening the AF_XDP sockets (what they and the engines hold is delivered first)",
 			   x->ifname);
 		ret = restart_workers(x, fresh);
 		if (ret) {
@@ -971,17 +971,23 @@ static int step_offloads(struct run_state *r)
 {
 	struct xrxd *x = &r->x;
 	struct xrx_conf_offload rx_vlan;
+	bool vlan;
 	int ret;
 
-	if (x->o->mode == MODE_RUN &&
-	    xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan)) {
+	vlan = x->o->mode == MODE_RUN &&
+	       xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan);
+	if (vlan || (x->o->mode == MODE_RUN &&
+		     xrx_offload_has(x->conf, XRX_OFFK_NAPI))) {
 		/* Applied from a copy: the configuration stays what the
 		 * file says, for reloads to compare against. */
 		r->aconf = malloc(sizeof(*r->aconf));
 		if (!r->aconf)
 			return 1;
 		*r->aconf = *x->conf;
-		r->aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+		if (vlan)
+			r->aconf->offload[XRX_OFF_RX_VLAN] = rx_vlan;
+		/* The NAPI settings wait for xrx_rx (napi_after_attach()). */
+		xrx_offload_select(r->aconf, XRX_OFFK_NAPI, false);
 	}
 	ret = xrx_offload_apply(x->nl, r->aconf ? r->aconf : x->conf,
 				x->o->statedir, r->err, sizeof(r->err));
@@ -1035,6 +1041,36 @@ static void vlan_after_attach(struct run_state *r)
 	free(only);
 }
 
+/*
+ * The NAPI instances' own settings (busy_poll's, or [offload]'s), once
+ * xrx_rx is attached: veth, for one, makes its NAPIs only then
+ * (veth_enable_xdp()). Recorded in the state file like the others. A
+ * required one that cannot be applied fails the start as at the
+ * offload step.
+ */
+static int napi_after_attach(struct run_state *r)
+{
+	struct xrxd *x = &r->x;
+	struct xrx_conf *only;
+	int ret;
+
+	if (!xrx_offload_has(x->conf, XRX_OFFK_NAPI))
+		return 0;
+	only = malloc(sizeof(*only));
+	if (!only)
+		return 1;
+	*only = *x->conf;
+	xrx_offload_select(only, XRX_OFFK_NAPI, true);
+	ret = xrx_offload_apply(x->nl, only, x->o->statedir, r->err,
+				sizeof(r->err));
+	free(only);
+	if (!ret)
+		return 0;
+	ctl_err("%s", r->err);
+	return ret == -EOPNOTSUPP || ret == -ERANGE || ret == -EINVAL ?
+		       EXIT_USAGE : 1;
+}
+
 /* xrx_rx, its rules and counters, and the workers. */
 static int step_datapath(struct run_state *r)
 {
@@ -1053,6 +1089,9 @@ static int step_datapath(struct run_state *r)
 	if (xrxd_prog_attach(x))
 		return 1;
 	vlan_after_attach(r);
+	err = napi_after_attach(r);
+	if (err)
+		return err;
 	if (xrxd_rules_apply(x, x->conf) || xrxd_ustats_open(x))
 		return 1;
 	x->us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);

@@ -7,10 +7,11 @@
  *
  * The files call each other in one direction only, each using those
  * below it: live.c (the public side) -> rx_loop.c (the receive loop) ->
- * xsk.c (the sockets) -> prog.c (xrx_rx), and rx_loop.c -> rxq_sink.c (a
- * queue's sink and tee), with umem.c (the frames) and log.c (the
- * messages) at the bottom. None calls up into live.c, and this header
- * belongs to no one file, so including it ties no file to another.
+ * xsk.c (the sockets) -> prog.c (xrx_rx), rx_loop.c -> rxq_sink.c (a
+ * queue's sink and tee), rx_loop.c and xsk.c -> busy_poll.c (the
+ * socket's NAPI, polled by the worker), with umem.c (the frames) and
+ * log.c (the messages) at the bottom. None calls up into live.c, and this
+ * header belongs to no one file, so including it ties no file to another.
  */
 #ifndef XRX_LIB_AFXDP_H
 #define XRX_LIB_AFXDP_H
@@ -19,6 +20,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include <xdp/xsk.h>
 #include <xrx/live.h>
@@ -44,7 +46,8 @@ struct xrx_xsk {
 	bool zerocopy;
 	bool sg;
 	bool need_wakeup;
-	bool busy_poll;
+	bool busy_poll;			/* set and not ruled out (busy_poll.c) */
+	unsigned int napi_id;		/* SO_INCOMING_NAPI_ID, 0: none yet */
 };
 
 /*
@@ -128,6 +131,15 @@ struct xrx_live {
 int xrx_prog_hash_key(struct xrx_prog *p, struct xrx_hash_key *key);
 
 
+/* CLOCK_MONOTONIC in ns: the receive loop's clock (vDSO). */
+static inline __u64 xrx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
 /* xsk.c */
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue);
 void xrx_xsk_close(struct xrx_rxq *q);
@@ -135,6 +147,11 @@ int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats);
 void xrx_xsk_kick(struct xrx_rxq *q);
 int xrx_xsk_map_insert(struct xrx_live *l, struct xrx_rxq *q);
 void xrx_xsk_map_remove(struct xrx_live *l, struct xrx_rxq *q);
+
+/* busy_poll.c */
+void xrx_xsk_busy_poll(struct xrx_live *l, struct xrx_xsk *x);
+void xrx_rxq_busy_poll(struct xrx_rxq *q);
+__u32 xrx_rxq_busy_wait(struct xrx_rxq *q, __u64 until_ns);
 
 /* rx_loop.c */
 int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q);

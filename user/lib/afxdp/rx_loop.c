@@ -23,14 +23,6 @@
 
 #include "afxdp/afxdp.h"
 
-static __u64 xrx_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* vDSO */
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 static void xrx_rxq_deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	struct xrx_rxq *q = ctx;
@@ -208,12 +200,17 @@ void xrx_rxq_fini(struct xrx_rxq *q)
 	xrx_umem_fini(&q->umem);
 }
 
-/* Give the kernel every free frame; wake it if it asked. */
+/*
+ * Give the kernel every free frame; wake it if it asked. Busy polling:
+ * run the queue's NAPI now, which fills the RX ring for the next batch.
+ */
 static void xrx_rxq_refill(struct xrx_rxq *q)
 {
 	xrx_umem_refill(&q->umem);
-	if (q->xsk.busy_poll ||
-	    (q->xsk.need_wakeup && xsk_ring_prod__needs_wakeup(&q->umem.fq)))
+	if (q->xsk.busy_poll)
+		xrx_rxq_busy_poll(q);
+	else if (q->xsk.need_wakeup &&
+		 xsk_ring_prod__needs_wakeup(&q->umem.fq))
 		xrx_xsk_kick(q);
 }
 
@@ -238,25 +235,16 @@ static void xrx_rxq_pressure(struct xrx_rxq *q)
 static __u32 xrx_rxq_wait(struct xrx_rxq *q, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = q->xsk.fd, .events = POLLIN };
-	__u64 deadline;
-	__u64 next;
-	__u32 idx, n;
+	__u64 next = xrx_engine__next_timeout(q->e);
+	__u32 n;
 
+	/* Busy polling: a bounded spin first (busy_poll.c). */
 	if (q->xsk.busy_poll) {
-		/* Busy polling: drive NAPI from here until frames or time. */
-		deadline = xrx_now_ns() + (__u64)timeout_ms * 1000000;
-		do {
-			xrx_xsk_kick(q);
-			n = xsk_ring_cons__peek(&q->xsk.rx, q->batch, &idx);
-			if (n) {
-				xsk_ring_cons__cancel(&q->xsk.rx, n);
-				return n;
-			}
-		} while (xrx_now_ns() < deadline);
-		return 0;
+		n = xrx_rxq_busy_wait(q, next);
+		if (n)
+			return n;
 	}
 	/* Wake in time for the oldest held aggregate's timeout. */
-	next = xrx_engine__next_timeout(q->e);
 	if (next) {
 		__u64 now = xrx_now_ns();
 		int ms = next > now ? (int)((next - now) / 1000000) + 1 : 0;
@@ -425,7 +413,7 @@ static void *xrx_rxq_main(void *arg)
 				q->l->ifname, q->xsk.queue, q->cpu);
 	}
 	q->nap_ns = 0;
-	if (!q->l->o.no_coalesce && !q->xsk.busy_poll) {
+	if (!q->l->o.no_coalesce) {
 		q->nap_ns = (__u64)q->l->o.coalesce_usec * 1000;
 		/* The default slack (50 us) would stretch a 20 us sleep to
 		 * 70: bound the latency the sleep adds to 1.25 times it. */
@@ -438,8 +426,11 @@ static void *xrx_rxq_main(void *arg)
 				      memory_order_relaxed);
 		xrx_rxq_apply_swap(q);
 		/* A full batch: more is waiting, go on. None: block in
-		 * poll() (traffic stopped). Some: the ring ran dry, nap. */
-		if (q->nap_ns && n > 0 && (__u32)n < q->batch)
+		 * poll() (traffic stopped). Some: the ring ran dry, nap;
+		 * not while busy polling, which fetches the next frames
+		 * itself, but again once it has fallen back (busy_poll.c). */
+		if (q->nap_ns && n > 0 && (__u32)n < q->batch &&
+		    !q->xsk.busy_poll)
 			xrx_rxq_nap(q);
 		n = xrx_rxq_batch(q, 100);
 	}

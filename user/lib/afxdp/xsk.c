@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The AF_XDP socket of one queue: bind with the best mode the driver
- * offers, insert into xrx_xsks, busy-poll options, XDP_STATISTICS.
+ * offers, insert into xrx_xsks, XDP_STATISTICS (busy-poll options:
+ * busy_poll.c).
  *
  * Bind order in XRX_LIVE_BIND_AUTO: zero-copy (the driver implements
  * ndo_xsk_wakeup / XDP_SETUP_XSK_POOL), then copy; each with XDP_USE_SG
@@ -26,15 +27,6 @@
 
 #include "afxdp/afxdp.h"
 
-#ifndef SO_BUSY_POLL
-#define SO_BUSY_POLL 46
-#endif
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
-#endif
 #ifndef SOL_XDP
 #define SOL_XDP 283
 #endif
@@ -85,25 +77,6 @@ static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
 		pause *= 2;
 		q->stats[XRX_LIVE_STAT_BIND_BUSY_RETRIES]++;
 	}
-}
-
-static void xrx_xsk_busy_poll(struct xrx_live *l, struct xrx_xsk *x)
-{
-	int one = 1, usec = l->o.busy_poll_usec ? (int)l->o.busy_poll_usec : 20;
-	int budget = l->o.busy_poll_budget ? (int)l->o.busy_poll_budget :
-					     (int)l->o.batch;
-
-	if (setsockopt(x->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one,
-		       sizeof(one)) ||
-	    setsockopt(x->fd, SOL_SOCKET, SO_BUSY_POLL, &usec, sizeof(usec)) ||
-	    setsockopt(x->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget,
-		       sizeof(budget))) {
-		xrx_log(l, XRX_LOG_WARN,
-			"%s queue %u: busy polling not available (%s); polling normally",
-			l->ifname, x->queue, strerror(errno));
-		return;
-	}
-	x->busy_poll = true;
 }
 
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
@@ -232,8 +205,8 @@ int xrx_xsk_stats(const struct xrx_xsk *x, __u64 *stats)
 }
 
 /*
- * The kernel asked to be woken (need_wakeup) or busy polling drives the
- * queue: one non-blocking recvfrom() runs the driver's NAPI/wakeup.
+ * The kernel asked to be woken (need_wakeup): one non-blocking recvfrom()
+ * runs the driver's wakeup (xsk_recvmsg() -> xsk_wakeup()).
  */
 void xrx_xsk_kick(struct xrx_rxq *q)
 {
