@@ -471,7 +471,7 @@ int xrx_rx(struct xdp_md *ctx)
 	struct xrx_parsed r;
 	struct xrx_cfg *cfg;
 	enum xrx_stat why;
-	__u32 wire, win, len, zero = 0;
+	__u32 wire, zero = 0;
 	__u64 linear;
 	long act;
 	int res = -1, inner = -1, ret;
@@ -488,13 +488,14 @@ int xrx_rx(struct xdp_md *ctx)
 	/*
 	 * In place when the linear area holds the window, or holds all the
 	 * headers: a parse of a shorter window that does not run out of it
-	 * gives the full window's answer (xrx_parse_pkt()).
+	 * gives the full window's answer (xrx_parse_pkt()). The parse takes
+	 * min(linear, wire, XRX_PARSE_WINDOW) bytes as its window, shorter
+	 * than the full one only where the linear area is shorter than both.
 	 */
-	win = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
 	if (linear >= XRX_ETH_HLEN) {
-		len = linear < win ? linear : win;
-		res = xrx_parse_pkt(data, data_end, len, wire, &r);
-		if (res == XRX_PARSE_TOO_LONG && len < win)
+		res = xrx_parse_pkt(data, data_end, linear, wire, &r);
+		if (res == XRX_PARSE_TOO_LONG && linear < wire &&
+		    linear < XRX_PARSE_WINDOW)
 			res = -1;
 		else
 			count(st, XRX_STAT_PARSE_LINEAR, wire);
