@@ -37,7 +37,7 @@
  * (XRX_RX_HW_META) also asks the driver, through the XDP metadata kfuncs,
  * for the VLAN tag it took out of the frame and for its RX hash, which,
  * when it covers the ports, is the flow hash instead of xrx_flow_hash();
- * the kernel loads kfunc callers only device-bound (prog_ifindex,
+ * the kernel loads callers of these kfuncs only device-bound (prog_ifindex,
  * BPF_F_XDP_DEV_BOUND_ONLY), which the stock loaders do not do, so libxrx
  * loads that build itself and attaches it in native mode.
  *
