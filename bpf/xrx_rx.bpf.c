@@ -37,7 +37,7 @@
  * (XRX_RX_HW_META) also asks the driver, through the XDP metadata kfuncs,
  * for the VLAN tag it took out of the frame and for its RX hash, which,
  * when it covers the ports, is the flow hash instead of xrx_flow_hash();
- * the kernel loads kfunc callers only device-bound (prog_ifindex,
+ * the kernel loads callers of these kfuncs only device-bound (prog_ifindex,
  * BPF_F_XDP_DEV_BOUND_ONLY), which the stock loaders do not do, so libxrx
  * loads that build itself and attaches it in native mode.
  *
@@ -53,6 +53,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_core_read.h>
 #include <xdp/xdp_helpers.h>
 
 #include <xrx/meta.h>
@@ -149,6 +150,36 @@ struct {
 #define XRX_BENCH_STOP(stage, ctx) do { } while (0)
 #define XRX_BENCH_REUSE_META 0
 #endif
+
+/*
+ * The frame's length. A helper call costs xrx_rx more than its whole
+ * header parse (10-15 ns in BPF_PROG_TEST_RUN, on a kernel whose returns
+ * go through a return thunk), and only a multi-buffer frame needs one:
+ * bpf_xdp_get_buff_len() is the linear length plus the fragments' when
+ * the xdp_buff has them (xdp_get_buff_len(), include/net/xdp.h). The
+ * kernel's xdp_buff says which, through bpf_cast_to_kern_ctx(), a kfunc
+ * the verifier turns into a register move (fixup_kfunc_call(), 6.2+);
+ * its flags are read by CO-RE, as the running kernel lays them out.
+ */
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+
+struct xdp_buff___xrx {
+	__u32 flags;
+} __attribute__((preserve_access_index));
+
+enum xdp_buff_flags___xrx {
+	XDP_FLAGS_HAS_FRAGS___xrx = 1,
+};
+
+static __always_inline __u32 frame_len(struct xdp_md *ctx, __u32 linear)
+{
+	struct xdp_buff___xrx *xdp = bpf_cast_to_kern_ctx(ctx);
+
+	if (!(xdp->flags & bpf_core_enum_value(enum xdp_buff_flags___xrx,
+					       XDP_FLAGS_HAS_FRAGS___xrx)))
+		return linear;
+	return bpf_xdp_get_buff_len(ctx);
+}
 
 /* libxdp dispatcher: run early, and let the next program see what we pass. */
 struct {
@@ -440,7 +471,7 @@ int xrx_rx(struct xdp_md *ctx)
 	struct xrx_parsed r;
 	struct xrx_cfg *cfg;
 	enum xrx_stat why;
-	__u32 wire, win, len, zero = 0;
+	__u32 wire, zero = 0;
 	__u64 linear;
 	long act;
 	int res = -1, inner = -1, ret;
@@ -448,22 +479,23 @@ int xrx_rx(struct xdp_md *ctx)
 	st = bpf_map_lookup_elem(&xrx_stats, &zero);
 	if (!st)
 		return XDP_PASS;
-	wire = bpf_xdp_get_buff_len(ctx);
+	/* Pointer minus pointer: the verifier allows it with CAP_PERFMON,
+	 * which loading xrx_rx needs anyway (xrxd@.service). */
+	linear = data_end - data;
+	wire = frame_len(ctx, linear);
 	count(st, XRX_STAT_RX, wire);
 
 	/*
 	 * In place when the linear area holds the window, or holds all the
 	 * headers: a parse of a shorter window that does not run out of it
-	 * gives the full window's answer (xrx_parse_pkt()).
+	 * gives the full window's answer (xrx_parse_pkt()). The parse takes
+	 * min(linear, wire, XRX_PARSE_WINDOW) bytes as its window, shorter
+	 * than the full one only where the linear area is shorter than both.
 	 */
-	win = wire < XRX_PARSE_WINDOW ? wire : XRX_PARSE_WINDOW;
-	/* Pointer minus pointer: the verifier allows it with CAP_PERFMON,
-	 * which loading xrx_rx needs anyway (xrxd@.service). */
-	linear = data_end - data;
 	if (linear >= XRX_ETH_HLEN) {
-		len = linear < win ? linear : win;
-		res = xrx_parse_pkt(data, data_end, len, wire, &r);
-		if (res == XRX_PARSE_TOO_LONG && len < win)
+		res = xrx_parse_pkt(data, data_end, linear, wire, &r);
+		if (res == XRX_PARSE_TOO_LONG && linear < wire &&
+		    linear < XRX_PARSE_WINDOW)
 			res = -1;
 		else
 			count(st, XRX_STAT_PARSE_LINEAR, wire);

@@ -9,8 +9,8 @@
  * pointer), and otherwise a copy made with bpf_xdp_load_bytes() into a
  * scratch buffer of XRX_PARSE_SCRATCH bytes, so the program needs nothing
  * beyond the Ethernet header in the linear area; in userspace the window
- * is the frame itself. Every read is first checked against the window
- * length (the semantic check) and then masked with XRX_PARSE_MASK (what
+ * is the frame itself. Every header is first checked against the window
+ * length (the semantic check), and its offset then masked (XRX_HDR(): what
  * the verifier needs to see for the scratch buffer): both sides therefore
  * compute the same result from the same bytes.
  *
@@ -84,8 +84,10 @@ struct xrx_win {
 #define XRX_WIN_PKT 1
 
 /*
- * Reads are one load each, as include/xrx/bytes.h explains; the offset is
- * masked so the verifier can bound it.
+ * XRX_LOAD(): a read at @off of the window (the tunnel parser's; the
+ * headers are read with XRX_HDR() below). Reads are one load each, as
+ * include/xrx/bytes.h explains; the offset is masked so the verifier can
+ * bound it.
  *
  * BPF, window in the packet: the verifier lets a packet pointer with a
  * variable offset be read only after that very pointer was compared with
@@ -111,14 +113,42 @@ struct xrx_win {
 	((void)(kind), XRX_RAW_LOAD(type, (w)->p + ((off) & XRX_PARSE_MASK)))
 #endif
 
-/* One byte, two bytes in host order, at @off of the window. */
-#define xrx_rd8(w, kind, off) ((__u32)XRX_LOAD(w, kind, off, __u8))
-#define xrx_rd16(w, kind, off) ((__u32)xrx_be16(XRX_LOAD(w, kind, off, __u16)))
+/*
+ * A header of @n bytes at @off of the window, read by xrx_parse_at() only
+ * after its semantic check that off + n <= len: the header's first byte,
+ * whose fields are then read at constant offsets with xrx_h8()/xrx_h16().
+ * Since len <= XRX_PARSE_WINDOW, such an @off is below XRX_PARSE_WINDOW
+ * and masking it with XRX_HDR_MASK changes nothing; the mask tells the
+ * verifier so (a scratch buffer read then ends within 255 + 40 bytes).
+ *
+ * BPF, window in the packet: one comparison with data_end per header,
+ * as XDP parsers do, instead of one per field: the verifier marks the
+ * checked range on that pointer (find_good_pkt_pointers()), and every
+ * field read from it is covered. Like XRX_LOAD, the comparison never
+ * fails, and would leave through xrx_out_of_window.
+ */
+#define XRX_HDR_MASK (XRX_PARSE_WINDOW - 1)
+#ifdef __bpf__
+#define XRX_HDR(w, kind, off, n)                                              \
+	({                                                                    \
+		const __u8 *h_ = (w)->p + ((off) & XRX_HDR_MASK);             \
+		if ((kind) == XRX_WIN_PKT &&                                  \
+		    h_ + (n) > (const __u8 *)(w)->end)                        \
+			goto xrx_out_of_window;                               \
+		h_;                                                           \
+	})
+#else
+#define XRX_HDR(w, kind, off, n) ((void)(kind), (w)->p + ((off) & XRX_HDR_MASK))
+#endif
 
-/* Copy an address word from the window into xrx_parsed, unchanged. */
-#define xrx_addr_copy(dst, w, kind, off)                                      \
+/* A byte, two bytes in host order, at constant @c of header @h. */
+#define xrx_h8(h, c) ((__u32)(h)[c])
+#define xrx_h16(h, c) ((__u32)xrx_get16((h) + (c)))
+
+/* Copy an address word at constant @c of header @h, unchanged. */
+#define xrx_addr_copy(dst, h, c)                                              \
 	do {                                                                  \
-		__u32 a_ = XRX_LOAD(w, kind, off, __u32);                     \
+		__u32 a_ = xrx_raw32((h) + (c));                              \
 		__builtin_memcpy(dst, &a_, sizeof(a_));                       \
 	} while (0)
 
@@ -234,6 +264,7 @@ static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 					const struct xrx_hash_key *key)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
+	const __u8 *h;
 
 	__builtin_memset(r, 0, sizeof(*r));
 	if (len > XRX_PARSE_WINDOW || len > wire)
@@ -246,7 +277,8 @@ static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 		return r->result;
 	}
 
-	proto = xrx_rd16(w, kind, XRX_ETH_PROTO);
+	h = XRX_HDR(w, kind, 0, XRX_ETH_HLEN);
+	proto = xrx_h16(h, XRX_ETH_PROTO);
 XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
@@ -256,7 +288,8 @@ XRX_UNROLL
 			r->result = xrx_cut(off + XRX_VLAN_HLEN, wire);
 			return r->result;
 		}
-		proto = xrx_rd16(w, kind, off + XRX_VLAN_PROTO);
+		h = XRX_HDR(w, kind, off, XRX_VLAN_HLEN);
+		proto = xrx_h16(h, XRX_VLAN_PROTO);
 		off += XRX_VLAN_HLEN;
 		r->nr_vlans++;
 		r->flags |= XRX_META_F_VLAN;
@@ -274,15 +307,16 @@ XRX_UNROLL
 			r->result = xrx_cut(off + XRX_IPH_LEN, wire);
 			return r->result;
 		}
-		ihl = (xrx_rd8(w, kind, off + XRX_IPH_VIHL) & 0x0f) * 4;
-		if ((xrx_rd8(w, kind, off + XRX_IPH_VIHL) >> 4) != 4 ||
+		h = XRX_HDR(w, kind, off, XRX_IPH_LEN);
+		ihl = (xrx_h8(h, XRX_IPH_VIHL) & 0x0f) * 4;
+		if ((xrx_h8(h, XRX_IPH_VIHL) >> 4) != 4 ||
 		    ihl < XRX_IPH_LEN) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
 		if (ihl > XRX_IPH_LEN)
 			r->flags |= XRX_META_F_IPV4_OPT;
-		tot_len = xrx_rd16(w, kind, off + XRX_IPH_TOT_LEN);
+		tot_len = xrx_h16(h, XRX_IPH_TOT_LEN);
 		if (tot_len < ihl || off + tot_len > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
@@ -293,14 +327,14 @@ XRX_UNROLL
 			r->result = xrx_cut(off + ihl, wire);
 			return r->result;
 		}
-		l4 = xrx_rd8(w, kind, off + XRX_IPH_PROTOCOL);
+		l4 = xrx_h8(h, XRX_IPH_PROTOCOL);
 		r->saddr[10] = 0xff;
 		r->saddr[11] = 0xff;
 		r->daddr[10] = 0xff;
 		r->daddr[11] = 0xff;
-		xrx_addr_copy(r->saddr + 12, w, kind, off + XRX_IPH_SADDR);
-		xrx_addr_copy(r->daddr + 12, w, kind, off + XRX_IPH_DADDR);
-		frag = xrx_rd16(w, kind, off + XRX_IPH_FRAG_OFF);
+		xrx_addr_copy(r->saddr + 12, h, XRX_IPH_SADDR);
+		xrx_addr_copy(r->daddr + 12, h, XRX_IPH_DADDR);
+		frag = xrx_h16(h, XRX_IPH_FRAG_OFF);
 		off += ihl;
 		r->l4_proto = l4;
 		r->l4_off = off;
@@ -322,24 +356,23 @@ XRX_UNROLL
 			r->result = xrx_cut(off + XRX_IP6H_LEN, wire);
 			return r->result;
 		}
-		if ((xrx_rd8(w, kind, off + XRX_IP6H_VTF) >> 4) != 6) {
+		h = XRX_HDR(w, kind, off, XRX_IP6H_LEN);
+		if ((xrx_h8(h, XRX_IP6H_VTF) >> 4) != 6) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
-		plen = xrx_rd16(w, kind, off + XRX_IP6H_PAYLOAD_LEN);
+		plen = xrx_h16(h, XRX_IP6H_PAYLOAD_LEN);
 		if (off + XRX_IP6H_LEN + plen > wire) {
 			r->result = XRX_PARSE_MALFORMED;
 			return r->result;
 		}
 		if (off + XRX_IP6H_LEN + plen < wire)
 			r->flags |= XRX_META_F_LEN_PAD;
-		l4 = xrx_rd8(w, kind, off + XRX_IP6H_NEXTHDR);
+		l4 = xrx_h8(h, XRX_IP6H_NEXTHDR);
 XRX_UNROLL
 		for (i = 0; i < 16; i += 4) {
-			xrx_addr_copy(r->saddr + i, w, kind,
-				      off + XRX_IP6H_SADDR + i);
-			xrx_addr_copy(r->daddr + i, w, kind,
-				      off + XRX_IP6H_DADDR + i);
+			xrx_addr_copy(r->saddr + i, h, XRX_IP6H_SADDR + i);
+			xrx_addr_copy(r->daddr + i, h, XRX_IP6H_DADDR + i);
 		}
 		off += XRX_IP6H_LEN;
 		r->headlen = off;
@@ -352,9 +385,9 @@ XRX_UNROLL
 					return r->result;
 				}
 				r->flags |= XRX_META_F_IPV6_EXT;
-				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
-				off += 8 * (xrx_rd8(w, kind,
-						    off + XRX_IP6OPT_HDRLEN) + 1);
+				h = XRX_HDR(w, kind, off, 2);
+				l4 = xrx_h8(h, XRX_IP6OPT_NEXTHDR);
+				off += 8 * (xrx_h8(h, XRX_IP6OPT_HDRLEN) + 1);
 			} else if (l4 == XRX_IPPROTO_FRAGMENT) {
 				if (off + XRX_FRAGH_LEN > len) {
 					r->result = xrx_cut(off + XRX_FRAGH_LEN,
@@ -362,9 +395,9 @@ XRX_UNROLL
 					return r->result;
 				}
 				r->flags |= XRX_META_F_FRAG;
-				l4 = xrx_rd8(w, kind, off + XRX_IP6OPT_NEXTHDR);
-				need = xrx_rd16(w, kind,
-						off + XRX_FRAGH_FRAG_OFF) &
+				h = XRX_HDR(w, kind, off, XRX_FRAGH_LEN);
+				l4 = xrx_h8(h, XRX_IP6OPT_NEXTHDR);
+				need = xrx_h16(h, XRX_FRAGH_FRAG_OFF) &
 				       XRX_IP6_OFFSET;
 				off += XRX_FRAGH_LEN;
 				if (need) {	/* not the first fragment */
@@ -402,9 +435,10 @@ XRX_UNROLL
 			r->result = xrx_cut(off + XRX_TCPH_LEN, wire);
 			return r->result;
 		}
-		thl = (xrx_rd8(w, kind, off + XRX_TCPH_DOFF) >> 4) * 4;
-		r->sport = xrx_rd16(w, kind, off + XRX_TCPH_SOURCE);
-		r->dport = xrx_rd16(w, kind, off + XRX_TCPH_DEST);
+		h = XRX_HDR(w, kind, off, XRX_TCPH_LEN);
+		thl = (xrx_h8(h, XRX_TCPH_DOFF) >> 4) * 4;
+		r->sport = xrx_h16(h, XRX_TCPH_SOURCE);
+		r->dport = xrx_h16(h, XRX_TCPH_DEST);
 		/* __skb_get_poff(): max(sizeof(struct tcphdr), doff * 4) */
 		r->headlen = xrx_min32(off + (thl < XRX_TCPH_LEN ? XRX_TCPH_LEN :
 							     thl),
@@ -424,8 +458,9 @@ XRX_UNROLL
 			r->result = xrx_cut(off + XRX_UDPH_LEN, wire);
 			return r->result;
 		}
-		r->sport = xrx_rd16(w, kind, off + XRX_UDPH_SOURCE);
-		r->dport = xrx_rd16(w, kind, off + XRX_UDPH_DEST);
+		h = XRX_HDR(w, kind, off, XRX_UDPH_LEN);
+		r->sport = xrx_h16(h, XRX_UDPH_SOURCE);
+		r->dport = xrx_h16(h, XRX_UDPH_DEST);
 	} else {
 		r->headlen = xrx_min32(off + xrx_l4_fixed_len(l4), wire);
 		r->result = (r->flags & XRX_META_F_FRAG) ? XRX_PARSE_FRAG :
