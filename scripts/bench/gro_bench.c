@@ -388,30 +388,42 @@ static __u32 min_u32(__u32 a, __u32 b)
  * the other CPU does not cause it. Every row slows alike in those
  * stretches (xrx's one-flow warm row 15 -> 23 ns), and a row whose every
  * chunk fell in one read as a second "mode" (15 or 23 ns from run to
- * run). So such an ALU loop (no memory: nothing for the rows' caches,
- * about 1 us) is timed after every batch, untimed itself; a chunk counts
- * as quiet when CHUNK_QUIET_PCT of its probes ran within CORE_QUIET_PCT
- * of the fastest probe seen, and run_train() measures a row again while
- * it has fewer than QUIET_CHUNKS quiet chunks. A row with none is
- * flagged in the table and the JSON (quiet_chunks 0).
+ * run). So such a probe (an ALU loop, and sums over 1 KiB of L1 for the
+ * load ports; about 1 us) runs after every batch, untimed itself; a chunk
+ * counts as quiet when CHUNK_QUIET_PCT of its probes ran both parts
+ * within CORE_QUIET_PCT of their fastest seen, and run_train() measures
+ * a row again while it has fewer than QUIET_CHUNKS quiet chunks. A row
+ * with none is flagged in the table and the JSON (quiet_chunks 0).
  */
 #define CORE_PROBE_STEPS 1000
+#define CORE_PROBE_WORDS 128	/* 1 KiB: 16 of the L1's 512 lines */
+#define CORE_PROBE_SUMS 8
 #define CORE_QUIET_PCT 15
 #define CHUNK_QUIET_PCT 90
 #define QUIET_CHUNKS 8
 #define QUIET_EXTRA_ROUNDS 8	/* measurements more at most, per row */
 
-static __u64 core_probe_best;
+static __u64 core_probe_best[2];	/* ALU chains, L1 sums */
+static __u64 core_probe_words[CORE_PROBE_WORDS] __attribute__((aligned(64)));
+
+/* TSC cycles of @c's part, and whether it ran near its best */
+static bool core_probe_near(int part, __u64 c)
+{
+	if (!core_probe_best[part] || c < core_probe_best[part])
+		core_probe_best[part] = c;
+	return c * 100 <= core_probe_best[part] * (100 + CORE_QUIET_PCT);
+}
 
 static bool core_quiet(void)
 {
-	__u64 a0 = 1, a1 = 2, a2 = 3, a3 = 4, a4 = 5, a5 = 6, c;
-	int i;
+	__u64 a0 = 1, a1 = 2, a2 = 3, a3 = 4, a4 = 5, a5 = 6, c0, c1, c2;
+	__u64 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	int i, r;
 
 	/* not before the row's loads are done: a memory-bound row leaves
 	 * misses in flight, which would hold the probe up */
 	_mm_lfence();
-	c = __rdtsc();
+	c0 = __rdtsc();
 	for (i = 0; i < CORE_PROBE_STEPS; i++) {
 		a0 += i;
 		a1 ^= a0;
@@ -424,11 +436,22 @@ static bool core_quiet(void)
 				 "+r"(a4), "+r"(a5));
 	}
 	_mm_lfence();
-	c = __rdtsc() - c;
-	sum_sink = a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5;
-	if (!core_probe_best || c < core_probe_best)
-		core_probe_best = c;
-	return c * 100 <= core_probe_best * (100 + CORE_QUIET_PCT);
+	c1 = __rdtsc();
+	/* the load ports and L1: a sibling's memory work shows here more */
+	for (r = 0; r < CORE_PROBE_SUMS; r++) {
+		for (i = 0; i < CORE_PROBE_WORDS; i += 4) {
+			s0 += core_probe_words[i] ^ r;
+			s1 += core_probe_words[i + 1] + r;
+			s2 ^= core_probe_words[i + 2] + s0;
+			s3 += core_probe_words[i + 3] ^ s1;
+		}
+		__asm__ volatile("" : "+r"(s0), "+r"(s1), "+r"(s2), "+r"(s3));
+	}
+	_mm_lfence();
+	c2 = __rdtsc();
+	sum_sink = a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ s0 ^ s1 ^ s2 ^ s3;
+	/* both parts timed and both bests kept up to date */
+	return core_probe_near(0, c1 - c0) & core_probe_near(1, c2 - c1);
 }
 
 struct chunk {
@@ -1161,12 +1184,14 @@ static int write_json(const struct opts *op)
 		"  \"tsc_hz\": %.0f,\n  \"llc_bytes\": %llu,\n"
 		"  \"region_budget_bytes\": %llu,\n  \"reps\": %d,\n"
 		"  \"secs_per_measurement\": %g,\n"
-		"  \"core_probe_best_cycles\": %llu, \"core_quiet_pct\": %d,\n"
+		"  \"core_probe_best_cycles\": {\"alu\": %llu, \"l1\": %llu}, "
+		"\"core_quiet_pct\": %d,\n"
 		"  \"rows\": [\n",
 		BATCH, BURST, op->timeout_us, op->quick ? "true" : "false",
 		tsc_hz, (unsigned long long)llc_bytes,
 		(unsigned long long)op->region_budget, op->reps, op->row_secs,
-		(unsigned long long)core_probe_best, CORE_QUIET_PCT);
+		(unsigned long long)core_probe_best[0],
+		(unsigned long long)core_probe_best[1], CORE_QUIET_PCT);
 	for (i = 0; i < nr_rows; i++) {
 		const struct row *w = &rows[i];
 		const char *dom = dominant_cost(w);
