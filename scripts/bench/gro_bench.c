@@ -44,7 +44,8 @@
  * row, the same row with the fast path off (labels end in /nofast). The
  * one-flow TCPv4 1448-byte burst train's header/trust/batch rows get
  * that twin always. That train also gets csum rows: the L4 checksum over
- * its frames and nothing else, what a verified row is bound by.
+ * its frames and nothing else, what a verified row is bound by; and read
+ * rows: a load of each line of the same bytes, what the sum is bound by.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -136,7 +137,7 @@ struct train {
 };
 
 struct row {
-	char engine[16];		/* "xrx" or "rte_gro" */
+	char engine[16];		/* "xrx", "rte_gro", "csum" or "read" */
 	char label[128];
 	enum proto proto;
 	enum order order;
@@ -807,20 +808,40 @@ static int run_dpdk(const struct train *t, struct row *w,
 	return 0;
 }
 
-/* ---- the checksum alone ----------------------------------------------- */
+/* ---- the checksum alone, and reading alone --------------------------- */
+
+/*
+ * One load per 64-byte line of @len bytes at @data (the last byte's line
+ * too, the bytes not being line-aligned), no arithmetic but an add per
+ * line: what bringing the bytes into the core costs, the bound of any sum
+ * over them.
+ */
+static __u32 read_lines(const void *data, __u32 len, __u32 acc)
+{
+	const volatile __u8 *p = data;
+	__u32 off;
+
+	for (off = 0; off < len; off += 64)
+		acc += p[off];
+	return len ? acc + p[len - 1] : acc;
+}
 
 /*
  * What verifying is bound by: the library's L4 sum (xrx_csum_add()) over
- * each frame's TCP header and payload and nothing else, in the same
- * batches and cache state as the engine rows, each frame's lines asked
- * for two frames ahead as the engine's batch loop does
- * (xrx_payload_prefetch()). Where this row costs as much as the engine's
- * verified row, the engine's own work hides under the time the payload
- * takes to arrive, and the verified row is bound by memory.
+ * each frame's TCP header and payload and nothing else (csum rows), or
+ * only a load of each of those bytes' lines (read_lines(), read rows), in
+ * the same batches and cache state as the engine rows, each frame's lines
+ * asked for two frames ahead as the engine's batch loop does
+ * (xrx_payload_prefetch()). Where the csum row costs as much as the
+ * engine's verified row, the engine's own work hides under the time the
+ * payload takes to arrive; where it costs as much as the read row, so does
+ * the sum's: the verified row is bound by memory.
  */
 static int run_sum(const struct train *t, struct row *w,
 		   const struct opts *op)
 {
+	__u32 (*pass)(const void *, __u32, __u32) =
+		strcmp(w->engine, "read") ? xrx_csum_add : read_lines;
 	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
 	__u64 c0, c1, cycles = 0, segs = 0;
 	const struct xrx_frame *f;
@@ -839,8 +860,8 @@ static int run_sum(const struct train *t, struct row *w,
 			}
 			f = &t->frames[pos + i];
 			p = t->region + f->addr;
-			acc += xrx_csum_add(p + f->meta->l4_off,
-					    f->len - f->meta->l4_off, 0);
+			acc += pass(p + f->meta->l4_off,
+				    f->len - f->meta->l4_off, 0);
 		}
 		c1 = __rdtsc() - c0;
 		cycles += c1;
@@ -1016,7 +1037,7 @@ static int measure(const struct train *t, struct row *w,
 	m.chunks = m.quiet_chunks = 0;
 	if (!strcmp(w->engine, "xrx"))
 		rc = run_xrx(t, &m, op);
-	else if (!strcmp(w->engine, "csum"))
+	else if (!strcmp(w->engine, "csum") || !strcmp(w->engine, "read"))
 		rc = run_sum(t, &m, op);
 	else
 		rc = run_dpdk(t, &m, op);
@@ -1124,12 +1145,13 @@ static int plan_rows(const struct train *t, const struct opts *op,
 			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
 				     flush, 0, C_WARM, 1);
 	}
-	/* what verifying at one flow is bound by (run_sum()) */
+	/* what verifying at one flow is bound by, and what the sum is
+	 * (run_sum()) */
 	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
-		for (k = 0; k < 2 && !rc; k++)
-			rc = add_row(op, commit, any, "csum", t, -1,
-				     XRX_CSUM_VERIFY, F_BATCH, 0,
-				     k ? C_WARM : C_COLD, 1);
+		for (k = 0; k < 4 && !rc; k++)
+			rc = add_row(op, commit, any, k & 2 ? "read" : "csum",
+				     t, -1, k & 2 ? -1 : XRX_CSUM_VERIFY,
+				     F_BATCH, 0, k & 1 ? C_WARM : C_COLD, 1);
 	return rc;
 }
 
@@ -1195,12 +1217,17 @@ static int write_json(const struct opts *op)
 	for (i = 0; i < nr_rows; i++) {
 		const struct row *w = &rows[i];
 		const char *dom = dominant_cost(w);
+		/* csum and read rows: what they do with each frame's L4 bytes */
+		const char *pass = !strcmp(w->engine, "csum") ?
+			"\"xrx_csum_add\"" : !strcmp(w->engine, "read") ?
+			"\"one load per 64-byte line\"" : "null";
 
 		/* Configuration first: what the numbers after it mean. */
 		fprintf(f, "    {\"config\": {\"cache\": \"%s\", "
 			"\"working_set_bytes\": %llu, \"llc_bytes\": %llu, "
 			"\"flush_every_batches\": %u, \"batch\": %d, "
-			"\"timeout_us\": %u, \"chunk_segs\": %d}, "
+			"\"timeout_us\": %u, \"chunk_segs\": %d, "
+			"\"l4_pass\": %s}, "
 			"\"chunks\": %llu, \"quiet_chunks\": %llu, "
 			"\"cache\": \"%s\", "
 			"\"flush_every\": %u, \"flush_share\": %.3f, "
@@ -1213,7 +1240,7 @@ static int write_json(const struct opts *op)
 			(unsigned long long)llc_bytes,
 			w->flush == F_TIMEOUT ? w->flush_every : 1, BATCH,
 			w->flush == F_TIMEOUT ? op->timeout_us : 0,
-			CHUNK_SEGS, (unsigned long long)w->chunks,
+			CHUNK_SEGS, pass, (unsigned long long)w->chunks,
 			(unsigned long long)w->quiet_chunks,
 			cache_names[w->cache], w->flush_every, w->flush_share,
 			dom ? "\"" : "", dom ? dom : "null", dom ? "\"" : "",
@@ -1280,7 +1307,9 @@ static void usage(FILE *f)
 "  /nofast (xrx with its one-flow fast path off). Trains: .../burst (16\n"
 "  segments per flow at a time), .../rr (round robin), .../run4 (16384\n"
 "  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
-"  L4 checksum alone over the same frames, what verifying is bound by.\n"
+"  L4 checksum alone over the same frames, what verifying is bound by;\n"
+"  read rows: one load per 64-byte line of the same bytes, what the sum\n"
+"  is bound by.\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
 "                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
