@@ -67,6 +67,7 @@
 #include <xrx/parse.h>
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
+#include "gro/prefetch.h"	/* the engine's payload prefetch */
 
 #include "bench.h"
 #include "util/frames.h"
@@ -136,6 +137,10 @@ struct train {
 	__u16 l3_len, l4_len;
 };
 
+/* Row variants (row_new()) */
+#define VAR_NOFAST 1u		/* xrx: the fast path off (/nofast) */
+#define VAR_NOPF 2u		/* csum, read: no software prefetch (/nopf) */
+
 struct row {
 	char engine[16];		/* "xrx", "rte_gro", "csum" or "read" */
 	char label[128];
@@ -144,6 +149,7 @@ struct row {
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
 	bool nofast;			/* xrx with its fast path off */
+	bool nopf;			/* csum, read: no software prefetch */
 	enum cache cache;
 	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
@@ -831,11 +837,12 @@ static __u32 read_lines(const void *data, __u32 len, __u32 acc)
  * each frame's TCP header and payload and nothing else (csum rows), or
  * only a load of each of those bytes' lines (read_lines(), read rows), in
  * the same batches and cache state as the engine rows, each frame's lines
- * asked for two frames ahead as the engine's batch loop does
- * (xrx_payload_prefetch()). Where the csum row costs as much as the
- * engine's verified row, the engine's own work hides under the time the
- * payload takes to arrive; where it costs as much as the read row, so does
- * the sum's: the verified row is bound by memory.
+ * asked for XRX_PAYLOAD_AHEAD frames ahead as the engine's batch loop does
+ * (xrx_payload_prefetch()), or not at all (/nopf rows: the hardware
+ * prefetcher alone). Where the csum row costs as much as the engine's
+ * verified row, the engine's own work hides under the time the payload
+ * takes to arrive; where it costs as much as the read row, so does the
+ * sum's: the verified row is bound by memory.
  */
 static int run_sum(const struct train *t, struct row *w,
 		   const struct opts *op)
@@ -846,18 +853,19 @@ static int run_sum(const struct train *t, struct row *w,
 	__u64 c0, c1, cycles = 0, segs = 0;
 	const struct xrx_frame *f;
 	struct chunk ch = { 0 };
-	__u32 pos = 0, n, i, off, acc = 0;
+	const struct xrx_ahead ah = {
+		.region = t->region,
+		.region_size = (__u64)t->segs * t->stride,
+	};
+	__u32 pos = 0, n, i, acc = 0;
 	const __u8 *p;
 
 	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		c0 = __rdtsc();
 		for (i = 0; i < n; i++) {
-			if (i + 2 < n) {
-				f = &t->frames[pos + i + 2];
-				p = t->region + f->addr;
-				for (off = 128; off < f->len; off += 64)
-					__builtin_prefetch(p + off);
-			}
+			if (!w->nopf && i + XRX_PAYLOAD_AHEAD < n)
+				xrx_payload_prefetch(&ah, &t->frames[pos + i +
+						     XRX_PAYLOAD_AHEAD]);
 			f = &t->frames[pos + i];
 			p = t->region + f->addr;
 			acc += pass(p + f->meta->l4_off,
@@ -886,7 +894,7 @@ static int nr_rows, cap_rows;
 
 static struct row *row_new(const char *engine, const struct train *t,
 			   int copy, int csum, int flush, __u32 max_agg,
-			   enum cache cache, __u32 every, bool nofast)
+			   enum cache cache, __u32 every, unsigned int var)
 {
 	char every_s[24];
 	struct row *w;
@@ -909,17 +917,19 @@ static struct row *row_new(const char *engine, const struct train *t,
 	w->csum = csum;
 	w->flush = flush;
 	w->cache = cache;
-	w->nofast = nofast;
+	w->nofast = var & VAR_NOFAST;
+	w->nopf = var & VAR_NOPF;
 	w->flush_every = every ? every : 1;
 	w->max_aggregate = max_agg ? max_agg : XRX_AGGREGATE_DEFAULT;
 	snprintf(every_s, sizeof(every_s), "/every%u", w->flush_every);
-	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s",
+	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s%s",
 		 engine, proto_names[t->proto], t->mss, t->flows,
 		 order_names[t->order], copy >= 0 ? copy_names[copy] : "-",
 		 csum >= 0 ? csum_names[csum] : "-", flush_names[flush],
 		 w->flush_every > 1 ? every_s : "",
 		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "",
-		 cache == C_WARM ? "/warm" : "", nofast ? "/nofast" : "");
+		 cache == C_WARM ? "/warm" : "", w->nofast ? "/nofast" : "",
+		 w->nopf ? "/nopf" : "");
 	return w;
 }
 
@@ -1063,10 +1073,10 @@ static int measure(const struct train *t, struct row *w,
 static int add_one_row(const struct opts *op, bool commit, bool *any,
 		       const char *engine, const struct train *t, int copy,
 		       int csum, int flush, __u32 max_agg, enum cache cache,
-		       __u32 every, bool nofast)
+		       __u32 every, unsigned int var)
 {
 	struct row *w = row_new(engine, t, copy, csum, flush, max_agg, cache,
-				every, nofast);
+				every, var);
 
 	if (!w)
 		return -ENOMEM;
@@ -1097,12 +1107,12 @@ static int add_row(const struct opts *op, bool commit, bool *any,
 		   __u32 every)
 {
 	int rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
-			     max_agg, cache, every, false);
+			     max_agg, cache, every, 0);
 
 	if (!rc && !strcmp(engine, "xrx") &&
 	    (op->no_fast || nofast_always(t, copy, csum, flush, max_agg)))
 		rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
-				 max_agg, cache, every, true);
+				 max_agg, cache, every, VAR_NOFAST);
 	return rc;
 }
 
@@ -1146,12 +1156,14 @@ static int plan_rows(const struct train *t, const struct opts *op,
 				     flush, 0, C_WARM, 1);
 	}
 	/* what verifying at one flow is bound by, and what the sum is
-	 * (run_sum()) */
+	 * (run_sum()), with the engine's prefetches and without */
 	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
-		for (k = 0; k < 4 && !rc; k++)
-			rc = add_row(op, commit, any, k & 2 ? "read" : "csum",
-				     t, -1, k & 2 ? -1 : XRX_CSUM_VERIFY,
-				     F_BATCH, 0, k & 1 ? C_WARM : C_COLD, 1);
+		for (k = 0; k < 8 && !rc; k++)
+			rc = add_one_row(op, commit, any,
+					 k & 2 ? "read" : "csum", t, -1,
+					 k & 2 ? -1 : XRX_CSUM_VERIFY, F_BATCH,
+					 0, k & 1 ? C_WARM : C_COLD, 1,
+					 k & 4 ? VAR_NOPF : 0);
 	return rc;
 }
 
@@ -1227,7 +1239,7 @@ static int write_json(const struct opts *op)
 			"\"working_set_bytes\": %llu, \"llc_bytes\": %llu, "
 			"\"flush_every_batches\": %u, \"batch\": %d, "
 			"\"timeout_us\": %u, \"chunk_segs\": %d, "
-			"\"l4_pass\": %s}, "
+			"\"l4_pass\": %s, \"l4_prefetch\": %s}, "
 			"\"chunks\": %llu, \"quiet_chunks\": %llu, "
 			"\"cache\": \"%s\", "
 			"\"flush_every\": %u, \"flush_share\": %.3f, "
@@ -1240,7 +1252,10 @@ static int write_json(const struct opts *op)
 			(unsigned long long)llc_bytes,
 			w->flush == F_TIMEOUT ? w->flush_every : 1, BATCH,
 			w->flush == F_TIMEOUT ? op->timeout_us : 0,
-			CHUNK_SEGS, pass, (unsigned long long)w->chunks,
+			CHUNK_SEGS, pass,
+			!strcmp(pass, "null") ? "null" :
+			w->nopf ? "false" : "true",
+			(unsigned long long)w->chunks,
 			(unsigned long long)w->quiet_chunks,
 			cache_names[w->cache], w->flush_every, w->flush_share,
 			dom ? "\"" : "", dom ? dom : "null", dom ? "\"" : "",
@@ -1309,7 +1324,7 @@ static void usage(FILE *f)
 "  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
 "  L4 checksum alone over the same frames, what verifying is bound by;\n"
 "  read rows: one load per 64-byte line of the same bytes, what the sum\n"
-"  is bound by.\n"
+"  is bound by; /nopf: without the engine's payload prefetch.\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
 "                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
