@@ -427,6 +427,10 @@ static bool core_quiet(void)
 	__u64 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 	int i, r;
 
+	/* The words into L1 first, untimed: a row that streams memory
+	 * evicts them, which is not the core being shared. */
+	for (i = 0; i < CORE_PROBE_WORDS; i += 8)
+		s0 += ((volatile __u64 *)core_probe_words)[i];
 	/* not before the row's loads are done: a memory-bound row leaves
 	 * misses in flight, which would hold the probe up */
 	_mm_lfence();
