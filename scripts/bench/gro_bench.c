@@ -67,7 +67,6 @@
 #include <xrx/parse.h>
 #include <xrx/engine.h>
 #include "gro/engine_priv.h"	/* the fast path's switch */
-#include "gro/prefetch.h"	/* the engine's payload prefetch */
 
 #include "bench.h"
 #include "util/frames.h"
@@ -139,7 +138,7 @@ struct train {
 
 /* Row variants (row_new()) */
 #define VAR_NOFAST 1u		/* xrx: the fast path off (/nofast) */
-#define VAR_NOPF 2u		/* csum, read: no software prefetch (/nopf) */
+#define VAR_NOPF 2u		/* read: no software prefetch (/nopf) */
 
 struct row {
 	char engine[16];		/* "xrx", "rte_gro", "csum" or "read" */
@@ -149,7 +148,7 @@ struct row {
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
 	bool nofast;			/* xrx with its fast path off */
-	bool nopf;			/* csum, read: no software prefetch */
+	bool nopf;			/* read: no software prefetch */
 	enum cache cache;
 	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
@@ -823,27 +822,42 @@ static int run_dpdk(const struct train *t, struct row *w,
 /*
  * One load per 64-byte line of @len bytes at @data (the last byte's line
  * too, the bytes not being line-aligned), no arithmetic but an add per
- * line: what bringing the bytes into the core costs, the bound of any sum
- * over them.
+ * line, each asking for the line XRX_CSUM_PREFETCH bytes on as the sum
+ * does (@ahead) or not: what bringing the bytes into the core costs, the
+ * bound of any sum over them.
  */
-static __u32 read_lines(const void *data, __u32 len, __u32 acc)
+static __always_inline __u32 read_lines(const void *data, __u32 len,
+					__u32 acc, bool ahead)
 {
 	const volatile __u8 *p = data;
 	__u32 off;
 
-	for (off = 0; off < len; off += 64)
+	for (off = 0; off < len; off += 64) {
+		if (ahead)
+			__builtin_prefetch((const __u8 *)data + off +
+					   XRX_CSUM_PREFETCH);
 		acc += p[off];
+	}
 	return len ? acc + p[len - 1] : acc;
+}
+
+static __u32 read_ahead(const void *data, __u32 len, __u32 acc)
+{
+	return read_lines(data, len, acc, true);
+}
+
+static __u32 read_plain(const void *data, __u32 len, __u32 acc)
+{
+	return read_lines(data, len, acc, false);
 }
 
 /*
  * What verifying is bound by: the library's L4 sum (xrx_csum_add()) over
  * each frame's TCP header and payload and nothing else (csum rows), or
  * only a load of each of those bytes' lines (read_lines(), read rows), in
- * the same batches and cache state as the engine rows, each frame's lines
- * asked for XRX_PAYLOAD_AHEAD frames ahead as the engine's batch loop does
- * (xrx_payload_prefetch()), or not at all (/nopf rows: the hardware
- * prefetcher alone). Where the csum row costs as much as the engine's
+ * the same batches and cache state as the engine rows; the read rows ask
+ * for lines ahead as the sum does, the /nopf ones leave it to the
+ * hardware prefetcher. Where the csum row costs as much as the engine's
  * verified row, the engine's own work hides under the time the payload
  * takes to arrive; where it costs as much as the read row, so does the
  * sum's: the verified row is bound by memory.
@@ -852,24 +866,18 @@ static int run_sum(const struct train *t, struct row *w,
 		   const struct opts *op)
 {
 	__u32 (*pass)(const void *, __u32, __u32) =
-		strcmp(w->engine, "read") ? xrx_csum_add : read_lines;
+		strcmp(w->engine, "read") ? xrx_csum_add :
+		w->nopf ? read_plain : read_ahead;
 	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
 	__u64 c0, c1, cycles = 0, segs = 0;
 	const struct xrx_frame *f;
 	struct chunk ch = { 0 };
-	const struct xrx_ahead ah = {
-		.region = t->region,
-		.region_size = (__u64)t->segs * t->stride,
-	};
 	__u32 pos = 0, n, i, acc = 0;
 	const __u8 *p;
 
 	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		c0 = __rdtsc();
 		for (i = 0; i < n; i++) {
-			if (!w->nopf && i + XRX_PAYLOAD_AHEAD < n)
-				xrx_payload_prefetch(&ah, &t->frames[pos + i +
-						     XRX_PAYLOAD_AHEAD]);
 			f = &t->frames[pos + i];
 			p = t->region + f->addr;
 			acc += pass(p + f->meta->l4_off,
@@ -1160,14 +1168,14 @@ static int plan_rows(const struct train *t, const struct opts *op,
 				     flush, 0, C_WARM, 1);
 	}
 	/* what verifying at one flow is bound by, and what the sum is
-	 * (run_sum()), with the engine's prefetches and without */
+	 * (run_sum()): csum, read, read/nopf */
 	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
-		for (k = 0; k < 8 && !rc; k++)
+		for (k = 0; k < 6 && !rc; k++)
 			rc = add_one_row(op, commit, any,
-					 k & 2 ? "read" : "csum", t, -1,
-					 k & 2 ? -1 : XRX_CSUM_VERIFY, F_BATCH,
+					 k < 2 ? "csum" : "read", t, -1,
+					 k < 2 ? XRX_CSUM_VERIFY : -1, F_BATCH,
 					 0, k & 1 ? C_WARM : C_COLD, 1,
-					 k & 4 ? VAR_NOPF : 0);
+					 k >= 4 ? VAR_NOPF : 0);
 	return rc;
 }
 
@@ -1328,7 +1336,7 @@ static void usage(FILE *f)
 "  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
 "  L4 checksum alone over the same frames, what verifying is bound by;\n"
 "  read rows: one load per 64-byte line of the same bytes, what the sum\n"
-"  is bound by; /nopf: without the engine's payload prefetch.\n"
+"  is bound by, asking for lines ahead as the sum does (/nopf: not).\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
 "                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
