@@ -1071,7 +1071,8 @@ static int measure(const struct train *t, struct row *w,
 	}
 	if (m.best_cps > 0 && (!w->best_cps || m.best_cps < w->best_cps))
 		w->best_cps = m.best_cps;
-	if (m.best_cps_any > 0 && m.best_cps_any < w->best_cps_any)
+	if (m.best_cps_any > 0 &&
+	    (!w->best_cps_any || m.best_cps_any < w->best_cps_any))
 		w->best_cps_any = m.best_cps_any;
 	w->chunks += m.chunks;
 	w->quiet_chunks += m.quiet_chunks;
