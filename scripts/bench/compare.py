@@ -24,7 +24,19 @@ import sys
 
 
 def gro_rows(d):
-    for r in d.get("rows", []):
+    rows = d.get("rows", [])
+    for r in rows:
+        if r.get("engine") == "csum" and r.get("ns_per_seg"):
+            # The L4 sum against a load of each line of the same bytes in
+            # the same cache state (the read row): the share of the
+            # machine's read speed the sum runs at.
+            same = ("proto", "mss", "flows", "order", "cache")
+            rd = next((x for x in rows if x.get("engine") == "read" and
+                       all(x.get(k) == r.get(k) for k in same)), None)
+            if rd and rd.get("ns_per_seg"):
+                yield ("%s vs read" % r.get("label", "?"),
+                       rd["ns_per_seg"] / r["ns_per_seg"], True,
+                       "read/csum ns")
         if r.get("engine") != "xrx":
             continue
         label = r.get("label", "?")

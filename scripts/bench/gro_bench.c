@@ -44,7 +44,8 @@
  * row, the same row with the fast path off (labels end in /nofast). The
  * one-flow TCPv4 1448-byte burst train's header/trust/batch rows get
  * that twin always. That train also gets csum rows: the L4 checksum over
- * its frames and nothing else, what a verified row is bound by.
+ * its frames and nothing else, what a verified row is bound by; and read
+ * rows: a load of each line of the same bytes, what the sum is bound by.
  *
  * Output: a table on stdout and the same rows as JSON (--json FILE).
  */
@@ -135,20 +136,28 @@ struct train {
 	__u16 l3_len, l4_len;
 };
 
+/* Row variants (row_new()) */
+#define VAR_NOFAST 1u		/* xrx: the fast path off (/nofast) */
+#define VAR_NOPF 2u		/* read: no software prefetch (/nopf) */
+
 struct row {
-	char engine[16];		/* "xrx" or "rte_gro" */
+	char engine[16];		/* "xrx", "rte_gro", "csum" or "read" */
 	char label[128];
 	enum proto proto;
 	enum order order;
 	__u32 mss, flows, per_flow;
 	int copy, csum, flush;		/* -1 where it does not apply */
 	bool nofast;			/* xrx with its fast path off */
+	bool nopf;			/* read: no software prefetch */
 	enum cache cache;
 	__u32 flush_every;		/* rte_gro timeout flush: batches */
 	__u32 max_aggregate;
 	__u64 segs, pkts, aggs, agg_segs, cycles;
 	__u64 flush_cycles;		/* rte_gro: in rte_gro_timeout_flush() */
-	double best_cps;		/* fewest cycles per segment of a chunk */
+	double best_cps;		/* fewest cycles per segment of a chunk
+					 * with the core to itself (core_quiet()) */
+	double best_cps_any;		/* the same over every chunk */
+	__u64 chunks, quiet_chunks;	/* chunks timed; with the core quiet */
 	__u64 bytes_copied, payload_copied;
 	double ns_per_seg, mpps, mpps_mean, segs_per_pkt, segs_per_agg, ratio;
 	double ratio_every[NR_FLUSH_EVERY];	/* xrx timeout rows */
@@ -156,6 +165,7 @@ struct row {
 };
 
 static double tsc_hz;
+static volatile __u32 sum_sink;		/* what nothing may fold away */
 static __u64 llc_bytes;
 
 /* Size of the last-level cache, from sysfs (0 when unknown). */
@@ -368,13 +378,95 @@ static __u32 min_u32(__u32 a, __u32 b)
 
 /*
  * This is a VM shared with other work: a row's rate is that of its
- * fastest chunk of CHUNK_SEGS segments (the least disturbed), and the
- * mean over the row is kept beside it in the JSON.
+ * fastest chunk of CHUNK_SEGS segments (the least disturbed) among those
+ * timed while the core was quiet (core_quiet()), and the mean over the
+ * row is kept beside it in the JSON.
  */
 #define CHUNK_SEGS 8192
 
+/*
+ * The core this runs on is, for stretches of 0.1 to 2 s, shared with work
+ * outside the guest: code bound by the core's throughput runs 1.4 to 2
+ * times slower in TSC cycles (an L1-resident sum 0.23 -> 0.46 cycles per
+ * load, independent ALU chains 1.5 -> 2.1 cycles per step) while a
+ * latency-bound chain of multiplies keeps its speed, so the clock holds
+ * and another hardware thread takes the ports. Running our own load on
+ * the other CPU does not cause it. Every row slows alike in those
+ * stretches (xrx's one-flow warm row 15 -> 23 ns), and a row whose every
+ * chunk fell in one read as a second "mode" (15 or 23 ns from run to
+ * run). So such a probe (an ALU loop, and sums over 1 KiB of L1 for the
+ * load ports; about 1 us) runs after every batch, untimed itself; a chunk
+ * counts as quiet when CHUNK_QUIET_PCT of its probes ran both parts
+ * within CORE_QUIET_PCT of their fastest seen, and run_train() measures
+ * a row again while it has fewer than QUIET_CHUNKS quiet chunks. A row
+ * with none is flagged in the table and the JSON (quiet_chunks 0).
+ */
+#define CORE_PROBE_STEPS 1000
+#define CORE_PROBE_WORDS 128	/* 1 KiB: 16 of the L1's 512 lines */
+#define CORE_PROBE_SUMS 8
+#define CORE_QUIET_PCT 15
+#define CHUNK_QUIET_PCT 90
+#define QUIET_CHUNKS 8
+#define QUIET_EXTRA_ROUNDS 8	/* measurements more at most, per row */
+
+static __u64 core_probe_best[2];	/* ALU chains, L1 sums */
+static __u64 core_probe_words[CORE_PROBE_WORDS] __attribute__((aligned(64)));
+
+/* TSC cycles of @c's part, and whether it ran near its best */
+static bool core_probe_near(int part, __u64 c)
+{
+	if (!core_probe_best[part] || c < core_probe_best[part])
+		core_probe_best[part] = c;
+	return c * 100 <= core_probe_best[part] * (100 + CORE_QUIET_PCT);
+}
+
+static bool core_quiet(void)
+{
+	__u64 a0 = 1, a1 = 2, a2 = 3, a3 = 4, a4 = 5, a5 = 6, c0, c1, c2;
+	__u64 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	int i, r;
+
+	/* The words into L1 first, untimed: a row that streams memory
+	 * evicts them, which is not the core being shared. */
+	for (i = 0; i < CORE_PROBE_WORDS; i += 8)
+		s0 += ((volatile __u64 *)core_probe_words)[i];
+	/* not before the row's loads are done: a memory-bound row leaves
+	 * misses in flight, which would hold the probe up */
+	_mm_lfence();
+	c0 = __rdtsc();
+	for (i = 0; i < CORE_PROBE_STEPS; i++) {
+		a0 += i;
+		a1 ^= a0;
+		a2 += a1;
+		a3 ^= i;
+		a4 += a3;
+		a5 ^= a2;
+		/* six chains in registers, not folded away */
+		__asm__ volatile("" : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3),
+				 "+r"(a4), "+r"(a5));
+	}
+	_mm_lfence();
+	c1 = __rdtsc();
+	/* the load ports and L1: a sibling's memory work shows here more */
+	for (r = 0; r < CORE_PROBE_SUMS; r++) {
+		for (i = 0; i < CORE_PROBE_WORDS; i += 4) {
+			s0 += core_probe_words[i] ^ r;
+			s1 += core_probe_words[i + 1] + r;
+			s2 ^= core_probe_words[i + 2] + s0;
+			s3 += core_probe_words[i + 3] ^ s1;
+		}
+		__asm__ volatile("" : "+r"(s0), "+r"(s1), "+r"(s2), "+r"(s3));
+	}
+	_mm_lfence();
+	c2 = __rdtsc();
+	sum_sink = a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ s0 ^ s1 ^ s2 ^ s3;
+	/* both parts timed and both bests kept up to date */
+	return core_probe_near(0, c1 - c0) & core_probe_near(1, c2 - c1);
+}
+
 struct chunk {
 	__u64 cycles, segs;
+	__u32 probes, quiet_probes;
 };
 
 static void chunk_add(struct row *w, struct chunk *c, __u64 cycles, __u32 n)
@@ -383,13 +475,20 @@ static void chunk_add(struct row *w, struct chunk *c, __u64 cycles, __u32 n)
 
 	c->cycles += cycles;
 	c->segs += n;
+	c->probes++;
+	c->quiet_probes += core_quiet();
 	if (c->segs < CHUNK_SEGS)
 		return;
 	cps = (double)c->cycles / (double)c->segs;
-	if (w->best_cps == 0 || cps < w->best_cps)
-		w->best_cps = cps;
-	c->cycles = 0;
-	c->segs = 0;
+	w->chunks++;
+	if (w->best_cps_any == 0 || cps < w->best_cps_any)
+		w->best_cps_any = cps;
+	if (c->quiet_probes * 100 >= c->probes * CHUNK_QUIET_PCT) {
+		w->quiet_chunks++;
+		if (w->best_cps == 0 || cps < w->best_cps)
+			w->best_cps = cps;
+	}
+	*c = (struct chunk){ 0 };
 }
 
 /*
@@ -718,42 +817,71 @@ static int run_dpdk(const struct train *t, struct row *w,
 	return 0;
 }
 
-/* ---- the checksum alone ----------------------------------------------- */
+/* ---- the checksum alone, and reading alone --------------------------- */
 
-static volatile __u32 sum_sink;
+/*
+ * One load per 64-byte line of @len bytes at @data (the last byte's line
+ * too, the bytes not being line-aligned), no arithmetic but an add per
+ * line, each asking for the line XRX_CSUM_PREFETCH bytes on as the sum
+ * does (@ahead) or not: what bringing the bytes into the core costs, the
+ * bound of any sum over them.
+ */
+static __always_inline __u32 read_lines(const void *data, __u32 len,
+					__u32 acc, bool ahead)
+{
+	const volatile __u8 *p = data;
+	__u32 off;
+
+	for (off = 0; off < len; off += 64) {
+		if (ahead)
+			__builtin_prefetch((const __u8 *)data + off +
+					   XRX_CSUM_PREFETCH);
+		acc += p[off];
+	}
+	return len ? acc + p[len - 1] : acc;
+}
+
+static __u32 read_ahead(const void *data, __u32 len, __u32 acc)
+{
+	return read_lines(data, len, acc, true);
+}
+
+static __u32 read_plain(const void *data, __u32 len, __u32 acc)
+{
+	return read_lines(data, len, acc, false);
+}
 
 /*
  * What verifying is bound by: the library's L4 sum (xrx_csum_add()) over
- * each frame's TCP header and payload and nothing else, in the same
- * batches and cache state as the engine rows, each frame's lines asked
- * for two frames ahead as the engine's batch loop does
- * (xrx_payload_prefetch()). Where this row costs as much as the engine's
+ * each frame's TCP header and payload and nothing else (csum rows), or
+ * only a load of each of those bytes' lines (read_lines(), read rows), in
+ * the same batches and cache state as the engine rows; the read rows ask
+ * for lines ahead as the sum does, the /nopf ones leave it to the
+ * hardware prefetcher. Where the csum row costs as much as the engine's
  * verified row, the engine's own work hides under the time the payload
- * takes to arrive, and the verified row is bound by memory.
+ * takes to arrive; where it costs as much as the read row, so does the
+ * sum's: the verified row is bound by memory.
  */
 static int run_sum(const struct train *t, struct row *w,
 		   const struct opts *op)
 {
+	__u32 (*pass)(const void *, __u32, __u32) =
+		strcmp(w->engine, "read") ? xrx_csum_add :
+		w->nopf ? read_plain : read_ahead;
 	__u64 limit = op->row_secs * tsc_hz, wall = now_ns();
 	__u64 c0, c1, cycles = 0, segs = 0;
 	const struct xrx_frame *f;
 	struct chunk ch = { 0 };
-	__u32 pos = 0, n, i, off, acc = 0;
+	__u32 pos = 0, n, i, acc = 0;
 	const __u8 *p;
 
 	while (batch_next(t, w, segs, cycles, limit, wall, pos, &n)) {
 		c0 = __rdtsc();
 		for (i = 0; i < n; i++) {
-			if (i + 2 < n) {
-				f = &t->frames[pos + i + 2];
-				p = t->region + f->addr;
-				for (off = 128; off < f->len; off += 64)
-					__builtin_prefetch(p + off);
-			}
 			f = &t->frames[pos + i];
 			p = t->region + f->addr;
-			acc += xrx_csum_add(p + f->meta->l4_off,
-					    f->len - f->meta->l4_off, 0);
+			acc += pass(p + f->meta->l4_off,
+				    f->len - f->meta->l4_off, 0);
 		}
 		c1 = __rdtsc() - c0;
 		cycles += c1;
@@ -778,7 +906,7 @@ static int nr_rows, cap_rows;
 
 static struct row *row_new(const char *engine, const struct train *t,
 			   int copy, int csum, int flush, __u32 max_agg,
-			   enum cache cache, __u32 every, bool nofast)
+			   enum cache cache, __u32 every, unsigned int var)
 {
 	char every_s[24];
 	struct row *w;
@@ -801,24 +929,27 @@ static struct row *row_new(const char *engine, const struct train *t,
 	w->csum = csum;
 	w->flush = flush;
 	w->cache = cache;
-	w->nofast = nofast;
+	w->nofast = var & VAR_NOFAST;
+	w->nopf = var & VAR_NOPF;
 	w->flush_every = every ? every : 1;
 	w->max_aggregate = max_agg ? max_agg : XRX_AGGREGATE_DEFAULT;
 	snprintf(every_s, sizeof(every_s), "/every%u", w->flush_every);
-	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s",
+	snprintf(w->label, sizeof(w->label), "%s %s/%u/f%u/%s %s/%s/%s%s%s%s%s%s",
 		 engine, proto_names[t->proto], t->mss, t->flows,
 		 order_names[t->order], copy >= 0 ? copy_names[copy] : "-",
 		 csum >= 0 ? csum_names[csum] : "-", flush_names[flush],
 		 w->flush_every > 1 ? every_s : "",
 		 max_agg > XRX_AGGREGATE_DEFAULT ? "/bigtcp" : "",
-		 cache == C_WARM ? "/warm" : "", nofast ? "/nofast" : "");
+		 cache == C_WARM ? "/warm" : "", w->nofast ? "/nofast" : "",
+		 w->nopf ? "/nopf" : "");
 	return w;
 }
 
 static void row_finish(struct row *w)
 {
 	double secs = w->cycles / tsc_hz;
-	double cps = w->best_cps;
+	/* no chunk with the core quiet: the best of the others, flagged */
+	double cps = w->quiet_chunks ? w->best_cps : w->best_cps_any;
 
 	/* Rows shorter than one chunk: the mean is all there is. */
 	if (cps == 0 && w->segs)
@@ -859,7 +990,10 @@ static void row_print(const struct row *w)
 
 	if (w->ratio > 0)
 		snprintf(ratio, sizeof(ratio), "%.2f", w->ratio);
-	if (dom)
+	if (w->segs && !w->quiet_chunks)
+		snprintf(note, sizeof(note), "core never quiet: best of %llu "
+			 "busy chunks", (unsigned long long)w->chunks);
+	else if (dom)
 		snprintf(note, sizeof(note), "flush %.0f%% of cycles: %s",
 			 100 * w->flush_share, dom);
 	else if (w->ratio_every[1] > 0)
@@ -921,19 +1055,27 @@ static int measure(const struct train *t, struct row *w,
 
 	m.segs = m.pkts = m.aggs = m.agg_segs = m.cycles = 0;
 	m.bytes_copied = m.payload_copied = 0;
-	m.best_cps = 0;
+	m.best_cps = m.best_cps_any = 0;
+	m.chunks = m.quiet_chunks = 0;
 	if (!strcmp(w->engine, "xrx"))
 		rc = run_xrx(t, &m, op);
-	else if (!strcmp(w->engine, "csum"))
+	else if (!strcmp(w->engine, "csum") || !strcmp(w->engine, "read"))
 		rc = run_sum(t, &m, op);
 	else
 		rc = run_dpdk(t, &m, op);
 	if (rc)
 		return rc;
-	if (!w->segs)
+	if (!w->segs) {
 		*w = m;
-	else if (m.best_cps > 0 && m.best_cps < w->best_cps)
+		return 0;
+	}
+	if (m.best_cps > 0 && (!w->best_cps || m.best_cps < w->best_cps))
 		w->best_cps = m.best_cps;
+	if (m.best_cps_any > 0 &&
+	    (!w->best_cps_any || m.best_cps_any < w->best_cps_any))
+		w->best_cps_any = m.best_cps_any;
+	w->chunks += m.chunks;
+	w->quiet_chunks += m.quiet_chunks;
 	return 0;
 }
 
@@ -944,10 +1086,10 @@ static int measure(const struct train *t, struct row *w,
 static int add_one_row(const struct opts *op, bool commit, bool *any,
 		       const char *engine, const struct train *t, int copy,
 		       int csum, int flush, __u32 max_agg, enum cache cache,
-		       __u32 every, bool nofast)
+		       __u32 every, unsigned int var)
 {
 	struct row *w = row_new(engine, t, copy, csum, flush, max_agg, cache,
-				every, nofast);
+				every, var);
 
 	if (!w)
 		return -ENOMEM;
@@ -978,12 +1120,12 @@ static int add_row(const struct opts *op, bool commit, bool *any,
 		   __u32 every)
 {
 	int rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
-			     max_agg, cache, every, false);
+			     max_agg, cache, every, 0);
 
 	if (!rc && !strcmp(engine, "xrx") &&
 	    (op->no_fast || nofast_always(t, copy, csum, flush, max_agg)))
 		rc = add_one_row(op, commit, any, engine, t, copy, csum, flush,
-				 max_agg, cache, every, true);
+				 max_agg, cache, every, VAR_NOFAST);
 	return rc;
 }
 
@@ -1026,12 +1168,15 @@ static int plan_rows(const struct train *t, const struct opts *op,
 			rc = add_row(op, commit, any, "rte_gro", t, -1, -1,
 				     flush, 0, C_WARM, 1);
 	}
-	/* what verifying at one flow is bound by (run_sum()) */
+	/* what verifying at one flow is bound by, and what the sum is
+	 * (run_sum()): csum, read, read/nopf */
 	if (nofast_always(t, XRX_COPY_HEADER, XRX_CSUM_TRUST, F_BATCH, 0))
-		for (k = 0; k < 2 && !rc; k++)
-			rc = add_row(op, commit, any, "csum", t, -1,
-				     XRX_CSUM_VERIFY, F_BATCH, 0,
-				     k ? C_WARM : C_COLD, 1);
+		for (k = 0; k < 6 && !rc; k++)
+			rc = add_one_row(op, commit, any,
+					 k < 2 ? "csum" : "read", t, -1,
+					 k < 2 ? XRX_CSUM_VERIFY : -1, F_BATCH,
+					 0, k & 1 ? C_WARM : C_COLD, 1,
+					 k >= 4 ? VAR_NOPF : 0);
 	return rc;
 }
 
@@ -1055,6 +1200,12 @@ static int run_train(const struct train *t, const struct opts *op)
 	for (rep = 0; rep < op->reps && !rc; rep++)
 		for (i = first; i < nr_rows && !rc; i++)
 			rc = measure(t, &rows[i], op);
+	/* rows that met the core busy in most chunks, again (core_quiet());
+	 * not in a smoke run, whose trains are a few chunks long */
+	for (rep = 0; rep < (op->quick ? 0 : QUIET_EXTRA_ROUNDS) && !rc; rep++)
+		for (i = first; i < nr_rows && !rc; i++)
+			if (rows[i].quiet_chunks < QUIET_CHUNKS)
+				rc = measure(t, &rows[i], op);
 	if (rc)
 		return rc;
 	for (i = first; i < nr_rows; i++)
@@ -1079,19 +1230,31 @@ static int write_json(const struct opts *op)
 		"  \"burst\": %d,\n  \"timeout_us\": %u,\n  \"quick\": %s,\n"
 		"  \"tsc_hz\": %.0f,\n  \"llc_bytes\": %llu,\n"
 		"  \"region_budget_bytes\": %llu,\n  \"reps\": %d,\n"
-		"  \"secs_per_measurement\": %g,\n  \"rows\": [\n",
+		"  \"secs_per_measurement\": %g,\n"
+		"  \"core_probe_best_cycles\": {\"alu\": %llu, \"l1\": %llu}, "
+		"\"core_quiet_pct\": %d,\n"
+		"  \"rows\": [\n",
 		BATCH, BURST, op->timeout_us, op->quick ? "true" : "false",
 		tsc_hz, (unsigned long long)llc_bytes,
-		(unsigned long long)op->region_budget, op->reps, op->row_secs);
+		(unsigned long long)op->region_budget, op->reps, op->row_secs,
+		(unsigned long long)core_probe_best[0],
+		(unsigned long long)core_probe_best[1], CORE_QUIET_PCT);
 	for (i = 0; i < nr_rows; i++) {
 		const struct row *w = &rows[i];
 		const char *dom = dominant_cost(w);
+		/* csum and read rows: what they do with each frame's L4 bytes */
+		const char *pass = !strcmp(w->engine, "csum") ?
+			"\"xrx_csum_add\"" : !strcmp(w->engine, "read") ?
+			"\"one load per 64-byte line\"" : "null";
 
 		/* Configuration first: what the numbers after it mean. */
 		fprintf(f, "    {\"config\": {\"cache\": \"%s\", "
 			"\"working_set_bytes\": %llu, \"llc_bytes\": %llu, "
 			"\"flush_every_batches\": %u, \"batch\": %d, "
-			"\"timeout_us\": %u}, \"cache\": \"%s\", "
+			"\"timeout_us\": %u, \"chunk_segs\": %d, "
+			"\"l4_pass\": %s, \"l4_prefetch\": %s}, "
+			"\"chunks\": %llu, \"quiet_chunks\": %llu, "
+			"\"cache\": \"%s\", "
 			"\"flush_every\": %u, \"flush_share\": %.3f, "
 			"\"dominant_cost\": %s%s%s, "
 			"\"ratio_vs_dpdk_flush_every\": {\"1\": %.2f, "
@@ -1102,6 +1265,11 @@ static int write_json(const struct opts *op)
 			(unsigned long long)llc_bytes,
 			w->flush == F_TIMEOUT ? w->flush_every : 1, BATCH,
 			w->flush == F_TIMEOUT ? op->timeout_us : 0,
+			CHUNK_SEGS, pass,
+			!strcmp(pass, "null") ? "null" :
+			w->nopf ? "false" : "true",
+			(unsigned long long)w->chunks,
+			(unsigned long long)w->quiet_chunks,
 			cache_names[w->cache], w->flush_every, w->flush_share,
 			dom ? "\"" : "", dom ? dom : "null", dom ? "\"" : "",
 			w->ratio_every[0], w->ratio_every[1],
@@ -1167,7 +1335,9 @@ static void usage(FILE *f)
 "  /nofast (xrx with its one-flow fast path off). Trains: .../burst (16\n"
 "  segments per flow at a time), .../rr (round robin), .../run4 (16384\n"
 "  flows, runs of 4 segments in round robin). csum rows (one flow): the\n"
-"  L4 checksum alone over the same frames, what verifying is bound by.\n"
+"  L4 checksum alone over the same frames, what verifying is bound by;\n"
+"  read rows: one load per 64-byte line of the same bytes, what the sum\n"
+"  is bound by, asking for lines ahead as the sum does (/nopf: not).\n"
 "  --quick        small trains, short rows (a smoke run, seconds)\n"
 "  --json FILE    write the rows as JSON (default $BENCH_OUT/gro.json,\n"
 "                 BENCH_OUT being build/bench unless set, as run.sh sets it)\n"
