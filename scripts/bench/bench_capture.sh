@@ -148,6 +148,12 @@ EOF
 sed 's/^csum = trust$/csum = verify/' "$OUT/xrx.conf" >"$OUT/xrx_verify.conf"
 { cat "$OUT/xrx.conf"; echo "coalesce_us = 20"; } >"$OUT/xrx_nap20.conf"
 
+# xrx_stats_updated: when xrxd last wrote its stats (updated_ns)
+xrx_stats_updated() {
+	in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json 2>/dev/null |
+		$PY -c 'import json, sys; print(json.loads(sys.stdin.readline())["user"]["updated_ns"])' 2>/dev/null
+}
+
 # consumer_start TOOL: the capture running on CON_CPU, ready to record;
 # its pid in $cp, its file(s) $CAP/TOOL.*
 consumer_start() {
@@ -213,7 +219,16 @@ run() {
 	cpu_snap "$OUT/c1" consumer=$cp
 	# Where xrx lost frames, if it did: the socket's XDP_STATISTICS
 	# (ring full, fill ring empty) and the sink's own counters.
+	# xrxd rewrites its stats about once a second: take the first
+	# written after the consumer went idle (bounded, 3 s).
 	case $t in xrx*)
+		local u0 u i
+		u0=$(xrx_stats_updated)
+		for ((i = 0; i < 30; i++)); do
+			u=$(xrx_stats_updated)
+			[ "$u" != "$u0" ] && break
+			sleep 0.1
+		done
 		in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json \
 			>"$OUT/$t.stats" 2>/dev/null ;;
 	esac
@@ -238,7 +253,9 @@ run() {
 		xrx*) $PY -c 'import json, sys
 d = json.loads(open(sys.argv[1]).readline())["user"]
 print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])
-print("naps", d["live"]["naps"], d["live"]["rx_frames"], d["live"]["polls"])' \
+print("naps", d["live"]["naps"], d["live"]["rx_frames"], d["live"]["polls"])
+k = json.loads(open(sys.argv[1]).readline()).get("kernel", {})
+print("hash_nic", k.get("hash_nic", {}).get("packets", -1))' \
 			"$OUT/$t.stats" 2>/dev/null || echo "dropped -1" ;;
 		*) awk '/packets dropped by/ { n += $1 } END { print "dropped", n + 0 }' "$OUT/$t.err" ;;
 		esac
@@ -309,6 +326,9 @@ for t in tools:
                     "naps": int(k["naps"][0]) if "naps" in k else None,
                     "frames_per_nap": round(k["naps"][1] / k["naps"][0], 1) if k.get("naps", [0])[0] else None,
                     "polls": int(k["naps"][2]) if "naps" in k else None,
+                    # frames whose flow hash xrx_rx took from the driver
+                    # (veth: skb_get_hash(), a software dissection)
+                    "hash_nic": int(k["hash_nic"][0]) if "hash_nic" in k else None,
                     "parties_cpu_s_per_gb": round(sum(parties.values()) / gb, 4) if gb else None,
                     "parties_cpu_s": {n: round(v, 3) for n, v in sorted(parties.items())},
                     "consumer_cpu_s_per_gb": round(parties.get("consumer", 0) / gb, 4) if gb else None,
