@@ -190,19 +190,27 @@ struct xrx_live_opts {
 	 * timer it is not on the socket's wait queue, so the kernel wakes
 	 * nobody and the next batch holds what arrived meanwhile. The cost
 	 * is latency: a frame waits up to this long (and the timer slack,
-	 * set to a quarter of it) before the worker sees it. A sleep never
-	 * runs past the oldest held aggregate's flush_timeout_us. This is
+	 * set to a quarter of it) before the worker sees it. The sleep
+	 * starts at XRX_LIVE_COALESCE_USEC_DEFAULT after a wait in poll()
+	 * and doubles per sleep up to this long while traffic lasts; it is
+	 * never longer than the rate seen since the last sleep takes to
+	 * fill a quarter of the RX ring, nor past the oldest held
+	 * aggregate's flush_timeout_us. This is
 	 * what NIC interrupt coalescing (ethtool -C rx-usecs) and the
 	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not
 	 * while the worker busy-polls (busy_poll, unless it fell back for
 	 * want of a NAPI), nor in poll mode (the caller owns that loop).
-	 * 0: XRX_LIVE_COALESCE_USEC_DEFAULT; at most 1000.
+	 * 0: by the sink: XRX_LIVE_COALESCE_USEC_FILE for "pcap" and
+	 * "null", which nobody waits on, XRX_LIVE_COALESCE_USEC_DEFAULT
+	 * for a stack ("tun", "tap"), a registered sink or a callback.
+	 * At most XRX_LIVE_COALESCE_USEC_MAX.
 	 */
 	__u32 coalesce_usec;
 	bool no_coalesce;		/* block in poll() whenever the ring is empty */
 };
 
-#define XRX_LIVE_COALESCE_USEC_DEFAULT 20
+#define XRX_LIVE_COALESCE_USEC_DEFAULT 20	/* into a stack or a callback */
+#define XRX_LIVE_COALESCE_USEC_FILE 1000	/* into a file, or nowhere */
 #define XRX_LIVE_COALESCE_USEC_MAX 1000
 
 /*
@@ -226,7 +234,7 @@ struct xrx_live_opts {
 	  "polls of the queue's NAPI run by the worker (busy_poll)")          \
 	X(POLLS, "polls", "waits in poll() with an empty RX ring")            \
 	X(NAPS, "naps",                                                        \
-	  "sleeps of coalesce_usec after a batch that emptied the RX ring")   \
+	  "sleeps (coalesce_usec at most) after a batch that emptied the ring") \
 	X(CB_PKTS, "cb_pkts", "packets handed to the callback or poll")       \
 	X(SWAPS, "swaps",                                                      \
 	  "sink/engine swaps between two batches (xrx_live__reconfigure)")     \

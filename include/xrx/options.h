@@ -115,9 +115,9 @@ extern "C" {
 	X(COALESCE, LIVE, no_coalesce, "coalesce", NULL, 0, BOOL, 0, 0, 1,     \
 	  XRX_OPT_WORDS_COALESCE, NULL, NULL,                                  \
 	  "sleep when a batch empties the RX ring")                            \
-	X(COALESCE_USEC, LIVE, coalesce_usec, "coalesce_us", NULL, 0, U32,     \
-	  XRX_LIVE_COALESCE_USEC_DEFAULT, 1, XRX_LIVE_COALESCE_USEC_MAX, NULL, \
-	  "USEC", "microseconds", "how long that sleep is")                    \
+	X(COALESCE_USEC, LIVE, coalesce_usec, "coalesce_us", NULL, 0, U32, 0, \
+	  0, XRX_LIVE_COALESCE_USEC_MAX, NULL, "USEC", "microseconds",         \
+	  "the longest that sleep is (0: by sink)")                            \
 	X(BUSY_POLL, LIVE, busy_poll, "busy_poll", NULL, 0, BOOL, 0, 0, 1,     \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
 	  "workers run their queue's NAPI")                                    \

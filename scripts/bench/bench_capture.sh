@@ -50,8 +50,9 @@
 #   BENCH_FRAMES=N    frames per run (default 600000, 0.87 GB of payload)
 #   BENCH_SNAPLEN=N   bytes kept per record, every tool (default 262144)
 #   BENCH_NAPI=defer|threaded|none   (default defer)
-#   BENCH_TOOLS="xrx tcpdump xdpdump"  which rows (xrx_verify: xrx with
-#                     csum = verify, for comparison)
+#   BENCH_TOOLS="xrx tcpdump xdpdump xrx_nap20"  which rows (xrx_verify:
+#                     xrx with csum = verify; xrx_nap20: xrx with the 20 us
+#                     nap of a stack's sink instead of a file's 1000)
 #   BENCH_PROFILE=0   no profiled round. By default one more run of each
 #                     tool under perf record -a (scripts/bench/perf_lib.sh):
 #                     ns per frame of sender, consumer and the kernel's
@@ -67,7 +68,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 FRAMES=${BENCH_FRAMES:-600000}
 SNAPLEN=${BENCH_SNAPLEN:-262144}
 NAPI=${BENCH_NAPI:-defer}
-TOOLS=${BENCH_TOOLS:-xrx tcpdump xdpdump}
+TOOLS=${BENCH_TOOLS:-xrx tcpdump xdpdump xrx_nap20}
 PORT=5001
 MSS=1448
 FOREIGN_MAC=00:00:5e:00:53:01	# RFC 7042 documentation unicast
@@ -84,7 +85,7 @@ case $NAPI in defer | threaded | none) ;; *) usage_err "BENCH_NAPI=$NAPI: use de
 { [[ $SNAPLEN =~ ^[0-9]+$ ]] && [ "$SNAPLEN" -ge 128 ] && [ "$SNAPLEN" -le 262144 ]; } ||
 	usage_err "BENCH_SNAPLEN=$SNAPLEN: 128 to 262144 bytes"
 for t in $TOOLS; do
-	case $t in xrx | xrx_verify | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, tcpdump, xdpdump)" ;; esac
+	case $t in xrx | xrx_verify | xrx_nap20 | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, tcpdump, xdpdump)" ;; esac
 done
 if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ] || [ ! -x "$BUILD/xrxctl" ]; then
 	echo "bench_capture: needs root, $SEND, $XRXD and $BUILD/xrxctl (make)" >&2
@@ -145,6 +146,13 @@ sink = pcap:$CAP/xrx.pcap,snaplen=$SNAPLEN
 csum = trust
 EOF
 sed 's/^csum = trust$/csum = verify/' "$OUT/xrx.conf" >"$OUT/xrx_verify.conf"
+{ cat "$OUT/xrx.conf"; echo "coalesce_us = 20"; } >"$OUT/xrx_nap20.conf"
+
+# xrx_stats_updated: when xrxd last wrote its stats (updated_ns)
+xrx_stats_updated() {
+	in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json 2>/dev/null |
+		$PY -c 'import json, sys; print(json.loads(sys.stdin.readline())["user"]["updated_ns"])' 2>/dev/null
+}
 
 # consumer_start TOOL: the capture running on CON_CPU, ready to record;
 # its pid in $cp, its file(s) $CAP/TOOL.*
@@ -152,7 +160,7 @@ consumer_start() {
 	local t=$1
 	: >"$OUT/$t.err"
 	case $t in
-	xrx | xrx_verify)
+	xrx | xrx_verify | xrx_nap20)
 		nsenter --net=/run/netns/$NS_DUT taskset -c $CON_CPU "$XRXD" \
 			--state-dir "$OUT/state" -c "$OUT/$t.conf" 2>"$OUT/$t.err" &
 		cp=$!
@@ -211,7 +219,16 @@ run() {
 	cpu_snap "$OUT/c1" consumer=$cp
 	# Where xrx lost frames, if it did: the socket's XDP_STATISTICS
 	# (ring full, fill ring empty) and the sink's own counters.
+	# xrxd rewrites its stats about once a second: take the first
+	# written after the consumer went idle (bounded, 3 s).
 	case $t in xrx*)
+		local u0 u i
+		u0=$(xrx_stats_updated)
+		for ((i = 0; i < 30; i++)); do
+			u=$(xrx_stats_updated)
+			[ "$u" != "$u0" ] && break
+			sleep 0.1
+		done
 		in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json \
 			>"$OUT/$t.stats" 2>/dev/null ;;
 	esac
@@ -235,7 +252,10 @@ run() {
 		case $t in
 		xrx*) $PY -c 'import json, sys
 d = json.loads(open(sys.argv[1]).readline())["user"]
-print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])' \
+print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])
+print("naps", d["live"]["naps"], d["live"]["rx_frames"], d["live"]["polls"])
+k = json.loads(open(sys.argv[1]).readline()).get("kernel", {})
+print("hash_nic", k.get("hash_nic", {}).get("packets", -1))' \
 			"$OUT/$t.stats" 2>/dev/null || echo "dropped -1" ;;
 		*) awk '/packets dropped by/ { n += $1 } END { print "dropped", n + 0 }' "$OUT/$t.err" ;;
 		esac
@@ -272,6 +292,7 @@ NAPI = {"defer": "gro_flush_timeout 20000 ns, napi_defer_hard_irqs 2 (the kernel
 SETUP = {
     "xrx": "xrxd, sink = pcap:FILE,snaplen=N, accelerate = tcp/PORT, csum = trust, other keys default",
     "xrx_verify": "the same with csum = verify",
+    "xrx_nap20": "the same with coalesce_us = 20 (a stack's nap, the default before naps followed the sink)",
     "tcpdump": "tcpdump -i DEV -n -s N -B 65536 -w FILE (AF_PACKET, after GRO)",
     "xdpdump": "xdpdump -i DEV --load-xdp-program -s N -w FILE (its own XDP program, perf ring, pcapng)",
 }
@@ -301,8 +322,16 @@ for t in tools:
                     "gbit_s": pay * 8 / secs / 1e9, "send_secs": round(secs, 3),
                     "captured_bytes": int(pay), "sent_bytes": int(sent),
                     "records": int(rec),
+                    # xrx: the worker's sleeps, frames and waits in poll()
+                    "naps": int(k["naps"][0]) if "naps" in k else None,
+                    "frames_per_nap": round(k["naps"][1] / k["naps"][0], 1) if k.get("naps", [0])[0] else None,
+                    "polls": int(k["naps"][2]) if "naps" in k else None,
+                    # frames whose flow hash xrx_rx took from the driver
+                    # (veth: skb_get_hash(), a software dissection)
+                    "hash_nic": int(k["hash_nic"][0]) if "hash_nic" in k else None,
                     "parties_cpu_s_per_gb": round(sum(parties.values()) / gb, 4) if gb else None,
                     "parties_cpu_s": {n: round(v, 3) for n, v in sorted(parties.items())},
+                    "consumer_cpu_s_per_gb": round(parties.get("consumer", 0) / gb, 4) if gb else None,
                     "busy_cpu_s": c["busy_cpu_s"], "interval_s": c["interval_s"],
                     "per_cpu": c["per_cpu"], "loadavg": c["loadavg"]})
     cap = sum(p["captured_bytes"] for p in per)
@@ -318,6 +347,9 @@ for t in tools:
         "cpu_s_per_gb": med([p["cpu_s_per_gb"] for p in per]),
         "gbit_s": med([p["gbit_s"] for p in per]),
         "parties_cpu_s_per_gb": med([p["parties_cpu_s_per_gb"] for p in per]),
+        # the capturing process alone (its schedstat run time)
+        "consumer_cpu_s_per_gb": med([p["consumer_cpu_s_per_gb"] for p in per]),
+        "frames_per_nap": med([p["frames_per_nap"] for p in per]) if all(p["frames_per_nap"] for p in per) else None,
         "captured_bytes": cap, "sent_bytes": sent, "records": rec,
         "captured_share": cap / sent if sent else 0,
         # what the tool itself counted as lost (-1: not read)
@@ -330,14 +362,18 @@ for t in tools:
 by = {r["name"]: r for r in rows}
 ratios, targets = {}, {}
 if "xrx" in by:
-    for b in ("tcpdump", "xdpdump"):
+    for b in ("tcpdump", "xdpdump", "xrx_nap20"):
         if b in by and by[b]["cpu_s_per_gb"]:
             x, y = by["xrx"], by[b]
             ratios["xrx/%s_cpu_per_gb" % b] = x["cpu_s_per_gb"] / y["cpu_s_per_gb"]
             ratios["xrx/%s_cpu_per_gb_rounds" % b] = [
                 a / c for a, c in zip(x["cpu_s_per_gb_rounds"], y["cpu_s_per_gb_rounds"]) if c]
+            # rounds interleave, so a round's ratio shares its machine state
+            ratios["xrx/%s_cpu_per_gb_median_round" % b] = med(ratios["xrx/%s_cpu_per_gb_rounds" % b])
             ratios["xrx/%s_parties_cpu_per_gb" % b] = (
                 x["parties_cpu_s_per_gb"] / y["parties_cpu_s_per_gb"] if y["parties_cpu_s_per_gb"] else None)
+            ratios["xrx/%s_consumer_cpu_per_gb" % b] = (
+                x["consumer_cpu_s_per_gb"] / y["consumer_cpu_s_per_gb"] if y["consumer_cpu_s_per_gb"] else None)
     if "tcpdump" in by:
         r = ratios["xrx/tcpdump_cpu_per_gb"]
         targets["cpu_per_gb_vs_tcpdump"] = {"target": "<= 1.0", "measured": r, "met": r <= 1.0}
@@ -357,13 +393,13 @@ res = {"bench": "capture", "rounds": rounds,
 json.dump(res, open(jpath, "w"), indent=1)
 
 print("# capture to tmpfs, veth, GRO on, NAPI %s; %d frames x %d rounds interleaved, snaplen %d; consumer on cpu1, sender on cpu0" % (napi, frames, rounds, snaplen))
-print("%-11s %9s %8s %9s %9s %8s %10s %9s  %s" % ("tool", "cpu_s/GB", "Gbit/s", "parties", "captured", "dropped", "records", "rec/seg", "cpu_s/GB per round"))
+print("%-11s %9s %8s %9s %9s %9s %8s %10s %9s  %s" % ("tool", "cpu_s/GB", "Gbit/s", "parties", "consumer", "captured", "dropped", "records", "rec/seg", "cpu_s/GB per round"))
 for r in rows:
-    print("%-11s %9.3f %8.3f %9.3f %8.1f%% %8d %10d %9.3f  %s" % (
-        r["name"], r["cpu_s_per_gb"], r["gbit_s"], r["parties_cpu_s_per_gb"] or 0,
+    print("%-11s %9.3f %8.3f %9.3f %9.3f %8.1f%% %8d %10d %9.3f  %s" % (
+        r["name"], r["cpu_s_per_gb"], r["gbit_s"], r["parties_cpu_s_per_gb"] or 0, r["consumer_cpu_s_per_gb"] or 0,
         100 * r["captured_share"], r["dropped_frames"], r["records"], r["records_per_segment"] or 0,
         " ".join("%.3f" % v for v in r["cpu_s_per_gb_rounds"])))
-print("cpu_s/GB: whole machine; parties: sender + consumer + ksoftirqd + NAPI threads (the cross-check on a shared machine)")
+print("cpu_s/GB: whole machine; parties: sender + consumer + ksoftirqd + NAPI threads (the cross-check on a shared machine); consumer: the capturing process alone")
 for k, v in ratios.items():
     if not k.endswith("_rounds") and v is not None:
         print("%s %.3f" % (k, v))

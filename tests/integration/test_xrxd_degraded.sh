@@ -92,6 +92,8 @@ wait_for 10 grep -q bound "$WORK/hold2"
 sed -i '/^queues = 1/d' "$WORK/xrx.conf"
 kill -HUP $pid
 wait_for 15 log_has "reload failed: the new queues did not start; still running the previous configuration"
+# The stats file is written about once a second: wait for the new one.
+wait_for 5 eval '[ "$(jget user.queues)" = 1 ] && [ "$(jget user.degraded)" = 0 ]'
 check "reload to 2 queues with queue 1 held: refused, 1 queue still served, not degraded" \
 	$(log_has "going back to the running sink, engine and queue settings" &&
 	  [ "$(jget user.queues)" = 1 ] && [ "$(jget user.degraded)" = 0 ] && kill -0 $pid; echo $?)

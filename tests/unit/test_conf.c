@@ -54,7 +54,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->engine.max_segs, 64);
 	assert_int_equal(c->engine.flush_timeout_us, 0);
 	assert_false(c->live.no_coalesce);
-	assert_int_equal(c->live.coalesce_usec, XRX_LIVE_COALESCE_USEC_DEFAULT);
+	assert_int_equal(c->live.coalesce_usec, 0);	/* by the sink */
 	assert_int_equal(c->engine.flows, 4096);
 	assert_int_equal(c->engine.copy, XRX_COPY_HEADER);
 	assert_int_equal(c->engine.csum, XRX_CSUM_VERIFY);
@@ -360,8 +360,8 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nflows = 16777217\n", 2, "flows = 16777217 is out of range; write a flow count from 1 to 16777216" },
 	{ "interface = eth0\nflush_timeout_us = 1000001\n", 2, "flush_timeout_us = 1000001 is out of range; write microseconds from 0 to 1000000" },
 	{ "interface = eth0\nflush_timeout_us = -1\n", 2, "not a number" },
-	{ "interface = eth0\ncoalesce_us = 1001\n", 2, "coalesce_us = 1001 is out of range; write microseconds from 1 to 1000" },
-	{ "interface = eth0\ncoalesce_us = 0\n", 2, "coalesce_us = 0 is out of range; write microseconds from 1 to 1000" },
+	{ "interface = eth0\ncoalesce_us = 1001\n", 2, "coalesce_us = 1001 is out of range; write microseconds from 0 to 1000" },
+	{ "interface = eth0\ncoalesce_us = -1\n", 2, "coalesce_us = -1 is not a number; write microseconds from 0 to 1000 (decimal digits only)" },
 	{ "interface = eth0\ncoalesce = no\n", 2, "coalesce = no is not a valid value; write on or off" },
 	{ "interface = eth0\nflows = 0\n", 2, "out of range" },
 	{ "interface = eth0\ncopy = headers\n", 2, "write header, max-head or full" },

@@ -83,7 +83,12 @@ struct xrx_rxq {
 
 	__u32 batch;
 	__u32 low_mark;			/* kernel frames below: pressure */
-	__u64 nap_ns;			/* worker: coalesce_usec, 0 off */
+	/* Interrupt moderation, the worker's (xrx_rxq_nap()): */
+	__u64 nap_max_ns;		/* the longest nap, 0: off */
+	__u64 nap_ns;			/* the next nap */
+	__u64 slack_ns;			/* the timer slack set for it */
+	__u64 cycle_ns;			/* when the last nap began, 0: none */
+	__u32 cycle_frames;		/* frames received since */
 	/* Poll mode: delivered packets not yet returned by poll(). */
 	struct xrx_pkt **pend;
 	__u32 pend_cap, pend_head, pend_len;

@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 
 #include "afxdp/afxdp.h"
+#include "afxdp/nap.h"
 
 static void xrx_rxq_deliver(void *ctx, struct xrx_pkt *pkt)
 {
@@ -152,6 +153,15 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 	return 0;
 }
 
+/* Interrupt moderation for the sink the worker has now (nap.h). */
+static void xrx_rxq_nap_setup(struct xrx_rxq *q)
+{
+	q->nap_max_ns = xrx_nap_max(&q->l->o, q->sink ? q->sink->ops : NULL);
+	q->nap_ns = 0;
+	q->cycle_ns = 0;
+	q->cycle_frames = 0;
+}
+
 /*
  * Between two batches: switch to the engine, sink and tee the control
  * thread posted. What the old engine holds is delivered into the old sink
@@ -172,6 +182,8 @@ void xrx_rxq_apply_swap(struct xrx_rxq *q)
 	if (s->set_tee)
 		q->tee = s->tee;
 	q->e = s->e;
+	if (s->sink)
+		xrx_rxq_nap_setup(q);	/* its nap may differ */
 	q->stats[XRX_LIVE_STAT_SWAPS]++;
 	xrx_rxq_refill(q);
 	atomic_store_explicit(&q->swap, NULL, memory_order_release);
@@ -303,6 +315,8 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 	n = xsk_ring_cons__peek(rx, q->batch + XRX_CHUNKS_MAX, &idx);
 	if (!n) {
 		xrx_rxq_refill(q);
+		if (timeout_ms)
+			q->cycle_ns = 0;	/* a wait: the nap starts over */
 		if (timeout_ms && xrx_rxq_wait(q, timeout_ms))
 			n = xsk_ring_cons__peek(rx, q->batch + XRX_CHUNKS_MAX,
 						&idx);
@@ -377,20 +391,37 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
  * Off the socket's wait queue, the worker is not woken by every NAPI
  * poll that delivers a few frames (xsk_flush() -> sock_def_readable()
  * wakes only a sleeper in poll()); what arrives meanwhile makes the next
- * batch, as NIC interrupt coalescing does. The sleep ends early enough
- * for the oldest held aggregate's flush timeout.
+ * batch, as NIC interrupt coalescing does. How long: xrx_nap_next()
+ * (nap.h), and never past the oldest held aggregate's flush timeout;
+ * below a microsecond, no nap.
  */
 static void xrx_rxq_nap(struct xrx_rxq *q)
 {
-	__u64 ns = q->nap_ns, next = xrx_engine__next_timeout(q->e), now;
+	__u64 now = xrx_now_ns(), ns, slack;
+	__u64 next = xrx_engine__next_timeout(q->e);
 	struct timespec ts;
 
+	ns = xrx_nap_next(q->nap_ns, q->nap_max_ns,
+			  q->cycle_ns ? now - q->cycle_ns : 0, q->cycle_frames,
+			  q->l->o.rx_size);
+	q->nap_ns = ns;
+	q->cycle_ns = now;
+	q->cycle_frames = 0;
 	if (next) {
-		now = xrx_now_ns();
 		if (next <= now)
 			return;
 		if (next - now < ns)
 			ns = next - now;
+	}
+	if (ns < 1000)
+		return;
+	/* The default slack (50 us) would stretch a 20 us sleep to 70: a
+	 * quarter of the nap bounds it to 1.25 times. Set again only when
+	 * the nap has moved out of [4, 8] times the slack set. */
+	slack = ns / 4;
+	if (q->slack_ns > slack || q->slack_ns < slack / 2) {
+		prctl(PR_SET_TIMERSLACK, slack);
+		q->slack_ns = slack;
 	}
 	ts.tv_sec = 0;
 	ts.tv_nsec = (long)ns;
@@ -412,13 +443,8 @@ static void *xrx_rxq_main(void *arg)
 				"%s queue %u: cannot pin the worker to CPU %d; running unpinned",
 				q->l->ifname, q->xsk.queue, q->cpu);
 	}
-	q->nap_ns = 0;
-	if (!q->l->o.no_coalesce) {
-		q->nap_ns = (__u64)q->l->o.coalesce_usec * 1000;
-		/* The default slack (50 us) would stretch a 20 us sleep to
-		 * 70: bound the latency the sleep adds to 1.25 times it. */
-		prctl(PR_SET_TIMERSLACK, q->nap_ns / 4 ? q->nap_ns / 4 : 1);
-	}
+	q->slack_ns = 0;
+	xrx_rxq_nap_setup(q);
 	while (!atomic_load_explicit(&q->stop, memory_order_relaxed)) {
 		/* The heartbeat the control thread watches: a worker
 		 * blocked in a sink (a FIFO nobody reads) stops it. */
@@ -429,10 +455,12 @@ static void *xrx_rxq_main(void *arg)
 		 * poll() (traffic stopped). Some: the ring ran dry, nap;
 		 * not while busy polling, which fetches the next frames
 		 * itself, but again once it has fallen back (busy_poll.c). */
-		if (q->nap_ns && n > 0 && (__u32)n < q->batch &&
+		if (q->nap_max_ns && n > 0 && (__u32)n < q->batch &&
 		    !q->xsk.busy_poll)
 			xrx_rxq_nap(q);
 		n = xrx_rxq_batch(q, 100);
+		if (n > 0)
+			q->cycle_frames += (__u32)n;
 	}
 	xrx_rxq_apply_swap(q);
 	/* Stopping: nothing stays held in the engine or queued in the sink. */
