@@ -229,6 +229,8 @@ run() {
 			[ "$u" != "$u0" ] && break
 			sleep 0.1
 		done
+		[ -n "$u" ] && [ "$u" != "$u0" ] ||
+			echo "bench_capture: xrxd did not rewrite its stats within 3 s; $t round $r reads older counters" >&2
 		in_dut "$BUILD/xrxctl" --state-dir "$OUT/state" stats $IF_DUT --json \
 			>"$OUT/$t.stats" 2>/dev/null ;;
 	esac
