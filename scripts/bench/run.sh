@@ -31,11 +31,23 @@ if [ ${#benches[@]} -eq 0 ]; then
 	exit 1
 fi
 
+# Every JSON a benchmark writes names the run it came from: the command
+# (with the BENCH_* settings it ran under), the commit ("-dirty" when the
+# tree had changes) and the time. docs/bench/ keeps such files, and
+# tests/integration/test_bench_json.sh holds every file there to it.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && commit=$commit-dirty
+settings=$(env | grep -E '^BENCH_[A-Z_]+=' | grep -v '^BENCH_OUT=' | sort | tr '\n' ' ')
+
 failed=()
 for b in "${benches[@]}"; do
 	name=$(basename "$b")
 	echo "== $name"
+	mark=$(mktemp)
 	"$b" || failed+=("$name")
+	find "$BENCH_OUT" -maxdepth 1 -name '*.json' -newer "$mark" -print0 |
+		xargs -0 -r scripts/bench/stamp.py --command "$settings$b" --commit "$commit"
+	rm -f "$mark"
 	echo
 done
 [ ${#failed[@]} -gt 0 ] && echo "bench: failed: ${failed[*]}" >&2
@@ -43,7 +55,7 @@ done
 # One file with every benchmark's JSON and the machine it ran on: what
 # scripts/bench/compare.py takes, and what docs/bench/ keeps as the
 # reference run.
-/usr/bin/python3 - "$BENCH_OUT" <<'PY'
+/usr/bin/python3 - "$BENCH_OUT" "scripts/bench/run.sh${*:+ $*}" "$commit" <<'PY'
 import json, os, platform, subprocess, sys, time
 out = sys.argv[1]
 
@@ -81,7 +93,9 @@ machine = {
     "compiler": sh("${CC:-gcc} --version | head -1"),
 }
 with open(os.path.join(out, "all.json"), "w") as f:
-    json.dump({"machine": machine, "benches": benches}, f, indent=1)
+    json.dump({"machine": machine, "benches": benches,
+               "command": sys.argv[2], "commit": sys.argv[3],
+               "when": machine["when"]}, f, indent=1)
 PY
 echo "bench: JSON in $BENCH_OUT/ (all.json: every benchmark and the machine;"
 echo "       scripts/bench/compare.py docs/bench/reference.json $BENCH_OUT/all.json compares)"
