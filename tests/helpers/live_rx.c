@@ -7,7 +7,7 @@
  *
  *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
- *           [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]
+ *           [-T FLUSH_US] [-A MAX_AGGREGATE] [-u] [-a auto|native|skb] [-f NFRAMES]
  *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-W]
  *           [-F] [-N COALESCE_USEC] [-b BUSY_USEC] [-v]
  *
@@ -180,7 +180,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]\n"
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
-		"               [-T FLUSH_US] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
+		"               [-T FLUSH_US] [-A MAX_AGGREGATE] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
 		"               [-R PORT] [-H] [-W] [-F] [-N COALESCE_USEC] [-b BUSY_USEC] [-v]\n");
 }
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 
 	pthread_mutex_init(&cs.lock, NULL);
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:ua:f:r:c:L:B:R:N:HWFb:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:A:ua:f:r:c:L:B:R:N:HWFb:vh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -280,6 +280,7 @@ int main(int argc, char **argv)
 		case 't': timeout = atoi(optarg); break;
 		case 'n': want = strtoull(optarg, NULL, 0); break;
 		case 'T': eo.flush_timeout_us = atoi(optarg); break;
+		case 'A': eo.max_aggregate = atoi(optarg); break;
 		case 'u': eo.udp = true; break;
 		case 'a':
 			if (!strcmp(optarg, "native"))

@@ -175,4 +175,16 @@ frames=$(rxstat engine frames_in)
 check "explain: $files pcapng files tshark reads, a comment per packet ($n), segments $segs of $frames" $?
 [ "$odd" = 0 ] || diag "$(head -3 $WORK/ex.comments)"
 
+# The size limit an explained packet names is the engine's own
+# (max_aggregate 4096: four 1000-byte segments), as xrx-replay names it.
+pcap_run "explain with max_aggregate 4096" "-A 4096 -s pcap:$WORK/lim.pcapng,explain" \
+	"--flows 1 --segs 10 --trains 4 --mss 1000"
+tshark -r $WORK/lim.pcapng -T fields -e frame.comment >$WORK/lim.comments 2>/dev/null
+named=$(grep -c 'flushed: size limit 4096 (skb_gro_receive)$' $WORK/lim.comments)
+other=$(grep 'size limit' $WORK/lim.comments | grep -vc 'size limit 4096 ')
+most=$(awk '{ if ($1 > m) m = $1 } END { print m + 0 }' $WORK/lim.comments)
+[ "$named" -gt 0 ] && [ "$other" = 0 ] && [ "$most" -le 4 ]
+check "explain names the engine's size limit 4096 ($named packets; otherwise named $other; at most $most segments)" $?
+[ "$other" = 0 ] || diag "$(grep 'size limit' $WORK/lim.comments | head -2)"
+
 done_testing

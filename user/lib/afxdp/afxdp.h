@@ -171,11 +171,13 @@ void xrx_rxq_apply_swap(struct xrx_rxq *q);
 /* rxq_sink.c */
 struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
-				   const struct xrx_sink_opts *opts);
+				   const struct xrx_sink_opts *opts,
+				   const struct xrx_engine_opts *eng);
 void xrx_rxq_flush_sinks(struct xrx_rxq *q);
 struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 				 const char *spec,
-				 const struct xrx_sink_opts *opts);
+				 const struct xrx_sink_opts *opts,
+				 const struct xrx_engine_opts *eng);
 void xrx_rxq_tee_flush(struct xrx_rxq *q);
 
 #endif /* XRX_LIB_AFXDP_H */

@@ -319,13 +319,15 @@ int xrx_live__reconfigure_opts(struct xrx_live *l,
 		if (sink) {
 			n[i].sink = xrx_rxq_sink_open(l, q, sink,
 						      sink_opts ? sink_opts :
-								  &l->sink_o);
+								  &l->sink_o,
+						      engine ? engine : &l->eng);
 			if (!n[i].sink)
 				goto fail;
 		}
 		if (tee) {
 			n[i].tee = xrx_rxq_tee_open(l, q, tee,
-						    tee_opts ? tee_opts : &l->tee_o);
+						    tee_opts ? tee_opts : &l->tee_o,
+						    engine ? engine : &l->eng);
 			if (!n[i].tee)
 				goto fail;
 		}

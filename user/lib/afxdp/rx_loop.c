@@ -133,11 +133,12 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 		return -errno;
 	q->max_pieces = xrx_rxq_max_pieces(l);
 	if (l->o.sink) {
-		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->sink_o);
+		q->sink = xrx_rxq_sink_open(l, q, l->o.sink, &l->sink_o, &l->eng);
 		if (!q->sink)
 			return -errno;
 		if (l->tee_spec[0]) {
-			q->tee = xrx_rxq_tee_open(l, q, l->tee_spec, &l->tee_o);
+			q->tee = xrx_rxq_tee_open(l, q, l->tee_spec, &l->tee_o,
+						  &l->eng);
 			if (!q->tee)
 				return -errno;
 		}

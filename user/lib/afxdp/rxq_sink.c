@@ -27,7 +27,8 @@ static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
  */
 struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
-				   const struct xrx_sink_opts *opts)
+				   const struct xrx_sink_opts *opts,
+				   const struct xrx_engine_opts *eng)
 {
 	struct xrx_sink_opts so = *opts;
 	struct xrx_sink *s;
@@ -36,6 +37,12 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 	so.sz = sizeof(so);
 	so.queue = q->qi;
 	so.nr_queues = l->nr_q;
+	/* The size limit an explained packet names is the engine's that
+	 * fills this sink (@eng: the one in use, or the one a reload brings
+	 * with the sink). */
+	if (!so.max_aggregate)
+		so.max_aggregate = eng->max_aggregate ? eng->max_aggregate :
+							 XRX_AGGREGATE_DEFAULT;
 	s = xrx_sink__open(spec, &so);
 	if (!s) {
 		err = errno;
@@ -65,14 +72,15 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
  */
 struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 				 const char *spec,
-				 const struct xrx_sink_opts *opts)
+				 const struct xrx_sink_opts *opts,
+				 const struct xrx_engine_opts *eng)
 {
 	struct xrx_sink_opts so = *opts;
 	struct xrx_sink *s;
 	struct xrx_tee *t;
 
 	so.no_wait = true;
-	s = xrx_rxq_sink_open(l, q, spec, &so);
+	s = xrx_rxq_sink_open(l, q, spec, &so, eng);
 	if (!s)
 		return NULL;
 	t = xrx_tee__new(s);
