@@ -101,7 +101,10 @@ struct xrx_port_val {
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_port_val) == 4, "xrx_ports value ABI");
 
-#define XRX_CFG_VXLAN_PORTS 8	/* = XRX_VXLAN_PORTS_MAX of the engine */
+/* The UDP ports xrx_rx takes for VXLAN: as many as the engine's
+ * XRX_VXLAN_PORTS_MAX (include/xrx/engine.h, which the engine-only build
+ * sees without this header); user/xrxd/xdp.c asserts they are equal. */
+#define XRX_CFG_VXLAN_PORTS 8
 
 enum xrx_cfg_flags {
 	/* Parse the frame inside VXLAN and look up XRX_RULE_SCOPE_INNER

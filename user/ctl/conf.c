@@ -24,7 +24,6 @@
 
 #define CONF_FILE_MAX (1 << 20)
 #define SIZE_MIN 1024
-#define SIZE_MAX_BIG 524280	/* GRO_MAX_SIZE: 8 * 65535, BIG TCP's ceiling */
 /*
  * What busy_poll = on sets on every NAPI instance unless [offload] says
  * otherwise: the recipe of the series that added preferred busy polling
@@ -48,13 +47,13 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
 	[XRX_OFF_RX_HASH] = { "rx_hash", XRX_OFFK_FEATURE, "rx-hashing" },
 	[XRX_OFF_NTUPLE] = { "ntuple", XRX_OFFK_FEATURE, "rx-ntuple-filter" },
 	[XRX_OFF_GRO_MAX_SIZE] = { "gro_max_size", XRX_OFFK_SIZE, NULL,
-				   SIZE_MIN, SIZE_MAX_BIG },
+				   SIZE_MIN, XRX_AGGREGATE_MAX },
 	[XRX_OFF_GSO_MAX_SIZE] = { "gso_max_size", XRX_OFFK_SIZE, NULL,
-				   SIZE_MIN, SIZE_MAX_BIG },
+				   SIZE_MIN, XRX_AGGREGATE_MAX },
 	[XRX_OFF_GRO_IPV4_MAX_SIZE] = { "gro_ipv4_max_size", XRX_OFFK_SIZE,
-					NULL, SIZE_MIN, SIZE_MAX_BIG },
+					NULL, SIZE_MIN, XRX_AGGREGATE_MAX },
 	[XRX_OFF_GSO_IPV4_MAX_SIZE] = { "gso_ipv4_max_size", XRX_OFFK_SIZE,
-					NULL, SIZE_MIN, SIZE_MAX_BIG },
+					NULL, SIZE_MIN, XRX_AGGREGATE_MAX },
 	[XRX_OFF_RX_RING] = { "rx_ring", XRX_OFFK_RING, NULL, 1, 1u << 20 },
 	[XRX_OFF_HEADER_SPLIT] = { "header_split", XRX_OFFK_SPLIT },
 	[XRX_OFF_CHANNELS] = { "channels", XRX_OFFK_CHANNELS, NULL, 1, 4096 },

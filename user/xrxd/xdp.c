@@ -259,9 +259,11 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		ctl_err("%s: xrx_rules/xrx_ports: %s", x->ifname, strerror(-ret));
 	}
 	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
-	 * the frame inside VXLAN the flag that makes it look inside. */
-	for (i = 0; i < conf->engine.nr_vxlan_ports && i < XRX_CFG_VXLAN_PORTS;
-	     i++)
+	 * the frame inside VXLAN the flag that makes it look inside. Every
+	 * port the configuration may hold fits. */
+	XRX_STATIC_ASSERT(XRX_VXLAN_PORTS_MAX == XRX_CFG_VXLAN_PORTS,
+			  "xrx_cfg.vxlan_ports holds every configured port");
+	for (i = 0; i < conf->engine.nr_vxlan_ports; i++)
 		cfg.vxlan_ports[i] = conf->engine.vxlan_ports[i];
 	for (i = 0; i < conf->nrules; i++)
 		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
