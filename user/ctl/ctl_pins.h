@@ -22,10 +22,10 @@ int xrx_pin_path(const char *root, const char *ifname, const char *name,
 
 /*
  * Before xrxd pins anything: @root (or, before the first start, its
- * parent) is on a bpffs, and @root and @root/@ifname, where they exist,
- * are directories owned by the effective uid, writable by it alone, not
- * symlinks. Return: 0, or a negative errno with err naming the path and
- * the fix (-ENOTSUP: not bpffs, -EPERM: not trusted).
+ * parent) is on a bpffs mounted read-write, and @root and @root/@ifname,
+ * where they exist, are directories owned by the effective uid, writable
+ * by it alone, not symlinks. Return: 0, or a negative errno with err naming the path and
+ * the fix (-ENOTSUP: not bpffs, -EROFS: read-only, -EPERM: not trusted).
  */
 int xrx_pin_root_check(const char *root, const char *ifname, char *err,
 		       size_t errlen);

@@ -130,6 +130,15 @@ int xrx_pin_root_check(const char *root, const char *ifname, char *err,
 			 fs);
 		return -ENOTSUP;
 	}
+	/* Read-only (a ro mount, a unit's ProtectKernelTunables=, a
+	 * container's read-only /sys): no pin can be made, now or after a
+	 * restart. */
+	if (access(fs, W_OK) && errno == EROFS) {
+		snprintf(err, errlen,
+			 "%s: the bpffs is mounted read-only, so xrxd cannot pin xrx_rx there; remount it read-write (mount -o remount,rw MOUNTPOINT), or give the service a writable one (no ProtectKernelTunables=)",
+			 fs);
+		return -EROFS;
+	}
 	ret = pin_dir_trusted(root, err, errlen);
 	if (!ret)
 		ret = pin_dir_trusted(path, err, errlen);
