@@ -44,6 +44,13 @@ import json, sys
 print(json.load(sys.stdin).get("btf_id", ""))')
 	[ -n "$btf" ] && bpftool btf dump id "$btf" | grep -q "'xdp_buff___xrx'"
 }
+# xrx_id: the id of the xrx_rx xrxd pinned (behind libxdp's dispatcher,
+# where the kernel allows freplace, it is not the id on the link).
+xrx_id() {
+	bpftool prog show pinned "$PIN/xrx_rx" -j | "$PY" -c '
+import json, sys
+print(json.load(sys.stdin)["id"])'
+}
 kernel_has_kern_ctx() {
 	bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
 		grep -q "FUNC 'bpf_cast_to_kern_ctx'"
@@ -57,7 +64,7 @@ check "oracle: the plain build's BTF has xdp_buff___xrx, the compat build's has 
 export XRX_TEST_KERNEL_LACKS=kern_ctx,xdp_metadata,xsk_sg
 xrxd_up || { check "xrxd up without kern_ctx, xdp_metadata, xsk_sg" 1; done_testing; exit 1; }
 check "xrxd up without kern_ctx, xdp_metadata, xsk_sg" 0
-id=$(prog_id)
+id=$(xrx_id)
 check "the compat build is attached (no xdp_buff in its BTF)" \
 	$([ -n "$id" ] && ! has_xdp_buff "$id"; echo $?)
 for f in bpf_cast_to_kern_ctx bpf_xdp_metadata_rx_hash XDP_USE_SG; do
@@ -85,6 +92,8 @@ for f in kern_ctx xdp_metadata xsk_sg; do
 	check "xrxctl status: $f off, with the kernel release and why" \
 		$(grep -q "^  off       $f: this kernel ($REL) lacks .*: " "$WORK/status"; echo $?)
 done
+check "xrxctl status: the program on the link is xrxd's (alone, or behind libxdp's dispatcher)" \
+	$(grep "^  program" "$WORK/status" | grep -q "xrxd's xrx_rx"; echo $?)
 check "xrxctl status: the sockets are not multi-buffer" \
 	$(grep "^  queues" "$WORK/status" | grep -qv "multi-buffer"; echo $?)
 
@@ -98,7 +107,7 @@ unset XRX_TEST_KERNEL_LACKS
 
 # --- nothing forced: the build the kernel's BTF calls for -------------
 xrxd_up || { check "xrxd up, nothing forced" 1; done_testing; exit 1; }
-id=$(prog_id)
+id=$(xrx_id)
 if kernel_has_kern_ctx; then
 	check "this kernel has bpf_cast_to_kern_ctx(): the plain build, no warning about it" \
 		$(has_xdp_buff "$id" && [ "$(lines bpf_cast_to_kern_ctx "$WORK/xrxd.err")" = 0 ] &&

@@ -318,10 +318,14 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	} else {
 		__u32 id = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
 
+		__u32 ours = (__u32)u.hdr[XRX_USTATS_PROG_ID];
+
 		printf("  program   id %u attached in %s mode%s\n", id,
 		       mode_name(q.attach_mode),
-		       !pid ? "" : id == u.hdr[XRX_USTATS_PROG_ID] ?
-		       " (xrxd's xrx_rx)" : " (NOT the xrx_rx xrxd attached)");
+		       !pid ? "" : id == ours ? " (xrxd's xrx_rx)" :
+		       xrx_xdp_behind_dispatcher((int)ifindex, ours) ?
+		       " (libxdp's dispatcher, xrxd's xrx_rx behind it)" :
+		       " (NOT the xrx_rx xrxd attached)");
 	}
 	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
 	if (pid && !running)
