@@ -129,8 +129,9 @@ untouched() {
 		[ ! -e "$SF" ] && snapshot "$WORK/nic.after" &&
 		same "$WORK/nic.before" "$WORK/nic.after"
 }
-XRX_TEST_KERNEL_LACKS=kern_ctx,xdp_frags in_dut "$XRXD" --state-dir "$STATE" \
-	-c "$WORK/xrx.conf" 2>"$WORK/none.err"
+# Bounded: an xrxd that starts after all would run until stopped.
+XRX_TEST_KERNEL_LACKS=kern_ctx,xdp_frags in_dut timeout 60 "$XRXD" \
+	--state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/none.err"
 rc=$?
 sed 's/^/# /' "$WORK/none.err"
 check "no build loads: exit 2 with one line naming the release and the helpers, nothing touched" \
@@ -146,7 +147,7 @@ check "--check-config says the same, exit 2" \
 # In a mount namespace of its own, so the machine's bpffs stays as it is.
 bpffs_run() {
 	unshare -m sh -c "mount --make-rprivate / && $1 &&
-		exec nsenter --net=/run/netns/$NS_DUT '$XRXD' --state-dir '$STATE' -c '$WORK/xrx.conf'" 2>"$2"
+		exec nsenter --net=/run/netns/$NS_DUT timeout 60 '$XRXD' --state-dir '$STATE' -c '$WORK/xrx.conf'" 2>"$2"
 }
 bpffs_run "mount -o remount,bind,ro /sys/fs/bpf" "$WORK/ro.err"
 rc=$?
