@@ -64,9 +64,14 @@ BPF_CFLAGS := -target bpf -O2 -g -Wall -Werror -D__bpf__ -Iinclude \
 
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 # xrx_rx is built a second time with XRX_RX_HW_META: the device-bound
-# variant that reads the NIC's VLAN tag and hash (bpf/xrx_rx.bpf.c says why).
-BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.bpf.o
-BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) $(BUILD)/xrx_rx_hw.skel.h
+# variant that reads the NIC's VLAN tag and hash; and a third time with
+# XRX_RX_COMPAT, for kernels without bpf_cast_to_kern_ctx() (Debian 12's
+# 6.1). bpf/xrx_rx.bpf.c says why.
+XRX_RX_VARIANTS := xrx_rx_hw xrx_rx_compat
+BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) \
+	      $(patsubst %,$(BUILD)/%.bpf.o,$(XRX_RX_VARIANTS))
+BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) \
+	      $(patsubst %,$(BUILD)/%.skel.h,$(XRX_RX_VARIANTS))
 # BPF objects are not built with $(DEPFLAGS) (clang -target bpf): they
 # depend on every shared header.
 HDRS       := $(wildcard include/xrx/*.h)
@@ -137,6 +142,10 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(HDRS) | $(BUILD)
 $(BUILD)/xrx_rx_hw.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_HW_META -c $< -o $@
+
+$(BUILD)/xrx_rx_compat.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_COMPAT -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)
@@ -212,8 +221,8 @@ $(BUILD)/tests/%.skel.h: $(BUILD)/tests/%.bpf.o
 
 .SECONDARY: $(TEST_BPF_SKELS:.skel.h=.bpf.o)
 
-$(BUILD)/tests/test_parse_diff: $(TEST_BPF_SKELS)
-$(BUILD)/tests/test_parse_diff: XCFLAGS += -I$(BUILD)/tests
+$(BUILD)/tests/test_parse_diff $(BUILD)/tests/test_parse_diff_compat: $(TEST_BPF_SKELS)
+$(BUILD)/tests/test_parse_diff $(BUILD)/tests/test_parse_diff_compat: XCFLAGS += -I$(BUILD)/tests
 
 # Examples of the library API (examples/*.c), one program each.
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))

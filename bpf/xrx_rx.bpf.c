@@ -32,8 +32,11 @@
  * lookup (the parse leaves it out): a frame passed to the kernel needs
  * none. It is keyed with xrx_cfg's hash_key, a secret chosen at attach.
  *
- * Built twice from this source. build/xrx_rx.bpf.o is the plain program
- * that xdp-loader and libxdp's dispatcher load. build/xrx_rx_hw.bpf.o
+ * Built three times from this source. build/xrx_rx.bpf.o is the plain
+ * program that xdp-loader and libxdp's dispatcher load.
+ * build/xrx_rx_compat.bpf.o (XRX_RX_COMPAT) is the same program for
+ * kernels without bpf_cast_to_kern_ctx() (6.1; see frame_len()); libxrx
+ * loads it where the kernel's BTF lacks that kfunc. build/xrx_rx_hw.bpf.o
  * (XRX_RX_HW_META) also asks the driver, through the XDP metadata kfuncs,
  * for the VLAN tag it took out of the frame and for its RX hash, which,
  * when it covers the ports, is the flow hash instead of xrx_flow_hash();
@@ -61,6 +64,10 @@
 #include <xrx/parse_tunnel.h>
 #include <xrx/rules.h>
 #include <xrx/stats.h>
+
+#if defined(XRX_RX_COMPAT) && defined(XRX_RX_HW_META)
+#error "the metadata kfuncs came after bpf_cast_to_kern_ctx(): no compat device-bound build"
+#endif
 
 #define XRX_MAX_QUEUES 256
 
@@ -160,7 +167,18 @@ struct {
  * kernel's xdp_buff says which, through bpf_cast_to_kern_ctx(), a kfunc
  * the verifier turns into a register move (fixup_kfunc_call(), 6.2+);
  * its flags are read by CO-RE, as the running kernel lays them out.
+ *
+ * XRX_RX_COMPAT (build/xrx_rx_compat.bpf.o) is for kernels without that
+ * kfunc (Debian 12's 6.1): libbpf refuses to load an object whose kfunc
+ * the kernel's BTF lacks (-ESRCH), so that build asks the helper for
+ * every frame, and needs neither kernel BTF nor any kfunc.
  */
+#ifdef XRX_RX_COMPAT
+static __always_inline __u32 frame_len(struct xdp_md *ctx, __u32 linear)
+{
+	return bpf_xdp_get_buff_len(ctx);
+}
+#else
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 struct xdp_buff___xrx {
@@ -180,6 +198,7 @@ static __always_inline __u32 frame_len(struct xdp_md *ctx, __u32 linear)
 		return linear;
 	return bpf_xdp_get_buff_len(ctx);
 }
+#endif
 
 /* libxdp dispatcher: run early, and let the next program see what we pass. */
 struct {

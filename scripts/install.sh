@@ -53,7 +53,10 @@ files() {
 	done
 	echo "0755 $BUILD/xrxd $SBINDIR/xrxd"
 	echo "0755 $BUILD/xrxctl $SBINDIR/xrxctl"
+	# xrx_rx_compat: for xdp-loader on kernels without
+	# bpf_cast_to_kern_ctx() (xrxd embeds both and picks by itself).
 	echo "0644 $BUILD/xrx_rx.bpf.o $BPFDIR/xrx_rx.bpf.o"
+	echo "0644 $BUILD/xrx_rx_compat.bpf.o $BPFDIR/xrx_rx_compat.bpf.o"
 	echo "0644 $BUILD/libxrx.a $LIBDIR/libxrx.a"
 	for h in include/xrx/*.h; do
 		echo "0644 $h $INCLUDEDIR/xrx/$(basename "$h")"

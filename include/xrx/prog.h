@@ -22,6 +22,13 @@
  * pin directory is made 0700; the program is pinned as xrx_rx next to its
  * maps, which is how xrxd recognises one a killed process left attached.
  *
+ * Not every kernel can take every build: where the kernel's BTF lacks
+ * bpf_cast_to_kern_ctx() (before 6.2, Debian 12's 6.1), the compat build
+ * (xrx_rx_compat.bpf.o) is attached in the plain build's place; where it
+ * lacks the metadata kfuncs, the device-bound build is not tried. What
+ * the kernel has is probed (xrx_kernel__lacks()), never read off its
+ * version, and each feature done without is logged once, as a warning.
+ *
  * Close detaches only this program: bpf_xdp_detach() with
  * XDP_FLAGS_REPLACE and the program's own fd, which dev_xdp_attach()
  * refuses when what is attached is not that program, so a program someone
@@ -86,6 +93,45 @@ enum xrx_prog_map {
 };
 
 /*
+ * What the running kernel may lack of what xrx uses. Each is probed as the
+ * kernel would answer a load or a bind (user/lib/afxdp/kernel.c), never
+ * by version number.
+ */
+enum xrx_kernel_feature {
+	/* bpf_xdp_load_bytes(), bpf_xdp_get_buff_len(): every build of
+	 * xrx_rx; without them none loads */
+	XRX_KERNEL_XDP_FRAGS = 0,
+	/* bpf_cast_to_kern_ctx(): the plain and device-bound builds; without
+	 * it the compat build is attached */
+	XRX_KERNEL_KERN_CTX,
+	/* the XDP metadata kfuncs: the device-bound build */
+	XRX_KERNEL_XDP_METADATA,
+	/* XDP_USE_SG: multi-buffer AF_XDP sockets */
+	XRX_KERNEL_XSK_SG,
+	XRX_KERNEL_FEATURE_MAX
+};
+
+/*
+ * The features the running kernel lacks: bit (1u << feature) each.
+ * Probed once per process; a probe that cannot tell (no privileges)
+ * counts the feature as present.
+ */
+XRX_API __u32 xrx_kernel__lacks(void);
+/* A feature's short name ("kern_ctx"); NULL if out of range. */
+XRX_API const char *xrx_kernel__feature_name(enum xrx_kernel_feature f);
+/*
+ * One line into @buf: "this kernel (RELEASE) lacks WHAT: what xrx does
+ * without it". Return: 0, or -EINVAL for an unknown feature.
+ */
+XRX_API int xrx_kernel__explain(enum xrx_kernel_feature f, char *buf,
+				size_t len);
+/*
+ * Can any build of xrx_rx load on this kernel? Return: 0, or -EOPNOTSUPP
+ * with one line in @buf naming the kernel release and what it lacks.
+ */
+XRX_API int xrx_kernel__check(char *buf, size_t len);
+
+/*
  * Attach xrx_rx to @ifname, which must have no XDP program, and pin it and
  * its maps in PIN_ROOT/@ifname. Pins left there by a process that died
  * are removed first. A new random flow hash key goes into xrx_cfg
@@ -125,6 +171,15 @@ XRX_API const char *xrx_prog__pin_dir(const struct xrx_prog *p);
  * driver without the ops answers -EOPNOTSUPP: see xrx_meta's flags).
  */
 XRX_API bool xrx_prog__hw_meta(const struct xrx_prog *p);
+/*
+ * The features (1u << enum xrx_kernel_feature) this attached handle does
+ * without because the kernel lacks them: XRX_KERNEL_KERN_CTX when the
+ * compat build is attached, XRX_KERNEL_XDP_METADATA when the device-bound
+ * build would have been tried. 0 for an opened handle.
+ */
+XRX_API __u32 xrx_prog__lacks(const struct xrx_prog *p);
+/* "xrx_rx", "xrx_rx_compat" or "xrx_rx_hw": the build attached; "" if none. */
+XRX_API const char *xrx_prog__build(const struct xrx_prog *p);
 
 /*
  * xrx_rx's counters, summed over CPUs: pkts[] and bytes[] have

@@ -1089,5 +1089,6 @@ int main(void)
 		cmocka_unit_test(test_vxlan),
 	};
 
-	return cmocka_run_group_tests_name("parse_diff", tests, setup, teardown);
+	return cmocka_run_group_tests_name("parse_diff " XRX_RX_ENV_OBJ, tests,
+					   setup, teardown);
 }

@@ -1553,7 +1553,7 @@ int main(void)
 			.test_func = test_shape,
 			.initial_state = (void *)&shapes[i] };
 	memcpy(tests + NR_ROWS + NR_VXLAN + NR_SHAPES, fixed, sizeof(fixed));
-	return _cmocka_run_group_tests("xrx_rx", tests,
+	return _cmocka_run_group_tests(XRX_RX_ENV_OBJ, tests,
 				       NR_ROWS + NR_VXLAN + NR_SHAPES + NR_FIXED,
 				       setup, teardown);
 }

@@ -32,14 +32,28 @@
 #include <xrx/stats.h>
 
 #include "util/frames.h"
+
+/*
+ * Which build of xrx_rx: the plain one, or with XRX_RX_ENV_COMPAT the
+ * one for kernels without bpf_cast_to_kern_ctx()
+ * (build/xrx_rx_compat.bpf.o), which must give the same answers.
+ */
+#ifdef XRX_RX_ENV_COMPAT
+#include "xrx_rx_compat.skel.h"
+#define XRX_RX_ENV(f) xrx_rx_compat##f
+#define XRX_RX_ENV_OBJ "xrx_rx_compat"
+#else
 #include "xrx_rx.skel.h"
+#define XRX_RX_ENV(f) xrx_rx##f
+#define XRX_RX_ENV_OBJ "xrx_rx"
+#endif
 
 #ifndef AF_XDP
 #define AF_XDP 44
 #endif
 
 struct xrx_rx_env {
-	struct xrx_rx *skel;
+	struct XRX_RX_ENV() *skel;
 	int prog_fd;
 	int stats_fd, rules_fd, cfg_fd, xsks_fd, ports_fd;
 	int xsk_fd;		/* -1: no AF_XDP socket, accel -> PASS_NO_SOCKET */
@@ -139,22 +153,22 @@ static inline int xrx_rx_env_open(struct xrx_rx_env *e)
 	e->xsk_fd = -1;
 	libbpf_set_print(xrx_rx_env_quiet);
 	e->nr_cpus = libbpf_num_possible_cpus();
-	e->skel = xrx_rx__open();
+	e->skel = XRX_RX_ENV(__open)();
 	if (!e->skel) {
-		e->skip = "cannot open the xrx_rx skeleton";
+		e->skip = "cannot open the " XRX_RX_ENV_OBJ " skeleton";
 		return 0;
 	}
 	/* No pins: the test's maps are its own and vanish with it. */
 	bpf_object__for_each_map(m, e->skel->obj)
 		bpf_map__set_pin_path(m, NULL);
-	err = xrx_rx__load(e->skel);
+	err = XRX_RX_ENV(__load)(e->skel);
 	if (err) {
-		fprintf(stderr, "loading xrx_rx: %s (run as root)\n",
+		fprintf(stderr, "loading " XRX_RX_ENV_OBJ ": %s (run as root)\n",
 			strerror(-err));
 		if (geteuid() == 0)
-			e->broken = "xrx_rx does not load: the verifier refused it (see the log above)";
+			e->broken = XRX_RX_ENV_OBJ " does not load: the verifier refused it (see the log above)";
 		else
-			e->skip = "xrx_rx does not load here (needs root and BPF)";
+			e->skip = XRX_RX_ENV_OBJ " does not load here (needs root and BPF)";
 		return 0;
 	}
 	e->prog_fd = bpf_program__fd(e->skel->progs.xrx_rx);
@@ -181,7 +195,7 @@ static inline void xrx_rx_env_close(struct xrx_rx_env *e)
 	if (e->xsk_fd >= 0)
 		close(e->xsk_fd);
 	e->xsk_fd = -1;
-	xrx_rx__destroy(e->skel);
+	XRX_RX_ENV(__destroy)(e->skel);
 	e->skel = NULL;
 }
 

@@ -218,10 +218,12 @@ for t in "$TOP"/user/tools/*.c; do
 	n=$(basename "$t" .c)
 	ok "$n in /usr/bin" has 755 /usr/bin/$n
 done
-ok "XDP object in /usr/lib/bpf, a BPF ELF with its xdp.frags program" eval \
-	"has 644 /usr/lib/bpf/xrx_rx.bpf.o &&
-	 readelf -hS '$R/usr/lib/bpf/xrx_rx.bpf.o' | grep -q 'Linux BPF' &&
-	 readelf -S '$R/usr/lib/bpf/xrx_rx.bpf.o' | grep -q 'xdp.frags'"
+for o in xrx_rx xrx_rx_compat; do
+	ok "XDP object $o.bpf.o in /usr/lib/bpf, a BPF ELF with its xdp.frags program" eval \
+		"has 644 /usr/lib/bpf/$o.bpf.o &&
+		 readelf -hS '$R/usr/lib/bpf/$o.bpf.o' | grep -q 'Linux BPF' &&
+		 readelf -S '$R/usr/lib/bpf/$o.bpf.o' | grep -q 'xdp.frags'"
+done
 U=/lib/systemd/system/xrxd@.service
 ok "unit template in $(dirname $U), running /usr/sbin/xrxd" eval \
 	"has 644 $U && grep -q '^ExecStart=/usr/sbin/xrxd ' '$R$U'"

@@ -22,11 +22,18 @@ int xrx_pin_path(const char *root, const char *ifname, const char *name,
 
 /*
  * Before xrxd pins anything: @root (or, before the first start, its
- * parent) is on a bpffs, and @root and @root/@ifname, where they exist,
- * are directories owned by the effective uid, writable by it alone, not
- * symlinks. Return: 0, or a negative errno with err naming the path and
- * the fix (-ENOTSUP: not bpffs, -EPERM: not trusted).
+ * parent) is on a bpffs mounted read-write, and @root and @root/@ifname,
+ * where they exist, are directories owned by the effective uid, writable
+ * by it alone, not symlinks. Return: 0, or a negative errno with err naming the path and
+ * the fix (-ENOTSUP: not bpffs, -EROFS: read-only, -EPERM: not trusted).
  */
+/*
+ * Is program @id one of those behind a libxdp dispatcher on @ifindex?
+ * libxdp puts xrx_rx there where the kernel allows freplace; the id
+ * attached is then the dispatcher's.
+ */
+bool xrx_xdp_behind_dispatcher(int ifindex, __u32 id);
+
 int xrx_pin_root_check(const char *root, const char *ifname, char *err,
 		       size_t errlen);
 

@@ -62,7 +62,9 @@
 	X(STUCK_WORKERS, "stuck_workers",                                      \
 	  "workers whose heartbeat stopped (blocked in their sink)")           \
 	X(UNACCOUNTED, "unaccounted",                                          \
-	  "frames no counter accounts for (0 when idle; in flight otherwise)")
+	  "frames no counter accounts for (0 when idle; in flight otherwise)") \
+	X(KERNEL_LACKS, "kernel_lacks",                                        \
+	  "bit mask of enum xrx_kernel_feature: what xrxd does without because this kernel lacks it")
 
 enum xrx_ustats_hdr {
 #define XRX_X_ENUM(e, n, d) XRX_USTATS_##e,

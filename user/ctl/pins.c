@@ -15,6 +15,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 
 #include "ctl_conf.h"
 #include "ctl_pins.h"
@@ -130,6 +131,15 @@ int xrx_pin_root_check(const char *root, const char *ifname, char *err,
 			 fs);
 		return -ENOTSUP;
 	}
+	/* Read-only (a ro mount, a unit's ProtectKernelTunables=, a
+	 * container's read-only /sys): no pin can be made, now or after a
+	 * restart. */
+	if (access(fs, W_OK) && errno == EROFS) {
+		snprintf(err, errlen,
+			 "%s: the bpffs is mounted read-only, so xrxd cannot pin xrx_rx there; remount it read-write (mount -o remount,rw MOUNTPOINT), or give the service a writable one (no ProtectKernelTunables=)",
+			 fs);
+		return -EROFS;
+	}
 	ret = pin_dir_trusted(root, err, errlen);
 	if (!ret)
 		ret = pin_dir_trusted(path, err, errlen);
@@ -223,4 +233,19 @@ int xrx_pin_read_stats(int fd, struct xrx_counter out[XRX_STAT_MAX])
 out:
 	free(vals);
 	return ret;
+}
+
+bool xrx_xdp_behind_dispatcher(int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+	bool found = false;
+
+	if (libxdp_get_error(mp))
+		return false;
+	for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+	     p = xdp_multiprog__next_prog(p, mp))
+		found = xdp_program__id(p) == id;
+	xdp_multiprog__close(mp);
+	return found;
 }

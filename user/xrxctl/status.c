@@ -20,6 +20,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <xrx/prog.h>
 
 #include "ctl_conf.h"
 #include "ctl_lock.h"
@@ -251,6 +252,24 @@ static void print_degraded(const struct xrx_ustats *u)
 	}
 }
 
+/*
+ * One "off" line per feature xrxd does without because the kernel lacks
+ * it (xrxctl runs on the same kernel, so it names its release).
+ */
+static void print_kernel_lacks(const struct xrx_ustats *u)
+{
+	__u64 lacks = u->hdr[XRX_USTATS_KERNEL_LACKS];
+	char why[512];
+	int f;
+
+	for (f = 0; f < XRX_KERNEL_FEATURE_MAX; f++) {
+		if (!(lacks & (1ull << f)) ||
+		    xrx_kernel__explain(f, why, sizeof(why)))
+			continue;
+		printf("  off       %s: %s\n", xrx_kernel__feature_name(f), why);
+	}
+}
+
 static int status_one(const struct ctx *ctx, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -299,10 +318,14 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	} else {
 		__u32 id = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
 
+		__u32 ours = (__u32)u.hdr[XRX_USTATS_PROG_ID];
+
 		printf("  program   id %u attached in %s mode%s\n", id,
 		       mode_name(q.attach_mode),
-		       !pid ? "" : id == u.hdr[XRX_USTATS_PROG_ID] ?
-		       " (xrxd's xrx_rx)" : " (NOT the xrx_rx xrxd attached)");
+		       !pid ? "" : id == ours ? " (xrxd's xrx_rx)" :
+		       xrx_xdp_behind_dispatcher((int)ifindex, ours) ?
+		       " (libxdp's dispatcher, xrxd's xrx_rx behind it)" :
+		       " (NOT the xrx_rx xrxd attached)");
 	}
 	printf("  pins      %s/%s\n", ctx->pin_root, ifname);
 	if (pid && !running)
@@ -332,6 +355,7 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 		       u.hdr[XRX_USTATS_LIVE_SWAPS] == 1 ? "" : "s",
 		       (unsigned long long)u.hdr[XRX_USTATS_WORKER_RESTARTS],
 		       u.hdr[XRX_USTATS_WORKER_RESTARTS] == 1 ? "" : "s");
+		print_kernel_lacks(&u);
 		if (u.hdr[XRX_USTATS_DEGRADED])
 			print_degraded(&u);
 		else if (u.hdr[XRX_USTATS_STUCK_WORKERS])

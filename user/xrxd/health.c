@@ -36,9 +36,9 @@
 #include <net/if.h>
 
 #include <bpf/libbpf.h>
-#include <xdp/libxdp.h>
 
 #include "ctl_log.h"
+#include "ctl_pins.h"
 #include "xrxd.h"
 
 #define SINK_LOG_GAP_NS 60000000000ull
@@ -86,22 +86,6 @@ int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
 	return (int)(n < len ? n : len ? len - 1 : 0);
 }
 
-/* Is program @id one of those behind a libxdp dispatcher on the link? */
-static bool behind_dispatcher(int ifindex, __u32 id)
-{
-	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
-	struct xdp_program *p;
-	bool found = false;
-
-	if (libxdp_get_error(mp))
-		return false;
-	for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
-	     p = xdp_multiprog__next_prog(p, mp))
-		found = xdp_program__id(p) == id;
-	xdp_multiprog__close(mp);
-	return found;
-}
-
 void xrxd_prog_watch(struct xrxd *x)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -126,7 +110,7 @@ void xrxd_prog_watch(struct xrxd *x)
 	x->xdp_looked = true;
 	x->xdp_seen_id = now;
 	if (xrx_xdp_attached_flags(&q, ours) ||
-	    (now && behind_dispatcher(x->ifindex, ours))) {
+	    (now && xrx_xdp_behind_dispatcher(x->ifindex, ours))) {
 		if (xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED) |
 		    xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED))
 			ctl_notice("%s: xrx_rx (id %u) is attached again; no longer degraded",

@@ -369,6 +369,11 @@ void xrxd_stats_refresh(struct xrxd *x)
 	}
 	u->hdr[XRX_USTATS_MTU] = x->mtu;
 	u->hdr[XRX_USTATS_RULES] = x->nrules;
+	/* What the program and the sockets do without (logged once each). */
+	u->hdr[XRX_USTATS_KERNEL_LACKS] = xrx_prog__lacks(x->prog);
+	if (!x->conf->live.no_multi_buffer)
+		u->hdr[XRX_USTATS_KERNEL_LACKS] |=
+			xrx_kernel__lacks() & (1u << XRX_KERNEL_XSK_SG);
 	if (!x->live)
 		u->hdr[XRX_USTATS_QUEUES] = 0;
 	u->hdr[XRX_USTATS_UPDATED_NS] = xrxd_now_ns(CLOCK_REALTIME);

@@ -28,18 +28,33 @@
 #include "xrxd.h"
 
 /*
- * libxrx's messages at xrxd's levels. While attaching, a warning is why
- * xrxd cannot start: an error; except attach = auto falling back to skb
- * mode, which starts, slower, and is only a warning.
+ * libxrx's messages at xrxd's levels. While attaching, a warning may be
+ * why xrxd cannot start (the last one, when the attach fails: an error)
+ * or something done without (attach = auto falling back to skb mode, a
+ * feature the kernel lacks), which starts and is a warning; so the last
+ * warning is held until the outcome says which (prog_log_outcome()).
  */
 static void prog_log(void *ctx, enum xrx_log_level level, const char *msg)
 {
-	const struct xrxd *x = ctx;
-	bool fatal = x->attaching && !strstr(msg, ": native XDP refused: ");
+	struct xrxd *x = ctx;
 
-	ctl_log(level == XRX_LOG_WARN ? (fatal ? CTL_LOG_ERR : CTL_LOG_WARN) :
+	if (level == XRX_LOG_WARN && x->attaching) {
+		if (x->held)
+			ctl_warn("%s", x->held_msg);
+		snprintf(x->held_msg, sizeof(x->held_msg), "%s", msg);
+		x->held = true;
+		return;
+	}
+	ctl_log(level == XRX_LOG_WARN ? CTL_LOG_WARN :
 		level == XRX_LOG_INFO ? CTL_LOG_INFO : CTL_LOG_DEBUG,
 		"%s", msg);
+}
+
+static void prog_log_outcome(struct xrxd *x, bool failed)
+{
+	if (x->held)
+		ctl_log(failed ? CTL_LOG_ERR : CTL_LOG_WARN, "%s", x->held_msg);
+	x->held = false;
 }
 
 /*
@@ -144,11 +159,15 @@ int xrxd_prog_attach(struct xrxd *x)
 		.log_ctx = x,
 	};
 
+	int err;
+
 	x->attaching = true;
 	x->prog = xrx_prog__attach(x->ifname, &po);
+	err = x->prog ? 0 : -errno;
 	x->attaching = false;
-	if (!x->prog)
-		return -errno;
+	prog_log_outcome(x, err);
+	if (err)
+		return err;
 	if (x->tags_readable && !xrx_prog__hw_meta(x->prog)) {
 		/* Decided on before the offloads were applied: the policy is
 		 * asked again (xrxd.c, vlan_after_attach()). */

@@ -883,6 +883,11 @@ static int step_preflight(struct run_state *r)
 
 	if (check_caps(o->mode == MODE_RUN))
 		return 1;
+	/* A kernel no build of xrx_rx loads on stays so: exit 2. */
+	if (o->mode == MODE_RUN && xrx_kernel__check(r->err, sizeof(r->err))) {
+		ctl_err("%s: %s", r->x.ifname, r->err);
+		return EXIT_USAGE;
+	}
 	/* Before anything is touched: the pins need a bpffs we trust. No
 	 * (trusted) bpffs is a host setup error that a restart cannot
 	 * mend: exit 2, which the unit does not retry. */
@@ -1185,10 +1190,15 @@ static int run(const struct xrxd_opts *o, struct xrx_conf *conf)
 /* What --check-config can see of the start's checks without the NIC. */
 static int check_config(const struct xrx_conf *conf)
 {
-	char err[2 * PATH_MAX];
+	char err[2 * PATH_MAX], why[1024];
 
 	if (xrxd_sink_check(conf, false, err, sizeof(err))) {
 		ctl_log_plain(CTL_LOG_ERR, err);
+		return EXIT_USAGE;
+	}
+	/* As the start would say it (step_preflight()). */
+	if (xrx_kernel__check(why, sizeof(why))) {
+		ctl_err("%s: %s", conf->ifname, why);
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -46,7 +46,11 @@ struct xrxd {
 				 * xrx_meta (device-bound build, kfunc) */
 	bool tags_lost;		/* they would have, but the device-bound
 				 * build could not be attached */
-	bool attaching;		/* its warnings are errors meanwhile */
+	/* While attaching, libxrx's last warning is held back: if the
+	 * attach fails it is the reason (an error), else a warning. */
+	bool attaching;
+	bool held;
+	char held_msg[1024];
 	unsigned int nrules;
 
 	struct xrx_live *live;

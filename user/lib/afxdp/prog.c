@@ -25,6 +25,7 @@
 #include "afxdp/afxdp.h"	/* xrx_prog_hash_key() */
 #include "opts.h"
 #include "xrx_rx.skel.h"
+#include "xrx_rx_compat.skel.h"
 #include "xrx_rx_hw.skel.h"
 
 /* Linux 6.3 UAPI; Debian 12's headers are older. */
@@ -35,8 +36,11 @@
 struct xrx_prog {
 	struct xrx_prog_opts o;
 	struct xrx_rx *skel;		/* plain build, through libxdp */
+	struct xrx_rx_compat *compat_skel; /* or the compat build, likewise */
 	struct xrx_rx_hw *hw_skel;	/* or the device-bound build */
-	struct xdp_program *prog;	/* plain build only */
+	struct bpf_object *obj;		/* whichever of the three it is */
+	struct xdp_program *prog;	/* plain or compat build */
+	__u32 lacks;			/* xrx_prog__lacks() */
 	int prog_fd;			/* what is attached */
 	char ifname[IF_NAMESIZE];
 	int ifindex;
@@ -330,12 +334,35 @@ static int xrx_prog_attach_hw(struct xrx_prog *p)
 	}
 	p->prog_fd = bpf_program__fd(prog);
 	p->mode = XRX_LIVE_ATTACH_NATIVE;
-	p->fds[XRX_PROG_MAP_XSKS] = bpf_map__fd(p->hw_skel->maps.xrx_xsks);
-	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->hw_skel->maps.xrx_stats);
-	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->hw_skel->maps.xrx_rules);
-	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->hw_skel->maps.xrx_cfg);
-	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->hw_skel->maps.xrx_ports);
+	p->obj = p->hw_skel->obj;
 	return 0;
+}
+
+/*
+ * The plain build, or where the kernel lacks bpf_cast_to_kern_ctx() the
+ * compat build, opened (not loaded: libxdp loads it).
+ * Return: its object, or NULL with errno set.
+ */
+static struct bpf_object *xrx_prog_open_plain(struct xrx_prog *p, bool compat)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = p->dir);
+
+	if (compat) {
+		p->compat_skel = xrx_rx_compat__open_opts(&oo);
+		return p->compat_skel ? p->compat_skel->obj : NULL;
+	}
+	p->skel = xrx_rx__open_opts(&oo);
+	return p->skel ? p->skel->obj : NULL;
+}
+
+/* Log, once, what the kernel lacks that this attach does without. */
+static void xrx_prog_log_lacks(struct xrx_prog *p, enum xrx_kernel_feature f)
+{
+	char why[512];
+
+	p->lacks |= 1u << f;
+	xrx_kernel__explain(f, why, sizeof(why));
+	xrx_prog_log(p, XRX_LOG_WARN, "%s: %s", p->ifname, why);
 }
 
 /* The program's id from its fd, 0 if it cannot be read. */
@@ -357,29 +384,44 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 		{ XRX_LIVE_ATTACH_NATIVE, XDP_MODE_NATIVE, "native" },
 		{ XRX_LIVE_ATTACH_SKB, XDP_MODE_SKB, "skb" },
 	};
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = p->dir);
-	char path[PATH_MAX + 32];
+	__u32 lacks = xrx_kernel__lacks();
+	bool compat = lacks & (1u << XRX_KERNEL_KERN_CTX);
+	char path[PATH_MAX + 32], why[512];
+	struct bpf_object *obj;
 	unsigned int i;
 	int err;
 
+	if (xrx_kernel__check(why, sizeof(why))) {
+		xrx_prog_log(p, XRX_LOG_WARN, "%s: %s", p->ifname, why);
+		return -EOPNOTSUPP;
+	}
 	if (!p->o.no_hw_meta && (p->o.attach == XRX_LIVE_ATTACH_AUTO ||
 				 p->o.attach == XRX_LIVE_ATTACH_NATIVE)) {
-		err = xrx_prog_attach_hw(p);
-		if (!err)
-			goto attached;
-		xrx_prog_log(p, XRX_LOG_INFO,
-			     "%s: device-bound xrx_rx (NIC VLAN tag and hash) not attached: %s; using the plain build",
-			     p->ifname, strerror(-err));
+		/* The device-bound build needs both kfuncs' kernels. */
+		if (lacks & (1u << XRX_KERNEL_XDP_METADATA)) {
+			xrx_prog_log_lacks(p, XRX_KERNEL_XDP_METADATA);
+		} else if (!compat) {
+			err = xrx_prog_attach_hw(p);
+			if (!err)
+				goto attached;
+			xrx_prog_log(p, XRX_LOG_INFO,
+				     "%s: device-bound xrx_rx (NIC VLAN tag and hash) not attached: %s; using the plain build",
+				     p->ifname, strerror(-err));
+		}
 	}
-	p->skel = xrx_rx__open_opts(&oo);
-	if (!p->skel) {
+	if (compat)
+		xrx_prog_log_lacks(p, XRX_KERNEL_KERN_CTX);
+	obj = xrx_prog_open_plain(p, compat);
+	if (!obj) {
 		err = -errno;
 		xrx_prog_log(p, XRX_LOG_WARN,
-			     "%s: cannot open the embedded xrx_rx object: %s",
-			     p->ifname, strerror(-err));
+			     "%s: cannot open the embedded %s object: %s",
+			     p->ifname, compat ? "xrx_rx_compat" : "xrx_rx",
+			     strerror(-err));
 		return err;
 	}
-	p->prog = xdp_program__from_bpf_obj(p->skel->obj, "xdp.frags");
+	p->obj = obj;
+	p->prog = xdp_program__from_bpf_obj(obj, "xdp.frags");
 	err = libxdp_get_error(p->prog);
 	if (err) {
 		p->prog = NULL;
@@ -423,12 +465,10 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 		return err;
 	}
 	p->prog_fd = xdp_program__fd(p->prog);
-	p->fds[XRX_PROG_MAP_XSKS] = bpf_map__fd(p->skel->maps.xrx_xsks);
-	p->fds[XRX_PROG_MAP_STATS] = bpf_map__fd(p->skel->maps.xrx_stats);
-	p->fds[XRX_PROG_MAP_RULES] = bpf_map__fd(p->skel->maps.xrx_rules);
-	p->fds[XRX_PROG_MAP_CFG] = bpf_map__fd(p->skel->maps.xrx_cfg);
-	p->fds[XRX_PROG_MAP_PORTS] = bpf_map__fd(p->skel->maps.xrx_ports);
 attached:
+	for (i = 0; i < XRX_PROG_MAP_MAX; i++)
+		p->fds[i] = bpf_object__find_map_fd_by_name(p->obj,
+							    xrx_prog_map_names[i]);
 	p->attached = true;
 	p->id = xrx_prog_fd_id(p->prog_fd);
 	/* The program pin is how xrxd recognises it after a crash. */
@@ -438,8 +478,9 @@ attached:
 			     "%s: cannot pin xrx_rx at %s: %s; a restart after a crash will not recognise it",
 			     p->ifname, path, strerror(errno));
 	xrx_prog_log(p, XRX_LOG_INFO,
-		     "%s: xrx_rx%s (id %u) attached in %s mode, pins in %s",
-		     p->ifname, p->hw_skel ? " (device-bound, NIC metadata)" : "",
+		     "%s: %s%s (id %u) attached in %s mode, pins in %s",
+		     p->ifname, xrx_prog__build(p),
+		     p->hw_skel ? " (device-bound, NIC metadata)" : "",
 		     p->id, xrx_prog__mode_name(p), p->dir);
 	return 0;
 }
@@ -537,7 +578,7 @@ void xrx_prog__close(struct xrx_prog *p)
 
 	if (!p)
 		return;
-	if (!p->skel && !p->hw_skel) {
+	if (!p->obj) {
 		/* Someone else's program: only our descriptors go. */
 		for (i = 0; i < XRX_PROG_MAP_MAX; i++)
 			if (p->fds[i] >= 0)
@@ -547,7 +588,7 @@ void xrx_prog__close(struct xrx_prog *p)
 	}
 	if (p->attached)
 		xrx_prog_detach(p);
-	bpf_object__unpin_maps(p->skel ? p->skel->obj : p->hw_skel->obj, NULL);
+	bpf_object__unpin_maps(p->obj, NULL);
 	xrx_prog__unpin(p->root, p->ifname);
 	/* Ours even if an earlier run made it: nothing else goes there. */
 	if (rmdir(p->dir) && errno != ENOENT)
@@ -555,6 +596,7 @@ void xrx_prog__close(struct xrx_prog *p)
 			     p->ifname, p->dir, strerror(errno));
 	xdp_program__close(p->prog);
 	xrx_rx__destroy(p->skel);
+	xrx_rx_compat__destroy(p->compat_skel);
 	xrx_rx_hw__destroy(p->hw_skel);
 	free(p);
 }
@@ -596,6 +638,19 @@ const char *xrx_prog__pin_dir(const struct xrx_prog *p)
 bool xrx_prog__hw_meta(const struct xrx_prog *p)
 {
 	return p && p->hw_skel;
+}
+
+__u32 xrx_prog__lacks(const struct xrx_prog *p)
+{
+	return p ? p->lacks : 0;
+}
+
+const char *xrx_prog__build(const struct xrx_prog *p)
+{
+	if (!p || !p->obj)
+		return "";
+	return p->hw_skel ? "xrx_rx_hw" :
+	       p->compat_skel ? "xrx_rx_compat" : "xrx_rx";
 }
 
 /*

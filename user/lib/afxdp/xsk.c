@@ -6,7 +6,9 @@
  *
  * Bind order in XRX_LIVE_BIND_AUTO: zero-copy (the driver implements
  * ndo_xsk_wakeup / XDP_SETUP_XSK_POOL), then copy; each with XDP_USE_SG
- * first (multi-buffer frames, kernel 6.6+), then without. libxdp cannot
+ * first (multi-buffer frames), then without; where the kernel lacks
+ * XDP_USE_SG (xrx_kernel__lacks(), before 6.6) only without, and the
+ * process says so once. libxdp cannot
  * bind a second time over the rings of a UMEM whose first bind failed,
  * so every attempt registers the UMEM afresh.
  *
@@ -79,6 +81,27 @@ static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
 	}
 }
 
+/*
+ * Multi-buffer sockets, unless the options or the kernel rule them out;
+ * the kernel's lack is logged once per process, not once per queue and
+ * reopen.
+ */
+static bool xrx_xsk_want_sg(struct xrx_live *l)
+{
+	static bool said;
+	char why[512];
+
+	if (l->o.no_multi_buffer)
+		return false;
+	if (!(xrx_kernel__lacks() & (1u << XRX_KERNEL_XSK_SG)))
+		return true;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED)) {
+		xrx_kernel__explain(XRX_KERNEL_XSK_SG, why, sizeof(why));
+		xrx_log(l, XRX_LOG_WARN, "%s: %s", l->ifname, why);
+	}
+	return false;
+}
+
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 {
 	static const struct {
@@ -97,6 +120,7 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	int err = -EINVAL, first_err = 0;
 	__u32 waited = 0;
 	unsigned int i;
+	bool sg = xrx_xsk_want_sg(l);
 
 	memset(x, 0, sizeof(*x));
 	x->queue = queue;
@@ -106,7 +130,7 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 			continue;
 		if (!tries[i].zc && l->o.bind == XRX_LIVE_BIND_ZEROCOPY)
 			continue;
-		if ((tries[i].flags & XDP_USE_SG) && l->o.no_multi_buffer)
+		if ((tries[i].flags & XDP_USE_SG) && !sg)
 			continue;
 		err = xrx_xsk_try(l, q, queue, tries[i].flags | wake, &waited);
 		if (!err) {
