@@ -117,6 +117,15 @@ ok "ReadWritePaths=-/sys/fs/bpf /run/xrx (bpffs optional: xrxd reports it)" \
 	has "ReadWritePaths=-/sys/fs/bpf /run/xrx"
 ok "StateDirectory=xrx, 0700: captures on disk in /var/lib/xrx" \
 	eval 'has StateDirectory=xrx && has StateDirectoryMode=0700'
+# Every capture in the shipped recipes goes to that directory, on disk,
+# not to /run (RAM, queues x size x files of it): the example config,
+# the README, xrx.conf.md, xrxd.md and the man pages.
+recipes=$(grep -ohE "(sink|tee) = pcap:/[^] ,\`;]+" "$TOP/etc/xrx/example.conf" \
+	"$TOP/README.md" "$TOP"/docs/*.md "$TOP"/man/*.[58] | grep -v "pcap:/ABS/")
+elsewhere=$(echo "$recipes" | grep -v "pcap:/var/lib/$(sed -n 's/^StateDirectory=//p' "$UNIT")/")
+[ -z "$elsewhere" ] || diag "elsewhere: $(echo $elsewhere)"
+check "the recipes' captures ($(echo "$recipes" | wc -l)) are all in the unit's StateDirectory" \
+	$([ -n "$recipes" ] && [ -z "$elsewhere" ]; echo $?)
 ok "address families: unix, netlink, xdp only" \
 	has "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_XDP"
 ok "NoNewPrivileges=yes" has "NoNewPrivileges=yes"
