@@ -117,6 +117,16 @@ ok "ReadWritePaths=-/sys/fs/bpf /run/xrx (bpffs optional: xrxd reports it)" \
 	has "ReadWritePaths=-/sys/fs/bpf /run/xrx"
 ok "StateDirectory=xrx, 0700: captures on disk in /var/lib/xrx" \
 	eval 'has StateDirectory=xrx && has StateDirectoryMode=0700'
+# The README's Deploying commands: the package from where make deb puts it
+# (DEBDIR), and, for a container, the drop-in's mask as this unit file's
+# comment gives it, among the commands rather than after them.
+deploy=$(awk '/^## Deploying/ { on = 1; next } on && /^    / { print; next } on && NF { exit }' "$TOP/README.md")
+debdir=$(sed -n 's/^DEBDIR ?= $(BUILD)\//build\//p' "$TOP/Makefile")
+mask=$(sed -n 's/^#   \(ln -s \/dev\/null .*device.conf\)$/\1/p' "$UNIT")
+check "README deploys: apt install ./$debdir/xrx_*.deb, as make deb puts it" \
+	$([ -n "$debdir" ] && echo "$deploy" | grep -qF "apt install ./$debdir/xrx_*.deb"; echo $?)
+check "README deploys: the container's mask of device.conf is among the commands" \
+	$([ -n "$mask" ] && echo "$deploy" | grep -qF "$mask"; echo $?)
 # Every capture in the shipped recipes goes to that directory, on disk,
 # not to /run (RAM, queues x size x files of it): the example config,
 # the README, xrx.conf.md, xrxd.md and the man pages.
