@@ -503,7 +503,7 @@ static int pcap_keep_earlier(struct pcap_sink *p)
 			p->path, p->path, strerror(-err));
 		return err;
 	}
-	fprintf(stderr, "xrx: pcap %s held %lld bytes of an earlier run: kept as %s.1, older files moved up, at most %u kept (files=%u); the capture continues in a new %s\n",
+	fprintf(stderr, "xrx: pcap %s held %lld bytes of an earlier run: kept as %s.1, older files moved up, at most %u older kept (files=%u); the capture continues in a new %s\n",
 		p->path, (long long)st.st_size, p->path, p->rotate_count,
 		p->rotate_count + 1, p->path);
 	return 0;
