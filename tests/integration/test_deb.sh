@@ -349,6 +349,8 @@ ln -s /lib/systemd/system/xrxd@.service "$W/multi-user.target.wants/xrxd@eth0.se
 ln -s /lib/systemd/system/xrxd@.service \
 	"$W/sys-subsystem-net-devices-eth0.device.wants/xrxd@eth0.service"
 
+# The unit made /var/lib/xrx for captures, none kept: purge removes it.
+mkdir -p "$R/var/lib/xrx"
 dpkg --root="$R" --purge xrx libxrx-dev >"$WORK/dpkg-p.log" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/dpkg-p.log"
@@ -376,12 +378,17 @@ left=$(cd "$UP" && find . -mindepth 1 \
 check "purge leaves no file or directory behind" $([ -z "$left" ]; echo $?)
 
 # The admin's configs are the admin's: purge takes only the conffile.
+# Captures too: purge keeps them and says where they are.
 dpkg --root="$R" -i "$XRX_DEB" >"$WORK/dpkg-i2.log" 2>&1 &&
 	printf 'interface = eth0\n' >"$R/etc/xrx/eth0.conf" &&
+	mkdir -p "$R/var/lib/xrx" && printf 'capture' >"$R/var/lib/xrx/eth0.pcap" &&
 	dpkg --root="$R" --purge xrx >"$WORK/dpkg-p2.log" 2>&1
 rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$WORK/dpkg-i2.log" "$WORK/dpkg-p2.log"
 check "purge keeps a config the admin wrote, and removes example.conf" \
 	$([ $rc = 0 ] && [ -f "$R/etc/xrx/eth0.conf" ] && [ ! -e "$R/etc/xrx/example.conf" ]; echo $?)
+check "purge keeps the captures in /var/lib/xrx and says so" \
+	$([ "$(cat "$R/var/lib/xrx/eth0.pcap" 2>/dev/null)" = capture ] &&
+	  grep -q "purge keeps the captures in /var/lib/xrx; remove them with rm -r /var/lib/xrx" "$WORK/dpkg-p2.log"; echo $?)
 
 done_testing

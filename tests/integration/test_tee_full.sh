@@ -10,7 +10,8 @@
 # receiver's hash equal to the sender's, the sink wrote every packet
 # without an error or drop); only the tee loses, and counts it as its own
 # (tee.errors and tee.dropped, while it was still given every packet);
-# no worker got stuck; every frame is accounted for (unaccounted 0); the
+# no worker got stuck; every frame is accounted for (unaccounted 0);
+# xrxctl status blames the tee's file system, not the sink's; the
 # losses are logged once when they begin, and once when the tee writes
 # again after the tmpfs grew, with the count lost meanwhile.
 . "$(dirname "$0")/../lib.sh"
@@ -53,6 +54,11 @@ check "the tee lost packets ($lost) and counted them as its own" \
 check "every frame accounted for: unaccounted 0" $([ "$(j user.unaccounted)" = 0 ]; echo $?)
 check "no worker stuck, xrxd still running" \
 	$([ "$(j user.stuck_workers)" = 0 ] && kill -0 $pid; echo $?)
+xrxctl status $IF_DUT 2>&1 | grep "^  state" | sed 's/^/# /'
+check "xrxctl status: the tee's file system is full and the sink gets every packet, not the sink's" \
+	$(xrxctl status $IF_DUT 2>&1 | grep -q "state     DEGRADED: the tee's file system is full: the capture beside the sink loses packets .*the sink still gets every packet" &&
+	  ! xrxctl status $IF_DUT 2>&1 | grep -q "sink's file system" &&
+	  [ "$(j user.degraded_reasons)" = 32 ]; echo $?)
 grep 'tee' "$WORK/xrxd.err" | sed 's/^/# /'
 check "the losses logged once, with the reason" \
 	$([ "$(grep -c "tee pcap:$SMALL/cap.pcap is losing packets" "$WORK/xrxd.err")" = 1 ] &&

@@ -115,6 +115,27 @@ ok "LimitMEMLOCK=infinity" has "LimitMEMLOCK=infinity"
 ok "ProtectSystem=strict" has "ProtectSystem=strict"
 ok "ReadWritePaths=-/sys/fs/bpf /run/xrx (bpffs optional: xrxd reports it)" \
 	has "ReadWritePaths=-/sys/fs/bpf /run/xrx"
+ok "StateDirectory=xrx, 0700: captures on disk in /var/lib/xrx" \
+	eval 'has StateDirectory=xrx && has StateDirectoryMode=0700'
+# The README's Deploying commands: the package from where make deb puts it
+# (DEBDIR), and, for a container, the drop-in's mask as this unit file's
+# comment gives it, among the commands rather than after them.
+deploy=$(awk '/^## Deploying/ { on = 1; next } on && /^    / { print; next } on && NF { exit }' "$TOP/README.md")
+debdir=$(sed -n 's/^DEBDIR ?= $(BUILD)\//build\//p' "$TOP/Makefile")
+mask=$(sed -n 's/^#   \(ln -s \/dev\/null .*device.conf\)$/\1/p' "$UNIT")
+check "README deploys: apt install ./$debdir/xrx_*.deb, as make deb puts it" \
+	$([ -n "$debdir" ] && echo "$deploy" | grep -qF "apt install ./$debdir/xrx_*.deb"; echo $?)
+check "README deploys: the container's mask of device.conf is among the commands" \
+	$([ -n "$mask" ] && echo "$deploy" | grep -qF "$mask"; echo $?)
+# Every capture in the shipped recipes goes to that directory, on disk,
+# not to /run (RAM, queues x size x files of it): the example config,
+# the README, xrx.conf.md, xrxd.md and the man pages.
+recipes=$(grep -ohE "(sink|tee) = pcap:/[^] ,\`;]+" "$TOP/etc/xrx/example.conf" \
+	"$TOP/README.md" "$TOP"/docs/*.md "$TOP"/man/*.[58] | grep -v "pcap:/ABS/")
+elsewhere=$(echo "$recipes" | grep -v "pcap:/var/lib/$(sed -n 's/^StateDirectory=//p' "$UNIT")/")
+[ -z "$elsewhere" ] || diag "elsewhere: $(echo $elsewhere)"
+check "the recipes' captures ($(echo "$recipes" | wc -l)) are all in the unit's StateDirectory" \
+	$([ -n "$recipes" ] && [ -z "$elsewhere" ]; echo $?)
 ok "address families: unix, netlink, xdp only" \
 	has "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_XDP"
 ok "NoNewPrivileges=yes" has "NoNewPrivileges=yes"
@@ -167,6 +188,57 @@ if [ -x "$BUILD/xrxd" ] && [ -x "$BUILD/xrxctl" ]; then
 		diag "$out"
 		check "no bpffs under the pin root: exit 2 (not retried), says mount bpffs" \
 			$([ $rc = 2 ] && echo "$out" | grep -q "mount -t bpf"; echo $?)
+	fi
+	# --check-config of an instance's config (/etc/xrx/NAME.conf) checks
+	# a capture's directory against the unit's sandbox, its drop-ins
+	# included, not against what root may write outside it. Run in a
+	# mount namespace of its own, with /etc/xrx, /etc/systemd/system and
+	# /mnt empty, so nothing of this machine's is read or changed.
+	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+		I=xt$$
+		[ -d /etc/xrx ] || { mkdir /etc/xrx && at_exit rmdir /etc/xrx; }
+		# in_ns TEE [DROPIN_TEXT [DROPIN_DIR [ARGS]]]: xrxd's output, then "rc=N"
+		in_ns() {
+			unshare -m --propagation private bash -c '
+				for d in /etc/xrx /etc/systemd/system /mnt; do
+					mount -t tmpfs -o mode=0755 xrx-test "$d" || exit 9
+				done
+				mkdir /mnt/cap
+				printf "sink = tun:xrx0\ntee = %s\n" "$2" >/etc/xrx/$1.conf
+				chmod 600 /etc/xrx/$1.conf
+				cp /etc/xrx/$1.conf /mnt/copy.conf
+				if [ -n "$3" ]; then
+					mkdir -p "/etc/systemd/system/$4"
+					printf "[Service]\n%s\n" "$3" >"/etc/systemd/system/$4/cap.conf"
+				fi
+				"$5" ${6:-$1} --check-config --quiet ${7:+-c /mnt/copy.conf}
+				echo "rc=$?"' _ "$I" "$1" "${2-}" "${3-}" "$BUILD/xrxd" "${4-}" "${5-}" 2>&1
+		}
+		out=$(in_ns pcap:/mnt/cap/x.pcap)
+		diag "$out"
+		check "--check-config $I: a tee outside the unit's writable paths, exit 2, says which are" \
+			$(echo "$out" | grep -q "^rc=2" &&
+			  echo "$out" | grep -q "xrxd@$I cannot write in /mnt/cap: .*only /run/xrx, /var/lib/xrx, /sys/fs/bpf writable.*ReadWritePaths="; echo $?)
+		out=$(in_ns pcap:/mnt/cap/x.pcap "" "" "-i $I" copy)
+		check "the same config under another name, not the unit's: checked for xrxd's own rights, exit 0" \
+			$(echo "$out" | grep -qx "rc=0"; echo $?)
+		out=$(in_ns pcap:/mnt/cap/x.pcap "ReadWritePaths=-/mnt/cap" xrxd@.service.d)
+		check "a drop-in for xrxd@.service that adds the directory: exit 0" \
+			$(echo "$out" | grep -qx "rc=0"; echo $?)
+		out=$(in_ns pcap:/mnt/cap/x.pcap "ReadWritePaths=/mnt" "xrxd@$I.service.d")
+		check "a drop-in for xrxd@$I that adds a directory above it: exit 0" \
+			$(echo "$out" | grep -qx "rc=0"; echo $?)
+		out=$(in_ns pcap:/mnt/cap/x.pcap "ReadWritePaths=/mnt/cap" "xrxd@other.service.d")
+		check "a drop-in for another instance does not count: exit 2" \
+			$(echo "$out" | grep -q "^rc=2"; echo $?)
+		out=$(in_ns pcap:/var/lib/xrx/$I.pcap,size=64M,files=4)
+		check "a tee in /var/lib/xrx (StateDirectory=, made at the start): exit 0" \
+			$(echo "$out" | grep -qx "rc=0"; echo $?)
+		out=$(in_ns pcap:/tmp/x.pcap)
+		check "a tee in /tmp, the unit's own (PrivateTmp=): exit 2, says the capture would be lost" \
+			$(echo "$out" | grep -q "^rc=2" && echo "$out" | grep -q "PrivateTmp=yes"; echo $?)
+	else
+		skip "--check-config against the unit's sandbox" "needs root and unshare -m"
 	fi
 	# ExecStopPost= after a clean stop: nothing on record, nothing said.
 	out=$(SERVICE_RESULT=success EXIT_CODE=exited EXIT_STATUS=0 \

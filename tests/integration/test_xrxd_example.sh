@@ -63,7 +63,7 @@ grep "^sink\|^tee" "$WORK/recipe2.out" | sed 's/^/# /'
 # --- the capture recipe -----------------------------------------------------
 sed -e "s/^interface = eth0$/interface = $IF_DUT/" \
     -e 's/^#\(accelerate = tcp\/5001, udp.*\)/\1/' \
-    -e "s|^#sink = pcap:/run/xrx/eth0.pcap|sink = pcap:$WORK/rx.pcap|" \
+    -e "s|^#sink = pcap:/var/lib/xrx/eth0.pcap|sink = pcap:$WORK/rx.pcap|" \
 	"$EXAMPLE" >"$WORK/xrx.conf"
 bg_dut "$XRXD" --state-dir "$STATE" -c "$WORK/xrx.conf" 2>"$WORK/xrxd2.err"
 pid=$!

@@ -9,7 +9,8 @@
 # sink.nospace); xrxd logs it once per episode, not once per packet or
 # second; STATUS=, xrxctl status, xrx_degraded and degraded_reasons say
 # degraded and why. Space back: xrxd says so, is no longer degraded, and
-# new records arrive in the same file, which stays whole.
+# new records arrive in the same file, which stays whole. On ext4 with a
+# root reserve, root's capture resumes once root can write again.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
@@ -153,6 +154,58 @@ ls -l "$CAP" | sed 's/^/# /'
 check "rotating, space back: no longer degraded, records arrive, every file whole" \
 	$(state | grep -q "state     ok" && [ "$(records "$CAP/rot.pcap")" -gt 0 ] && whole; echo $?)
 unaccounted_zero "rotating"
+
+# --- ext4 with a root reserve -----------------------------------------------
+# xrxd runs as root, and ext4 lets root into the blocks it reserves
+# (mkfs.ext4 -m): after the disk filled, the capture resumes as soon as
+# root can write again, not only once more than the whole reserve is free
+# (f_bavail, which leaves the reserve out, stays 0 here throughout).
+ext4_reserve() {
+	local img=$WORK/ext4.img ext=$WORK/ext4 dev n0 n1 avail
+	command -v mkfs.ext4 >/dev/null || { skip "ext4 reserve" "no mkfs.ext4 (e2fsprogs)"; return; }
+	truncate -s 32M "$img" && mkfs.ext4 -q -F -m 10 "$img" >/dev/null 2>&1 ||
+		{ skip "ext4 reserve" "cannot make an ext4 image"; return; }
+	dev=$(losetup -f --show "$img" 2>/dev/null) ||
+		{ skip "ext4 reserve" "no loop device (losetup -f failed)"; return; }
+	at_exit losetup -d "$dev"
+	mkdir -p "$ext"
+	mount -t ext4 "$dev" "$ext" ||
+		{ skip "ext4 reserve" "cannot mount ext4 from $dev"; return; }
+	at_exit umount -l "$ext"
+	sed -i "s|^sink = .*|sink = pcap:$ext/r.pcap,snaplen=128|" "$WORK/xrx.conf"
+	kill -HUP $pid
+	wait_for 10 log_has "workers switched in place to sink pcap:$ext/r.pcap"
+	wait_for 30 eval 'send --trains 2 -c 64; [ "$(records "$ext/r.pcap")" -gt 0 ]'
+	# 2 MiB to free later (less than the 3.2 MiB reserve), then as root
+	# up to the last block root may have.
+	dd if=/dev/zero of="$ext/free-later" bs=1M count=2 2>/dev/null
+	dd if=/dev/zero of="$ext/filler" bs=64k 2>/dev/null
+	sync
+	e1=$(jget user.sink.nospace)
+	for i in 1 2 3; do
+		send --trains 20 -c 1280
+	done
+	wait_for 10 eval '[ "$(jget user.sink.nospace)" -gt $e1 ]'
+	wait_for 5 eval 'state | grep -q DEGRADED'
+	check "ext4, full as root: degraded, the losses counted" \
+		$(state | grep -q "DEGRADED" && [ "$(jget user.sink.nospace)" -gt $e1 ]; echo $?)
+	rm -f "$ext/free-later"
+	sync
+	avail=$(df --output=avail -B1 "$ext" | tail -1 | tr -d " ")
+	diag "ext4 after freeing 2 MiB: $(df --output=avail,size -B1 "$ext" | tail -1) (avail, size)"
+	check "ext4, 2 MiB freed: the reserve is not, f_bavail says 0 ($avail)" \
+		$([ "$avail" = 0 ]; echo $?)
+	n0=$(records "$ext/r.pcap")
+	wait_for 30 eval 'send --trains 2 -c 64; state | grep -q "state     ok"'
+	n1=$(records "$ext/r.pcap")
+	diag "ext4 records: $n0 when full, $n1 after 2 MiB freed"
+	check "ext4, 2 MiB freed: root writes again, no longer degraded, the file whole" \
+		$(state | grep -q "state     ok" && [ "$n1" != torn ] && [ "$n1" -gt "$n0" ] && readable "$ext/r.pcap"; echo $?)
+	sed -i "s|^sink = .*|sink = null|" "$WORK/xrx.conf"
+	kill -HUP $pid
+	wait_for 10 log_has "workers switched in place to sink null"
+}
+ext4_reserve
 
 kill -TERM $pid
 wait $pid

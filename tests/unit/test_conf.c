@@ -299,6 +299,15 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nbogus = 1\n", 2, "unknown key 'bogus'" },
 	{ "interface = eth0\nqueue = 1\n", 2, "did you mean 'queues'" },
 	{ "interface = eth0\n[offload]\ngro_max = 1\n", 3, "did you mean 'offload.gro_max_size'" },
+	/* Misspelt after [offload]: a top-level key, ethtool's name of an
+	 * offload (with '_' or as ethtool -k writes it), upper case. */
+	{ "interface = eth0\n[offload]\nmax_agregate = 1\n", 3, "unknown key 'offload.max_agregate'; did you mean 'max_aggregate'? It is a top-level key: move it above [offload]" },
+	{ "interface = eth0\n[offload]\nrx_gro_hw = on\n", 3, "unknown key 'offload.rx_gro_hw'; did you mean 'offload.hw_gro'?" },
+	{ "interface = eth0\n[offload]\nrx-gro-hw = on\n", 3, "did you mean 'offload.hw_gro'?" },
+	{ "interface = eth0\n[offload]\nrx_vlan_hw_pars = on\n", 3, "did you mean 'offload.rx_vlan'?" },
+	{ "interface = eth0\n[offload]\nRX_RING = 512\n", 3, "did you mean 'offload.rx_ring'?" },
+	{ "interface = eth0\n[offload]\ntso = off\n", 3, "did you mean 'offload.lro'?" },
+	{ "interface = eth0\nmax-aggregate = 1\n", 2, "did you mean 'max_aggregate'?" },
 	/* An offload key above [offload]: the section, not a typo. */
 	{ "interface = eth0\nlro = off\n", 2, "'lro' is an offload setting; write it under [offload]" },
 	{ "interface = eth0\ngro_max_size = 65536\n[offload]\n", 2, "'gro_max_size' is an offload setting; write it under [offload]" },

@@ -437,11 +437,62 @@ static void key_name(int k, char *buf, size_t len)
 		snprintf(buf, len, "offload.%s", xrx_offload_desc[k - K_OFFLOAD].key);
 }
 
+/*
+ * The key @key most likely meant, into @name; -1 if none is close. Under
+ * [offload] (@key "offload.X"), X is compared with the offloads' keys,
+ * with ethtool's names of the features (rx_gro_hw for hw_gro, as
+ * ethtool -k lists rx-gro-hw) and with the top-level keys (written after
+ * the section header by mistake), which @top then says.
+ */
+static int suggest(const char *key, char *name, size_t len, bool *top)
+{
+	bool off = !strncmp(key, "offload.", 8);
+	unsigned int d, best_d = 3;
+	char feat[64];
+	int i, best = -1;
+	size_t j;
+
+	*top = false;
+	for (i = 0; i < K_MAX; i++) {
+		key_name(i, name, len);
+		if (!*name)
+			continue;
+		/* A typo, or a key cut short ("gro_max" for gro_max_size). */
+		d = edit_distance(key, name);
+		if (strlen(key) >= 4 && !strncmp(name, key, strlen(key)) && d > 1)
+			d = 2;
+		if (off && i < K_OFFLOAD && edit_distance(key + 8, name) < d)
+			d = edit_distance(key + 8, name);
+		if (off && i >= K_OFFLOAD &&
+		    xrx_offload_desc[i - K_OFFLOAD].feature) {
+			snprintf(feat, sizeof(feat), "%s",
+				 xrx_offload_desc[i - K_OFFLOAD].feature);
+			for (j = 0; feat[j]; j++)
+				if (feat[j] == '-')
+					feat[j] = '_';
+			if (edit_distance(key + 8, feat) < d)
+				d = edit_distance(key + 8, feat);
+		}
+		/* Under [offload], an offload before a top-level key as
+		 * close. */
+		if (d < best_d || (d == best_d && off && i >= K_OFFLOAD &&
+				   best < K_OFFLOAD)) {
+			best_d = d;
+			best = i;
+		}
+	}
+	if (best >= 0) {
+		key_name(best, name, len);
+		*top = off && best < K_OFFLOAD;
+	}
+	return best;
+}
+
 static int unknown_key(struct parser *p, const char *key)
 {
-	unsigned int d, best_d = 3;
 	char name[64];
-	int i, best = -1;
+	bool top;
+	int i;
 
 	/* An offload written before (or without) its section header, or a
 	 * top-level key after it. */
@@ -456,25 +507,32 @@ static int unknown_key(struct parser *p, const char *key)
 				    key + 8);
 	}
 
-	for (i = 0; i < K_MAX; i++) {
-		key_name(i, name, sizeof(name));
-		if (!*name)
-			continue;
-		/* A typo, or a key cut short ("gro_max" for gro_max_size). */
-		d = edit_distance(key, name);
-		if (strlen(key) >= 4 && !strncmp(name, key, strlen(key)) && d > 1)
-			d = 2;
-		if (d < best_d) {
-			best_d = d;
-			best = i;
-		}
-	}
-	if (best >= 0) {
-		key_name(best, name, sizeof(name));
-		return perr(p, "unknown key '%s'; did you mean '%s'?", key, name);
-	}
+	if (suggest(key, name, sizeof(name), &top) >= 0)
+		return perr(p, top ? "unknown key '%s'; did you mean '%s'? It is a top-level key: move it above [offload]" :
+				     "unknown key '%s'; did you mean '%s'?",
+			    key, name);
 	return perr(p, "unknown key '%s'; remove the line (the keys are listed in xrx.conf(5))",
 		    key);
+}
+
+/* A key with a character no key has: with '-' for '_' and in lower
+ * case (as ethtool -k writes rx-gro-hw), is it one, or close to one? */
+static int bad_key_chars(struct parser *p, const char *k)
+{
+	char key[96], name[64];
+	bool top;
+	size_t n, i;
+
+	n = (size_t)snprintf(key, sizeof(key), "%s%s", p->section,
+			     *p->section ? "." : "");
+	for (i = 0; k[i] && n + 1 < sizeof(key); i++)
+		key[n++] = k[i] == '-' ? '_' : (char)tolower((unsigned char)k[i]);
+	key[n] = '\0';
+	if (strlen(k) < 60 && suggest(key, name, sizeof(name), &top) >= 0)
+		return perr(p, "key '%s' has a character other than a-z, 0-9, '_' or '.' (keys are lower case, with '_'); did you mean '%s'?%s",
+			    k, name, top ? " It is a top-level key: move it above [offload]" : "");
+	return perr(p, "key '%.60s' has a character other than a-z, 0-9, '_' or '.'; keys are lower case, e.g. max_aggregate",
+		    k);
 }
 
 static int find_key(const char *key)
@@ -617,8 +675,7 @@ static int parse_line(struct parser *p, char *s)
 	for (q = k; *q; q++)
 		if (!islower((unsigned char)*q) && !isdigit((unsigned char)*q) &&
 		    *q != '_' && *q != '.')
-			return perr(p, "key '%.60s' has a character other than a-z, 0-9, '_' or '.'; keys are lower case, e.g. max_aggregate",
-				    k);
+			return bad_key_chars(p, k);
 	if (snprintf(key, sizeof(key), "%s%s%s", p->section,
 		     *p->section ? "." : "", k) >= (int)sizeof(key))
 		return perr(p, "key '%.60s' is too long; see xrx.conf(5) for the keys",

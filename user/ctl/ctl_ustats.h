@@ -88,7 +88,11 @@ enum xrx_ustats_hdr {
 	X(SINK_FULL, "sink_full",                                              \
 	  "the sink's file system is full: delivered packets are lost (never a torn record) until space returns") \
 	X(SINK_ERRORS, "sink_errors",                                          \
-	  "the sink fails to write: delivered packets are lost until writes succeed again")
+	  "the sink fails to write: delivered packets are lost until writes succeed again") \
+	X(TEE_FULL, "tee_full",                                                \
+	  "the tee's file system is full: the capture beside the sink loses packets (never a torn record) until space returns; the sink still gets every packet") \
+	X(TEE_ERRORS, "tee_errors",                                            \
+	  "the tee fails to write: the capture beside the sink loses packets until writes succeed again; the sink still gets every packet")
 
 enum xrx_degraded_reason {
 #define XRX_X_ENUM(e, n, d) XRX_DEGRADED_##e,

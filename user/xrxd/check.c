@@ -7,9 +7,13 @@
  * For the sink and the tee alike:
  * - A pcap file's directory exists and xrxd may write in it. access()
  *   answers for xrxd's own credentials, read-only mounts included
- *   (EROFS: the unit's ProtectSystem=strict leaves only /run/xrx and the
- *   bpffs writable). A tee's file is no FIFO: a tee must never wait for
- *   a reader.
+ *   (EROFS: the unit's ProtectSystem=strict leaves only the paths of
+ *   ctl_unit.h writable). --check-config of an instance's config
+ *   (XRX_CONF_DIR/NAME.conf, which xrxd@NAME reads) runs outside that
+ *   sandbox, where access() says yes to /var/tmp or /srv: it checks the
+ *   directory against the unit's writable paths (its drop-ins included)
+ *   instead, and refuses /tmp, which is the unit's own (PrivateTmp=).
+ *   A tee's file is no FIFO: a tee must never wait for a reader.
  * - A TUN/TAP name of a device that exists: it must be a TUN of that
  *   kind, or TUNSETIFF answers a bare EINVAL (tun_set_iff() takes an
  *   existing device only if its netdev_ops are the tun's or the tap's).
@@ -31,15 +35,21 @@
 #include <linux/sockios.h>
 
 #include "ctl_state.h"
+#include "ctl_unit.h"
 #include "xrxd.h"
 
 /* Why a path the unit cannot write is so, and what to do. */
 static const char *write_hint(int err)
 {
+	static char hint[PATH_MAX];
+	char list[256];
+
 	switch (err) {
 	case EROFS:
-		return " (a read-only file system: under xrxd@.service only " XRX_STATE_DIR
-		       " is writable, ProtectSystem=strict; write a path there, or add the directory to ReadWritePaths= in a drop-in)";
+		snprintf(hint, sizeof(hint),
+			 " (a read-only file system: under xrxd@.service only %s are writable, ProtectSystem=strict; write a path in " XRX_CAPTURE_DIR ", or add the directory to ReadWritePaths= in a drop-in)",
+			 xrx_unit_writable_list(list, sizeof(list)));
+		return hint;
 	case EACCES:
 	case EPERM:
 		return " (xrxd runs as root without CAP_DAC_OVERRIDE: the directory must be root's and writable by its owner)";
@@ -54,6 +64,7 @@ static int check_pcap(const struct xrx_conf *c, const char *key,
 {
 	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	char path[PATH_MAX], dir[PATH_MAX], perr[PATH_MAX + 128];
+	char inst[IF_NAMESIZE], unit[80], list[512];
 	struct stat st;
 
 	/* The config parser accepted it: only the path is new here. */
@@ -64,9 +75,27 @@ static int check_pcap(const struct xrx_conf *c, const char *key,
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	dirname(dir);
+	if (!run && xrxd_conf_instance(c->file, inst, sizeof(inst))) {
+		xrx_unit_name(inst, unit, sizeof(unit));
+		if (!strcmp(dir, "/tmp") || !strncmp(dir, "/tmp/", 5) ||
+		    !strcmp(dir, "/var/tmp") || !strncmp(dir, "/var/tmp/", 9)) {
+			snprintf(err, errlen,
+				 "%s: %s = pcap:%s, but %s has a /tmp and /var/tmp of its own (PrivateTmp=yes), removed when it stops: the capture would be lost; write it in " XRX_CAPTURE_DIR,
+				 c->file, key, path, unit);
+			return -EACCES;
+		}
+		if (!xrx_unit_may_write(inst, dir, list, sizeof(list))) {
+			snprintf(err, errlen,
+				 "%s: %s = pcap:%s, but %s cannot write in %s: its sandbox (ProtectSystem=strict) leaves only %s writable; write the capture in " XRX_CAPTURE_DIR ", or add the directory to ReadWritePaths= in a drop-in (systemctl edit %s)",
+				 c->file, key, path, unit, dir, list, unit);
+			return -EROFS;
+		}
+	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		/* xrxd makes its own runtime directory (the unit does too). */
-		if (!run && !strcmp(dir, XRX_STATE_DIR))
+		/* The unit makes its runtime and state directories (and
+		 * xrxd its runtime one). */
+		if (!run && (!strcmp(dir, XRX_STATE_DIR) ||
+			     !strcmp(dir, XRX_CAPTURE_DIR)))
 			return 0;
 		snprintf(err, errlen,
 			 "%s: %s = pcap:%s, but directory %s does not exist; create it or write another path",

@@ -153,7 +153,16 @@ bool xrxd_sink_watch(struct xrxd *x)
 	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->sink_out);
 	bool tee = x->us.tee[XRX_SINK_STAT_ERRORS] > x->tee_errors;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
-	enum xrx_degraded_reason r;
+	/* A tee's losses are the capture's, not the sink's: reasons of
+	 * their own, so that status does not say delivery lost packets. */
+	enum xrx_degraded_reason r, r_full = tee ? XRX_DEGRADED_TEE_FULL :
+						   XRX_DEGRADED_SINK_FULL,
+				    r_err = tee ? XRX_DEGRADED_TEE_ERRORS :
+						  XRX_DEGRADED_SINK_ERRORS;
+	const __u32 any = 1u << XRX_DEGRADED_SINK_FULL |
+			  1u << XRX_DEGRADED_SINK_ERRORS |
+			  1u << XRX_DEGRADED_TEE_FULL |
+			  1u << XRX_DEGRADED_TEE_ERRORS;
 	char spec[PATH_MAX + 8], name[PATH_MAX + 16];
 	bool started;
 
@@ -171,27 +180,26 @@ bool xrxd_sink_watch(struct xrxd *x)
 			 xrx_conf_sink_spec(x->conf->sink, x->conf->sink_arg,
 					    spec, sizeof(spec)));
 	if (!errs) {
-		if (!out || !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
-						1u << XRX_DEGRADED_SINK_ERRORS)))
+		if (!out || !(x->degraded_why & any))
 			return false;
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
+		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_FULL);
+		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_ERRORS);
 		if (x->sink_episode_logged)
 			ctl_notice("%s: %s writes again; %llu packet%s lost while it could not; no longer degraded",
 				   x->ifname, name, (unsigned long long)x->sink_lost,
 				   x->sink_lost == 1 ? "" : "s");
 		return true;
 	}
-	r = full ? XRX_DEGRADED_SINK_FULL : XRX_DEGRADED_SINK_ERRORS;
-	started = !(x->degraded_why & (1u << XRX_DEGRADED_SINK_FULL |
-				       1u << XRX_DEGRADED_SINK_ERRORS));
+	r = full ? r_full : r_err;
+	started = !(x->degraded_why & any);
 	if (started)
 		x->sink_lost = 0;
 	x->sink_lost += errs;
-	xrxd_degraded_clear(x, r == XRX_DEGRADED_SINK_FULL ?
-				       XRX_DEGRADED_SINK_ERRORS : XRX_DEGRADED_SINK_FULL);
+	x->degraded_why &= ~any;
 	xrxd_degraded_set(x, r, "%s %s, %llu packets lost so far", name,
-			  r == XRX_DEGRADED_SINK_FULL ?
+			  r == r_full ?
 				  "has no space left on its file system" :
 				  "cannot write",
 			  (unsigned long long)x->sink_lost);
@@ -207,11 +215,11 @@ bool xrxd_sink_watch(struct xrxd *x)
 		}
 		ctl_err("%s: DEGRADED: %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
 			x->ifname, name,
-			r == XRX_DEGRADED_SINK_FULL ?
+			r == r_full ?
 				"has no space left on its file system (ENOSPC)" :
 				"fails to write (xrxctl stats: sink.errors)",
 			(unsigned long long)errs, errs == 1 ? "" : "s",
-			r == XRX_DEGRADED_SINK_FULL ? " (free space, or bound the capture: size=, files=)" : "");
+			r == r_full ? " (free space, or bound the capture: size=, files=)" : "");
 		if (x->sink_quiet)
 			ctl_warn("%s: and %u earlier episode%s of lost writes in the last minute, not logged",
 				 x->ifname, x->sink_quiet, x->sink_quiet == 1 ? "" : "s");

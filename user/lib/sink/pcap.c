@@ -21,6 +21,16 @@
  * the limit, PATH.(k-1) -> PATH.k ... PATH -> PATH.1 and a new PATH is
  * started, keeping rotate_count old files. FIFOs are never rotated.
  *
+ * A start never empties a file that holds records (a restart of xrxd
+ * must not destroy the capture it was making, least of all the one of a
+ * crash): an existing PATH with more than a header in it is rotated out
+ * first, as when it fills, so PATH is always the newest file, the set
+ * keeps its bound (rotate_count old files, the oldest going out) across
+ * runs, and one line says where the capture goes on. Appending to the
+ * old PATH instead would have to trust the tail of a file a crash may
+ * have torn and a header (snaplen, format) another config wrote; names
+ * of their own per run would break both the bound and "PATH is newest".
+ *
  * A file never ends in a torn record: when a write fails part way (a
  * full file system: ENOSPC, EDQUOT), the file is cut back with
  * ftruncate() to the end of its last whole record, the records that did
@@ -51,6 +61,10 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/uio.h>
+
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <sys/syscall.h>
 
 #include <xrx/engine.h>
 #include <xrx/explain.h>
@@ -152,6 +166,8 @@ struct pcap_sink {
 					 * its header did not fit (hdr_err) */
 	int hdr_err;
 	bool full;			/* the last write found no space */
+	bool root_reserve;		/* may write into ext4's reserved
+					 * blocks (pcap_may_use_reserve()) */
 	__u64 queued_bytes;		/* records waiting in the queue */
 	__u32 nr_pkts;
 	__u32 nr_iovs;
@@ -258,6 +274,54 @@ static __u32 pcap_rec_overhead(const struct pcap_sink *p)
 }
 
 /*
+ * May this process write into the blocks ext2/3/4 reserve for root? ext4
+ * lets a writer into them whose fsuid is the reserve's owner (s_resuid:
+ * root unless tune2fs -u changed it), who is in its group (s_resgid) or
+ * who has CAP_SYS_RESOURCE (ext4_has_free_clusters()). xrxd runs as root.
+ */
+static bool pcap_may_use_reserve(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { 0 };
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective &
+	       CAP_TO_MASK(CAP_SYS_RESOURCE);
+}
+
+/*
+ * The bytes this writer can still put on the file system of @sf.
+ * f_bavail leaves out ext4's root reserve (tune2fs -m, 5% by default),
+ * yet a writer the reserve admits (above) writes into it: judged by
+ * f_bavail, a capture by root that filled the disk would wait until more
+ * than the whole reserve is free again. Such a writer may use f_bfree
+ * less what ext4 keeps back from everyone, root included, and still
+ * counts in f_bfree (ext4_statfs()): s_resv_clusters, 2% of the clusters
+ * and at most 4096 (ext4_calculate_resv_clusters()), estimated here from
+ * f_blocks (which lacks the metadata, so the estimate is a little low; a
+ * write that then finds no room fails, is cut back and counted as any
+ * other). Other file systems, and other writers: f_bavail.
+ */
+static __u64 pcap_writable_bytes(const struct pcap_sink *p,
+				 const struct statfs *sf)
+{
+	__u64 avail = (__u64)sf->f_bavail, keep = (__u64)sf->f_blocks / 50;
+
+	if (p->root_reserve && sf->f_type == EXT4_SUPER_MAGIC) {
+		if (keep > 4096)
+			keep = 4096;
+		if ((__u64)sf->f_bfree > keep + avail)
+			avail = (__u64)sf->f_bfree - keep;
+	}
+	return avail * (__u64)sf->f_bsize;
+}
+
+/*
  * Still no space since the last write found none? Cutting a torn record
  * back frees its blocks, so the next batch would fit them and the one
  * after fail again, an episode a batch. So once full, nothing is written
@@ -270,7 +334,7 @@ static bool pcap_still_full(struct pcap_sink *p)
 	struct statfs sf;
 
 	if (p->full && !p->fifo && !fstatfs(p->fd, &sf) &&
-	    (__u64)sf.f_bavail * (__u64)sf.f_bsize <
+	    pcap_writable_bytes(p, &sf) <
 		    p->queued_bytes + p->snaplen + pcap_rec_overhead(p) +
 		    (__u64)sf.f_bsize)
 		return true;
@@ -354,14 +418,12 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	return err;
 }
 
-/* PATH.(k-1) -> PATH.k, ..., PATH -> PATH.1, then a fresh PATH. */
-static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
+/* PATH.(k-1) -> PATH.k, ..., PATH -> PATH.1: the oldest goes. */
+static int pcap_shift(struct pcap_sink *p)
 {
 	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 	__u32 k;
 
-	close(p->fd);
-	p->fd = -1;
 	for (k = p->rotate_count; k >= 1; k--) {
 		if (k == 1)
 			snprintf(from, sizeof(from), "%s", p->path);
@@ -371,8 +433,80 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 		if (rename(from, to) && errno != ENOENT)
 			return -errno;
 	}
+	return 0;
+}
+
+/* The files one up, then a fresh PATH. */
+static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
+{
+	int err;
+
+	close(p->fd);
+	p->fd = -1;
+	err = pcap_shift(p);
+	if (err)
+		return err;
 	xrx_sink__count(s, XRX_SINK_STAT_ROTATIONS, 1);
 	return pcap_open_file(s, p);
+}
+
+/*
+ * Does the regular file @fd of @size bytes hold more than a header? A
+ * pcap or pcapng file as long as the header xrx writes has no record; a
+ * file shorter than a magic number holds nothing either (a header cut
+ * short by a crash). Anything else, a file that is no capture included,
+ * counts as records: it is moved aside, never emptied.
+ */
+static bool pcap_holds_records(int fd, off_t size)
+{
+	__u32 magic;
+
+	if (size < (off_t)sizeof(magic))
+		return false;
+	if (pread(fd, &magic, sizeof(magic), 0) != (ssize_t)sizeof(magic))
+		return true;
+	switch (magic) {
+	case PCAP_MAGIC_US:
+	case PCAP_MAGIC_NS:
+	case __builtin_bswap32(PCAP_MAGIC_US):
+	case __builtin_bswap32(PCAP_MAGIC_NS):
+		return size > (off_t)sizeof(struct pcap_file_hdr);
+	case PCAPNG_SHB:
+		return size > (off_t)sizeof(struct pcapng_hdr);
+	default:
+		return true;
+	}
+}
+
+/*
+ * At the start: a PATH left by an earlier run that holds records is
+ * rotated out (the file comment says why), with one line saying so.
+ */
+static int pcap_keep_earlier(struct pcap_sink *p)
+{
+	struct stat st;
+	bool keep;
+	int fd, err;
+
+	if (stat(p->path, &st) || !S_ISREG(st.st_mode))
+		return 0;		/* none, or a FIFO: nothing to keep */
+	fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;		/* the open for writing says why */
+	keep = pcap_holds_records(fd, st.st_size);
+	close(fd);
+	if (!keep)
+		return 0;
+	err = pcap_shift(p);
+	if (err) {
+		fprintf(stderr, "xrx: pcap %s holds records of an earlier run, which cannot be moved to %s.1 to keep them: %s; make the directory writable or write another path\n",
+			p->path, p->path, strerror(-err));
+		return err;
+	}
+	fprintf(stderr, "xrx: pcap %s held %lld bytes of an earlier run: kept as %s.1, older files moved up, at most %u older kept (files=%u); the capture continues in a new %s\n",
+		p->path, (long long)st.st_size, p->path, p->rotate_count,
+		p->rotate_count + 1, p->path);
+	return 0;
 }
 
 /*
@@ -686,8 +820,11 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		free(p);
 		return -ENAMETOOLONG;
 	}
+	p->root_reserve = pcap_may_use_reserve();
 	s->priv = p;
-	ret = pcap_open_file(s, p);
+	ret = pcap_keep_earlier(p);
+	if (!ret)
+		ret = pcap_open_file(s, p);
 	if (ret) {
 		if (p->fd >= 0)
 			close(p->fd);

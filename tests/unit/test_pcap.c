@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The pcap sink across starts (user/lib/sink/pcap.c): a start never
+ * empties a file that holds records. An earlier run's PATH is rotated
+ * out as a full one is (PATH -> PATH.1 ...), byte for byte; the set
+ * keeps its files= bound across any number of restarts, the newest run
+ * always in PATH; a file with only a header is simply started again; a
+ * file that is no capture is moved aside, not emptied.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <xrx/engine.h>
+#include <xrx/sink.h>
+
+struct fx {
+	char dir[64];
+	char path[128];
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/xrx-test-pcap.XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	snprintf(fx->path, sizeof(fx->path), "%s/cap.pcap", fx->dir);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+	if (system(cmd))
+		return -1;
+	free(fx);
+	return 0;
+}
+
+/* One run: open @spec, deliver @n 60-byte frames whose byte 20 is @tag,
+ * close. */
+static void run(const char *spec, unsigned int n, __u8 tag)
+{
+	struct xrx_sink *s = xrx_sink__open(spec, NULL);
+	__u8 frame[60];
+	struct xrx_pkt pkt;
+	unsigned int i;
+
+	assert_non_null(s);
+	memset(frame, 0, sizeof(frame));
+	frame[12] = 0x08;		/* IPv4 */
+	frame[20] = tag;
+	for (i = 0; i < n; i++) {
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.head = frame;
+		pkt.head_len = sizeof(frame);
+		pkt.len = sizeof(frame);
+		assert_int_equal(xrx_sink__deliver(s, &pkt), 0);
+	}
+	assert_int_equal(xrx_sink__flush(s), 0);
+	xrx_sink__close(s);
+}
+
+/* The file @path's bytes into @buf (at most @len); -1 if it is absent. */
+static long slurp(const char *path, __u8 *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	return (long)n;
+}
+
+static bool exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/* pcap: 24 bytes of header, then 16 + 60 per record. */
+#define HDR 24
+#define REC (16 + 60)
+
+/* The tag of every record of @path, which must all be @tag, and how
+ * many there are. */
+static long records_tagged(const char *path, __u8 tag)
+{
+	static __u8 buf[1 << 16];
+	long n = slurp(path, buf, sizeof(buf)), off;
+
+	if (n < HDR || (n - HDR) % REC)
+		return -1;
+	for (off = HDR; off < n; off += REC)
+		if (buf[off + 16 + 20] != tag)
+			return -1;
+	return (n - HDR) / REC;
+}
+
+static void test_restart_keeps_records(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], one[160];
+	static __u8 before[1 << 16], after[1 << 16];
+	long n0, n1;
+
+	snprintf(spec, sizeof(spec), "pcap:%s,size=64K,files=4", fx->path);
+	snprintf(one, sizeof(one), "%s.1", fx->path);
+	run(spec, 10, 1);
+	n0 = slurp(fx->path, before, sizeof(before));
+	assert_int_equal(n0, HDR + 10 * REC);
+	/* A restart that captures nothing yet. */
+	run(spec, 0, 2);
+	n1 = slurp(one, after, sizeof(after));
+	assert_int_equal(n1, n0);
+	assert_memory_equal(before, after, (size_t)n0);
+	assert_int_equal(slurp(fx->path, after, sizeof(after)), HDR);
+}
+
+static void test_bound_across_restarts(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], name[160];
+	unsigned int run_no, k;
+
+	snprintf(spec, sizeof(spec), "pcap:%s,size=64K,files=3", fx->path);
+	for (run_no = 1; run_no <= 6; run_no++)
+		run(spec, run_no, (__u8)run_no);
+	/* files=3: PATH (run 6), PATH.1 (run 5), PATH.2 (run 4), no more */
+	assert_int_equal(records_tagged(fx->path, 6), 6);
+	for (k = 1; k <= 2; k++) {
+		snprintf(name, sizeof(name), "%s.%u", fx->path, k);
+		assert_int_equal(records_tagged(name, (__u8)(6 - k)), 6 - k);
+	}
+	snprintf(name, sizeof(name), "%s.3", fx->path);
+	assert_false(exists(name));
+}
+
+static void test_rotation_then_restart(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], name[160];
+	unsigned int k;
+
+	/* 4096-byte files hold 53 records: 120 make PATH.1 and PATH.2 of
+	 * run 1 (rotated by size) and a PATH of it with 14. */
+	snprintf(spec, sizeof(spec), "pcap:%s,size=4096,files=4", fx->path);
+	run(spec, 120, 1);
+	assert_int_equal(records_tagged(fx->path, 1), 14);
+	run(spec, 5, 2);
+	assert_int_equal(records_tagged(fx->path, 2), 5);
+	snprintf(name, sizeof(name), "%s.1", fx->path);
+	assert_int_equal(records_tagged(name, 1), 14);
+	for (k = 2; k <= 3; k++) {
+		snprintf(name, sizeof(name), "%s.%u", fx->path, k);
+		assert_int_equal(records_tagged(name, 1), 53);
+	}
+	snprintf(name, sizeof(name), "%s.4", fx->path);
+	assert_false(exists(name));
+}
+
+static void test_header_only_restarts_in_place(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], one[160];
+
+	snprintf(spec, sizeof(spec), "pcap:%s,size=64K,files=4", fx->path);
+	snprintf(one, sizeof(one), "%s.1", fx->path);
+	run(spec, 0, 1);
+	run(spec, 0, 1);
+	run(spec, 3, 1);
+	assert_false(exists(one));
+	assert_int_equal(records_tagged(fx->path, 1), 3);
+}
+
+static void test_without_size(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], one[160];
+
+	snprintf(spec, sizeof(spec), "pcap:%s", fx->path);
+	snprintf(one, sizeof(one), "%s.1", fx->path);
+	run(spec, 7, 1);
+	run(spec, 2, 2);
+	assert_int_equal(records_tagged(one, 1), 7);
+	assert_int_equal(records_tagged(fx->path, 2), 2);
+}
+
+static void test_foreign_file_moved_aside(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160], one[160];
+	static const char text[] = "not a capture, but someone's data\n";
+	__u8 buf[64];
+	FILE *f = fopen(fx->path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "pcap:%s", fx->path);
+	snprintf(one, sizeof(one), "%s.1", fx->path);
+	run(spec, 1, 1);
+	assert_int_equal(slurp(one, buf, sizeof(buf)), (long)strlen(text));
+	assert_memory_equal(buf, text, strlen(text));
+	assert_int_equal(records_tagged(fx->path, 1), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_restart_keeps_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bound_across_restarts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rotation_then_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_only_restarts_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_without_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_file_moved_aside, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
