@@ -194,8 +194,11 @@ struct xrx_live_opts {
 	 * starts at XRX_LIVE_COALESCE_USEC_DEFAULT after a wait in poll()
 	 * and doubles per sleep up to this long while traffic lasts; it is
 	 * never longer than the rate seen since the last sleep takes to
-	 * fill a quarter of the RX ring, nor past the oldest held
-	 * aggregate's flush_timeout_us. This is
+	 * fill a quarter of the RX ring, nor than four fifths of what the
+	 * smaller of the RX and fill rings hold at the link's line rate
+	 * (its speed at open, 10 Gbit/s if it reports none) with 64-byte
+	 * frames, nor past the oldest held aggregate's flush_timeout_us.
+	 * This is
 	 * what NIC interrupt coalescing (ethtool -C rx-usecs) and the
 	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not
 	 * while the worker busy-polls (busy_poll, unless it fell back for

@@ -15,9 +15,15 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <bpf/bpf.h>
 
@@ -68,6 +74,35 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 		return -EINVAL;
 	/* The options of the table (include/xrx/options.h). */
 	return xrx_opts_check(XRX_OPT_SET_LIVE, o);
+}
+
+/*
+ * The link speed of @ifname in Mbit/s (ETHTOOL_GSET, which every driver
+ * with link settings answers), 0 where it reports none or cannot be
+ * asked: what bounds the nap (nap.h). An ioctl rather than sysfs, which
+ * shows the devices of the namespace it was mounted in, not ours. Read at
+ * open: a link renegotiated to another speed later keeps the bound of
+ * the speed at open until the sockets are reopened.
+ */
+static __u32 xrx_live_speed(const char *ifname)
+{
+	struct ethtool_cmd ec = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr = { 0 };
+	__u32 speed = 0;
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ec;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr)) {
+		speed = ethtool_cmd_speed(&ec);
+		if (speed == (__u32)SPEED_UNKNOWN)
+			speed = 0;
+	}
+	close(fd);
+	return speed;
 }
 
 /* xrx_rx: attached by this handle, or someone else's through its pins. */
@@ -141,6 +176,7 @@ struct xrx_live *xrx_live__open(const char *ifname,
 			"%s: no such interface in this network namespace", ifname);
 		goto fail;
 	}
+	l->speed_mbps = xrx_live_speed(ifname);
 	l->nr_q = l->o.nr_queues;
 	l->q = calloc(l->nr_q, sizeof(*l->q));
 	if (!l->q) {

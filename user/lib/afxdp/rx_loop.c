@@ -156,7 +156,8 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 /* Interrupt moderation for the sink the worker has now (nap.h). */
 static void xrx_rxq_nap_setup(struct xrx_rxq *q)
 {
-	q->nap_max_ns = xrx_nap_max(&q->l->o, q->sink ? q->sink->ops : NULL);
+	q->nap_max_ns = xrx_nap_max(&q->l->o, q->sink ? q->sink->ops : NULL,
+				    q->l->speed_mbps);
 	q->nap_ns = 0;
 	q->cycle_ns = 0;
 	q->cycle_frames = 0;
