@@ -198,6 +198,18 @@ struct xrx_live *xrx_live__open(const char *ifname,
 			goto fail;
 		xrx_umem_refill(&q->umem);
 	}
+	/*
+	 * Into xrx_xsks only now that every queue has its socket and its
+	 * fill ring: a socket redirected to while a later queue's bind is
+	 * still failing (EBUSY, tried again for up to bind_busy_ms) would
+	 * take frames that its close then loses with no counter to say so.
+	 * A failure here closes every socket, which takes them out again.
+	 */
+	for (i = 0; i < l->nr_q; i++) {
+		err = xrx_xsk_map_insert(l, &l->q[i]);
+		if (err)
+			goto fail;
+	}
 	return l;
 fail:
 	xrx_live__close(l);
