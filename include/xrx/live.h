@@ -219,7 +219,7 @@ struct xrx_live_opts {
 /*
  * Counters of the live path, per queue. X(enumerator suffix, name, desc)
  * xsk_* are the socket's XDP_STATISTICS; umem_* are snapshots of where
- * the frames are (not cumulative).
+ * the frames are and nap_max_us a setting (not cumulative).
  */
 #define XRX_LIVE_STATS_TABLE(X)                                                \
 	X(RX_DESCS, "rx_descs", "descriptors read from the RX ring")          \
@@ -254,7 +254,10 @@ struct xrx_live_opts {
 	X(UMEM_FREE, "umem_free", "frames free in libxrx")                    \
 	X(UMEM_KERNEL, "umem_kernel", "frames in the fill ring or kernel")    \
 	X(UMEM_ENGINE, "umem_engine",                                          \
-	  "frames in the engine or delivered packets")
+	  "frames in the engine or delivered packets")                       \
+	X(NAP_MAX_US, "nap_max_us",                                            \
+	  "the longest nap now: coalesce_usec or the sink's, bounded by what " \
+	  "the rings hold at line rate; 0: off (the most of any queue)")
 
 enum xrx_live_stat {
 #define XRX_X_ENUM(e, n, d) XRX_LIVE_STAT_##e,

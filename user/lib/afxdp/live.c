@@ -657,8 +657,13 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 	live[XRX_LIVE_STAT_UMEM_FREE] = q->umem.nr_free;
 	live[XRX_LIVE_STAT_UMEM_KERNEL] = q->umem.nr_kernel;
 	live[XRX_LIVE_STAT_UMEM_ENGINE] = q->umem.nr_engine;
+	/* Set by the worker when it starts and at each swap. */
+	live[XRX_LIVE_STAT_NAP_MAX_US] = 0;
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		st->live[i] += live[i];
+	/* A setting, not a sum: the most of any queue. */
+	if (q->nap_max_ns / 1000 > st->live[XRX_LIVE_STAT_NAP_MAX_US])
+		st->live[XRX_LIVE_STAT_NAP_MAX_US] = q->nap_max_ns / 1000;
 	xrx_engine__stats(e, eng);
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		st->engine[i] += eng[i] + q->base_engine[i];
