@@ -267,7 +267,9 @@ static void xrx_live_collect(struct xrx_live *l)
 			xrx_sink__close(q->sw.old_sink);
 		}
 		if (q->sw.old_tee) {
-			xrx_sink__stats(q->sw.old_tee->sink, vs);
+			/* Its writer done: the counters are final. */
+			xrx_tee__stop(q->sw.old_tee);
+			xrx_tee__stats(q->sw.old_tee, vs);
 			for (j = 0; j < XRX_SINK_STAT_MAX; j++)
 				q->base_tee[j] += vs[j];
 			xrx_tee__free(q->sw.old_tee);
@@ -674,7 +676,7 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 		st->sink[i] += snk[i] + q->base_sink[i];
 	memset(snk, 0, sizeof(snk));
 	if (tee)
-		xrx_sink__stats(tee->sink, snk);
+		xrx_tee__stats(tee, snk);
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		st->tee[i] += snk[i] + q->base_tee[i];
 }

@@ -464,9 +464,11 @@ static void *xrx_rxq_main(void *arg)
 			q->cycle_frames += (__u32)n;
 	}
 	xrx_rxq_apply_swap(q);
-	/* Stopping: nothing stays held in the engine or queued in the sink. */
+	/* Stopping: nothing stays held in the engine or queued in the sink,
+	 * nor handed off to the tee's writer (its counters final). */
 	xrx_engine__flush_all(q->e);
 	xrx_rxq_flush_sinks(q);
+	xrx_tee__drain(q->tee);
 	xrx_rxq_refill(q);
 	return NULL;
 }
