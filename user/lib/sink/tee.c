@@ -90,6 +90,11 @@ static void *tee_writer(void *arg)
 		err = xrx_sink__flush(t->sink);
 		if (err)
 			atomic_store(&t->werr, err);
+		pthread_mutex_lock(&t->lock);
+		t->pub_lost = t->sink->stats[XRX_SINK_STAT_ERRORS] +
+			      t->sink->stats[XRX_SINK_STAT_DROPPED];
+		t->pub_out = t->sink->stats[XRX_SINK_STAT_PKTS_OUT];
+		pthread_mutex_unlock(&t->lock);
 		tail = head;
 		atomic_store_explicit(&t->tail, tail, memory_order_release);
 	}
@@ -211,29 +216,27 @@ static bool tee_put(struct xrx_tee *t, const struct xrx_pkt *pkt)
 int xrx_tee__deliver(struct xrx_tee *t, struct xrx_sink *primary,
 		     struct xrx_pkt *pkt)
 {
+	atomic_fetch_add_explicit(&t->in_pkts, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->in_bytes, pkt->len, memory_order_relaxed);
 	/* Before the primary, which may give the frames back at once. */
-	if (!tee_put(t, pkt)) {
+	if (!tee_put(t, pkt))
 		atomic_fetch_add_explicit(&t->full_pkts, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&t->full_bytes, pkt->len,
-					  memory_order_relaxed);
-	}
 	return xrx_sink__deliver(primary, pkt);
 }
 
 void xrx_tee__stats(const struct xrx_tee *t, __u64 *vals)
 {
-	__u64 n = atomic_load_explicit(&t->full_pkts, memory_order_relaxed);
-
 	xrx_sink__stats(t->sink, vals);
-	vals[XRX_SINK_STAT_PKTS_IN] += n;
-	vals[XRX_SINK_STAT_BYTES_IN] +=
-		atomic_load_explicit(&t->full_bytes, memory_order_relaxed);
-	vals[XRX_SINK_STAT_DROPPED] += n;
+	vals[XRX_SINK_STAT_PKTS_IN] =
+		atomic_load_explicit(&t->in_pkts, memory_order_relaxed);
+	vals[XRX_SINK_STAT_BYTES_IN] =
+		atomic_load_explicit(&t->in_bytes, memory_order_relaxed);
+	vals[XRX_SINK_STAT_DROPPED] +=
+		atomic_load_explicit(&t->full_pkts, memory_order_relaxed);
 }
 
 enum xrx_tee_turn xrx_tee__flush(struct xrx_tee *t)
 {
-	__u64 st[XRX_SINK_STAT_MAX];
 	enum xrx_tee_turn turn = XRX_TEE_SAME;
 	__u64 lost, out;
 	int err;
@@ -242,9 +245,11 @@ enum xrx_tee_turn xrx_tee__flush(struct xrx_tee *t)
 	err = atomic_exchange(&t->werr, 0);
 	if (err)
 		t->err = err;
-	xrx_tee__stats(t, st);
-	lost = st[XRX_SINK_STAT_ERRORS] + st[XRX_SINK_STAT_DROPPED];
-	out = st[XRX_SINK_STAT_PKTS_OUT];
+	pthread_mutex_lock(&t->lock);
+	lost = t->pub_lost;
+	out = t->pub_out;
+	pthread_mutex_unlock(&t->lock);
+	lost += atomic_load_explicit(&t->full_pkts, memory_order_relaxed);
 	if (lost != t->lost_seen && !t->losing) {
 		t->losing = true;
 		t->lost_from = t->lost_seen;

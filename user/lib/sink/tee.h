@@ -54,14 +54,18 @@ struct xrx_tee {
 	__u64 lost_from;		/* ... when the episode began */
 	__u64 out_seen;			/* pkts_out at the last flush */
 	__u64 head_own;			/* the producer's copy of head */
-	/* Dropped for want of room in the ring: written by the worker,
-	 * read by the stats (xrx_tee__stats()). */
-	_Atomic __u64 full_pkts, full_bytes;
+	/* Given to the tee, and dropped of those for want of room in the
+	 * ring: written by the worker, read by the stats (xrx_tee__stats()). */
+	_Atomic __u64 in_pkts, in_bytes, full_pkts;
 	/* The ring: records at free-running byte offsets, [tail, head). */
 	__u8 *ring;
 	_Atomic __u64 head;		/* published by the worker */
 	_Atomic __u64 tail;		/* freed by the writer */
 	_Atomic int werr;		/* the writer's last sink error */
+	/* The sink's errors + dropped and pkts_out after the writer's last
+	 * flush, under lock: whole batches, as a synchronous sink's counters
+	 * are at the worker's flush, never half of one. */
+	__u64 pub_lost, pub_out;
 	/* The writer thread and its wake-up. */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -94,8 +98,10 @@ int xrx_tee__deliver(struct xrx_tee *t, struct xrx_sink *primary,
 enum xrx_tee_turn xrx_tee__flush(struct xrx_tee *t);
 /* Packets lost in the episode that began at the last XRX_TEE_LOSING. */
 __u64 xrx_tee__episode_lost(const struct xrx_tee *t);
-/* The tee's counters: its sink's, with the hand-off's drops in pkts_in,
- * bytes_in and dropped. vals[] has XRX_SINK_STAT_MAX entries. */
+/* The tee's counters: its sink's, but pkts_in and bytes_in what the tee
+ * was given (the primary's) and the hand-off's drops in dropped, so that
+ * what is still in the ring shows as in flight (pkts_in > pkts_out +
+ * errors + dropped) until written. vals[] has XRX_SINK_STAT_MAX entries. */
 void xrx_tee__stats(const struct xrx_tee *t, __u64 *vals);
 /* Wait until the writer has written and flushed everything handed off
  * so far (tests, and the counters of a queue that stops). */
