@@ -166,14 +166,15 @@ struct xrx_live_opts {
 	bool no_hw_hash;		/* ignore the NIC's RX hash (prog.h) */
 	/*
 	 * Sink mode: a second sink, one instance per worker like the sink,
-	 * given every packet the sink is given, after it and in the same
-	 * order; a packet's frames go back when both have released it,
-	 * which each does at the latest at the end of the receive batch,
-	 * so the tee holds no frame longer than a pcap sink would. It
-	 * never waits on a reader (a pcap FIFO is refused: sink opts
-	 * no_wait) and what it fails to write it counts as its own errors
-	 * or drops (xrx_live_stats.tee), logged once when it begins and
-	 * once when it stops losing packets. NULL: none.
+	 * given a copy of every packet the sink is given, in the same
+	 * order, by a writer thread of its own: the worker copies each
+	 * packet into the tee's bounded hand-off (4 MiB) before the sink
+	 * gets it, so the tee holds no frame and a slow tee never holds
+	 * the sink up. What the full hand-off cannot take, or the tee
+	 * fails to write, it counts as its own drops or errors
+	 * (xrx_live_stats.tee), logged once when it begins and once when
+	 * it stops losing packets; a pcap FIFO is refused (sink opts
+	 * no_wait). NULL: none.
 	 */
 	const char *tee;
 	/* NULL: defaults; copied at open; queue/nr_queues/no_wait set by
