@@ -168,7 +168,7 @@ struct xrx_live_opts {
 	 * Sink mode: a second sink, one instance per worker like the sink,
 	 * given a copy of every packet the sink is given, in the same
 	 * order, by a writer thread of its own: the worker copies each
-	 * packet into the tee's bounded hand-off (4 MiB) before the sink
+	 * packet into the tee's bounded hand-off (32 MiB) before the sink
 	 * gets it, so the tee holds no frame and a slow tee never holds
 	 * the sink up. What the full hand-off cannot take, or the tee
 	 * fails to write, it counts as its own drops or errors

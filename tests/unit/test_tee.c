@@ -33,7 +33,7 @@
 
 #define NPKTS 2000
 #define HEAD 16
-#define PAY 4000		/* 2000 x 4 KB: more than the ring holds */
+#define PAY 20000		/* 2000 x 20 KB: more than the ring holds */
 
 struct world {
 	struct xrx_pkt pkts[NPKTS];

@@ -30,11 +30,13 @@
 #include <xrx/sink.h>
 
 /*
- * The hand-off, bytes per tee (per queue): at 2.5 Gbit/s, about 13 ms
- * of traffic, what a disk that stalls for longer costs in dropped tee
- * records instead of a stalled primary.
+ * The hand-off, bytes per tee (per queue): at 2.5 Gbit/s about 100 ms of
+ * traffic, the writer's slack for a disk that stalls or a CPU too busy to
+ * run it; what comes beyond that costs the tee dropped records, never
+ * the primary. Memory: 32 MiB per queue with a tee (resident once the
+ * ring has gone round).
  */
-#define XRX_TEE_RING_BYTES (4u << 20)
+#define XRX_TEE_RING_BYTES (32u << 20)
 
 /* What xrx_tee__flush() saw since the flush before it. */
 enum xrx_tee_turn {
