@@ -166,14 +166,15 @@ struct xrx_live_opts {
 	bool no_hw_hash;		/* ignore the NIC's RX hash (prog.h) */
 	/*
 	 * Sink mode: a second sink, one instance per worker like the sink,
-	 * given every packet the sink is given, after it and in the same
-	 * order; a packet's frames go back when both have released it,
-	 * which each does at the latest at the end of the receive batch,
-	 * so the tee holds no frame longer than a pcap sink would. It
-	 * never waits on a reader (a pcap FIFO is refused: sink opts
-	 * no_wait) and what it fails to write it counts as its own errors
-	 * or drops (xrx_live_stats.tee), logged once when it begins and
-	 * once when it stops losing packets. NULL: none.
+	 * given a copy of every packet the sink is given, in the same
+	 * order, by a writer thread of its own: the worker copies each
+	 * packet into the tee's bounded hand-off (32 MiB) before the sink
+	 * gets it, so the tee holds no frame and a slow tee never holds
+	 * the sink up. What the full hand-off cannot take, or the tee
+	 * fails to write, it counts as its own drops or errors
+	 * (xrx_live_stats.tee), logged once when it begins and once when
+	 * it stops losing packets; a pcap FIFO is refused (sink opts
+	 * no_wait). NULL: none.
 	 */
 	const char *tee;
 	/* NULL: defaults; copied at open; queue/nr_queues/no_wait set by
@@ -194,8 +195,11 @@ struct xrx_live_opts {
 	 * starts at XRX_LIVE_COALESCE_USEC_DEFAULT after a wait in poll()
 	 * and doubles per sleep up to this long while traffic lasts; it is
 	 * never longer than the rate seen since the last sleep takes to
-	 * fill a quarter of the RX ring, nor past the oldest held
-	 * aggregate's flush_timeout_us. This is
+	 * fill a quarter of the RX ring, nor than four fifths of what the
+	 * smaller of the RX and fill rings hold at the link's line rate
+	 * (its speed at open, 10 Gbit/s if it reports none) with 64-byte
+	 * frames, nor past the oldest held aggregate's flush_timeout_us.
+	 * This is
 	 * what NIC interrupt coalescing (ethtool -C rx-usecs) and the
 	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not
 	 * while the worker busy-polls (busy_poll, unless it fell back for
@@ -216,7 +220,7 @@ struct xrx_live_opts {
 /*
  * Counters of the live path, per queue. X(enumerator suffix, name, desc)
  * xsk_* are the socket's XDP_STATISTICS; umem_* are snapshots of where
- * the frames are (not cumulative).
+ * the frames are and nap_max_us a setting (not cumulative).
  */
 #define XRX_LIVE_STATS_TABLE(X)                                                \
 	X(RX_DESCS, "rx_descs", "descriptors read from the RX ring")          \
@@ -251,7 +255,10 @@ struct xrx_live_opts {
 	X(UMEM_FREE, "umem_free", "frames free in libxrx")                    \
 	X(UMEM_KERNEL, "umem_kernel", "frames in the fill ring or kernel")    \
 	X(UMEM_ENGINE, "umem_engine",                                          \
-	  "frames in the engine or delivered packets")
+	  "frames in the engine or delivered packets")                       \
+	X(NAP_MAX_US, "nap_max_us",                                            \
+	  "the longest nap now: coalesce_usec or the sink's, bounded by what " \
+	  "the rings hold at line rate; 0: off (the most of any queue)")
 
 enum xrx_live_stat {
 #define XRX_X_ENUM(e, n, d) XRX_LIVE_STAT_##e,

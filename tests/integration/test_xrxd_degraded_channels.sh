@@ -42,6 +42,11 @@ run_case() {
 		$([ "$(jget user.degraded)" = 1 ] && kill -0 $pid; echo $?)
 	in_dut ethtool -L $IF_DUT rx $after tx $after
 	check "$name: ethtool -L rx $after tx $after while degraded" $?
+	# A retry that read the old count before ethtool -L may still be
+	# trying queue 0 again (EBUSY, for up to bind_busy_ms): freed now,
+	# it would recover with the old count. Free the queue once a retry
+	# has read the new one.
+	wait_for 30 grep -q "RX queues $before -> $after while degraded" "$log"
 	kill $hold
 	wait $hold
 	# Retries back off from 0.25 s to 8 s: one comes within 16 s.

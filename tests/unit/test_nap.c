@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Interrupt moderation's nap (user/lib/afxdp/nap.h): its longest by the
- * sink, the ramp after a wait, and the bound that keeps a long nap from
- * overflowing the RX ring at a high rate.
+ * sink, the ramp after a wait, the bound by the last cycle's rate, and
+ * the bound by the line rate that keeps a nap from overflowing the rings
+ * when the rate steps up from a trickle during it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,14 @@
 
 #define US 1000ull
 #define RX 2048u		/* the default RX ring */
+#define BIG 65536u		/* rings that hold 1000 us at 10 Gbit/s */
+
+/* Minimum-size frames that arrive at @mbps during a nap of @ns, which
+ * the timer slack (a quarter of it) can stretch to 1.25 times. */
+static __u64 line_frames(__u64 ns, __u32 mbps)
+{
+	return ns * 5 / 4 * mbps / (XRX_NAP_WIRE_BITS * 1000);
+}
 
 static void longest_by_sink(void **state)
 {
@@ -21,24 +30,26 @@ static void longest_by_sink(void **state)
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
+	o.rx_size = BIG;
+	o.fill_size = BIG;
 	/* Unset: nobody waits on a file or on nothing... */
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops),
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000),
 			 XRX_LIVE_COALESCE_USEC_FILE * US);
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_null_ops),
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_null_ops, 10000),
 			 XRX_LIVE_COALESCE_USEC_FILE * US);
 	/* ...but a stack or a callback may. */
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tun_ops),
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tun_ops, 10000),
 			 XRX_LIVE_COALESCE_USEC_DEFAULT * US);
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tap_ops),
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tap_ops, 10000),
 			 XRX_LIVE_COALESCE_USEC_DEFAULT * US);
-	assert_int_equal(xrx_nap_max(&o, NULL),
+	assert_int_equal(xrx_nap_max(&o, NULL, 10000),
 			 XRX_LIVE_COALESCE_USEC_DEFAULT * US);
 	/* Set, it holds for every sink; off is off. */
 	o.coalesce_usec = 300;
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops), 300 * US);
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tun_ops), 300 * US);
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000), 300 * US);
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_tun_ops, 10000), 300 * US);
 	o.no_coalesce = true;
-	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops), 0);
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000), 0);
 }
 
 static void ramp_after_a_wait(void **state)
@@ -90,12 +101,68 @@ static void ring_bound(void **state)
 		    xrx_nap_next(max, max, since, frames, RX));
 }
 
+/*
+ * Steady low traffic grows the nap to its longest; then the rate steps to
+ * line rate. The last cycle's rate knows nothing of the step, so only
+ * the longest nap bounds what arrives during the next one: never more
+ * than the rings hold.
+ */
+static void rate_step(void **state)
+{
+	static const __u32 speeds[] = { 1000, 10000, 25000, 100000 };
+	static const __u32 rings[] = { 512, 2048, 8192 };
+	struct xrx_live_opts o;
+	__u64 max, ns;
+	unsigned int i, j, k;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	for (i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
+		for (j = 0; j < sizeof(rings) / sizeof(rings[0]); j++) {
+			o.rx_size = rings[j];
+			o.fill_size = rings[j];
+			max = xrx_nap_max(&o, &xrx_sink_pcap_ops, speeds[i]);
+			/* 1,000 frames/s: a quarter ring takes long. */
+			ns = xrx_nap_next(0, max, 0, 0, rings[j]);
+			for (k = 0; k < 20; k++)
+				ns = xrx_nap_next(ns, max, ns + 10 * US,
+						  (__u32)((ns + 10 * US) /
+							  (1000 * US)) + 1,
+						  rings[j]);
+			assert_int_equal(ns, max);
+			/* The step: 14.88 Mpps at 10 Gbit/s. */
+			assert_true(line_frames(ns, speeds[i]) <= rings[j]);
+		}
+	}
+	/* The example: 5 Mpps after 1000 us naps would bring 5000 frames
+	 * into a ring of 2048; a 10 Gbit/s link's rings hold 110 us. */
+	o.rx_size = RX;
+	o.fill_size = RX;
+	max = xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000);
+	assert_int_equal(max, xrx_nap_ring_ns(RX, 10000));
+	assert_true(max * 5 / 4 * 5 / 1000 <= RX);	/* 5 frames/us */
+	assert_true(max >= 100 * US && max < 120 * US);
+	/* The smaller ring bounds: a fill ring of 512 beside an RX ring of
+	 * 2048 feeds 512 frames. */
+	o.fill_size = 512;
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000),
+			 xrx_nap_ring_ns(512, 10000));
+	/* Unknown speed: 10 Gbit/s assumed. */
+	o.fill_size = RX;
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 0),
+			 xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000));
+	/* A short coalesce_usec stays as set. */
+	o.coalesce_usec = 20;
+	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000), 20 * US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(longest_by_sink),
 		cmocka_unit_test(ramp_after_a_wait),
 		cmocka_unit_test(ring_bound),
+		cmocka_unit_test(rate_step),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

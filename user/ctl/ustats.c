@@ -117,7 +117,8 @@ bool xrx_ustats_is_gauge(enum xrx_ustats_group g, unsigned int i)
 		       i != XRX_USTATS_LIVE_SWAPS && i != XRX_USTATS_BIND_FAILURES;
 	return g == XRX_USTATS_G_LIVE &&
 	       (i == XRX_LIVE_STAT_UMEM_FRAMES || i == XRX_LIVE_STAT_UMEM_FREE ||
-		i == XRX_LIVE_STAT_UMEM_KERNEL || i == XRX_LIVE_STAT_UMEM_ENGINE);
+		i == XRX_LIVE_STAT_UMEM_KERNEL || i == XRX_LIVE_STAT_UMEM_ENGINE ||
+		i == XRX_LIVE_STAT_NAP_MAX_US);
 }
 
 /* struct NAME { __u64 field; ... } for one group. Return: its type id. */

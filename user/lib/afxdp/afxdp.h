@@ -115,6 +115,7 @@ struct xrx_live {
 	struct xrx_sink_opts tee_o;	/* and the tee's */
 	char ifname[32];
 	int ifindex;
+	__u32 speed_mbps;		/* the link's at open, 0: unknown */
 	struct xrx_prog *prog;
 	struct xrx_hash_key hash_key;	/* the program's: every engine's */
 	__u32 nr_q;

@@ -15,9 +15,15 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <bpf/bpf.h>
 
@@ -68,6 +74,35 @@ static int xrx_live_defaults(struct xrx_live *l, const struct xrx_live_opts *opt
 		return -EINVAL;
 	/* The options of the table (include/xrx/options.h). */
 	return xrx_opts_check(XRX_OPT_SET_LIVE, o);
+}
+
+/*
+ * The link speed of @ifname in Mbit/s (ETHTOOL_GSET, which every driver
+ * with link settings answers), 0 where it reports none or cannot be
+ * asked: what bounds the nap (nap.h). An ioctl rather than sysfs, which
+ * shows the devices of the namespace it was mounted in, not ours. Read at
+ * open: a link renegotiated to another speed later keeps the bound of
+ * the speed at open until the sockets are reopened.
+ */
+static __u32 xrx_live_speed(const char *ifname)
+{
+	struct ethtool_cmd ec = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr = { 0 };
+	__u32 speed = 0;
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ec;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr)) {
+		speed = ethtool_cmd_speed(&ec);
+		if (speed == (__u32)SPEED_UNKNOWN)
+			speed = 0;
+	}
+	close(fd);
+	return speed;
 }
 
 /* xrx_rx: attached by this handle, or someone else's through its pins. */
@@ -141,6 +176,7 @@ struct xrx_live *xrx_live__open(const char *ifname,
 			"%s: no such interface in this network namespace", ifname);
 		goto fail;
 	}
+	l->speed_mbps = xrx_live_speed(ifname);
 	l->nr_q = l->o.nr_queues;
 	l->q = calloc(l->nr_q, sizeof(*l->q));
 	if (!l->q) {
@@ -161,6 +197,18 @@ struct xrx_live *xrx_live__open(const char *ifname,
 		if (err)
 			goto fail;
 		xrx_umem_refill(&q->umem);
+	}
+	/*
+	 * Into xrx_xsks only now that every queue has its socket and its
+	 * fill ring: a socket redirected to while a later queue's bind is
+	 * still failing (EBUSY, tried again for up to bind_busy_ms) would
+	 * take frames that its close then loses with no counter to say so.
+	 * A failure here closes every socket, which takes them out again.
+	 */
+	for (i = 0; i < l->nr_q; i++) {
+		err = xrx_xsk_map_insert(l, &l->q[i]);
+		if (err)
+			goto fail;
 	}
 	return l;
 fail:
@@ -219,7 +267,9 @@ static void xrx_live_collect(struct xrx_live *l)
 			xrx_sink__close(q->sw.old_sink);
 		}
 		if (q->sw.old_tee) {
-			xrx_sink__stats(q->sw.old_tee->sink, vs);
+			/* Its writer done: the counters are final. */
+			xrx_tee__stop(q->sw.old_tee);
+			xrx_tee__stats(q->sw.old_tee, vs);
 			for (j = 0; j < XRX_SINK_STAT_MAX; j++)
 				q->base_tee[j] += vs[j];
 			xrx_tee__free(q->sw.old_tee);
@@ -611,8 +661,13 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 	live[XRX_LIVE_STAT_UMEM_FREE] = q->umem.nr_free;
 	live[XRX_LIVE_STAT_UMEM_KERNEL] = q->umem.nr_kernel;
 	live[XRX_LIVE_STAT_UMEM_ENGINE] = q->umem.nr_engine;
+	/* Set by the worker when it starts and at each swap. */
+	live[XRX_LIVE_STAT_NAP_MAX_US] = 0;
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		st->live[i] += live[i];
+	/* A setting, not a sum: the most of any queue. */
+	if (q->nap_max_ns / 1000 > st->live[XRX_LIVE_STAT_NAP_MAX_US])
+		st->live[XRX_LIVE_STAT_NAP_MAX_US] = q->nap_max_ns / 1000;
 	xrx_engine__stats(e, eng);
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
 		st->engine[i] += eng[i] + q->base_engine[i];
@@ -623,7 +678,7 @@ static void xrx_rxq_stats(struct xrx_rxq *q, struct xrx_live_stats *st)
 		st->sink[i] += snk[i] + q->base_sink[i];
 	memset(snk, 0, sizeof(snk));
 	if (tee)
-		xrx_sink__stats(tee->sink, snk);
+		xrx_tee__stats(tee, snk);
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++)
 		st->tee[i] += snk[i] + q->base_tee[i];
 }

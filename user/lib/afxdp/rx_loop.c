@@ -157,7 +157,8 @@ int xrx_rxq_init(struct xrx_live *l, struct xrx_rxq *q)
 /* Interrupt moderation for the sink the worker has now (nap.h). */
 static void xrx_rxq_nap_setup(struct xrx_rxq *q)
 {
-	q->nap_max_ns = xrx_nap_max(&q->l->o, q->sink ? q->sink->ops : NULL);
+	q->nap_max_ns = xrx_nap_max(&q->l->o, q->sink ? q->sink->ops : NULL,
+				    q->l->speed_mbps);
 	q->nap_ns = 0;
 	q->cycle_ns = 0;
 	q->cycle_frames = 0;
@@ -464,9 +465,11 @@ static void *xrx_rxq_main(void *arg)
 			q->cycle_frames += (__u32)n;
 	}
 	xrx_rxq_apply_swap(q);
-	/* Stopping: nothing stays held in the engine or queued in the sink. */
+	/* Stopping: nothing stays held in the engine or queued in the sink,
+	 * nor handed off to the tee's writer (its counters final). */
 	xrx_engine__flush_all(q->e);
 	xrx_rxq_flush_sinks(q);
+	xrx_tee__drain(q->tee);
 	xrx_rxq_refill(q);
 	return NULL;
 }

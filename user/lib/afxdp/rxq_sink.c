@@ -11,13 +11,11 @@
 
 #include "afxdp/afxdp.h"
 
-/* The sink and the tee both give packets back here. */
+/* The sink gives packets back here (the tee writes copies: sink/tee.h). */
 static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
 {
 	struct xrx_rxq *q = ctx;
 
-	if (q->tee && !xrx_tee__release(q->tee, pkt))
-		return;		/* the other one still holds it */
 	xrx_pkt__release(q->e, pkt);
 }
 
@@ -66,9 +64,9 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 }
 
 /*
- * Queue @q's tee of sink @spec: a sink instance bound to the queue like
- * its sink, that must never wait for a reader. Return: the tee, or NULL
- * with errno set (logged).
+ * Queue @q's tee of sink @spec: a sink instance with a writer thread of
+ * its own (sink/tee.h), that must never wait for a reader either.
+ * Return: the tee, or NULL with errno set (logged).
  */
 struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 				 const char *spec,
@@ -78,6 +76,7 @@ struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 	struct xrx_sink_opts so = *opts;
 	struct xrx_sink *s;
 	struct xrx_tee *t;
+	int err;
 
 	so.no_wait = true;
 	s = xrx_rxq_sink_open(l, q, spec, &so, eng);
@@ -85,8 +84,11 @@ struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 		return NULL;
 	t = xrx_tee__new(s);
 	if (!t) {
+		err = errno;
+		xrx_log(l, XRX_LOG_WARN, "%s: tee \"%s\": cannot start its writer: %s",
+			l->ifname, spec, strerror(err));
 		xrx_sink__close(s);
-		errno = ENOMEM;
+		errno = err;
 	}
 	return t;
 }
@@ -100,7 +102,8 @@ void xrx_rxq_tee_flush(struct xrx_rxq *q)
 		xrx_log(q->l, XRX_LOG_WARN,
 			"%s queue %u: tee %s is losing packets (%s); the sink still gets every one; counted in the tee's errors and dropped, logged again when it writes again",
 			q->l->ifname, q->xsk.queue, t->sink->spec,
-			t->err ? strerror(-t->err) : "dropped");
+			t->err ? strerror(-t->err) :
+				 "dropped: its writer is behind, a slow disk?");
 		break;
 	case XRX_TEE_WRITING:
 		xrx_log(q->l, XRX_LOG_WARN,

@@ -161,11 +161,8 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	/* What the kernel really did, not what was asked for. */
 	if (!getsockopt(x->fd, SOL_XDP, XDP_OPTIONS, &xo, &olen))
 		x->zerocopy = xo.flags & XDP_OPTIONS_ZEROCOPY;
-	err = xrx_xsk_map_insert(l, q);
-	if (err) {
-		xrx_xsk_close(q);
-		return err;
-	}
+	/* Not into xrx_xsks yet: xrx_live__open() inserts the sockets once
+	 * every queue has one. */
 	if (l->o.busy_poll)
 		xrx_xsk_busy_poll(l, x);
 	xrx_log(l, XRX_LOG_INFO, "%s queue %u: AF_XDP %s mode%s%s%s", l->ifname,

@@ -1,142 +1,255 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The tee (sink/tee.h): a packet goes to two sinks and back to its owner
- * when the second of them releases it.
+ * The tee (sink/tee.h): a copy of every packet to a second sink, written
+ * by a thread of the tee's own, so that the primary never waits on it.
  *
- * A packet has two holders from the moment it is delivered. Each sink
- * releases it exactly once (include/xrx/sink.h), now or at the latest in
- * its flush(), so the first release only crosses the packet off and the
- * second passes it on. Which comes first depends on the pair: a TUN
- * primary releases inside its deliver, before the tee's pcap has even
- * queued the packet; a pcap primary beside a TUN tee the other way round.
- * The table holds the packets still held by both, which with one
- * synchronous sink of the two is at most one.
- *
- * The primary gets the packet first: what it hands to the stack does not
- * wait for the capture. Neither sink writes into the packet (the TUN sink
- * builds its headers in its own buffer), so both see the same bytes.
+ * A packet's frames go back to the UMEM once the primary releases it,
+ * which a TUN primary does inside its deliver: what the tee writes later
+ * cannot point into them. The worker therefore copies the packet (the
+ * struct, then its head and frags as one linear buffer) into a ring of
+ * bytes, one producer (the worker) and one consumer (the writer), before
+ * the primary gets it. The writer delivers each record to the tee's sink
+ * as a packet whose head is that buffer, flushes the sink, and only then
+ * frees the records (pcap queues pointers to the bytes until its flush).
+ * A full ring costs the tee the packet, counted, never the primary.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
-#include <xrx/engine.h>
 #include "sink/tee.h"
 
-static __u32 tee_slot(const struct xrx_pkt *pkt)
+/* A record: the packet as delivered, then pkt.len bytes, padded to 8. A
+ * size of 0 says the records go on at the start of the ring. */
+struct tee_rec {
+	__u32 size;			/* the record's bytes, padding included */
+	__u32 pad;
+	struct xrx_pkt pkt;
+	__u8 data[];
+};
+
+#define TEE_ALIGN(n) (((n) + 7u) & ~(__u64)7)
+
+static void tee_write(struct xrx_tee *t, __u64 from, __u64 to)
 {
-	/* Fibonacci hashing of the address: packets are structs in an
-	 * array, so the low bits alone would crowd a few slots. */
-	__u64 h = (__u64)(uintptr_t)pkt * 0x9e3779b97f4a7c15ull;
+	struct tee_rec *r;
+	__u64 pos;
+	int err;
 
-	return (__u32)(h >> 32) & (XRX_TEE_SLOTS - 1);
-}
-
-static void tee_hold(struct xrx_tee *t, struct xrx_pkt *pkt)
-{
-	__u32 i = tee_slot(pkt);
-
-	while (t->held[i])
-		i = (i + 1) & (XRX_TEE_SLOTS - 1);
-	t->held[i] = pkt;
-	t->nr_held++;
-}
-
-/*
- * Empty slot @i, then move back every later entry of the run that its
- * home slot allows, so that lookups never stop early at a hole (linear
- * probing's deletion without tombstones).
- */
-static void tee_unhold(struct xrx_tee *t, __u32 i)
-{
-	__u32 j = i, home;
-
-	t->held[i] = NULL;
-	t->nr_held--;
-	for (;;) {
-		j = (j + 1) & (XRX_TEE_SLOTS - 1);
-		if (!t->held[j])
-			return;
-		home = tee_slot(t->held[j]);
-		/* Stays if its home lies cyclically in (i, j]. */
-		if (i <= j ? i < home && home <= j : i < home || home <= j)
+	while (from != to) {
+		pos = from % XRX_TEE_RING_BYTES;
+		r = (struct tee_rec *)(t->ring + pos);
+		if (!r->size) {
+			from += XRX_TEE_RING_BYTES - pos;
 			continue;
-		t->held[i] = t->held[j];
-		t->held[j] = NULL;
-		i = j;
+		}
+		r->pkt.head = r->data;
+		r->pkt.head_len = r->pkt.len;
+		r->pkt.frags = NULL;
+		r->pkt.nr_frags = 0;
+		err = xrx_sink__deliver(t->sink, &r->pkt);
+		if (err)
+			atomic_store(&t->werr, err);
+		from += r->size;
 	}
 }
 
-bool xrx_tee__release(struct xrx_tee *t, const struct xrx_pkt *pkt)
+static void *tee_writer(void *arg)
 {
-	__u32 i = tee_slot(pkt);
+	struct xrx_tee *t = arg;
+	__u64 tail = atomic_load(&t->tail), head;
+	struct timespec ts;
+	int err;
 
-	for (; t->held[i]; i = (i + 1) & (XRX_TEE_SLOTS - 1)) {
-		if (t->held[i] == pkt) {
-			tee_unhold(t, i);
-			return false;
+	for (;;) {
+		head = atomic_load_explicit(&t->head, memory_order_acquire);
+		if (head == tail) {
+			if (atomic_load(&t->stop))
+				break;
+			pthread_mutex_lock(&t->lock);
+			atomic_store(&t->sleeping, true);
+			/* Seen with sleeping set, or the worker signals. */
+			if (atomic_load(&t->head) == tail &&
+			    !atomic_load(&t->stop)) {
+				/* A bounded wait: a missed wake-up costs
+				 * 100 ms, never the records. */
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += 100000000;
+				if (ts.tv_nsec >= 1000000000) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000;
+				}
+				pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+			}
+			atomic_store(&t->sleeping, false);
+			pthread_mutex_unlock(&t->lock);
+			continue;
 		}
+		tee_write(t, tail, head);
+		err = xrx_sink__flush(t->sink);
+		if (err)
+			atomic_store(&t->werr, err);
+		pthread_mutex_lock(&t->lock);
+		t->pub_lost = t->sink->stats[XRX_SINK_STAT_ERRORS] +
+			      t->sink->stats[XRX_SINK_STAT_DROPPED];
+		t->pub_out = t->sink->stats[XRX_SINK_STAT_PKTS_OUT];
+		pthread_mutex_unlock(&t->lock);
+		tail = head;
+		atomic_store_explicit(&t->tail, tail, memory_order_release);
 	}
-	return true;
+	return NULL;
+}
+
+static void tee_wake(struct xrx_tee *t)
+{
+	if (!atomic_load(&t->sleeping))
+		return;
+	pthread_mutex_lock(&t->lock);
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
 }
 
 struct xrx_tee *xrx_tee__new(struct xrx_sink *sink)
 {
 	struct xrx_tee *t = calloc(1, sizeof(*t));
+	int err;
 
-	if (t)
-		t->sink = sink;
+	if (!t)
+		return NULL;
+	t->ring = malloc(XRX_TEE_RING_BYTES);
+	if (!t->ring) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->sink = sink;
+	/* The tee's packets are its own copies: nothing to give back. */
+	xrx_sink__bind(sink, NULL, NULL);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	err = pthread_create(&t->thread, NULL, tee_writer, t);
+	if (err) {
+		pthread_cond_destroy(&t->cond);
+		pthread_mutex_destroy(&t->lock);
+		free(t->ring);
+		free(t);
+		errno = err;
+		return NULL;
+	}
+	t->running = true;
 	return t;
+}
+
+void xrx_tee__stop(struct xrx_tee *t)
+{
+	if (!t || !t->running)
+		return;
+	atomic_store(&t->stop, true);
+	pthread_mutex_lock(&t->lock);
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+	t->running = false;
 }
 
 void xrx_tee__free(struct xrx_tee *t)
 {
 	if (!t)
 		return;
+	xrx_tee__stop(t);
 	xrx_sink__close(t->sink);
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
+	free(t->ring);
 	free(t);
+}
+
+void xrx_tee__drain(struct xrx_tee *t)
+{
+	struct timespec ts = { .tv_nsec = 1000000 };
+
+	if (!t)
+		return;
+	while (t->running && atomic_load(&t->tail) != t->head_own) {
+		tee_wake(t);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Copy @pkt into the ring. Return: false when there is no room. */
+static bool tee_put(struct xrx_tee *t, const struct xrx_pkt *pkt)
+{
+	__u64 need = TEE_ALIGN(sizeof(struct tee_rec) + pkt->len);
+	__u64 head = t->head_own, pos = head % XRX_TEE_RING_BYTES;
+	__u64 room = XRX_TEE_RING_BYTES -
+		     (head - atomic_load_explicit(&t->tail, memory_order_acquire));
+	__u64 contig = XRX_TEE_RING_BYTES - pos, skip = 0;
+	struct tee_rec *r;
+	__u8 *d;
+	__u32 i;
+
+	if (contig < need)
+		skip = contig;	/* the record starts over at 0 */
+	if (need + skip > room || need > XRX_TEE_RING_BYTES / 2)
+		return false;
+	if (skip) {
+		((struct tee_rec *)(t->ring + pos))->size = 0;
+		head += skip;
+		pos = 0;
+	}
+	r = (struct tee_rec *)(t->ring + pos);
+	r->size = (__u32)need;
+	r->pkt = *pkt;
+	d = r->data;
+	memcpy(d, pkt->head, pkt->head_len);
+	d += pkt->head_len;
+	for (i = 0; i < pkt->nr_frags; i++) {
+		memcpy(d, pkt->frags[i].data, pkt->frags[i].len);
+		d += pkt->frags[i].len;
+	}
+	t->head_own = head + need;
+	atomic_store_explicit(&t->head, t->head_own, memory_order_release);
+	return true;
 }
 
 int xrx_tee__deliver(struct xrx_tee *t, struct xrx_sink *primary,
 		     struct xrx_pkt *pkt)
 {
-	int err, terr;
+	atomic_fetch_add_explicit(&t->in_pkts, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->in_bytes, pkt->len, memory_order_relaxed);
+	/* Before the primary, which may give the frames back at once. */
+	if (!tee_put(t, pkt))
+		atomic_fetch_add_explicit(&t->full_pkts, 1, memory_order_relaxed);
+	return xrx_sink__deliver(primary, pkt);
+}
 
-	if (t->nr_held == XRX_TEE_HELD_MAX) {
-		/* Both flush: each gives back all it holds (sink.h). */
-		xrx_sink__flush(primary);
-		terr = xrx_sink__flush(t->sink);
-		if (terr)
-			t->err = terr;
-	}
-	if (t->nr_held == XRX_TEE_HELD_MAX) {
-		/* A sink that keeps packets past its flush: the tee goes
-		 * without rather than hold the primary's packet up. */
-		xrx_sink__count(t->sink, XRX_SINK_STAT_PKTS_IN, 1);
-		xrx_sink__count(t->sink, XRX_SINK_STAT_BYTES_IN, pkt->len);
-		xrx_sink__count(t->sink, XRX_SINK_STAT_DROPPED, 1);
-		return xrx_sink__deliver(primary, pkt);
-	}
-	tee_hold(t, pkt);
-	err = xrx_sink__deliver(primary, pkt);
-	terr = xrx_sink__deliver(t->sink, pkt);
-	if (terr)
-		t->err = terr;
-	return err;
+void xrx_tee__stats(const struct xrx_tee *t, __u64 *vals)
+{
+	xrx_sink__stats(t->sink, vals);
+	vals[XRX_SINK_STAT_PKTS_IN] =
+		atomic_load_explicit(&t->in_pkts, memory_order_relaxed);
+	vals[XRX_SINK_STAT_BYTES_IN] =
+		atomic_load_explicit(&t->in_bytes, memory_order_relaxed);
+	vals[XRX_SINK_STAT_DROPPED] +=
+		atomic_load_explicit(&t->full_pkts, memory_order_relaxed);
 }
 
 enum xrx_tee_turn xrx_tee__flush(struct xrx_tee *t)
 {
-	const __u64 *st = t->sink->stats;
 	enum xrx_tee_turn turn = XRX_TEE_SAME;
 	__u64 lost, out;
 	int err;
 
-	err = xrx_sink__flush(t->sink);
+	tee_wake(t);
+	err = atomic_exchange(&t->werr, 0);
 	if (err)
 		t->err = err;
-	lost = st[XRX_SINK_STAT_ERRORS] + st[XRX_SINK_STAT_DROPPED];
-	out = st[XRX_SINK_STAT_PKTS_OUT];
+	pthread_mutex_lock(&t->lock);
+	lost = t->pub_lost;
+	out = t->pub_out;
+	pthread_mutex_unlock(&t->lock);
+	lost += atomic_load_explicit(&t->full_pkts, memory_order_relaxed);
 	if (lost != t->lost_seen && !t->losing) {
 		t->losing = true;
 		t->lost_from = t->lost_seen;
