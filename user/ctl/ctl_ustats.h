@@ -86,7 +86,9 @@ enum xrx_ustats_hdr {
 	X(SINK_FULL, "sink_full",                                              \
 	  "the sink's file system is full: delivered packets are lost (never a torn record) until space returns") \
 	X(SINK_ERRORS, "sink_errors",                                          \
-	  "the sink fails to write: delivered packets are lost until writes succeed again")
+	  "the sink fails to write: delivered packets are lost until writes succeed again") \
+	X(CSUM_PARTIAL, "csum_partial",                                        \
+	  "frames with partial checksums (a sender's TX checksum offload) are refused: the stack behind the sink drops them and those connections hang; turn the offload off on the sender (ethtool -K PEER tx off) or set csum_partial = accept")
 
 enum xrx_degraded_reason {
 #define XRX_X_ENUM(e, n, d) XRX_DEGRADED_##e,

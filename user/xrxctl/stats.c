@@ -119,10 +119,10 @@ static void derive(const struct snap *s, const struct snap *prev,
 
 /*
  * Frames with bad checksums are not merged, and a TUN sink hands them to
- * a stack that drops them, so a sender
- * that leaves them partial (TX checksum offload on a veth peer, where no
- * NIC fills them in) makes a TUN sink look dead. More than 1 % of at
- * least 100 frames is no accident of the wire.
+ * a stack that drops them. More than 1 % of at least 100 frames is no
+ * accident of the wire. Partial checksums (a sender's TX offload) are
+ * counted apart (csum_partial) and said at the first one: one refused is
+ * a connection that hangs.
  */
 #define CSUM_BAD_MIN_FRAMES 100
 #define CSUM_BAD_RATIO 0.01
@@ -130,10 +130,18 @@ static void derive(const struct snap *s, const struct snap *prev,
 static void csum_hint(const struct snap *s, const struct derived *d)
 {
 	double frames = (double)s->u.engine[XRX_ENGINE_STAT_FRAMES_IN];
+	__u64 partial = s->u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL];
+	__u64 refused = s->u.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL];
 
+	if (refused)
+		printf("  hint: %llu frame%s with a partial checksum refused (single_csum_partial): the sender leaves the sum to its TX offload and the stack behind the sink drops them; turn it off on the sender (ethtool -K PEER tx off), or set csum_partial = accept if the link hands such packets over (xrx.conf(5))\n",
+		       (unsigned long long)refused, refused == 1 ? "" : "s");
+	else if (partial)
+		printf("  note: %llu segment%s with a partial checksum (csum_partial), taken unverified as the kernel takes them from a veth or tun peer; ethtool -K PEER tx off on the sender has them verified\n",
+		       (unsigned long long)partial, partial == 1 ? "" : "s");
 	if (frames < CSUM_BAD_MIN_FRAMES || d->csum_bad_ratio <= CSUM_BAD_RATIO)
 		return;
-	printf("  hint: %.0f%% of frames had a bad checksum (csum_bad): not merged, and dropped by the stack behind a TUN sink; a sender with TX checksum offload on a virtual link sends partial checksums; turn it off there (ethtool -K PEER tx off), or set csum = trust if the NIC validated them (xrx.conf(5), TUN sink)\n",
+	printf("  hint: %.0f%% of frames had a bad checksum (csum_bad): not merged, and dropped by the stack behind a TUN sink; corruption on the wire, or a sender whose checksums are wrong; csum = trust only if the NIC validated them (xrx.conf(5), TUN sink)\n",
 	       d->csum_bad_ratio * 100);
 }
 

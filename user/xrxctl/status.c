@@ -242,7 +242,10 @@ static void print_degraded(const struct xrx_ustats *u)
 	for (r = 0; r < XRX_DEGRADED_MAX; r++) {
 		if (!(why & (1ull << r)))
 			continue;
-		if (r == XRX_DEGRADED_NO_SOCKETS)
+		if (r == XRX_DEGRADED_CSUM_PARTIAL)
+			printf("  state     DEGRADED: %llu frames with partial checksums refused (a sender's TX checksum offload): the stack behind the sink drops them and those connections hang; turn the offload off on the sender (ethtool -K PEER tx off) or set csum_partial = accept\n",
+			       (unsigned long long)u->engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL]);
+		else if (r == XRX_DEGRADED_NO_SOCKETS)
 			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
 			       (unsigned long long)u->hdr[XRX_USTATS_BIND_FAILURES],
 			       u->hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
@@ -340,6 +343,10 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 			       u.hdr[XRX_USTATS_STUCK_WORKERS] == 1 ? "" : "s");
 		else
 			printf("  state     ok: every worker running\n");
+		if (u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL] &&
+		    !u.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL])
+			printf("  checksums %llu segments with partial checksums (the sender's TX offload) taken unverified, as the kernel takes them from a veth or tun; ethtool -K PEER tx off on the sender has them verified\n",
+			       (unsigned long long)u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL]);
 		print_reload(ctx, ifname, holder ? holder : (pid_t)pid);
 	}
 	if (ifindex)

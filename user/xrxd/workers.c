@@ -110,6 +110,7 @@ bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
+	struct xrx_engine_opts eng;
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	int err;
 
@@ -128,8 +129,10 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
 		r.no_tee = !r.tee;
 	}
-	if (engine_differs(x->conf, conf))
-		r.engine = &conf->engine;
+	if (engine_differs(x->conf, conf)) {
+		xrxd_engine_opts(x, conf, &eng);
+		r.engine = &eng;
+	}
 	err = xrx_live__reconfigure_opts(x->live, &r);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
@@ -194,6 +197,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 {
 	/* The config's live options (include/xrx/options.h), and xrxd's. */
 	struct xrx_live_opts lo = conf->live;
+	struct xrx_engine_opts eng;
 	struct xrx_live_queue_info qi;
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
@@ -214,7 +218,8 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	sinks_text(conf, text, sizeof(text));
 	lo.sink_opts = &conf->sink_opts;
 	lo.tee_opts = &conf->sink_opts;
-	lo.engine = &conf->engine;
+	xrxd_engine_opts(x, conf, &eng);
+	lo.engine = &eng;
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {

@@ -844,6 +844,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			xrxd_stats_refresh(x);
 			if (xrxd_sink_watch(x))
 				xrxd_stats_refresh(x);	/* publish the change */
+			if (xrxd_csum_watch(x))
+				xrxd_stats_refresh(x);
 			notify_status(x);
 		}
 	}

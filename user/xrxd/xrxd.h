@@ -83,6 +83,12 @@ struct xrxd {
 	__u64 sink_logged_ns, sink_reminded_ns;
 	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
 	bool sink_episode_logged;
+	/* csum.c: what csum_partial = auto became, whether the first
+	 * partial checksum was logged, refusals at the last look and when
+	 * the count last grew. */
+	enum xrx_csum_partial csum_partial;
+	bool csum_partial_said;
+	__u64 csum_refused, csum_refused_ns;
 	/* The last consuming-sink warning: its rules and its sink. */
 	char consuming_said[512];
 	char consuming_sink[PATH_MAX + 8];
@@ -140,6 +146,12 @@ bool xrxd_sink_watch(struct xrxd *x);
 void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf);
 
 /* linkmon.c */
+struct ethtool_drvinfo;
+int xrxd_drvinfo(const char *name, struct ethtool_drvinfo *di);
+void xrxd_engine_opts(struct xrxd *x, const struct xrx_conf *conf,
+		      struct xrx_engine_opts *eng);
+bool xrxd_csum_watch(struct xrxd *x);
+
 int xrxd_linkmon_open(void);
 /* Read pending link events. Return: 1 when the interface was removed. */
 int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart);
