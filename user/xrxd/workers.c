@@ -18,6 +18,8 @@
  * ones older than XRXD_STUCK_NS as stuck.
  */
 #include <errno.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -334,6 +336,61 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 	return n;
 }
 
+/*
+ * The copy of the counters for readers that are not root (ctl_ustats.h):
+ * the state directory is opened to XRX_STATS_GROUP when it exists, so
+ * that a metrics job in that group reads the copy and nothing else (the
+ * state, lock and reload files stay 0600). Without the group everything
+ * stays root's.
+ */
+void xrxd_stats_file_open(struct xrxd *x)
+{
+	const char *dir = x->o->statedir;
+	struct group *gr = getgrnam(XRX_STATS_GROUP);
+	struct stat st;
+
+	x->stats_gid = gr ? gr->gr_gid : (gid_t)-1;
+	x->stats_file = true;
+	if (!gr)
+		return;
+	if (stat(dir, &st) ||
+	    (st.st_gid != x->stats_gid && chown(dir, (uid_t)-1, x->stats_gid)) ||
+	    chmod(dir, (st.st_mode & 07777) | S_IRGRP | S_IXGRP))
+		ctl_warn("%s: cannot open %s to group %s (xrxctl as a member of it reads the counters there): %s%s",
+			 x->ifname, dir, XRX_STATS_GROUP, strerror(errno),
+			 errno == EPERM ? "; xrxd needs CAP_CHOWN for it" : "");
+}
+
+static void stats_file_write(struct xrxd *x, const struct xrx_live_stats *st)
+{
+	struct xrx_counter k[XRX_STAT_MAX];
+	int i, err;
+
+	if (!x->stats_file)
+		return;
+	for (i = 0; i < XRX_STAT_MAX; i++) {
+		k[i].packets = st->prog[i];
+		k[i].bytes = st->prog_bytes[i];
+	}
+	err = xrx_ustats_file_write(x->o->statedir, x->ifname, &x->us, k,
+				    x->stats_gid);
+	if (err)
+		ctl_debug("%s: cannot write the counters to %s: %s", x->ifname,
+			  x->o->statedir, strerror(-err));
+}
+
+void xrxd_stats_file_remove(struct xrxd *x)
+{
+	char path[PATH_MAX];
+
+	if (!x->stats_file)
+		return;
+	x->stats_file = false;
+	if (!xrx_ustats_file_path(x->o->statedir, x->ifname, path,
+				  sizeof(path)))
+		unlink(path);
+}
+
 void xrxd_stats_refresh(struct xrxd *x)
 {
 	struct xrx_live_stats st;
@@ -380,6 +437,7 @@ void xrxd_stats_refresh(struct xrxd *x)
 	if (x->ustats_fd >= 0 && xrx_ustats_write(x->ustats_fd, u))
 		ctl_debug("%s: cannot write xrx_ustats: %s", x->ifname,
 			  strerror(errno));
+	stats_file_write(x, &st);
 }
 
 /*

@@ -61,6 +61,10 @@ struct xrxd {
 	struct xrx_live_stats base;
 	struct xrx_ustats us;
 	int ustats_fd;
+	/* The copy in the state directory (ctl_ustats.h): its group, -1
+	 * where XRX_STATS_GROUP does not exist; written since the start. */
+	gid_t stats_gid;
+	bool stats_file;
 
 	__u64 reload_gen;	/* reloads so far (reload.c) */
 
@@ -116,6 +120,8 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
 bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu);
 unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first, __u64 *age_ns);
 void xrxd_stats_refresh(struct xrxd *x);
+void xrxd_stats_file_open(struct xrxd *x);
+void xrxd_stats_file_remove(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
 
 /* check.c: the sink and the tee. 0, or a negative errno with one line
