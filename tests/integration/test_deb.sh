@@ -206,6 +206,8 @@ check "dpkg -i xrx libxrx-dev: dependencies met by the host's packages" $rc
 st=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ' xrx libxrx-dev 2>/dev/null)
 check "both installed ($st)" $([ "$st" = "ii  ii  " ]; echo $?)
 ok "dpkg --verify: every file as packaged" in_root dpkg --verify xrx libxrx-dev
+check "install: the system group xrx, which reads xrxd's counters (docs/xrxd.md)" \
+	$(in_root getent group xrx >/dev/null; echo $?)
 # dh_installsystemd leaves template units out; the package does it.
 check "install: systemctl daemon-reload, so systemd reads the new unit" \
 	$(grep -qx -- "--system daemon-reload" "$R$T/systemctl.log" 2>/dev/null; echo $?)

@@ -257,7 +257,7 @@ static void usage(FILE *f)
 		"\nOptions:\n"
 		"      --state-dir DIR  state and outcome files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
-		"      --config-dir DIR configured instances, NAME.conf (default " XRX_CONF_DIR "): stats --prom\n"
+		"      --config-dir DIR IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")\n"
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"
 		"  -h, --help           this text\n"
