@@ -8,12 +8,14 @@
 # Proves: without the group, status and stats --prom (named or not) say
 # "permission denied" with the fix and exit 1, never "no xrxd" and never
 # xrx_up 0; xrxd opens its state directory to group xrx and keeps a copy
-# of the counters there (0640, group xrx), so a member of the group reads
-# status, stats --json and --prom like root; --prom without an interface
-# gives one xrx_up per running and per configured instance (1 for the
-# running one, 0 for one configured that does not run, none for
-# example.conf), as root and as the group member; once xrxd stops, the
-# copy goes and a configured instance reads xrx_up 0 for the member.
+# of the counters there (0640, group xrx), so a member of the group
+# reads status (with or without IFACE), stats --json and --prom like
+# root, while rules (which only root's pins hold) says permission denied;
+# --prom without an interface gives one xrx_up per running and per
+# configured instance (1 for the running one, 0 for one configured that
+# does not run, none for example.conf), as root and as the group member;
+# once xrxd stops, the copy goes and a configured instance reads xrx_up 0
+# for the member.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 
@@ -66,6 +68,16 @@ sed 's/^/# /' "$WORK/out" "$WORK/err"
 check "status as a member of xrx: exit 0, xrxd running with its pid, state ok" \
 	$([ $rc = 0 ] && grep -q "xrxd      running, pid $pid" "$WORK/out" &&
 	  grep -q "state     ok" "$WORK/out"; echo $?)
+as_member status >"$WORK/out" 2>"$WORK/err"
+rc=$?
+check "status without IFACE as a member: exit 0, the instance listed from the copies" \
+	$([ $rc = 0 ] && grep -q "^$IF_DUT:" "$WORK/out" && grep -q "state     ok" "$WORK/out"; echo $?)
+as_member rules $IF_DUT >"$WORK/out" 2>"$WORK/err"
+rc=$?
+sed 's/^/# /' "$WORK/err"
+check "rules as a member: exit 1, permission denied (root's pins alone hold them), not 'no xrxd'" \
+	$([ $rc = 1 ] && grep -q "permission denied.*run xrxctl rules as root" "$WORK/err" &&
+	  ! grep -qi "no xrxd" "$WORK/err"; echo $?)
 frames=$(jpath "$WORK/stats.json" user.engine.frames_in)
 check "stats --json as a member: the counters root reads" \
 	$(as_member stats $IF_DUT --json | jpath - user.engine.frames_in | grep -qx "[0-9]*" &&

@@ -495,6 +495,12 @@ static int rules_one(const struct ctx *ctx, const char *ifname, bool json,
 	rfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_rules");
 	cfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_cfg");
 	rows = calloc(XRX_RULES_MAX, sizeof(*rows));
+	if (rfd == -EACCES || rfd == -EPERM) {
+		/* not in the copy xrxd keeps for group xrx: root's alone */
+		ctl_err("permission denied reading %s/%s/xrx_rules as uid %u: the rules are in xrxd's pins, which are root's; run xrxctl rules as root",
+			ctx->pin_root, ifname, (unsigned int)getuid());
+		goto out;
+	}
 	if (rfd < 0 || cfd < 0 || !rows) {
 		ctl_err("no xrxd on %s: xrx_rules/xrx_cfg not pinned in %s/%s; start it with systemctl start %s",
 			ifname, ctx->pin_root, ifname,

@@ -70,7 +70,6 @@ void xrxd_engine_opts(struct xrxd *x, const struct xrx_conf *conf,
 		eng->csum_partial = link_keeps_partial(x->ifname) ?
 					    XRX_CSUM_PARTIAL_ACCEPT :
 					    XRX_CSUM_PARTIAL_REFUSE;
-	x->csum_partial = eng->csum_partial;
 }
 
 bool xrxd_csum_watch(struct xrxd *x)
@@ -83,9 +82,9 @@ bool xrxd_csum_watch(struct xrxd *x)
 	if (seen && !x->csum_partial_said) {
 		x->csum_partial_said = true;
 		if (!refused)
-			ctl_warn("%s: %llu segment%s with a partial checksum (the sender's TX checksum offload: the field holds the pseudo-header sum), taken unverified as the kernel takes them from a %s peer (csum_partial = %s); to have every sum verified, turn the offload off on the sender: ethtool -K PEER tx off",
+			ctl_warn("%s: %llu segment%s with a partial checksum (the sender's TX checksum offload: the field holds the pseudo-header sum), taken unverified as the kernel takes them from a veth or tun peer (csum_partial = %s); to have every sum verified, turn the offload off on the sender: ethtool -K PEER tx off",
 				 x->ifname, (unsigned long long)seen,
-				 seen == 1 ? "" : "s", "veth or tun",
+				 seen == 1 ? "" : "s",
 				 x->conf->engine.csum_partial ==
 						 XRX_CSUM_PARTIAL_ACCEPT ?
 					 "accept" : "auto");

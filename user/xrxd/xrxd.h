@@ -87,10 +87,8 @@ struct xrxd {
 	__u64 sink_logged_ns, sink_reminded_ns;
 	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
 	bool sink_episode_logged;
-	/* csum.c: what csum_partial = auto became, whether the first
-	 * partial checksum was logged, refusals at the last look and when
-	 * the count last grew. */
-	enum xrx_csum_partial csum_partial;
+	/* csum.c: whether the first partial checksum was logged,
+	 * refusals at the last look and when the count last grew. */
 	bool csum_partial_said;
 	__u64 csum_refused, csum_refused_ns;
 	/* The last consuming-sink warning: its rules and its sink. */
