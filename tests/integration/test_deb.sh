@@ -103,7 +103,9 @@ linked=$(for l in $needed; do
 done | sort -u)
 depends=$(field "$XRX_DEB" Depends)
 diag "xrx Depends: $(echo $depends)"
-check "xrx depends on exactly the packages of the libraries its programs link" \
+# and adduser, whose addgroup the postinst runs (group xrx)
+linked=$(printf '%s\nadduser\n' "$linked" | sort -u)
+check "xrx depends on exactly the packages of the libraries its programs link, and adduser" \
 	$([ -n "$linked" ] && [ "$linked" = "$depends" ]; echo $?)
 
 # libxrx-dev: the -dev packages of what xrx.pc requires.
@@ -363,9 +365,13 @@ rm -rf "$R$T"
 
 # What the packages left: every entry of the upper layer that is not a
 # deletion (a whiteout) and not a directory the host has anyway, except
-# dpkg's own database and log and man-db's index.
+# dpkg's own database and log and man-db's index, and the group databases
+# addgroup wrote: the system group xrx stays on purge, as Debian keeps
+# the system users and groups packages made.
 left=$(cd "$UP" && find . -mindepth 1 \
 	\( -path ./var/lib/dpkg -o -path ./var/log/dpkg.log -o -path ./var/cache/man \) -prune -o \
+	\( -path ./etc/group -o -path ./etc/group- -o -path ./etc/gshadow -o \
+	   -path ./etc/gshadow- -o -path ./etc/.pwd.lock \) -prune -o \
 	-print | while read -r p; do
 		p=${p#./}
 		[ -c "$UP/$p" ] && [ "$(stat -c %t:%T "$UP/$p")" = 0:0 ] && continue
