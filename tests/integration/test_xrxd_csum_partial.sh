@@ -6,11 +6,12 @@
 # checksum field and the kernel takes them from the veth as
 # CHECKSUM_PARTIAL. xrxd with csum = verify and a TUN sink.
 #
-# Proves, with csum_partial = auto on a veth: a TCP stream completes with
-# its hash intact; the segments are counted in csum_partial, none in
-# csum_bad; xrxd logs one warning naming the fix (ethtool -K PEER tx off)
-# and only one, however many follow; xrxctl status says ok and how many
-# were taken unverified; stats and --prom show the counter.
+# Proves, with csum_partial = auto on a veth: TCP streams over IPv4 and
+# IPv6 complete with their hashes intact; the segments are counted in
+# csum_partial, none in csum_bad; xrxd logs one warning naming the fix
+# (ethtool -K PEER tx off) and only one, however many follow; xrxctl
+# status says ok and how many were taken unverified; stats, --prom and
+# bpftool's view of xrx_ustats show the counter.
 # With csum_partial = refuse (reloaded): a connection attempt gets no
 # answer (its SYN goes to the stack unverified and is dropped there);
 # the frames count in single_csum_partial, none in csum_bad; xrxd logs a
@@ -52,8 +53,8 @@ warned() { grep -c "partial checksum.*ethtool -K PEER tx off" "$WORK/xrxd.err"; 
 wait_for 10 test "$(warned)" -ge 1
 grep "partial checksum" "$WORK/xrxd.err" | sed 's/^/# /'
 check "xrxd warned, naming the fix (ethtool -K PEER tx off)" $([ "$(warned)" -ge 1 ]; echo $?)
-tcp_stream "$WORK/tcp2" $IP4_DUT $PORT $BYTES
-check "a second stream completes too" $?
+tcp_stream "$WORK/tcp2" $IP6_DUT $PORT $BYTES
+check "a second stream, over IPv6, completes too" $?
 stats_settled "$WORK/stats.json"
 check "and the warning stays one line" $([ "$(warned)" = 1 ]; echo $?)
 
@@ -67,6 +68,8 @@ check "stats: a note on the partial checksums" \
 	$(grep -q "note: [0-9]* segments with a partial checksum (csum_partial)" "$WORK/stats.txt"; echo $?)
 check "--prom: xrx_engine_csum_partial_total" \
 	$(xrxctl stats $IF_DUT --prom | grep -q "^xrx_engine_csum_partial_total{interface=\"$IF_DUT\"} [1-9]"; echo $?)
+check "bpftool names it in xrx_ustats (the BTF comes from the same table)" \
+	$(bpftool map dump pinned "$PIN/xrx_ustats" | grep -q '"csum_partial": [1-9]'; echo $?)
 
 # --- refused ------------------------------------------------------------------
 sed -i '$a csum_partial = refuse' "$WORK/xrx.conf"
