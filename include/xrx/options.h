@@ -101,7 +101,7 @@ extern "C" {
 	X(CSUM_PARTIAL, ENGINE, csum_partial, "csum_partial", "csum-partial",  \
 	  'P', ENUM, XRX_CSUM_PARTIAL_AUTO, 0, XRX_CSUM_PARTIAL_REFUSE,        \
 	  XRX_OPT_WORDS_CSUM_PARTIAL, "MODE", NULL,                            \
-	  "partial L4 checksums (sender's TX offload)")                        \
+	  "sums left to TX offload")                                           \
 	X(UDP, ENGINE, udp, "udp_gro", "udp", 'u', BOOL, 0, 0, 1,              \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL, "aggregate UDP too (UDP GRO)")      \
 	X(VXLAN_PORTS, ENGINE, vxlan_ports, "vxlan_ports", "vxlan-port", 'x',  \
