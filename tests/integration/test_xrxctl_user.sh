@@ -89,7 +89,8 @@ cp "$WORK/xrx.conf" "$WORK/etc/$IF_DUT.conf"
 cp "$WORK/xrx.conf" "$WORK/etc/xq$$.conf"
 cp "$WORK/xrx.conf" "$WORK/etc/example.conf"
 chmod 0755 "$WORK/etc"
-prom_ups() { grep '^xrx_up{' "$1" | sort | tr '\n' ' '; }
+# Only this test's two: other tests' xrxds share the pin root.
+prom_ups() { grep -E "^xrx_up\{interface=\"($IF_DUT|xq$$)\"\}" "$1" | sort | tr '\n' ' '; }
 want="xrx_up{interface=\"$IF_DUT\"} 1 xrx_up{interface=\"xq$$\"} 0 "
 xrxctl --config-dir "$WORK/etc" stats --prom >"$WORK/prom.root"
 rc=$?

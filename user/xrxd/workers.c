@@ -343,15 +343,36 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
  * state, lock and reload files stay 0600). Without the group everything
  * stays root's.
  */
+/*
+ * The group as addgroup --system makes it: in /etc/group. Read there, not
+ * through getgrnam(), which would load the NSS modules (dlopen()) into
+ * the daemon for one lookup at start.
+ */
+static gid_t stats_group(void)
+{
+	FILE *f = fopen("/etc/group", "re");
+	gid_t gid = (gid_t)-1;
+	struct group *gr;
+
+	if (!f)
+		return gid;
+	while ((gr = fgetgrent(f)))
+		if (!strcmp(gr->gr_name, XRX_STATS_GROUP)) {
+			gid = gr->gr_gid;
+			break;
+		}
+	fclose(f);
+	return gid;
+}
+
 void xrxd_stats_file_open(struct xrxd *x)
 {
 	const char *dir = x->o->statedir;
-	struct group *gr = getgrnam(XRX_STATS_GROUP);
 	struct stat st;
 
-	x->stats_gid = gr ? gr->gr_gid : (gid_t)-1;
+	x->stats_gid = stats_group();
 	x->stats_file = true;
-	if (!gr)
+	if (x->stats_gid == (gid_t)-1)
 		return;
 	if (stat(dir, &st) ||
 	    (st.st_gid != x->stats_gid && chown(dir, (uid_t)-1, x->stats_gid)) ||
