@@ -72,6 +72,31 @@ enum xrx_csum_mode {
 };
 
 /*
+ * A TCP/UDP checksum field that holds the pseudo-header sum while the
+ * whole sum does not verify: the form a sender with TX checksum offload
+ * leaves for the device to finish (__tcp_v4_send_check(): th->check =
+ * ~tcp_v4_check(len, saddr, daddr, 0), udp4_hwcsum(), tcp_v6_send_check()).
+ * From a veth or a tun the kernel takes such a packet: the skb arrives
+ * CHECKSUM_PARTIAL, which skb_csum_unnecessary() accepts. XDP (and so
+ * AF_XDP in copy mode) sees its bytes without ip_summed. From a physical
+ * NIC it is corruption as far as the kernel is concerned: dropped. With
+ * csum = verify the engine recognises the form (csum_partial):
+ */
+enum xrx_csum_partial {
+	XRX_CSUM_PARTIAL_AUTO = 0,	/* as REFUSE in the engine; xrxd makes
+					 * it ACCEPT on a veth or tun and
+					 * REFUSE on anything else */
+	XRX_CSUM_PARTIAL_ACCEPT,	/* take it as CHECKSUM_PARTIAL: merged,
+					 * or delivered alone with csum
+					 * PARTIAL, so that the stack behind
+					 * the sink finishes the sum as it
+					 * would have on the veth */
+	XRX_CSUM_PARTIAL_REFUSE,	/* delivered alone, unverified
+					 * (single_csum_partial): the stack
+					 * behind a TUN drops it */
+};
+
+/*
  * How an IPv6 TCP aggregate above 65535 bytes of payload (BIG TCP) says
  * its length; payload_len is 0 in both forms.
  */
@@ -256,6 +281,8 @@ struct xrx_pkt {
 	X(FRAMES_RELEASED, "frames_released", "frames handed back")           \
 	X(FRAMES_NO_META, "frames_no_meta",                                    \
 	  "frames without usable xrx_meta: parsed in userspace")              \
+	X(CSUM_PARTIAL, "csum_partial",                                        \
+	  "segments whose L4 checksum held the pseudo-header sum: a sender's TX checksum offload (veth, tun); not csum_bad") \
 	X(FLUSH_CWR, "flush_cwr", "tcp_gro_receive: CWR set")                 \
 	X(FLUSH_FLAGS, "flush_flags", "tcp_gro_receive: flags or doff differ") \
 	X(FLUSH_WINDOW, "flush_window", "tcp_gro_receive: window differs")     \
@@ -296,6 +323,8 @@ struct xrx_pkt {
 	X(SINGLE_UDP_OFF, "single_udp_off", "UDP while UDP GRO is off")        \
 	X(SINGLE_UDP_NO_CSUM, "single_udp_no_csum", "UDP checksum zero")       \
 	X(SINGLE_UDP_LEN, "single_udp_len", "UDP length <= 8 or != bytes")     \
+	X(SINGLE_CSUM_PARTIAL, "single_csum_partial",                          \
+	  "csum_partial refused (csum_partial = refuse, or auto off veth/tun): delivered alone, unverified") \
 	X(CSUM_BAD, "csum_bad", "bad IPv4 header or L4 checksum")              \
 	X(DROP_NO_BUFFER, "drop_no_buffer",                                    \
 	  "no free packet buffer: consumer holds too many")                    \
@@ -400,6 +429,8 @@ struct xrx_engine_opts {
 	 * random key chosen at creation (getrandom()).
 	 */
 	struct xrx_hash_key hash_key;
+	/* Partial checksums from a sender's TX offload (enum above). */
+	enum xrx_csum_partial csum_partial;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */

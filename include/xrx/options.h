@@ -63,6 +63,10 @@ extern "C" {
 #define XRX_OPT_WORDS_CSUM                                                     \
 	((const char *const[]){ [XRX_CSUM_VERIFY] = "verify",                  \
 				[XRX_CSUM_TRUST] = "trust", NULL })
+#define XRX_OPT_WORDS_CSUM_PARTIAL                                             \
+	((const char *const[]){ [XRX_CSUM_PARTIAL_AUTO] = "auto",              \
+				[XRX_CSUM_PARTIAL_ACCEPT] = "accept",          \
+				[XRX_CSUM_PARTIAL_REFUSE] = "refuse", NULL })
 #define XRX_OPT_WORDS_IPV6_JUMBO                                               \
 	((const char *const[]){ [XRX_IPV6_JUMBO_ZERO] = "zero",                \
 				[XRX_IPV6_JUMBO_HBH] = "hbh", NULL })
@@ -94,6 +98,10 @@ extern "C" {
 	  "copied per frame")                                                  \
 	X(CSUM, ENGINE, csum, "csum", "csum", 'c', ENUM, XRX_CSUM_VERIFY, 0,   \
 	  XRX_CSUM_TRUST, XRX_OPT_WORDS_CSUM, "MODE", NULL, "L4 checksums")    \
+	X(CSUM_PARTIAL, ENGINE, csum_partial, "csum_partial", "csum-partial",  \
+	  'P', ENUM, XRX_CSUM_PARTIAL_AUTO, 0, XRX_CSUM_PARTIAL_REFUSE,        \
+	  XRX_OPT_WORDS_CSUM_PARTIAL, "MODE", NULL,                            \
+	  "sums left to TX offload")                                           \
 	X(UDP, ENGINE, udp, "udp_gro", "udp", 'u', BOOL, 0, 0, 1,              \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL, "aggregate UDP too (UDP GRO)")      \
 	X(VXLAN_PORTS, ENGINE, vxlan_ports, "vxlan_ports", "vxlan-port", 'x',  \

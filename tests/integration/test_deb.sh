@@ -103,7 +103,9 @@ linked=$(for l in $needed; do
 done | sort -u)
 depends=$(field "$XRX_DEB" Depends)
 diag "xrx Depends: $(echo $depends)"
-check "xrx depends on exactly the packages of the libraries its programs link" \
+# and adduser, whose addgroup the postinst runs (group xrx)
+linked=$(printf '%s\nadduser\n' "$linked" | sort -u)
+check "xrx depends on exactly the packages of the libraries its programs link, and adduser" \
 	$([ -n "$linked" ] && [ "$linked" = "$depends" ]; echo $?)
 
 # libxrx-dev: the -dev packages of what xrx.pc requires.
@@ -206,6 +208,8 @@ check "dpkg -i xrx libxrx-dev: dependencies met by the host's packages" $rc
 st=$(in_root dpkg-query -W -f='${db:Status-Abbrev} ' xrx libxrx-dev 2>/dev/null)
 check "both installed ($st)" $([ "$st" = "ii  ii  " ]; echo $?)
 ok "dpkg --verify: every file as packaged" in_root dpkg --verify xrx libxrx-dev
+check "install: the system group xrx, which reads xrxd's counters (docs/xrxd.md)" \
+	$(in_root getent group xrx >/dev/null; echo $?)
 # dh_installsystemd leaves template units out; the package does it.
 check "install: systemctl daemon-reload, so systemd reads the new unit" \
 	$(grep -qx -- "--system daemon-reload" "$R$T/systemctl.log" 2>/dev/null; echo $?)
@@ -365,9 +369,13 @@ rm -rf "$R$T"
 
 # What the packages left: every entry of the upper layer that is not a
 # deletion (a whiteout) and not a directory the host has anyway, except
-# dpkg's own database and log and man-db's index.
+# dpkg's own database and log and man-db's index, and the group databases
+# addgroup wrote: the system group xrx stays on purge, as Debian keeps
+# the system users and groups packages made.
 left=$(cd "$UP" && find . -mindepth 1 \
 	\( -path ./var/lib/dpkg -o -path ./var/log/dpkg.log -o -path ./var/cache/man \) -prune -o \
+	\( -path ./etc/group -o -path ./etc/group- -o -path ./etc/gshadow -o \
+	   -path ./etc/gshadow- -o -path ./etc/.pwd.lock \) -prune -o \
 	-print | while read -r p; do
 		p=${p#./}
 		[ -c "$UP/$p" ] && [ "$(stat -c %t:%T "$UP/$p")" = 0:0 ] && continue

@@ -106,10 +106,10 @@ ok "system calls: @system-service and bpf; @debug (perf_event_open) denied" \
 	eval 'has "SystemCallFilter=@system-service bpf" &&
 	      grep -q "^SystemCallFilter=~.*@debug" "$UNIT" &&
 	      ! grep -v "^#" "$UNIT" | grep -q perf_event_open'
-ok "capabilities bounded to BPF, NET_ADMIN, NET_RAW, IPC_LOCK, PERFMON" \
-	has "CapabilityBoundingSet=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
+ok "capabilities bounded to BPF, NET_ADMIN, NET_RAW, IPC_LOCK, PERFMON, CHOWN (group xrx)" \
+	has "CapabilityBoundingSet=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON CAP_CHOWN"
 ok "ambient capabilities the same" \
-	has "AmbientCapabilities=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
+	has "AmbientCapabilities=CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON CAP_CHOWN"
 ok "no CAP_SYS_ADMIN" eval '! grep -v "^#" "$UNIT" | grep -q CAP_SYS_ADMIN'
 ok "LimitMEMLOCK=infinity" has "LimitMEMLOCK=infinity"
 ok "ProtectSystem=strict" has "ProtectSystem=strict"
@@ -140,8 +140,8 @@ ok "address families: unix, netlink, xdp only" \
 	has "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_XDP"
 ok "NoNewPrivileges=yes" has "NoNewPrivileges=yes"
 ok "needs the bpffs mount (sys-fs-bpf.mount)" has "RequiresMountsFor=/sys/fs/bpf"
-ok "RuntimeDirectory=xrx, 0700, preserved" \
-	eval 'has RuntimeDirectory=xrx && has RuntimeDirectoryMode=0700 && has RuntimeDirectoryPreserve=yes'
+ok "RuntimeDirectory=xrx, 0750 (xrxd gives it to group xrx), preserved" \
+	eval 'has RuntimeDirectory=xrx && has RuntimeDirectoryMode=0750 && has RuntimeDirectoryPreserve=yes'
 
 # --- the sandbox's exposure ------------------------------------------------
 # The score systemd-analyze gives the unit (lower is safer); the same

@@ -187,8 +187,8 @@ bad() { xrxctl stats $IF_DUT --json | grep -o '"csum_bad":[0-9]*' | head -1 | cu
 wait_for 5 test "$(bad)" -gt 0
 xrxctl stats $IF_DUT >"$WORK/out"
 grep "hint:" "$WORK/out" | sed 's/^/# /'
-check "stats text: $(bad) frames with bad checksums flagged, with the fix (ethtool -K PEER tx off)" \
-	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad).*ethtool -K PEER tx off" "$WORK/out"; echo $?)
+check "stats text: $(bad) frames with bad checksums flagged" \
+	$(grep -q "hint: [0-9]*% of frames had a bad checksum (csum_bad)" "$WORK/out"; echo $?)
 unaccounted_zero
 
 # --- reload: the outcome, not just the signal ---------------------------------

@@ -42,6 +42,10 @@ int xrx_pin_root_check(const char *root, const char *ifname, char *err,
  * @max. Return: how many, or a negative errno (-ENOENT: no root).
  */
 int xrx_pin_ifaces(const char *root, char (*names)[IF_NAMESIZE], int max);
+/* The NAMEs of the files NAME@suffix in @dir that are valid interface
+ * names ("eth0" of "eth0.conf"), sorted. Return: how many, or -errno. */
+int xrx_dir_ifaces(const char *dir, const char *suffix,
+		   char (*names)[IF_NAMESIZE], int max);
 
 /* An fd for PIN_ROOT/IFACE/NAME, or a negative errno. */
 int xrx_pin_open(const char *root, const char *ifname, const char *name);

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <xrx/xrx.h>
 
@@ -92,7 +93,9 @@ enum xrx_ustats_hdr {
 	X(TEE_FULL, "tee_full",                                                \
 	  "the tee's file system is full: the capture beside the sink loses packets (never a torn record) until space returns; the sink still gets every packet") \
 	X(TEE_ERRORS, "tee_errors",                                            \
-	  "the tee fails to write: the capture beside the sink loses packets until writes succeed again; the sink still gets every packet")
+	  "the tee fails to write: the capture beside the sink loses packets until writes succeed again; the sink still gets every packet") \
+	X(CSUM_PARTIAL, "csum_partial",                                        \
+	  "frames with partial checksums (a sender's TX checksum offload) are refused: the stack behind the sink drops them and those connections hang; turn the offload off on the sender (ethtool -K PEER tx off) or set csum_partial = accept")
 
 enum xrx_degraded_reason {
 #define XRX_X_ENUM(e, n, d) XRX_DEGRADED_##e,
@@ -152,5 +155,39 @@ int xrx_ustats_write(int fd, const struct xrx_ustats *u);
  * this build's (xrxd and xrxctl from different builds).
  */
 int xrx_ustats_read(int fd, struct xrx_ustats *u, char *err, size_t errlen);
+
+/*
+ * The copy for readers that are not root: /sys/fs/bpf is root's (systemd
+ * mounts it 0700), so xrxd also writes the map's value and xrx_rx's
+ * counters to STATEDIR/IFACE.stats at every refresh, mode 0640, in group
+ * XRX_STATS_GROUP when that group exists (docs/xrxd.md, Monitoring as a
+ * user). Written whole to a temporary name and renamed, so a reader sees
+ * one refresh or the one before.
+ */
+#define XRX_STATS_GROUP "xrx"
+
+struct xrx_ustats_file {
+	char magic[8];			/* XRX_USTATS_FILE_MAGIC */
+	__u32 sizes[4];			/* sizeof the parts below, this
+					 * build's: another build's file is
+					 * refused */
+	struct xrx_ustats u;
+	struct xrx_counter k[XRX_STAT_MAX];
+};
+
+#define XRX_USTATS_FILE_MAGIC "xrxust1"
+
+/* STATEDIR/IFACE.stats; -ENAMETOOLONG if it does not fit. */
+int xrx_ustats_file_path(const char *statedir, const char *ifname,
+			 char *buf, size_t len);
+/* Write it, group @gid unless it is (gid_t)-1. Return: 0 or -errno. */
+int xrx_ustats_file_write(const char *statedir, const char *ifname,
+			  const struct xrx_ustats *u,
+			  const struct xrx_counter k[XRX_STAT_MAX], gid_t gid);
+/* Read it. Return: 0, -errno of the open (err empty), or -EPROTO with
+ * err saying why. */
+int xrx_ustats_file_read(const char *statedir, const char *ifname,
+			 struct xrx_ustats *u, struct xrx_counter k[XRX_STAT_MAX],
+			 char *err, size_t errlen);
 
 #endif /* XRX_CTL_USTATS_H */

@@ -191,6 +191,34 @@ int xrx_pin_ifaces(const char *root, char (*names)[IF_NAMESIZE], int max)
 	return n;
 }
 
+int xrx_dir_ifaces(const char *dir, const char *suffix,
+		   char (*names)[IF_NAMESIZE], int max)
+{
+	size_t sl = strlen(suffix), len;
+	char name[NAME_MAX + 1];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		len = strlen(de->d_name);
+		if (len <= sl || strcmp(de->d_name + len - sl, suffix) ||
+		    (de->d_type != DT_REG && de->d_type != DT_UNKNOWN))
+			continue;
+		memcpy(name, de->d_name, len - sl);
+		name[len - sl] = '\0';
+		if (!xrx_ifname_valid(name))
+			continue;
+		memcpy(names[n++], name, strlen(name) + 1);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, IF_NAMESIZE, cmp_names);
+	return n;
+}
+
 int xrx_pin_open(const char *root, const char *ifname, const char *name)
 {
 	char path[PATH_MAX];

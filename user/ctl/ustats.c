@@ -8,10 +8,13 @@
  * integer types and four structs.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -265,5 +268,87 @@ int xrx_ustats_read(int fd, struct xrx_ustats *u, char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
+	return 0;
+}
+
+int xrx_ustats_file_path(const char *statedir, const char *ifname,
+			 char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s.stats", statedir, ifname);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static void ustats_file_sizes(__u32 sizes[4])
+{
+	sizes[0] = sizeof(struct xrx_ustats_file);
+	sizes[1] = sizeof(struct xrx_ustats);
+	sizes[2] = XRX_STAT_MAX;
+	sizes[3] = XRX_USTATS_HDR_MAX;
+}
+
+int xrx_ustats_file_write(const char *statedir, const char *ifname,
+			  const struct xrx_ustats *u,
+			  const struct xrx_counter k[XRX_STAT_MAX], gid_t gid)
+{
+	struct xrx_ustats_file f;
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	int fd, ret = 0;
+
+	if (xrx_ustats_file_path(statedir, ifname, path, sizeof(path)) ||
+	    snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	memset(&f, 0, sizeof(f));
+	memcpy(f.magic, XRX_USTATS_FILE_MAGIC, sizeof(f.magic));
+	ustats_file_sizes(f.sizes);
+	f.u = *u;
+	memcpy(f.k, k, sizeof(f.k));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0640);
+	if (fd < 0)
+		return -errno;
+	/* the mode whatever the umask; the group only where it exists */
+	if (fchmod(fd, 0640) ||
+	    (gid != (gid_t)-1 && fchown(fd, (uid_t)-1, gid)) ||
+	    write(fd, &f, sizeof(f)) != (ssize_t)sizeof(f))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int xrx_ustats_file_read(const char *statedir, const char *ifname,
+			 struct xrx_ustats *u, struct xrx_counter k[XRX_STAT_MAX],
+			 char *err, size_t errlen)
+{
+	struct xrx_ustats_file f;
+	char path[PATH_MAX];
+	__u32 sizes[4];
+	ssize_t n;
+	int fd;
+
+	err[0] = '\0';
+	if (xrx_ustats_file_path(statedir, ifname, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, &f, sizeof(f));
+	close(fd);
+	ustats_file_sizes(sizes);
+	if (n != (ssize_t)sizeof(f) ||
+	    memcmp(f.magic, XRX_USTATS_FILE_MAGIC, sizeof(f.magic)) ||
+	    memcmp(f.sizes, sizes, sizeof(sizes))) {
+		snprintf(err, errlen,
+			 "%s is not this build's copy of xrx_ustats (xrxd and xrxctl from different builds?); use the xrxctl of the running xrxd",
+			 path);
+		return -EPROTO;
+	}
+	*u = f.u;
+	memcpy(k, f.k, sizeof(f.k));
 	return 0;
 }

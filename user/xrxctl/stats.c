@@ -58,25 +58,15 @@ static double mono(void)
 static int take(const struct ctx *ctx, const char *ifname, struct snap *s,
 		bool named)
 {
-	char err[512];
-	int fd;
+	int err;
 
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, sizeof(s[0]));
 	snprintf(s->ifname, sizeof(s->ifname), "%s", ifname);
 	s->at = mono();
-	fd = xrx_pin_open(ctx->pin_root, ifname, "xrx_stats");
-	if (fd >= 0) {
-		s->have_k = !xrx_pin_read_stats(fd, s->k);
-		close(fd);
-	}
-	fd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
-	if (fd >= 0) {
-		if (xrx_ustats_read(fd, &s->u, err, sizeof(err)))
-			ctl_warn("%s: %s", ifname, err);
-		else
-			s->have_u = true;
-		close(fd);
-	}
+	/* Not readable is an error, named or not, and never xrx_up 0. */
+	err = xrxctl_read(ctx, ifname, &s->u, &s->have_u, s->k, &s->have_k);
+	if (err)
+		return err;
 	if (s->have_u)
 		s->alive = s->u.hdr[XRX_USTATS_PID] &&
 			   (kill((pid_t)s->u.hdr[XRX_USTATS_PID], 0) == 0 ||
@@ -119,10 +109,10 @@ static void derive(const struct snap *s, const struct snap *prev,
 
 /*
  * Frames with bad checksums are not merged, and a TUN sink hands them to
- * a stack that drops them, so a sender
- * that leaves them partial (TX checksum offload on a veth peer, where no
- * NIC fills them in) makes a TUN sink look dead. More than 1 % of at
- * least 100 frames is no accident of the wire.
+ * a stack that drops them. More than 1 % of at least 100 frames is no
+ * accident of the wire. Partial checksums (a sender's TX offload) are
+ * counted apart (csum_partial) and said at the first one: one refused is
+ * a connection that hangs.
  */
 #define CSUM_BAD_MIN_FRAMES 100
 #define CSUM_BAD_RATIO 0.01
@@ -130,10 +120,18 @@ static void derive(const struct snap *s, const struct snap *prev,
 static void csum_hint(const struct snap *s, const struct derived *d)
 {
 	double frames = (double)s->u.engine[XRX_ENGINE_STAT_FRAMES_IN];
+	__u64 partial = s->u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL];
+	__u64 refused = s->u.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL];
 
+	if (refused)
+		printf("  hint: %llu frame%s with a partial checksum refused (single_csum_partial): the sender leaves the sum to its TX offload and the stack behind the sink drops them; turn it off on the sender (ethtool -K PEER tx off), or set csum_partial = accept if the link hands such packets over (xrx.conf(5))\n",
+		       (unsigned long long)refused, refused == 1 ? "" : "s");
+	else if (partial)
+		printf("  note: %llu segment%s with a partial checksum (csum_partial), taken unverified as the kernel takes them from a veth or tun peer; ethtool -K PEER tx off on the sender has them verified\n",
+		       (unsigned long long)partial, partial == 1 ? "" : "s");
 	if (frames < CSUM_BAD_MIN_FRAMES || d->csum_bad_ratio <= CSUM_BAD_RATIO)
 		return;
-	printf("  hint: %.0f%% of frames had a bad checksum (csum_bad): not merged, and dropped by the stack behind a TUN sink; a sender with TX checksum offload on a virtual link sends partial checksums; turn it off there (ethtool -K PEER tx off), or set csum = trust if the NIC validated them (xrx.conf(5), TUN sink)\n",
+	printf("  hint: %.0f%% of frames had a bad checksum (csum_bad): not merged, and dropped by the stack behind a TUN sink; corruption on the wire, or a sender whose checksums are wrong; csum = trust only if the NIC validated them (xrx.conf(5), TUN sink)\n",
 	       d->csum_bad_ratio * 100);
 }
 
@@ -372,6 +370,52 @@ static void prom_down(struct snap *s, bool named)
 		s->gone = false;	/* shown: xrx_up 0, nothing else */
 }
 
+/*
+ * What `--prom` without an interface covers: every instance running (its
+ * pins, or where those are root's the copies in the state directory) and
+ * every one configured (CONFIG_DIR/NAME.conf, example.conf aside), so a
+ * configured instance that is down shows xrx_up 0 instead of nothing.
+ * Return: how many, with configured[i] set for the configured ones, or
+ * -EACCES (said why).
+ */
+static int prom_ifaces(const struct ctx *ctx, char (*names)[IF_NAMESIZE],
+		       bool *configured)
+{
+	char (*conf)[IF_NAMESIZE];
+	int n, c, i, j;
+
+	n = xrx_pin_ifaces(ctx->pin_root, names, XRXCTL_IFACES_MAX);
+	if (n == -EACCES || n == -EPERM) {
+		n = xrx_dir_ifaces(ctx->statedir, ".stats", names,
+				   XRXCTL_IFACES_MAX);
+		if (n == -EACCES || n == -EPERM) {
+			xrxctl_denied(ctx, ctx->statedir);
+			return -EACCES;
+		}
+	}
+	if (n < 0)
+		n = 0;		/* no pin root yet: nothing runs */
+	conf = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
+	if (!conf)
+		return n;
+	c = xrx_dir_ifaces(ctx->confdir, ".conf", conf, XRXCTL_IFACES_MAX);
+	for (i = 0; i < c; i++) {
+		/* the template to copy, not an instance's (xrxd says so) */
+		if (!strcmp(conf[i], "example"))
+			continue;
+		for (j = 0; j < n && strcmp(names[j], conf[i]); j++)
+			;
+		if (j == n) {
+			if (n == XRXCTL_IFACES_MAX)
+				break;
+			memcpy(names[n++], conf[i], IF_NAMESIZE);
+		}
+		configured[j] = true;
+	}
+	free(conf);
+	return n;
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -396,6 +440,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	};
 	char (*names)[IF_NAMESIZE] = NULL;
 	struct snap *cur = NULL, *prev = NULL, *t;
+	bool *configured = NULL;
 	double watch = 0;
 	long count = -1, round;
 	enum fmt fmt = FMT_TEXT;
@@ -453,7 +498,8 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
 	cur = calloc(XRXCTL_IFACES_MAX, sizeof(*cur));
 	prev = calloc(XRXCTL_IFACES_MAX, sizeof(*prev));
-	if (!names || !cur || !prev)
+	configured = calloc(XRXCTL_IFACES_MAX, sizeof(*configured));
+	if (!names || !cur || !prev || !configured)
 		goto out;
 	if (fmt == FMT_PROM && arg) {
 		/* Down is a value: xrx_up 0, not an error (prom_down()). */
@@ -465,6 +511,10 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 		}
 		snprintf(names[0], IF_NAMESIZE, "%s", arg);
 		n = 1;
+	} else if (fmt == FMT_PROM) {
+		n = prom_ifaces(ctx, names, configured);
+		if (n < 0)
+			goto out;	/* not readable: exit 1, no xrx_up */
 	} else {
 		n = xrxctl_ifaces(ctx, arg, names);
 	}
@@ -493,7 +543,8 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 			if (take(ctx, names[j], &cur[j],
 				 arg != NULL && fmt != FMT_PROM))
 				goto out;
-			prom_down(&cur[j], fmt == FMT_PROM && arg != NULL);
+			prom_down(&cur[j], fmt == FMT_PROM &&
+					   (arg != NULL || configured[j]));
 		}
 		if (fmt == FMT_PROM) {
 			/* prev is not used here: the shown ones move down. */
@@ -524,5 +575,6 @@ out:
 	free(names);
 	free(cur);
 	free(prev);
+	free(configured);
 	return ret;
 }

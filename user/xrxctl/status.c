@@ -42,11 +42,76 @@ void xrxctl_json_str(const char *s)
 	}
 }
 
+static bool denied(int err)
+{
+	return err == -EACCES || err == -EPERM;
+}
+
+void xrxctl_denied(const struct ctx *ctx, const char *path)
+{
+	ctl_err("permission denied reading %s as uid %u: xrxd's pins are root's; run xrxctl as root, or as a member of group %s, which reads the copy of the counters xrxd keeps in %s (docs/xrxd.md, Monitoring as a user)",
+		path, (unsigned int)getuid(), XRX_STATS_GROUP, ctx->statedir);
+}
+
+int xrxctl_read(const struct ctx *ctx, const char *ifname,
+		struct xrx_ustats *u, bool *have_u,
+		struct xrx_counter k[XRX_STAT_MAX], bool *have_k)
+{
+	char err[512], path[PATH_MAX];
+	int kfd, ufd, ret;
+
+	*have_u = *have_k = false;
+	memset(u, 0, sizeof(*u));
+	memset(k, 0, XRX_STAT_MAX * sizeof(*k));
+	kfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_stats");
+	if (kfd >= 0) {
+		*have_k = !xrx_pin_read_stats(kfd, k);
+		close(kfd);
+	}
+	ufd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
+	if (ufd >= 0) {
+		if (xrx_ustats_read(ufd, u, err, sizeof(err)))
+			ctl_warn("%s: %s", ifname, err);
+		else
+			*have_u = true;
+		close(ufd);
+	}
+	if (!denied(kfd) && !denied(ufd))
+		return 0;
+	/* The pins are there but root's: the copy, if xrxd keeps one. */
+	ret = xrx_ustats_file_read(ctx->statedir, ifname, u, k, err,
+				   sizeof(err));
+	if (!ret) {
+		*have_u = *have_k = true;
+		return 0;
+	}
+	if (ret == -EPROTO) {
+		ctl_err("%s", err);
+		return ret;
+	}
+	/* xrxd writes the copy from its start on: none in a state
+	 * directory this user may look into is no xrxd. */
+	if (ret == -ENOENT && !access(ctx->statedir, R_OK | X_OK))
+		return 0;
+	if (denied(ret) || ret == -ENOENT) {
+		if (denied(ret))
+			xrx_ustats_file_path(ctx->statedir, ifname, path,
+					     sizeof(path));
+		else
+			xrx_pin_path(ctx->pin_root, ifname, XRX_USTATS_NAME,
+				     path, sizeof(path));
+		xrxctl_denied(ctx, path);
+		return -EACCES;
+	}
+	ctl_err("%s: cannot read the counters: %s", ifname, strerror(-ret));
+	return ret;
+}
+
 int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 		  char (*names)[IF_NAMESIZE])
 {
 	char path[PATH_MAX], unit[80];
-	int n, i, j;
+	int n, i, j, err;
 
 	if (arg) {
 		if (!xrx_ifname_valid(arg)) {
@@ -56,14 +121,46 @@ int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 		}
 		xrx_pin_path(ctx->pin_root, arg, NULL, path, sizeof(path));
 		if (access(path, F_OK)) {
-			ctl_err("no xrxd on %s (no %s): start it with systemctl start %s",
-				arg, path, xrx_unit_name(arg, unit, sizeof(unit)));
-			return 0;
+			err = -errno;
+			if (!denied(err)) {
+				ctl_err("no xrxd on %s (no %s): start it with systemctl start %s",
+					arg, path, xrx_unit_name(arg, unit, sizeof(unit)));
+				return 0;
+			}
+			/* Not "no xrxd": its pins are root's. The copy in
+			 * the state directory answers, or says why not. */
+			xrx_ustats_file_path(ctx->statedir, arg, path,
+					     sizeof(path));
+			if (access(path, R_OK) && errno == ENOENT &&
+			    !access(ctx->statedir, R_OK | X_OK)) {
+				ctl_err("no xrxd on %s (no %s): start it with systemctl start %s",
+					arg, path,
+					xrx_unit_name(arg, unit, sizeof(unit)));
+				return 0;
+			}
+			if (access(path, R_OK)) {
+				if (errno == ENOENT)
+					xrx_pin_path(ctx->pin_root, arg, NULL,
+						     path, sizeof(path));
+				xrxctl_denied(ctx, path);
+				return 0;
+			}
 		}
 		snprintf(names[0], IF_NAMESIZE, "%s", arg);
 		return 1;
 	}
 	n = xrx_pin_ifaces(ctx->pin_root, names, XRXCTL_IFACES_MAX);
+	if (denied(n)) {
+		/* The instances that keep a copy where this user reads. */
+		n = xrx_dir_ifaces(ctx->statedir, ".stats", names,
+				   XRXCTL_IFACES_MAX);
+		if (n <= 0) {
+			xrxctl_denied(ctx, denied(n) ? ctx->statedir :
+						       ctx->pin_root);
+			return 0;
+		}
+		return n;
+	}
 	/* Only directories with something of xrx_rx's or xrxd's in them. */
 	for (i = j = 0; i < n; i++) {
 		if (xrx_pin_path(ctx->pin_root, names[i], "xrx_stats", path,
@@ -243,7 +340,10 @@ static void print_degraded(const struct xrx_ustats *u)
 	for (r = 0; r < XRX_DEGRADED_MAX; r++) {
 		if (!(why & (1ull << r)))
 			continue;
-		if (r == XRX_DEGRADED_NO_SOCKETS)
+		if (r == XRX_DEGRADED_CSUM_PARTIAL)
+			printf("  state     DEGRADED: %llu frames with partial checksums refused (a sender's TX checksum offload): the stack behind the sink drops them and those connections hang; turn the offload off on the sender (ethtool -K PEER tx off) or set csum_partial = accept\n",
+			       (unsigned long long)u->engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL]);
+		else if (r == XRX_DEGRADED_NO_SOCKETS)
 			printf("  state     DEGRADED: no AF_XDP sockets (%llu failed open%s); xrx_rx passes the traffic to the kernel (pass_no_socket) and xrxd keeps retrying\n",
 			       (unsigned long long)u->hdr[XRX_USTATS_BIND_FAILURES],
 			       u->hdr[XRX_USTATS_BIND_FAILURES] == 1 ? "" : "s");
@@ -273,23 +373,19 @@ static void print_kernel_lacks(const struct xrx_ustats *u)
 static int status_one(const struct ctx *ctx, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct xrx_counter k[XRX_STAT_MAX];
+	bool running = true, have_u, have_k;
 	struct xrx_ustats u;
-	char err[512], unit[80];
 	unsigned int ifindex;
-	bool running = true;
+	char unit[80];
+	int err, ret = 0;
 	pid_t holder;
-	int fd, ret = 0;
 	__u64 pid;
 
+	err = xrxctl_read(ctx, ifname, &u, &have_u, k, &have_k);
+	if (err)
+		return 1;	/* said why: never "not running" for that */
 	printf("%s:\n", ifname);
-	fd = xrx_pin_open(ctx->pin_root, ifname, XRX_USTATS_NAME);
-	if (fd < 0 || xrx_ustats_read(fd, &u, err, sizeof(err))) {
-		if (fd >= 0)
-			printf("  xrx_ustats unreadable: %s\n", err);
-		memset(&u, 0, sizeof(u));
-	}
-	if (fd >= 0)
-		close(fd);
 	pid = u.hdr[XRX_USTATS_PID];
 	ifindex = if_nametoindex(ifname);
 	/* The lock is the device's: after a rename, the one xrxd noted. */
@@ -364,6 +460,10 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 			       u.hdr[XRX_USTATS_STUCK_WORKERS] == 1 ? "" : "s");
 		else
 			printf("  state     ok: every worker running\n");
+		if (u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL] &&
+		    !u.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL])
+			printf("  checksums %llu segments with partial checksums (the sender's TX offload) taken unverified, as the kernel takes them from a veth or tun; ethtool -K PEER tx off on the sender has them verified\n",
+			       (unsigned long long)u.engine[XRX_ENGINE_STAT_CSUM_PARTIAL]);
 		print_reload(ctx, ifname, holder ? holder : (pid_t)pid);
 	}
 	if (ifindex)
@@ -419,6 +519,12 @@ static int rules_one(const struct ctx *ctx, const char *ifname, bool json,
 	rfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_rules");
 	cfd = xrx_pin_open(ctx->pin_root, ifname, "xrx_cfg");
 	rows = calloc(XRX_RULES_MAX, sizeof(*rows));
+	if (rfd == -EACCES || rfd == -EPERM) {
+		/* not in the copy xrxd keeps for group xrx: root's alone */
+		ctl_err("permission denied reading %s/%s/xrx_rules as uid %u: the rules are in xrxd's pins, which are root's; run xrxctl rules as root",
+			ctx->pin_root, ifname, (unsigned int)getuid());
+		goto out;
+	}
 	if (rfd < 0 || cfd < 0 || !rows) {
 		ctl_err("no xrxd on %s: xrx_rules/xrx_cfg not pinned in %s/%s; start it with systemctl start %s",
 			ifname, ctx->pin_root, ifname,

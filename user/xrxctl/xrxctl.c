@@ -22,6 +22,7 @@
 #include "ctl_offload.h"
 #include "ctl_pins.h"
 #include "ctl_state.h"
+#include "ctl_ustats.h"
 #include "xrxctl.h"
 
 struct cmd {
@@ -128,6 +129,10 @@ static int restore_locked(const struct ctx *ctx, const char *ifname,
 		if (!foreign && !xrx_pin_path(ctx->pin_root, ifname, NULL, path,
 					      sizeof(path)))
 			rmdir(path);
+		/* and the copy of its counters (ctl_ustats.h) */
+		if (!foreign && !xrx_ustats_file_path(ctx->statedir, ifname, path,
+						     sizeof(path)))
+			unlink(path);
 	}
 	ret = xrx_nl_open(&nl, err, sizeof(err));
 	if (ret) {
@@ -252,6 +257,7 @@ static void usage(FILE *f)
 		"\nOptions:\n"
 		"      --state-dir DIR  state and outcome files (default " XRX_STATE_DIR ")\n"
 		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
+		"      --config-dir DIR IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")\n"
 		"  -v, --verbose        more messages\n"
 		"  -q, --quiet          errors and warnings only\n"
 		"  -h, --help           this text\n"
@@ -263,10 +269,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT };
+	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT, OPT_CONFIG_DIR };
 	static const struct option longopts[] = {
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
+		{ "config-dir", required_argument, NULL, OPT_CONFIG_DIR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -274,7 +281,8 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	struct ctx ctx = { .statedir = XRX_STATE_DIR,
-			   .pin_root = XRX_PIN_ROOT_DEFAULT };
+			   .pin_root = XRX_PIN_ROOT_DEFAULT,
+			   .confdir = XRX_CONF_DIR };
 	enum ctl_log_level level = CTL_LOG_NOTICE;
 	size_t i;
 	int c;
@@ -288,6 +296,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PIN_ROOT:
 			ctx.pin_root = optarg;
+			break;
+		case OPT_CONFIG_DIR:
+			ctx.confdir = optarg;
 			break;
 		case 'v':
 			level = level == CTL_LOG_NOTICE ? CTL_LOG_INFO :

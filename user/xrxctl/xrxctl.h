@@ -6,7 +6,10 @@
 #ifndef XRXCTL_H
 #define XRXCTL_H
 
+#include <stdbool.h>
 #include <net/if.h>
+
+#include "ctl_ustats.h"
 
 #define EXIT_USAGE 2
 #define XRXCTL_IFACES_MAX 256
@@ -14,6 +17,7 @@
 struct ctx {
 	const char *statedir;
 	const char *pin_root;
+	const char *confdir;	/* configured instances: NAME.conf */
 };
 
 /*
@@ -23,6 +27,20 @@ struct ctx {
  */
 int xrxctl_ifaces(const struct ctx *ctx, const char *arg,
 		  char (*names)[IF_NAMESIZE]);
+
+/*
+ * The counters of @ifname: from its pins or, where those are root's
+ * (EACCES, EPERM: /sys/fs/bpf is 0700 under systemd), from the copy xrxd
+ * keeps in the state directory for XRX_STATS_GROUP (ctl_ustats.h).
+ * Return: 0 with *have_u and *have_k saying what was read (neither: no
+ * xrxd), -EACCES when neither may be read (xrxctl_denied() said so), or
+ * another -errno with the message printed.
+ */
+int xrxctl_read(const struct ctx *ctx, const char *ifname,
+		struct xrx_ustats *u, bool *have_u,
+		struct xrx_counter k[XRX_STAT_MAX], bool *have_k);
+/* "permission denied" on @path: what to do about it, on stderr. */
+void xrxctl_denied(const struct ctx *ctx, const char *path);
 
 int cmd_status(const struct ctx *ctx, int argc, char **argv);
 int cmd_stats(const struct ctx *ctx, int argc, char **argv);

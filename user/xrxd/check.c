@@ -125,26 +125,6 @@ static int check_pcap(const struct xrx_conf *c, const char *key,
 	return 0;
 }
 
-/* ETHTOOL_GDRVINFO of @name: driver "tun", bus_info "tun" or "tap"
- * (tun_get_drvinfo()). Any socket reaches dev_ioctl(). */
-static int drvinfo(const char *name, struct ethtool_drvinfo *di)
-{
-	struct ifreq ifr = { 0 };
-	int fd, ret = 0;
-
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	memset(di, 0, sizeof(*di));
-	di->cmd = ETHTOOL_GDRVINFO;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	ifr.ifr_data = (void *)di;
-	if (ioctl(fd, SIOCETHTOOL, &ifr))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int check_tun(const struct xrx_conf *c, const char *key,
 		     enum xrx_conf_sink sink, const char *arg, char *err,
 		     size_t errlen)
@@ -162,7 +142,7 @@ static int check_tun(const struct xrx_conf *c, const char *key,
 		return 0;	/* xrxd creates it */
 	/* Every TUN/TAP answers GDRVINFO (tun_get_drvinfo()); a device
 	 * whose driver has no answer (lo, wireguard) is no TUN either. */
-	if (drvinfo(name, &di))
+	if (xrxd_drvinfo(name, &di))
 		di.driver[0] = '\0';
 	if (strcmp(di.driver, "tun")) {
 		snprintf(err, errlen,

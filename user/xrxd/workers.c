@@ -18,6 +18,8 @@
  * ones older than XRXD_STUCK_NS as stuck.
  */
 #include <errno.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -110,6 +112,7 @@ bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b)
 int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
+	struct xrx_engine_opts eng;
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	int err;
 
@@ -128,8 +131,10 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
 		r.no_tee = !r.tee;
 	}
-	if (engine_differs(x->conf, conf))
-		r.engine = &conf->engine;
+	if (engine_differs(x->conf, conf)) {
+		xrxd_engine_opts(x, conf, &eng);
+		r.engine = &eng;
+	}
 	err = xrx_live__reconfigure_opts(x->live, &r);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
@@ -194,6 +199,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 {
 	/* The config's live options (include/xrx/options.h), and xrxd's. */
 	struct xrx_live_opts lo = conf->live;
+	struct xrx_engine_opts eng;
 	struct xrx_live_queue_info qi;
 	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
@@ -214,7 +220,8 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	sinks_text(conf, text, sizeof(text));
 	lo.sink_opts = &conf->sink_opts;
 	lo.tee_opts = &conf->sink_opts;
-	lo.engine = &conf->engine;
+	xrxd_engine_opts(x, conf, &eng);
+	lo.engine = &eng;
 
 	x->live = xrx_live__open(x->ifname, &lo);
 	if (!x->live) {
@@ -329,6 +336,82 @@ static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
 	return n;
 }
 
+/*
+ * The copy of the counters for readers that are not root (ctl_ustats.h):
+ * the state directory is opened to XRX_STATS_GROUP when it exists, so
+ * that a metrics job in that group reads the copy and nothing else (the
+ * state, lock and reload files stay 0600). Without the group everything
+ * stays root's.
+ */
+/*
+ * The group as addgroup --system makes it: in /etc/group. Read there, not
+ * through getgrnam(), which would load the NSS modules (dlopen()) into
+ * the daemon for one lookup at start.
+ */
+static gid_t stats_group(void)
+{
+	FILE *f = fopen("/etc/group", "re");
+	gid_t gid = (gid_t)-1;
+	struct group *gr;
+
+	if (!f)
+		return gid;
+	while ((gr = fgetgrent(f)))
+		if (!strcmp(gr->gr_name, XRX_STATS_GROUP)) {
+			gid = gr->gr_gid;
+			break;
+		}
+	fclose(f);
+	return gid;
+}
+
+void xrxd_stats_file_open(struct xrxd *x)
+{
+	const char *dir = x->o->statedir;
+	struct stat st;
+
+	x->stats_gid = stats_group();
+	x->stats_file = true;
+	if (x->stats_gid == (gid_t)-1)
+		return;
+	if (stat(dir, &st) ||
+	    (st.st_gid != x->stats_gid && chown(dir, (uid_t)-1, x->stats_gid)) ||
+	    chmod(dir, (st.st_mode & 07777) | S_IRGRP | S_IXGRP))
+		ctl_warn("%s: cannot open %s to group %s (xrxctl as a member of it reads the counters there): %s%s",
+			 x->ifname, dir, XRX_STATS_GROUP, strerror(errno),
+			 errno == EPERM ? "; xrxd needs CAP_CHOWN for it" : "");
+}
+
+static void stats_file_write(struct xrxd *x, const struct xrx_live_stats *st)
+{
+	struct xrx_counter k[XRX_STAT_MAX];
+	int i, err;
+
+	if (!x->stats_file)
+		return;
+	for (i = 0; i < XRX_STAT_MAX; i++) {
+		k[i].packets = st->prog[i];
+		k[i].bytes = st->prog_bytes[i];
+	}
+	err = xrx_ustats_file_write(x->o->statedir, x->ifname, &x->us, k,
+				    x->stats_gid);
+	if (err)
+		ctl_debug("%s: cannot write the counters to %s: %s", x->ifname,
+			  x->o->statedir, strerror(-err));
+}
+
+void xrxd_stats_file_remove(struct xrxd *x)
+{
+	char path[PATH_MAX];
+
+	if (!x->stats_file)
+		return;
+	x->stats_file = false;
+	if (!xrx_ustats_file_path(x->o->statedir, x->ifname, path,
+				  sizeof(path)))
+		unlink(path);
+}
+
 void xrxd_stats_refresh(struct xrxd *x)
 {
 	struct xrx_live_stats st;
@@ -380,6 +463,7 @@ void xrxd_stats_refresh(struct xrxd *x)
 	if (x->ustats_fd >= 0 && xrx_ustats_write(x->ustats_fd, u))
 		ctl_debug("%s: cannot write xrx_ustats: %s", x->ifname,
 			  strerror(errno));
+	stats_file_write(x, &st);
 }
 
 /*

@@ -188,6 +188,7 @@ void xrxd_prog_detach(struct xrxd *x)
 		close(x->ustats_fd);
 		x->ustats_fd = -1;
 	}
+	xrxd_stats_file_remove(x);
 	xrx_prog__close(x->prog);
 	x->prog = NULL;
 }

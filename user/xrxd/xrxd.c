@@ -844,6 +844,8 @@ static int serve(struct xrxd *x, const sigset_t *sigs)
 			xrxd_stats_refresh(x);
 			if (xrxd_sink_watch(x))
 				xrxd_stats_refresh(x);	/* publish the change */
+			if (xrxd_csum_watch(x))
+				xrxd_stats_refresh(x);
 			notify_status(x);
 		}
 	}
@@ -1099,6 +1101,7 @@ static int step_datapath(struct run_state *r)
 		return err;
 	if (xrxd_rules_apply(x, x->conf) || xrxd_ustats_open(x))
 		return 1;
+	xrxd_stats_file_open(x);
 	x->us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
 	x->bind_busy_ms = 1000;
 	err = xrxd_workers_start(x, x->conf);

@@ -65,6 +65,10 @@ struct xrxd {
 	struct xrx_live_stats base;
 	struct xrx_ustats us;
 	int ustats_fd;
+	/* The copy in the state directory (ctl_ustats.h): its group, -1
+	 * where XRX_STATS_GROUP does not exist; written since the start. */
+	gid_t stats_gid;
+	bool stats_file;
 
 	__u64 reload_gen;	/* reloads so far (reload.c) */
 
@@ -87,6 +91,10 @@ struct xrxd {
 	__u64 sink_logged_ns, sink_reminded_ns;
 	unsigned int sink_quiet;	/* episodes not logged (rate limit) */
 	bool sink_episode_logged;
+	/* csum.c: whether the first partial checksum was logged,
+	 * refusals at the last look and when the count last grew. */
+	bool csum_partial_said;
+	__u64 csum_refused, csum_refused_ns;
 	/* The last consuming-sink warning: its rules and its sink. */
 	char consuming_said[512];
 	char consuming_sink[PATH_MAX + 8];
@@ -114,6 +122,8 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf);
 bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu);
 unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first, __u64 *age_ns);
 void xrxd_stats_refresh(struct xrxd *x);
+void xrxd_stats_file_open(struct xrxd *x);
+void xrxd_stats_file_remove(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
 
 /* check.c: the sink and the tee. 0, or a negative errno with one line
@@ -144,6 +154,12 @@ bool xrxd_sink_watch(struct xrxd *x);
 void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf);
 
 /* linkmon.c */
+struct ethtool_drvinfo;
+int xrxd_drvinfo(const char *name, struct ethtool_drvinfo *di);
+void xrxd_engine_opts(struct xrxd *x, const struct xrx_conf *conf,
+		      struct xrx_engine_opts *eng);
+bool xrxd_csum_watch(struct xrxd *x);
+
 int xrxd_linkmon_open(void);
 /* Read pending link events. Return: 1 when the interface was removed. */
 int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart);

@@ -275,6 +275,17 @@ __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 	return sum;
 }
 
+/* The L4 length the IP header gives the segment's innermost level. */
+static __u32 xrx_seg_l4_len(const struct xrx_seg *s)
+{
+	const __u8 *l3 = s->data + s->l3_off;
+
+	if (xrx_inner(s)->ipv6)
+		return xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) -
+		       (s->l4_off - s->l3_off - XRX_IP6H_LEN);
+	return xrx_get16(l3 + XRX_IPH_TOT_LEN) - (s->l4_off - s->l3_off);
+}
+
 /*
  * Verify the TCP/UDP checksum of a segment over its L4 bytes (the frame
  * minus any Ethernet padding). UDP over IPv4 with checksum 0 passes: it
@@ -286,15 +297,9 @@ bool xrx_l4_csum_ok(const struct xrx_seg *s)
 	const struct xrx_lvl *in = xrx_inner(s);
 	const __u8 *l3 = s->data + s->l3_off;
 	const __u8 *l4 = s->data + s->l4_off;
-	__u32 l4_len, sum;
+	__u32 l4_len = xrx_seg_l4_len(s), sum;
 	__u16 hdr;
 
-	if (in->ipv6)
-		l4_len = xrx_get16(l3 + XRX_IP6H_PAYLOAD_LEN) -
-			 (s->l4_off - s->l3_off - XRX_IP6H_LEN);
-	else
-		l4_len = xrx_get16(l3 + XRX_IPH_TOT_LEN) -
-			 (s->l4_off - s->l3_off);
 	if (s->l4_proto == XRX_IPPROTO_UDP &&
 	    xrx_get16(l4 + XRX_UDPH_CHECK) == 0)
 		return true;
@@ -329,4 +334,34 @@ bool xrx_l4_csum_ok_flat(const __u8 *l3, const __u8 *l4, bool ipv6,
 	__u32 sum = xrx_csum_pseudo(l3, ipv6, proto, l4_len);
 
 	return xrx_csum_fold(xrx_csum_add(l4, l4_len, sum)) == 0xffff;
+}
+
+/*
+ * Does a segment whose sum failed (xrx_l4_csum_ok()) carry the form a
+ * sender with TX checksum offload leaves for the device: the L4 checksum
+ * field holding the folded, not inverted, pseudo-header sum of the L4
+ * length it has (__tcp_v4_send_check(), tcp_v6_send_check(),
+ * udp4_hwcsum(): ~csum_tcpudp_magic(), which is csum_fold()'s 1..0xffff),
+ * as the veth or tun peer hands it over as CHECKSUM_PARTIAL. Only the
+ * field and the pseudo-header are read.
+ *
+ * Corruption that lands on exactly that value passes as partial: 1 in
+ * 65536 of corrupted segments, and only where the field must take
+ * that one value for the segment's addresses and length. The engine
+ * accepts the form only when told (XRX_CSUM_PARTIAL_ACCEPT: xrxd, on a
+ * veth or tun, links that copy skbs in memory and corrupt nothing on
+ * the way), and delivers what it accepts as CHECKSUM_PARTIAL, never as
+ * verified, so the stack behind the sink computes the real sum if it
+ * sends the packet on.
+ */
+bool xrx_l4_csum_partial(const struct xrx_seg *s)
+{
+	const struct xrx_lvl *in = xrx_inner(s);
+	const __u8 *l3 = s->data + s->l3_off;
+	const __u8 *l4 = s->data + s->l4_off;
+
+	return xrx_get16(l4 + (s->l4_proto == XRX_IPPROTO_TCP ?
+				       XRX_TCPH_CHECK : XRX_UDPH_CHECK)) ==
+	       xrx_csum_fold(xrx_csum_pseudo(l3, in->ipv6, s->l4_proto,
+					     xrx_seg_l4_len(s)));
 }

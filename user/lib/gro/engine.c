@@ -329,9 +329,18 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 	}
 	/* "Don't bother verifying checksum if we're going to flush anyway" */
 	if (e->opts.csum == XRX_CSUM_VERIFY && !s->ip_flush) {
-		if (!xrx_l4_csum_ok(s))
+		if (xrx_l4_csum_ok(s)) {
+			s->csum_ok = true;
+		} else if (!xrx_l4_csum_partial(s)) {
 			return XRX_ENGINE_STAT_CSUM_BAD;
-		s->csum_ok = true;
+		} else {
+			/* A sender's unfinished offload, not corruption
+			 * (enum xrx_csum_partial in xrx/engine.h). */
+			xrx_count(e, XRX_ENGINE_STAT_CSUM_PARTIAL);
+			if (e->opts.csum_partial != XRX_CSUM_PARTIAL_ACCEPT)
+				return XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL;
+			s->csum_partial = true;
+		}
 	}
 	if (s->l4_proto == XRX_IPPROTO_UDP) {
 		l4 = s->data + s->l4_off;

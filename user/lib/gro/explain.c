@@ -167,6 +167,16 @@ enum {
 	  "udp_gro_receive_segment")                                           \
 	X(SINGLE_UDP_LEN, ANY, NOT_MERGED, false,                              \
 	  "UDP length differs from the frame", "udp_gro_receive_segment")      \
+	/* skb_gro_checksum_validate() fails where no CHECKSUM_PARTIAL    \
+	 * skb says the sum is unfinished: a NIC's frame (xrx/engine.h) */     \
+	X(SINGLE_CSUM_PARTIAL, XF_V4 | XF_UDP, NOT_MERGED, false,              \
+	  "partial L4 checksum (sender's TX offload)", "udp4_gro_receive")     \
+	X(SINGLE_CSUM_PARTIAL, XF_V6 | XF_UDP, NOT_MERGED, false,              \
+	  "partial L4 checksum (sender's TX offload)", "udp6_gro_receive")     \
+	X(SINGLE_CSUM_PARTIAL, XF_V6, NOT_MERGED, false,                       \
+	  "partial L4 checksum (sender's TX offload)", "tcp6_gro_receive")     \
+	X(SINGLE_CSUM_PARTIAL, ANY, NOT_MERGED, false,                         \
+	  "partial L4 checksum (sender's TX offload)", "tcp4_gro_receive")     \
 	/* ip_fast_csum(); skb_gro_checksum_validate() in the L4 receive */    \
 	X(CSUM_BAD, XF_V4 | XF_IPSUM, NOT_MERGED, false,                       \
 	  "bad IPv4 header checksum", "inet_gro_receive")                      \

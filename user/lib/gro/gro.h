@@ -130,6 +130,8 @@ struct xrx_seg {
 					 * any level */
 	bool ip_short;			/* IP length runs past the frame */
 	bool csum_ok;			/* L4 checksum verified good */
+	bool csum_partial;		/* ... or held the pseudo-header sum,
+					 * taken as CHECKSUM_PARTIAL */
 	bool sum_ok;			/* sum is known (CHECKSUM_COMPLETE) */
 	__u16 sum_off;
 	__u32 sum;			/* plain sum of bytes sum_off .. len,
@@ -392,6 +394,7 @@ static __always_inline int xrx_complete_len(__u32 payload, __u32 mss,
 __u32 xrx_csum_add_seg(const struct xrx_seg *s, __u32 off, __u32 len,
 		       __u32 sum);
 bool xrx_l4_csum_ok(const struct xrx_seg *s);
+bool xrx_l4_csum_partial(const struct xrx_seg *s);
 bool xrx_l4_csum_ok_flat(const __u8 *l3, const __u8 *l4, bool ipv6,
 			 __u8 proto, __u32 l4_len);
 

@@ -342,6 +342,16 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 	a->limit = xrx_agg_limit(e, s);
 	a->born_ns = now_ns;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
+	if (s->csum_partial) {
+		/* Alone, it goes out as it came: CHECKSUM_PARTIAL, for the
+		 * stack behind the sink to finish (NEEDS_CSUM to a TUN), as
+		 * the veth would have handed it to the kernel. Merged, the
+		 * completion writes the aggregate's own pseudo-header sum. */
+		a->pkt.csum = XRX_PKT_CSUM_PARTIAL;
+		a->pkt.csum_start = s->l4_off;
+		a->pkt.csum_offset = s->l4_proto == XRX_IPPROTO_TCP ?
+					     XRX_TCPH_CHECK : XRX_UDPH_CHECK;
+	}
 	return a;
 }
 
