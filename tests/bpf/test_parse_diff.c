@@ -64,7 +64,9 @@
 #include "bpf/tnl_parse.h"
 #include "tnl_parse.skel.h"
 
+#ifndef DEFAULT_FRAMES
 #define DEFAULT_FRAMES 1000000
+#endif
 #define DEFAULT_SEED 0x58525844u	/* "XRXD" */
 #define FRAME_MAX 4096
 #define OUT_CAP (FRAME_MAX + 256)
