@@ -119,6 +119,7 @@ one_kernel() {
 	# OUT/tap, against BUILD.
 	cat >"$out/cmd" <<EOF
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export XRX_GUEST_NIC="$nicopts"
 exec "$TOP/tests/kernels/guest.sh" --build "$BUILD" --kroot "$kdir/root" --kver "$kver" \
 	--out /run/xrx-guest >/run/xrx-guest/tap 2>/run/xrx-guest/guest.err
 EOF

@@ -6,6 +6,8 @@
 # options, one a line) and then OUT/req/N.go; this runs
 # `XRX_SEND -i TAP OPTIONS` and writes its exit status to OUT/req/N.rc.
 # Only xrx-send, only on TAP: the host sends nothing anywhere else. Runs
+# "@OUT@" in an option stands for OUT (the guest's /run/xrx-guest), so
+# `-w @OUT@/sent.pcap` records what was sent where the guest reads it. Runs
 # until killed (scripts/kernels/run.sh kills it when the guest is off).
 set -u
 OUT=$1 TAP=$2 SEND=$3
@@ -14,6 +16,7 @@ while :; do
 		[ -e "$go" ] || continue
 		req=${go%.go}
 		mapfile -t args <"$req.args"
+		args=("${args[@]//@OUT@/$OUT}")
 		timeout 600 "$SEND" -i "$TAP" "${args[@]}" >"$req.out" 2>&1
 		echo $? >"$req.rc.new"
 		mv "$req.rc.new" "$req.rc"

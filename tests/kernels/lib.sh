@@ -11,9 +11,8 @@
 #                         guest's eth0); status: xrx-send's there
 #   guest_conf [LINE...]  $WORK/xrx.conf: interface, tcp/5201 accelerated,
 #                         1 ms flush timeout, and the LINEs
-#   ustat NAME            a field of xrxctl stats --json's user.live
-#                         (summed over queues by xrxctl)
-#   offloads FILE         the NIC's settings (snapshot) in FILE
+#   keep_logs NAME        on exit, $WORK's *.err and *.json kept in the
+#                         host's log directory as NAME-*
 #
 # Under TCG nothing about time is asserted: only bounded waits, generous.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -55,4 +54,8 @@ guest_conf() {
 		echo "flush_timeout_us = 1000"
 		printf '%s\n' "$@"
 	} >"$WORK/xrx.conf"
+}
+
+keep_logs() {
+	at_exit 'for f in "$WORK"/*.err "$WORK"/*.json; do [ -e "$f" ] && cp "$f" "$GUEST_OUT/'"$1"'-${f##*/}"; done'
 }
