@@ -26,7 +26,7 @@
 #   optional         by hand only: what cannot boot is a SKIP that names
 #                    what is missing (ignored when CI is set: CI fails)
 #   none             every kernel reported as a SKIP, nothing booted
-# XRX_KERNEL_SECS: time limit of one guest (default 420 s).
+# XRX_KERNEL_SECS: time limit of one guest (default 1380 s; tests/run.sh stops an entry at 1440).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/scripts/kernels
@@ -134,7 +134,7 @@ EOF
 	: >"$log.console"
 	: >"$log.console.qemu"
 	start=$(date +%s)
-	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-420}"
+	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1380}"
 	rc=$?
 	kill $sender 2>/dev/null
 	wait $sender 2>/dev/null
@@ -143,7 +143,7 @@ EOF
 	[ -s "$out/tap" ] && cat "$out/tap"
 	echo "# $name: guest ran $(($(date +%s) - start)) s (console: $log.console)"
 	if [ $rc = 124 ]; then
-		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-420} s"
+		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-1380} s"
 	elif ! grep -q '^1\.\.' "$out/tap" 2>/dev/null; then
 		echo "not ok 9999 - $name: the guest did not complete its tests (QEMU exit $rc)"
 		sed 's/^/# /' "$log.console.qemu" | tail -5

@@ -35,7 +35,7 @@ while read -r t _; do
 	[ -n "$t" ] || continue
 	log=$GUEST_OUT/$t.log
 	start=$(date +%s)
-	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-300}" \
+	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-900}" \
 		bash "$TOP/tests/kernels/$t.sh" >"$log" 2>&1 </dev/null
 	rc=$?
 	bad=0

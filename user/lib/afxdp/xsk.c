@@ -116,7 +116,7 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	struct xdp_options xo = { 0 };
 	socklen_t olen = sizeof(xo);
 	__u16 wake = l->o.no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP;
-	int err = -EINVAL, first_err = 0;
+	int err = -EINVAL, first_err = 0, last_err = 0;
 	__u32 waited = 0;
 	unsigned int i;
 
@@ -134,8 +134,16 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 		if (!err) {
 			x->zerocopy = tries[i].zc;
 			x->sg = tries[i].flags & XDP_USE_SG;
+			/* Zero-copy, but the driver refused it with multi-buffer
+			 * (virtio_net takes one buffer per frame): say what
+			 * that costs, once per queue. */
+			if (tries[i].zc && !x->sg && !l->o.no_multi_buffer && last_err)
+				xrx_log(l, XRX_LOG_INFO,
+					"%s queue %u: zero-copy without multi-buffer (the driver refused XDP_USE_SG: %s): a frame longer than one UMEM chunk is dropped",
+					l->ifname, queue, strerror(-last_err));
 			break;
 		}
+		last_err = err;
 		if (!first_err)
 			first_err = err;
 		xrx_log(l, XRX_LOG_DEBUG, "%s queue %u: bind %s%s: %s", l->ifname,
