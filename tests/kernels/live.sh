@@ -99,7 +99,8 @@ reload() {
 	kill -HUP $pid
 	wait_for 60 eval '[ "$(reloads)" -gt $before ]'
 }
-in_dut timeout 600 tcpdump -U -n -i $TUN -w "$WORK/tun.pcap" tcp port 5201 2>"$WORK/tcpdump.err" &
+# bg_dut: $! is tcpdump's own timeout (it passes SIGINT on), not a subshell.
+bg_dut timeout 600 tcpdump -U -n -i $TUN -w "$WORK/tun.pcap" tcp port 5201 2>"$WORK/tcpdump.err"
 tdp=$!
 at_exit kill $tdp
 wait_for 60 grep -q "listening on" "$WORK/tcpdump.err"
