@@ -116,6 +116,7 @@ elif [ ! -r "$OTHER" ]; then
 	skip "chained behind libxdp's dispatcher" "$OTHER not installed (xdp-tools)"
 else
 	check "load xrx_rx and a second program through the dispatcher" $rc
+	[ $rc = 0 ] || echo "$out" | tail -5 | sed 's/^/# /'
 	status=$(in_dut xdp-loader status $IF_DUT 2>&1)
 	diag "$status"
 	echo "$status" | grep -q "xdp_dispatcher" &&
