@@ -2,6 +2,9 @@
 #
 # make            build everything into build/
 # make test       install missing packages, mount bpffs, build, run all tests
+#                 (the kernel matrix last)
+# make test-kernels  the kernel matrix alone: Debian's 6.1, 6.12 and newest
+#                 kernels under QEMU, tests/kernels/ inside each
 # make bench      benchmarks (not tests): tables and JSON in build/bench/
 # make fuzz       each fuzz target for FUZZ_SECONDS (300), then the 1M-frame
 #                 BPF-vs-userspace parser differential (scripts/fuzz.sh)
@@ -380,6 +383,13 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory san-build fuzz-build
 	$(Q)SAN_BUILD=$(SAN_BUILD) FUZZ_BUILD=$(FUZZ_BUILD) tests/run.sh
 
+# The kernel matrix alone (make test runs it too, last): each kernel of
+# tests/kernels/kernels.list under QEMU, scripts/kernels/run.sh says how.
+test-kernels: deps
+	$(Q)scripts/bpffs.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/kernels/run.sh --build $(BUILD)
+
 bench: deps
 	$(Q)scripts/deps.sh --bench
 	$(Q)scripts/bpffs.sh
@@ -396,7 +406,7 @@ clean:
 format:
 	$(Q)clang-format -i $(wildcard bpf/*.c include/xrx/*.h user/*/*.c user/*/*.h tests/*/*.c tests/*/*.h)
 
-.PHONY: all deps test bench benches clean format \
+.PHONY: all deps test test-kernels bench benches clean format \
 	san-build san-bins fuzz fuzz-build fuzz-bins
 
 # The newcomer's path: pictures, plots, a demo, and an installation.

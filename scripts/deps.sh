@@ -12,7 +12,11 @@ PKGS="make gcc clang llvm libclang-rt-14-dev pkg-config libbpf-dev libxdp-dev xd
 libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
 iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux valgrind bc strace
 man-db groff-base systemd systemd-container gnuplot-nox
-debhelper dpkg-dev fakeroot lintian"
+debhelper dpkg-dev fakeroot lintian
+qemu-system-x86 busybox-static kmod xz-utils zstd"
+# qemu-system-x86 busybox-static kmod xz-utils zstd: the kernel matrix
+# (scripts/kernels/): QEMU boots Debian's kernels, which apt-get download
+# fetches without installing, from a static-busybox initramfs.
 # perf: the profiled rounds of the live benchmarks (scripts/bench/perf_lib.sh)
 [ "$1" = "--bench" ] && PKGS="$PKGS libdpdk-dev linux-perf"
 

@@ -13,6 +13,11 @@
 #   BUILD=dir tests/run.sh       test binaries from another build folder
 #   SAN_BUILD=dir tests/run.sh   also the test binaries of a sanitizer build
 #                                (make san-build), reported as NAME-san
+#
+# The kernel matrix comes last: each kernel of tests/kernels/kernels.list
+# booted under QEMU (scripts/kernels/run.sh), one entry each, kernel-6.1,
+# kernel-6.12, kernel-7.3, its guest's cases counted like any test's
+# (pattern "kernel" selects them; XRX_KERNELS, documented there, chooses).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -35,16 +40,38 @@ for t in "$BUILD"/tests/test_* ${SAN_BUILD:+"$SAN_BUILD"/tests/test_*} \
 	fi
 	tests+=("$t")
 done
+for k in $(sed 's/#.*//' tests/kernels/kernels.list | awk 'NF { print "kernels:" $1 }'); do
+	if [ $# -gt 0 ]; then
+		keep=0
+		for pat in "$@"; do [[ "$k" == *"$pat"* ]] && keep=1; done
+		[ $keep = 1 ] || continue
+	fi
+	tests+=("$k")
+done
 
 pass=0 fail=0 skip=0
 failed_names=()
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
 	[ -n "$SAN_BUILD" ] && [[ "$t" == "$SAN_BUILD"/* ]] && name=$name-san
+	cmd=("$t")
+	if [[ "$t" == kernels:* ]]; then
+		cmd=(scripts/kernels/run.sh --tap --build "$BUILD" "${t#kernels:}")
+		name=kernel-${t#kernels:}
+	fi
 	log=$LOGDIR/$name.log
 	start=$(date +%s)
-	timeout --kill-after=10 900 "$t" >"$log" 2>&1 </dev/null
+	# A guest under TCG verifies xrx_rx in about a minute a load.
+	limit=900
+	[[ "$t" == kernels:* ]] && limit=1440
+	timeout --kill-after=10 $limit "${cmd[@]}" >"$log" 2>&1 </dev/null
 	rc=$?
+	if [[ "$t" == kernels:* ]]; then
+		# The newest kernel by its version: kernel-7.3.
+		k=$(scripts/kernels/run.sh --name "${t#kernels:}")
+		[ "$k" = "$name" ] || mv "$log" "$LOGDIR/$k.log"
+		name=$k log=$LOGDIR/$k.log
+	fi
 	secs=$(( $(date +%s) - start ))
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^(not )?ok [0-9]+.*# SKIP' "$log" | tr -d ' ')

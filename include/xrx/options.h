@@ -47,7 +47,7 @@
 #include <xrx/engine.h>
 #include <xrx/sink.h>
 /* The LIVE rows' bounds (XRX_LIVE_COALESCE_USEC_*,
- * XRX_LIVE_BUSY_POLL_*) are in xrx/live.h,
+ * XRX_LIVE_BUSY_POLL_*, XRX_LIVE_BIND_*) are in xrx/live.h,
  * which includes nothing of this; expand the table where it is included. */
 
 #ifdef __cplusplus
@@ -73,6 +73,10 @@ extern "C" {
 /* The field is no_coalesce (zero: on, as every option's zero is its
  * default), so its words read "on" at 0. */
 #define XRX_OPT_WORDS_COALESCE ((const char *const[]){ "on", "off", NULL })
+#define XRX_OPT_WORDS_BIND                                                     \
+	((const char *const[]){ [XRX_LIVE_BIND_AUTO] = "auto",                 \
+				[XRX_LIVE_BIND_COPY] = "copy",                 \
+				[XRX_LIVE_BIND_ZEROCOPY] = "zero-copy", NULL })
 #define XRX_OPT_WORDS_TUN_IPV6_JUMBO                                           \
 	((const char *const[]){ [XRX_TUN_IPV6_JUMBO_AUTO] = "auto",            \
 				[XRX_TUN_IPV6_JUMBO_HBH] = "hbh",              \
@@ -136,7 +140,10 @@ extern "C" {
 	X(BUSY_POLL_BUDGET, LIVE, busy_poll_budget, "busy_poll_budget", NULL,  \
 	  0, U32, XRX_LIVE_BUSY_POLL_BUDGET_DEFAULT, 1,                        \
 	  XRX_LIVE_BUSY_POLL_BUDGET_MAX, NULL, "N", "a frame count",           \
-	  "frames per busy poll")
+	  "frames per busy poll")                                              \
+	X(BIND, LIVE, bind, "bind", NULL, 0, ENUM, XRX_LIVE_BIND_AUTO,         \
+	  XRX_LIVE_BIND_AUTO, XRX_LIVE_BIND_ZEROCOPY, XRX_OPT_WORDS_BIND,      \
+	  "MODE", NULL, "AF_XDP bind: auto, copy or zero-copy")
 
 enum xrx_opt_id {
 #define XRX_X_ENUM(id, ...) XRX_OPT_##id,

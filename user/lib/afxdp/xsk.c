@@ -74,6 +74,12 @@ static int xrx_xsk_try(struct xrx_live *l, struct xrx_rxq *q, __u32 queue,
 			pause = budget - *waited;
 		ts.tv_sec = pause / 1000;
 		ts.tv_nsec = (long)(pause % 1000) * 1000000;
+		/* Once per socket: a restart right after a stop meets this
+		 * every time, and the log should say why the bind waits. */
+		if (!*waited)
+			xrx_log(l, XRX_LOG_INFO,
+				"%s queue %u: the queue is still busy (EBUSY: the kernel has not yet released a closed socket's buffer pool); binding again for up to %u ms",
+				l->ifname, queue, budget);
 		nanosleep(&ts, NULL);
 		*waited += pause;
 		pause *= 2;
@@ -102,6 +108,22 @@ static bool xrx_xsk_want_sg(struct xrx_live *l)
 	return false;
 }
 
+/* Why a zero-copy bind was refused, for the one line that reports it. */
+static const char *xrx_xsk_zc_why(int err)
+{
+	switch (err) {
+	case -EOPNOTSUPP:
+		return "the driver does not offer AF_XDP zero-copy (no NETDEV_XDP_ACT_XSK_ZEROCOPY): use bind = auto or copy";
+	case -EINVAL:
+	case -EPERM:
+		return "the driver refused the zero-copy buffer pool (virtio_net: the device must use the DMA API, iommu_platform=on; see the README's driver notes)";
+	case -EBUSY:
+		return "another AF_XDP socket holds the queue, or the kernel has not yet released a closed one";
+	default:
+		return "does the queue exist? see ethtool -l";
+	}
+}
+
 int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 {
 	static const struct {
@@ -117,7 +139,7 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 	struct xdp_options xo = { 0 };
 	socklen_t olen = sizeof(xo);
 	__u16 wake = l->o.no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP;
-	int err = -EINVAL, first_err = 0;
+	int err = -EINVAL, first_err = 0, last_err = 0;
 	__u32 waited = 0;
 	unsigned int i;
 	bool sg = xrx_xsk_want_sg(l);
@@ -136,8 +158,16 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 		if (!err) {
 			x->zerocopy = tries[i].zc;
 			x->sg = tries[i].flags & XDP_USE_SG;
+			/* Zero-copy, but the driver refused it with multi-buffer
+			 * (virtio_net takes one buffer per frame): say what
+			 * that costs, once per queue. */
+			if (tries[i].zc && !x->sg && !l->o.no_multi_buffer && last_err)
+				xrx_log(l, XRX_LOG_INFO,
+					"%s queue %u: zero-copy without multi-buffer (the driver refused XDP_USE_SG: %s): a frame longer than one UMEM chunk is dropped",
+					l->ifname, queue, strerror(-last_err));
 			break;
 		}
+		last_err = err;
 		if (!first_err)
 			first_err = err;
 		xrx_log(l, XRX_LOG_DEBUG, "%s queue %u: bind %s%s: %s", l->ifname,
@@ -146,11 +176,17 @@ int xrx_xsk_open(struct xrx_live *l, struct xrx_rxq *q, __u32 queue)
 			strerror(-err));
 	}
 	if (err) {
+		/* In zero-copy only mode the last refusal (the plain
+		 * XDP_ZEROCOPY bind) is the driver's answer; the multi-buffer
+		 * one before it may only say the driver has no multi-buffer
+		 * zero-copy. */
+		if (l->o.bind == XRX_LIVE_BIND_ZEROCOPY && err != -EBUSY)
+			first_err = err;
 		xrx_log(l, XRX_LOG_WARN,
 			"%s queue %u: cannot bind an AF_XDP socket: %s (%s; bind mode %s)",
 			l->ifname, queue, strerror(-first_err),
-			first_err == -EBUSY ?
-				"another AF_XDP socket holds the queue, or the kernel has not yet released a closed one" :
+			l->o.bind == XRX_LIVE_BIND_ZEROCOPY || first_err == -EBUSY ?
+				xrx_xsk_zc_why(first_err) :
 				"does the queue exist? see ethtool -l",
 			l->o.bind == XRX_LIVE_BIND_ZEROCOPY ? "zero-copy only" :
 			l->o.bind == XRX_LIVE_BIND_COPY ? "copy only" : "auto");

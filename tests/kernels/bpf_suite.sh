@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Guest: the BPF_PROG_TEST_RUN suite against this kernel's verifier and
+# helpers: the parser and verdict tests of xrx_rx (test_xrx_rx) and the
+# BPF/userspace parser differential (test_parse_diff), as built on the
+# host. Their TAP is passed through; a crash counts as a failure.
+. "$(dirname "$0")/lib.sh"
+export CMOCKA_MESSAGE_OUTPUT=TAP
+# Under TCG a million frames take too long; the differential is the same
+# on fewer (the host runs the million).
+export XRX_DIFF_FRAMES=${XRX_GUEST_DIFF_FRAMES:-20000}
+# The compat build (xrx_rx_compat, no kfunc) runs on every kernel; the
+# plain build only where the kernel's BTF has bpf_cast_to_kern_ctx(), the
+# same probe libxrx makes to choose between them (user/lib/afxdp/kernel.c).
+tests="test_xrx_rx_compat test_parse_diff_compat"
+if bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null |
+	grep -q "FUNC 'bpf_cast_to_kern_ctx'"; then
+	tests="test_xrx_rx test_parse_diff $tests"
+else
+	skip "test_xrx_rx, test_parse_diff (the plain build)" \
+		"this kernel ($(uname -r)) has no bpf_cast_to_kern_ctx(): libxrx loads xrx_rx_compat here, which runs the same tests"
+fi
+for t in $tests; do
+	if [ ! -x "$BUILD/tests/$t" ]; then
+		check "$t is built (make)" 1
+		continue
+	fi
+	"$BUILD/tests/$t" >"/tmp/$t.out" 2>&1
+	rc=$?
+	grep -E '^(not )?ok [0-9]+|^#' "/tmp/$t.out" | sed -E "s/^((not )?ok [0-9]+)( - )?/\1 - $t: /"
+	grep -vE '^(not )?ok [0-9]+|^#|^1\.\.' "/tmp/$t.out" | head -20 | sed 's/^/# /'
+	check "$t exits 0 (status $rc)" $rc
+done

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Runs inside a guest (scripts/kernels/run.sh boots it): load the modules
+# the tests use from the guest kernel's own unpacked package, then each
+# test of tests/kernels/tests.list, as one TAP stream on stdout, every
+# case named "TEST: case".
+#   guest.sh --build DIR --kroot DIR --kver KVER --out DIR
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) BUILD=$2 ;;
+	--kroot) KROOT=$2 ;;
+	--kver) KVER=$2 ;;
+	--out) GUEST_OUT=$2 ;;
+	*) echo "guest.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+export BUILD KROOT KVER GUEST_OUT
+echo "# running $(uname -r), $(nproc) CPUs, build $BUILD"
+[ "$(uname -r)" = "$KVER" ] || echo "# guest: running $(uname -r), expected $KVER"
+# The guest's modules: the host's / is read-only, the unpacked package
+# has its own modules.dep (scripts/kernels/fetch.sh ran depmod).
+for m in virtio_net tun veth 8021q; do
+	modprobe -d "$KROOT" $m 2>&1 | sed "s/^/# modprobe $m: /"
+done
+ip link set lo up
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+
+n=0
+while read -r t _; do
+	t=${t%%#*}
+	[ -n "$t" ] || continue
+	log=$GUEST_OUT/$t.log
+	start=$(date +%s)
+	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-900}" \
+		bash "$TOP/tests/kernels/$t.sh" >"$log" 2>&1 </dev/null
+	rc=$?
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "[0-9]*|"not ok "[0-9]*)
+			n=$((n + 1))
+			[[ "$line" == "not ok"* ]] && [[ "$line" != *"# SKIP"* ]] && bad=1
+			echo "$line" | sed -E "s/^(not )?ok [0-9]+( - )?/\1ok $n - $t: /; s/^ok $n - $t: # SKIP/ok $n # SKIP $t:/; s/^not ok $n - $t: # SKIP/not ok $n # SKIP $t:/" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$log"
+	if [ $rc -ne 0 ] && [ $bad = 0 ]; then
+		n=$((n + 1))
+		echo "not ok $n - $t exited with $rc without reporting a failure"
+		tail -20 "$log" | sed 's/^/# /'
+	fi
+	echo "# $t: $(($(date +%s) - start)) s"
+done <"$TOP/tests/kernels/tests.list"
+echo "1..$n"
