@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # scripts/bench/bench_capture.sh, run small (one round of 20000 frames):
-# it writes capture.json with a row per capture tool installed (xrx and
-# xrx_nap20 always), each with positive CPU per GB and Gbit/s, bytes
+# it writes capture.json with a row per capture tool installed (xrx,
+# xrx_verify and xrx_nap20 always), each with positive CPU per GB and Gbit/s, bytes
 # captured of those sent, records and the drops the tool counted; xrx and
 # tcpdump write aggregates (fewer records than segments), xdpdump one
 # record per frame; with xrx every frame is received or counted as
@@ -11,7 +11,8 @@
 # receiving CPU cannot take: no tool sees those), xrxd's counters read
 # once it has taken every frame that reached the DUT; xdpdump counts no
 # more than were sent. The configuration names
-# snaplen, GRO, NAPI setting and the xrx row's csum mode. xrx chose the
+# snaplen, GRO, NAPI setting and each xrx row's csum mode (trust,
+# verify), and both xrx rows have their ratio against tcpdump. xrx chose the
 # file sink's longest nap (1000 us, bounded by what the default
 # 2048-entry rings hold at veth's 10 Gbit/s: 110 us) where xrx_nap20 has
 # the 20 us it is set to: the policy, not how many frames a nap held,
@@ -36,7 +37,7 @@ BENCH_OUT=$WORK BENCH_ROUNDS=1 BENCH_FRAMES=20000 "$B" >"$WORK/out" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/out"
 check "bench_capture.sh ran (exit 0)" $rc
-tools="xrx xrx_nap20"
+tools="xrx xrx_verify xrx_nap20"
 for t in tcpdump xdpdump; do
 	command -v $t >/dev/null && tools="$tools $t"
 done
@@ -56,7 +57,7 @@ for n, r in rows.items():
         bad.append("%s: sent_bytes %r, not 20000 x 1448" % (n, r["sent_bytes"]))
     if r["captured_bytes"] > r["sent_bytes"]:
         bad.append("%s: captured more than sent" % n)
-    if n in ("xrx", "xrx_nap20", "tcpdump") and not r["records_per_segment"] < 1:
+    if n in ("xrx", "xrx_verify", "xrx_nap20", "tcpdump") and not r["records_per_segment"] < 1:
         bad.append("%s: %r records per segment: no aggregation" % (n, r["records_per_segment"]))
     if n == "xdpdump" and abs(r["records_per_segment"] - 1) > 1e-9:
         bad.append("xdpdump: %r records per segment, not one per frame" % r["records_per_segment"])
@@ -80,16 +81,19 @@ for n, r in rows.items():
                 n, p.get("rx_frames"), p["dropped_frames"], p.get("veth_dropped")))
 # the nap chosen: 4/5 of 2048 frames of 84 bytes at 10 Gbit/s for a file
 # (its 1000 us is longer), coalesce_us = 20 for xrx_nap20
-want = {"xrx": 2048 * 672 * 1000 // 10000 * 4 // 5 // 1000, "xrx_nap20": 20}
+file_nap = 2048 * 672 * 1000 // 10000 * 4 // 5 // 1000
+want = {"xrx": file_nap, "xrx_verify": file_nap, "xrx_nap20": 20}
 for n, w in want.items():
     if n in rows and rows[n].get("nap_max_us") != w:
         bad.append("%s: nap_max_us %r, not %d" % (n, rows[n].get("nap_max_us"), w))
 c = d["config"]
 if c.get("snaplen") != 262144 or c.get("gro") != "on" or c.get("napi") != "defer" \
-        or c.get("csum", {}).get("xrx") != "trust":
+        or c.get("csum", {}).get("xrx") != "trust" \
+        or c.get("csum", {}).get("xrx_verify") != "verify":
     bad.append("config %r" % c)
-if "xrx/tcpdump_cpu_per_gb" not in d["ratios"] and "tcpdump" in rows:
-    bad.append("no xrx/tcpdump ratio")
+for a in ("xrx", "xrx_verify"):
+    if "%s/tcpdump_cpu_per_gb" % a not in d["ratios"] and "tcpdump" in rows:
+        bad.append("no %s/tcpdump ratio" % a)
 print("\n".join(bad) if bad else "ok")
 sys.exit(1 if bad else 0)
 PYEOF

@@ -116,7 +116,10 @@ static void rec_check(const struct xrx_pkt *pkt)
 	    pkt->head_len != pkt->len || pkt->head == W->heads[i] ||
 	    memcmp(pkt->head + HEAD, payload, PAY) || pkt->gso_segs != i % 7 + 1)
 		atomic_store(&tee_bad, true);
-	tee_order[atomic_load(&tee_n)] = i;
+	/* A test may hand a packet over once more than NPKTS (one that
+	 * ends a losing episode): counted, not recorded. */
+	if (atomic_load(&tee_n) < NPKTS)
+		tee_order[atomic_load(&tee_n)] = i;
 	atomic_fetch_add(&tee_n, 1);
 }
 
@@ -178,7 +181,10 @@ static void owner_release(void *ctx, struct xrx_pkt *pkt)
 	struct world *w = ctx;
 
 	w->back[idx(pkt)]++;
-	w->order[w->nr_back++] = idx(pkt);
+	/* As in rec_check(): a release past NPKTS is counted only. */
+	if (w->nr_back < NPKTS)
+		w->order[w->nr_back] = idx(pkt);
+	w->nr_back++;
 }
 
 static int setup(void **state)
