@@ -21,6 +21,33 @@
 #include "ctl_pins.h"
 #include "ctl_ustats.h"
 
+/*
+ * Where the kernel allows freplace (Debian 12's 6.1 does), libxdp puts
+ * xrx_rx behind its dispatcher, so the interface's program is the
+ * dispatcher's, not the pinned xrx_rx's. A killed xrxd leaves both; take
+ * xrx_rx out through libxdp, which removes the dispatcher with its last
+ * program and leaves anyone else's programs in it.
+ */
+static int leftover_detach_dispatched(int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(ifindex);
+	struct xdp_program *p;
+	int ret = -ENOENT;
+
+	if (libxdp_get_error(mp))
+		return -ENOENT;
+	for (p = xdp_multiprog__next_prog(NULL, mp); p;
+	     p = xdp_multiprog__next_prog(p, mp)) {
+		if (xdp_program__id(p) != id)
+			continue;
+		ret = xdp_program__detach(p, ifindex,
+					  xdp_multiprog__attach_mode(mp), 0);
+		break;
+	}
+	xdp_multiprog__close(mp);
+	return ret;
+}
+
 int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 		       __u32 *detached_id, __u32 *foreign_id, char *err,
 		       size_t errlen)
@@ -46,6 +73,17 @@ int xrx_leftover_clear(const char *root, const char *ifname, int ifindex,
 	flags = xrx_xdp_attached_flags(&q, ours);
 	if (!any) {
 		ret = 0;
+		xrx_prog__unpin(root, ifname);
+		goto out;
+	}
+	if (!flags && ours && xrx_xdp_behind_dispatcher(ifindex, ours)) {
+		ret = leftover_detach_dispatched(ifindex, ours);
+		if (ret) {
+			snprintf(err, errlen, "%s: cannot take the xrx_rx (id %u) a previous xrxd left behind libxdp's dispatcher out of it: %s (xdp-loader unload -a %s)",
+				 ifname, ours, strerror(-ret), ifname);
+			goto out;
+		}
+		*detached_id = ours;
 		xrx_prog__unpin(root, ifname);
 		goto out;
 	}
