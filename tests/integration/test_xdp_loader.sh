@@ -111,14 +111,14 @@ for mode in ${XDP_LOADER_MODES-native skb}; do
 done
 
 # Can libxdp attach its dispatcher here at all? Tried with two of
-# xdp-tools' own pass-everything programs, so a refusal is libxdp's and
+# xdp-tools' own pass-by-default programs (xdp-filter's), so a refusal is libxdp's and
 # the kernel's, not xrx_rx's: libxdp 1.3.1 on Debian's 6.12 and 7.3
 # kernels gets EINVAL attaching the dispatcher (tests/kernels), in
 # native and skb mode alike, while it works on 6.1. Sets DISPATCHER_WHY.
 dispatcher_broken() {	# MODE
-	local o
-	[ -r "$OTHER" ] || return 1
-	o=$(in_dut xdp-loader load -m "$1" $IF_DUT "$OTHER" "$OTHER" 2>&1)
+	local o other2=${OTHER%_all.o}_eth.o
+	[ -r "$OTHER" ] && [ -r "$other2" ] || return 1
+	o=$(in_dut xdp-loader load -m "$1" $IF_DUT "$OTHER" "$other2" 2>&1)
 	in_dut xdp-loader unload -a $IF_DUT >/dev/null 2>&1
 	echo "$o" | grep -q "Couldn't attach XDP program" || return 1
 	DISPATCHER_WHY=$(echo "$o" | grep -m1 "Couldn't attach XDP program")
