@@ -118,8 +118,9 @@ done
 dispatcher_broken() {	# MODE
 	local o other2=${OTHER%_all.o}_eth.o
 	[ -r "$OTHER" ] && [ -r "$other2" ] || return 1
-	o=$(in_dut xdp-loader load -m "$1" $IF_DUT "$OTHER" "$other2" 2>&1)
+	o=$(in_dut xdp-loader load -m "$1" --pin-path $PIN $IF_DUT "$OTHER" "$other2" 2>&1)
 	in_dut xdp-loader unload -a $IF_DUT >/dev/null 2>&1
+	rm -rf $PIN
 	echo "$o" | grep -q "Couldn't attach XDP program" || return 1
 	DISPATCHER_WHY=$(echo "$o" | grep -m1 "Couldn't attach XDP program")
 }
