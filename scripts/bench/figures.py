@@ -19,6 +19,9 @@ Checks two things and prints one line per failure (exit 1 if any):
    with dots or slashes is quoted: rows[name=xrx].cpu_s_per_gb,
    benches.tun.tun_gbps, ratios."xrx/tcpdump_cpu_per_gb". A FORMAT with
    a '%%' prints a ratio as a percentage (value * 100).
+   A line "@doc PATH" makes the rows after it hold PATH (relative to
+   the checkout) instead; the rows before the first "@doc" hold the
+   README (--doc).
 """
 import argparse
 import json
@@ -67,24 +70,35 @@ def check_stamps(bdir, repo, problems):
             problems.append(f"{name}: commit {rev} is not in this repository")
 
 
-def check_figures(doc, bdir, listing, problems):
-    with open(doc) as f:
-        lines = f.read().splitlines()
+def check_figures(readme, top, bdir, listing, problems):
+    docs = {}
+
+    def read(path):
+        if path not in docs:
+            with open(path) as f:
+                docs[path] = f.read().splitlines()
+        return docs[path]
+
+    doc = readme
     cache = {}
     with open(listing) as f:
         for n, row in enumerate(f, 1):
             row = row.rstrip("\n")
             if not row.strip() or row.startswith("#"):
                 continue
+            if row.startswith("@doc "):
+                doc = os.path.join(top, row[5:].strip())
+                continue
+            lines = read(doc)
             try:
                 anchor, fname, path, fmt = row.split("\t")
             except ValueError:
                 problems.append(f"{listing}:{n}: want 4 tab-separated fields")
                 continue
-            where = f"{listing}:{n} ({anchor})"
+            where = f"{listing}:{n} ({os.path.relpath(doc, top)}: {anchor})"
             hits = [l for l in lines if anchor in l]
             if len(hits) != 1:
-                problems.append(f"{where}: {len(hits)} lines of {doc} hold the anchor, want 1")
+                problems.append(f"{where}: {len(hits)} lines of {os.path.relpath(doc, top)} hold the anchor, want 1")
                 continue
             line = hits[0]
             if fname not in line:
@@ -114,7 +128,7 @@ def main():
     listing = a.list or os.path.join(a.dir, "figures.tsv")
     problems = []
     check_stamps(a.dir, top, problems)
-    check_figures(a.doc, a.dir, listing, problems)
+    check_figures(a.doc, top, a.dir, listing, problems)
     for p in problems:
         print(p)
     return 1 if problems else 0

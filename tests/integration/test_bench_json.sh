@@ -66,4 +66,13 @@ run --dir "$WORK/bench" --doc "$WORK/README.md"
 ok "a README line that does not name the figure's file fails" \
 	sh -c "[ $rc = 1 ] && grep -q 'does not name tun.json' '$WORK/out'"
 
+# A figure of docs/benchmarks.md (the rows after "@doc") held the same way.
+copy
+cp "$TOP/docs/benchmarks.md" "$WORK/benchmarks.md"
+sed -i '/\*\*capture to a file\*\*/s/| 4\.44 CPU-s\/GB/| 4.45 CPU-s\/GB/' "$WORK/benchmarks.md"
+sed "s|^@doc .*|@doc $WORK/benchmarks.md|" "$TOP/docs/bench/figures.tsv" >"$WORK/figures.tsv"
+run --dir "$WORK/bench" --doc "$WORK/README.md" --list "$WORK/figures.tsv"
+ok "a docs/benchmarks.md figure that is not its row's fails, naming the row" \
+	sh -c "[ $rc = 1 ] && grep -q 'benchmarks.md: \*\*capture to a file\*\*): capture.json rows\[name=xrx\].cpu_s_per_gb is 4.44' '$WORK/out'"
+
 done_testing

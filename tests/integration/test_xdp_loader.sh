@@ -141,7 +141,7 @@ if echo "$out" | grep -q "Couldn't attach XDP program" && dispatcher_broken nati
 		"libxdp cannot attach its dispatcher on this kernel ($(uname -r)) even for two of xdp-tools' own programs: $DISPATCHER_WHY"
 elif echo "$out" | grep -q "Couldn't attach XDP program"; then
 	skip "the compat build behind libxdp's dispatcher (load, status, counters)" \
-		"KNOWN FAILURE, open (README, Limits): on this kernel ($(uname -r)) libxdp 1.3.1 attaches its dispatcher for xdp-tools' programs but not with xrx_rx behind it: $(echo "$out" | grep -m1 "Couldn't attach")"
+		"KNOWN FAILURE, open (docs/limits.md): on this kernel ($(uname -r)) libxdp 1.3.1 attaches its dispatcher for xdp-tools' programs but not with xrx_rx behind it: $(echo "$out" | grep -m1 "Couldn't attach")"
 else
 	echo "$out" | grep -q "Couldn't attach XDP program" && rc=1
 	check "load $(basename "$COMPAT") in native mode" $rc
@@ -174,7 +174,7 @@ elif echo "$out" | grep -q "Couldn't attach XDP program" &&
 elif echo "$out" | grep -q "Couldn't attach XDP program"; then
 	echo "$out" | tail -3 | sed 's/^/# /'
 	skip "chained behind libxdp's dispatcher" \
-		"KNOWN FAILURE, open (README, Limits): on this kernel ($(uname -r)) libxdp 1.3.1 attaches its dispatcher for xdp-tools' programs but not with xrx_rx behind it: $(echo "$out" | grep -m1 "Couldn't attach")"
+		"KNOWN FAILURE, open (docs/limits.md): on this kernel ($(uname -r)) libxdp 1.3.1 attaches its dispatcher for xdp-tools' programs but not with xrx_rx behind it: $(echo "$out" | grep -m1 "Couldn't attach")"
 elif [ ! -r "$OTHER" ]; then
 	skip "chained behind libxdp's dispatcher" "$OTHER not installed (xdp-tools)"
 else

@@ -116,7 +116,7 @@ static const char *xrx_xsk_zc_why(int err)
 		return "the driver does not offer AF_XDP zero-copy (no NETDEV_XDP_ACT_XSK_ZEROCOPY): use bind = auto or copy";
 	case -EINVAL:
 	case -EPERM:
-		return "the driver refused the zero-copy buffer pool (virtio_net: the device must use the DMA API, iommu_platform=on; see the README's driver notes)";
+		return "the driver refused the zero-copy buffer pool (virtio_net: the device must use the DMA API, iommu_platform=on; see docs/kernels.md, driver notes)";
 	case -EBUSY:
 		return "another AF_XDP socket holds the queue, or the kernel has not yet released a closed one";
 	default:
