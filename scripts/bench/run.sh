@@ -73,7 +73,7 @@ for line in sh("lscpu").splitlines():
 benches = {}
 for name in ("gro.json", "xdp.json", "bench_tun.json", "afxdp.json",
              "xdp_meta.json", "bench_tee.json", "flood.json",
-             "capture.json", "busy_poll.json"):
+             "capture.json", "busy_poll.json", "ratestep.json"):
     p = os.path.join(out, name)
     if os.path.exists(p):
         with open(p) as f:
