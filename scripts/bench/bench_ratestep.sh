@@ -164,6 +164,7 @@ d = {"bench": "ratestep",
      "what": "a trickle then full speed into xrxd's pcap sink: frames the socket lost while the worker napped",
      "config": {"rounds": rounds, "frames_full_speed": int(frames),
                 "trickle_pps": int(tpps), "trickle_s": int(tsecs),
+                "loadavg_at_end": open("/proc/loadavg").read().split()[:3],
                 "rows": {"nap": "defaults (pcap sink: a file's nap, bounded by the rings at line rate)",
                          "nonap": "coalesce = off (never naps)"}},
      "rows": rows}
