@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxctl: operator commands for xrx. Subcommands are a table; each takes
- * its own arguments after the global options. status, stats and rules
- * read a running xrxd's pins (status.c, stats.c); restore and offloads
- * work on the NIC through netlink.
+ * xrxctl: operator commands for xrx. Options and subcommands are tables
+ * (util/cli.h); each subcommand takes its own arguments after the global
+ * options. status, stats and rules read a running xrxd's pins (status.c,
+ * stats.c); restore and offloads work on the NIC through netlink.
  *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <xrx/xrx.h>
+#include "util/cli.h"
 
 #include "ctl_conf.h"
 #include "ctl_lock.h"
@@ -24,13 +24,6 @@
 #include "ctl_state.h"
 #include "ctl_ustats.h"
 #include "xrxctl.h"
-
-struct cmd {
-	const char *name;
-	const char *args;
-	const char *help;
-	int (*fn)(const struct ctx *ctx, int argc, char **argv);
-};
 
 static int one_iface(const char *cmd, int argc, char **argv)
 {
@@ -228,106 +221,110 @@ static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-static const struct cmd cmds[] = {
+/* A subcommand of the table below: the type its fn is called through. */
+typedef int (*cmd_fn)(const struct ctx *ctx, int argc, char **argv);
+
+static const struct cli_sub cmds[] = {
 	{ "status", "[IFACE]",
-	  "xrxd, program and mode, queues, offloads now vs before", cmd_status },
+	  "xrxd, program and mode, queues, offloads now vs before",
+	  CLI_FN(cmd_status) },
 	{ "stats", "[IFACE]",
-	  "counters; --json, --prom, --watch SECONDS [--count N]", cmd_stats },
+	  "counters; --json, --prom, --watch SECONDS [--count N]",
+	  CLI_FN(cmd_stats) },
 	{ "rules", "[IFACE]", "accelerate rules in xrx_rules; --json",
-	  cmd_rules },
+	  CLI_FN(cmd_rules) },
 	{ "reload", "IFACE",
-	  "reload xrxd's config, wait, say whether it took effect", cmd_reload },
+	  "reload xrxd's config, wait, say whether it took effect",
+	  CLI_FN(cmd_reload) },
 	{ "restore", "IFACE",
-	  "after a crash: detach xrx_rx, put back the NIC settings", cmd_restore },
+	  "after a crash: detach xrx_rx, put back the NIC settings",
+	  CLI_FN(cmd_restore) },
 	{ "offloads", "IFACE", "show the NIC settings xrxd manages",
-	  cmd_offloads },
+	  CLI_FN(cmd_offloads) },
+	{ .name = NULL },
 };
 
-static void usage(FILE *f)
-{
-	size_t i;
+enum { OPT_STATE_DIR = CLI_KEY, OPT_PIN_ROOT, OPT_CONFIG_DIR };
 
-	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
-		"Inspect, reload and clean up after xrxd. Without IFACE: every\n"
-		"interface under the pin root.\n\nCommands:\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %-7s %s\n", cmds[i].name, cmds[i].args,
-			cmds[i].help);
-	fprintf(f,
-		"\nOptions:\n"
-		"      --state-dir DIR  state and outcome files (default " XRX_STATE_DIR ")\n"
-		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
-		"      --config-dir DIR IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")\n"
-		"  -v, --verbose        more messages\n"
-		"  -q, --quiet          errors and warnings only\n"
-		"  -h, --help           this text\n"
-		"  -V, --version        the version\n"
-		"\nRun it in xrxd's network namespace for the program and NIC parts.\n"
-		"Exit status: 0 ok (restore: also when nothing was recorded),\n"
-		"1 runtime failure or no xrxd, 2 bad usage.\n");
+static const struct cli_opt opts[] = {
+	CLI_OPT("state-dir", OPT_STATE_DIR, "DIR",
+		"state and outcome files (default " XRX_STATE_DIR ")"),
+	CLI_OPT("pin-root", OPT_PIN_ROOT, "DIR",
+		"xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")"),
+	CLI_OPT("config-dir", OPT_CONFIG_DIR, "DIR",
+		"IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")"),
+	CLI_OPT_VERBOSE("more messages"),
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_VERSION,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd xrxctl_cli = {
+	.name = "xrxctl",
+	.version = XRX_VERSION,
+	.usage = "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
+		 "Inspect, reload and clean up after xrxd. Without IFACE: every\n"
+		 "interface under the pin root.\n\nCommands:\n",
+	.subs = cmds,
+	.opts_head = "\nOptions:\n",
+	.opts = opts,
+	.width = 20,
+	.footer = "\nRun it in xrxd's network namespace for the program and NIC parts.\n"
+		  "Exit status: 0 ok (restore: also when nothing was recorded),\n"
+		  "1 runtime failure or no xrxd, 2 bad usage.\n",
+	.on_error = CLI_ERR_HINT,
+	/* stop at the command: its arguments are its own */
+	.stop_at_arg = true,
+};
+
+/* -v, -q: more (-v, -vv) or fewer (-q) messages than notices. */
+static enum ctl_log_level log_level(int verbosity)
+{
+	if (verbosity < 0)
+		return CTL_LOG_WARN;
+	if (verbosity == 0)
+		return CTL_LOG_NOTICE;
+	return verbosity == 1 ? CTL_LOG_INFO : CTL_LOG_DEBUG;
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT, OPT_CONFIG_DIR };
-	static const struct option longopts[] = {
-		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
-		{ "config-dir", required_argument, NULL, OPT_CONFIG_DIR },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
 	struct ctx ctx = { .statedir = XRX_STATE_DIR,
 			   .pin_root = XRX_PIN_ROOT_DEFAULT,
 			   .confdir = XRX_CONF_DIR };
-	enum ctl_log_level level = CTL_LOG_NOTICE;
-	size_t i;
-	int c;
+	const struct cli_sub *sub;
+	struct cli c;
+	int k;
 
 	ctl_log_init("xrxctl", CTL_LOG_NOTICE);
-	/* '+': stop at the command, its arguments are its own. */
-	while ((c = getopt_long(argc, argv, "+vqhV", longopts, NULL)) != -1) {
-		switch (c) {
+	if (cli_init(&c, &xrxctl_cli, argc, argv))
+		return EXIT_USAGE;
+	while ((k = cli_next(&c)) > 0) {
+		switch (k) {
 		case OPT_STATE_DIR:
-			ctx.statedir = optarg;
+			ctx.statedir = c.arg;
 			break;
 		case OPT_PIN_ROOT:
-			ctx.pin_root = optarg;
+			ctx.pin_root = c.arg;
 			break;
 		case OPT_CONFIG_DIR:
-			ctx.confdir = optarg;
+			ctx.confdir = c.arg;
 			break;
-		case 'v':
-			level = level == CTL_LOG_NOTICE ? CTL_LOG_INFO :
-							  CTL_LOG_DEBUG;
-			break;
-		case 'q':
-			level = CTL_LOG_WARN;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("xrxctl %s\n", XRX_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "xrxctl: see 'xrxctl --help'\n");
-			return EXIT_USAGE;
 		}
 	}
-	ctl_log_set_level(level);
-	if (optind >= argc) {
-		usage(stderr);
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+	ctl_log_set_level(log_level(c.verbosity));
+	if (c.ind >= argc) {
+		cli_help(&xrxctl_cli, stderr);
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[optind], cmds[i].name))
-			return cmds[i].fn(&ctx, argc - optind - 1,
-					  argv + optind + 1);
+	sub = cli_sub_of(&xrxctl_cli, argv[c.ind]);
+	if (sub)
+		return ((cmd_fn)sub->fn)(&ctx, argc - c.ind - 1,
+					 argv + c.ind + 1);
 	fprintf(stderr, "xrxctl: unknown command '%s'; see 'xrxctl --help'\n",
-		argv[optind]);
+		argv[c.ind]);
 	return EXIT_USAGE;
 }
