@@ -141,10 +141,7 @@ static void help_row(FILE *f, const struct cli_opt *o, int width)
 		fprintf(f, "  %s\n", lhs);
 		return;
 	}
-	if ((int)strlen(lhs) > width)
-		fprintf(f, "  %-*s   ", width + 3, lhs);
-	else
-		fprintf(f, "  %-*s ", width, lhs);
+	fprintf(f, "  %-*s ", width, lhs);
 	for (; (nl = strchr(h, '\n')); h = nl + 1)
 		fprintf(f, "%.*s\n%*s", (int)(nl - h), h, width + 3, "");
 	fprintf(f, "%s\n", h);

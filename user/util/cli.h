@@ -27,10 +27,9 @@
  *	// arguments: argv[c.ind] .. argv[argc - 1]; c.verbosity from -v/-q
  *
  * The help is laid out as the commands always printed it: "  -k, --name
- * ARG" in a column of cmd->width, then the text, whose "\n" continues it
- * under the text; a left column wider than that (a row's own `show`,
- * naming several options) takes one three columns further and is followed
- * by three blanks.
+ * ARG" in a column of cmd->width, a blank, then the text, whose "\n"
+ * continues it under the text; a wider left column (a row's own `show`,
+ * naming several options) pushes the text right.
  *
  * A hidden --list-options prints every row, "--name ARG" a line, for the
  * tests that hold the rows to --help and the man pages, and for shell
