@@ -5,8 +5,9 @@
 # and usage errors are generated from each command's option table
 # (user/util/cli.h), and stay what they were byte for byte: each case of
 # tests/fixtures/cli/cases is compared with its recorded output. Then,
-# for every program: an unknown flag, long or short, is one usage error
-# that names it, with exit status 2.
+# for every program and subcommand: each row of its table (the hidden
+# --list-options prints them) is in its --help, and an unknown flag, long
+# or short, is a usage error that names it, with exit status 2.
 #
 #   XRX_CLI_RECORD=1 tests/integration/test_cli.sh   rewrite the .out files
 . "$(dirname "$0")/../lib.sh"
@@ -48,5 +49,46 @@ while read -r name prog args; do
 		diff -u "$FIX/$name.out" "$W/$name.out" | head -20 | sed 's/^/# /'
 	fi
 done <"$FIX/cases"
+[ "${XRX_CLI_RECORD:-}" = 1 ] && exit 0
+
+# Every command with a table of its own.
+cmds=("xrxd" "xrxctl" "xrxctl stats" "xrxctl reload" "xrxctl rules"
+      "xrxctl status" "xrxctl restore" "xrxctl offloads" "xrx-send"
+      "xrx-replay")
+for cmd in "${cmds[@]}"; do
+	# shellcheck disable=SC2086 # "xrxctl stats" is a program and its argument
+	set -- $cmd
+	run "$@" --list-options >"$W/rows"
+	rows=$(sed -n '/^--- stdout/,/^--- stderr/p' "$W/rows" | grep -- '^--' | grep -v '^--- ' | awk '{ print $1 }')
+	run "$@" --help >"$W/help"
+	missing=""
+	for r in $rows; do
+		# a subcommand's help is its usage line, which --help is not on
+		[ $# -gt 1 ] && [ "$r" = --help ] && continue
+		grep -qE -- "(^|[^-A-Za-z0-9])$r([^-A-Za-z0-9]|\$)" "$W/help" ||
+			missing="$missing $r"
+	done
+	[ -n "$missing" ] && diag "$cmd --help lacks:$missing"
+	check "$cmd: every row of its table is in --help ($(echo $rows | wc -w) rows)" \
+		$([ -n "$rows" ] && [ -z "$missing" ]; echo $?)
+done
+
+for cmd in "${cmds[@]}"; do
+	# shellcheck disable=SC2086
+	set -- $cmd
+	for flag in --no-such-flag -Z; do
+		run "$@" "$flag" >"$W/out"
+		rc=$(head -1 "$W/out")
+		err=$(sed -n '/^--- stderr/,$p' "$W/out" | sed 1d)
+		name=${flag#-}
+		name=${name#-}
+		if [ "$rc" = "exit 2" ] && grep -qF -- "$name" <<<"$err"; then
+			check "$cmd $flag: exit 2, the flag named" 0
+		else
+			check "$cmd $flag: exit 2, the flag named" 1
+			diag "$rc: $(head -2 <<<"$err")"
+		fi
+	done
+done
 
 done_testing

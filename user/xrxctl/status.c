@@ -483,36 +483,13 @@ static const struct cli_cmd status_cli = {
 	.on_error = CLI_ERR_HELP,
 };
 
-/*
- * A subcommand's options, from @argv[-1] (its name: getopt's argv[0]).
- * Return: the index in @argv of its first argument, or -1 with *ret the
- * exit status (0 after --help).
- */
-static int sub_options(const struct cli_cmd *cmd, int argc, char **argv,
-		       bool *json, int *ret)
-{
-	struct cli c;
-	int k;
-
-	*ret = EXIT_USAGE;
-	if (cli_init(&c, cmd, argc + 1, argv - 1))
-		return -1;
-	while ((k = cli_next(&c)) > 0)
-		*json = true;	/* the one option with a key: --json */
-	if (k < 0) {
-		*ret = k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
-		return -1;
-	}
-	return c.ind - 1;
-}
-
 int cmd_status(const struct ctx *ctx, int argc, char **argv)
 {
 	char (*names)[IF_NAMESIZE];
 	int n, i, ret = 0;
 	bool json = false;
 
-	i = sub_options(&status_cli, argc, argv, &json, &ret);
+	i = xrxctl_sub_args(&status_cli, argc, argv, &json, &ret);
 	if (i < 0)
 		return ret;
 	argc -= i;
@@ -636,7 +613,7 @@ int cmd_rules(const struct ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int n, i, ret = 0, shown = 0;
 
-	i = sub_options(&rules_cli, argc, argv, &json, &ret);
+	i = xrxctl_sub_args(&rules_cli, argc, argv, &json, &ret);
 	if (i < 0)
 		return ret;
 	if (argc - i > 1) {

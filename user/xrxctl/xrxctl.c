@@ -25,18 +25,67 @@
 #include "ctl_ustats.h"
 #include "xrxctl.h"
 
-static int one_iface(const char *cmd, int argc, char **argv)
+int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
+		    bool *flag, int *ret)
 {
-	if (argc != 1) {
-		fprintf(stderr, "xrxctl: usage: xrxctl %s IFACE\n", cmd);
-		return -EINVAL;
+	struct cli c;
+	int k;
+
+	*ret = EXIT_USAGE;
+	if (cli_init(&c, cmd, argc + 1, argv - 1))
+		return -1;
+	while ((k = cli_next(&c)) > 0)
+		*flag = true;
+	if (k < 0) {
+		*ret = k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+		return -1;
 	}
-	if (!xrx_ifname_valid(argv[0])) {
+	return c.ind - 1;
+}
+
+static const struct cli_opt help_only[] = {
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd restore_cli = {
+	.name = "xrxctl restore",
+	.usage = "xrxctl: usage: xrxctl restore IFACE\n",
+	.opts = help_only,
+	.on_error = CLI_ERR_HELP,
+};
+
+static const struct cli_cmd offloads_cli = {
+	.name = "xrxctl offloads",
+	.usage = "xrxctl: usage: xrxctl offloads IFACE\n",
+	.opts = help_only,
+	.on_error = CLI_ERR_HELP,
+};
+
+/*
+ * The one argument of @cmd, an interface name. Return: it, or NULL with
+ * *ret the exit status (said why; 0 after --help).
+ */
+static const char *one_iface(const struct cli_cmd *cmd, int argc,
+			     char **argv, int *ret)
+{
+	bool none = false;
+	int i;
+
+	i = xrxctl_sub_args(cmd, argc, argv, &none, ret);
+	if (i < 0)
+		return NULL;
+	*ret = EXIT_USAGE;
+	if (argc - i != 1) {
+		cli_help(cmd, stderr);
+		return NULL;
+	}
+	if (!xrx_ifname_valid(argv[i])) {
 		fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
-			argv[0]);
-		return -EINVAL;
+			argv[i]);
+		return NULL;
 	}
-	return 0;
+	return argv[i];
 }
 
 /*
@@ -165,23 +214,25 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 {
 	char how[128], err[1024];
 	unsigned int ifindex;
+	const char *ifname;
 	int lock_fd = -1, ret;
 	pid_t holder;
 
-	if (one_iface("restore", argc, argv))
-		return EXIT_USAGE;
-	ifindex = if_nametoindex(argv[0]);
+	ifname = one_iface(&restore_cli, argc, argv, &ret);
+	if (!ifname)
+		return ret;
+	ifindex = if_nametoindex(ifname);
 	if (!ifindex)
-		ifindex = renamed_ifindex(ctx, argv[0]);
+		ifindex = renamed_ifindex(ctx, ifname);
 	/* xrxd's own lock, held while restoring: no xrxd starts meanwhile,
 	 * and a running one restores by itself on exit. */
 	if (ifindex) {
-		lock_fd = xrx_lock_take(argv[0], (int)ifindex, &holder, err,
+		lock_fd = xrx_lock_take(ifname, (int)ifindex, &holder, err,
 					sizeof(err));
 		if (lock_fd == -EBUSY) {
 			ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
-				argv[0], (int)holder,
-				xrx_unit_name(argv[0], how, sizeof(how)));
+				ifname, (int)holder,
+				xrx_unit_name(ifname, how, sizeof(how)));
 			return 1;
 		}
 		if (lock_fd < 0) {
@@ -189,7 +240,7 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = restore_locked(ctx, argv[0], ifindex);
+	ret = restore_locked(ctx, ifname, ifindex);
 	xrx_lock_release((int)ifindex, lock_fd);
 	return ret;
 }
@@ -198,18 +249,20 @@ static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
 {
 	struct xrx_nic *nic;
 	struct xrx_nl *nl;
+	const char *ifname;
 	char err[1024];
 	int ret;
 
-	if (one_iface("offloads", argc, argv))
-		return EXIT_USAGE;
+	ifname = one_iface(&offloads_cli, argc, argv, &ret);
+	if (!ifname)
+		return ret;
 	ret = xrx_nl_open(&nl, err, sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
 		return 1;
 	}
 	nic = malloc(sizeof(*nic));
-	ret = nic ? xrx_nic_read(nl, argv[0], nic, err, sizeof(err)) : -ENOMEM;
+	ret = nic ? xrx_nic_read(nl, ifname, nic, err, sizeof(err)) : -ENOMEM;
 	xrx_nl_close(nl);
 	if (ret) {
 		ctl_err("%s", ret == -ENOMEM ? "out of memory" : err);
