@@ -31,9 +31,10 @@ int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
 	struct cli c;
 	int k;
 
-	*ret = EXIT_USAGE;
-	if (cli_init(&c, cmd, argc + 1, argv - 1))
+	if (cli_init(&c, cmd, argc + 1, argv - 1)) {
+		*ret = EXIT_USAGE;
 		return -1;
+	}
 	while ((k = cli_next(&c)) > 0)
 		*flag = true;
 	if (k < 0) {

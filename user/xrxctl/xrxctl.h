@@ -47,7 +47,8 @@ struct cli_cmd;
  * The options of a subcommand whose table has at most one besides
  * --help, a flag (rules --json), from @argv[-1] (its name: getopt's
  * argv[0]); @flag is set if it was given. Return: the index in @argv of
- * its first argument, or -1 with *ret the exit status (0 after --help).
+ * its first argument (*ret untouched), or -1 with *ret the exit status
+ * (0 after --help).
  */
 int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
 		    bool *flag, int *ret);
