@@ -294,7 +294,7 @@ struct prom_family {
 		     unsigned int i);
 	double (*real)(const struct snap *s);
 	bool ustats;
-	/* of a family made from the ustats row */
+	/* the counter prom_ustat() reads */
 	enum xrx_ustats_group group;
 	unsigned int idx;
 };
@@ -332,28 +332,11 @@ static __u64 prom_prog_bytes(const struct snap *s, const struct prom_family *f,
 	return s->k[i].bytes;
 }
 
+/* xrxd's counter f->idx of f->group (the daemon facts: XRX_USTATS_G_HDR) */
 static __u64 prom_ustat(const struct snap *s, const struct prom_family *f,
 			unsigned int i)
 {
 	return *xrx_ustats_at((struct xrx_ustats *)&s->u, f->group, f->idx);
-}
-
-static __u64 prom_degraded(const struct snap *s, const struct prom_family *f,
-			   unsigned int i)
-{
-	return s->u.hdr[XRX_USTATS_DEGRADED];
-}
-
-static __u64 prom_stuck(const struct snap *s, const struct prom_family *f,
-			unsigned int i)
-{
-	return s->u.hdr[XRX_USTATS_STUCK_WORKERS];
-}
-
-static __u64 prom_unaccounted(const struct snap *s,
-			      const struct prom_family *f, unsigned int i)
-{
-	return s->u.hdr[XRX_USTATS_UNACCOUNTED];
 }
 
 static double prom_segs_per_agg(const struct snap *s)
@@ -372,8 +355,11 @@ static double prom_copied_per_frame(const struct snap *s)
 	return d.copied_per_frame;
 }
 
-#define PROM_U64(n, c, h, has_, get)                                            \
+#define PROM_U64(n, c, h, has_, get)                                           \
 	{ .name = (n), .counter = (c), .help = (h), .has = (has_), .u64 = (get) }
+#define PROM_HDR(n, h, field)                                                  \
+	{ .name = (n), .help = (h), .has = prom_has_u, .u64 = prom_ustat,      \
+	  .group = XRX_USTATS_G_HDR, .idx = XRX_USTATS_##field }
 #define PROM_PER_STAT(n, h, get)                                               \
 	{ .name = (n), .counter = true, .help = (h), .has = prom_has_k,        \
 	  .per = XRX_STAT_MAX, .u64 = (get) }
@@ -391,15 +377,15 @@ static const struct prom_family prom_families[] = {
 		      "bytes counted by xrx_rx, by verdict (xrx_stats)",
 		      prom_prog_bytes),
 	{ .ustats = true },
-	PROM_U64("xrx_degraded", false,
+	PROM_HDR("xrx_degraded",
 		 "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)",
-		 prom_has_u, prom_degraded),
-	PROM_U64("xrx_stuck_workers", false,
+		 DEGRADED),
+	PROM_HDR("xrx_stuck_workers",
 		 "workers whose heartbeat stopped (blocked in their sink)",
-		 prom_has_u, prom_stuck),
-	PROM_U64("xrx_unaccounted_frames", false,
+		 STUCK_WORKERS),
+	PROM_HDR("xrx_unaccounted_frames",
 		 "frames no counter accounts for (in flight while traffic runs, 0 when idle)",
-		 prom_has_u, prom_unaccounted),
+		 UNACCOUNTED),
 	PROM_REAL("xrx_segments_per_aggregate",
 		  "segments per delivered aggregate since xrxd started",
 		  prom_segs_per_agg),
