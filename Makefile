@@ -103,7 +103,8 @@ TOOL_SRCS  := $(wildcard user/tools/*.c)
 TOOLS      := $(patsubst user/tools/%.c,$(BUILD)/%,$(TOOL_SRCS))
 
 # user/util: code the tools share with the tests and benchmarks (the frame
-# builder), as xdp-tools keeps lib/util. Not part of libxrx, not
+# builder) and the command-line tables every program uses (cli.h), as
+# xdp-tools keeps lib/util. Not part of libxrx, not
 # installed; included as "util/frames.h".
 UTIL_OBJS  := $(patsubst user/util/%.c,$(BUILD)/obj/util/%.o,$(wildcard user/util/*.c))
 LIBXRXUTIL := $(BUILD)/libxrxutil.a
@@ -248,9 +249,9 @@ $(LIBXRXCTL): $(CTL_OBJS) | $(BUILD)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX)
+$(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(UTIL_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
 $(BUILD)/xrxd: $(wildcard user/xrxd/*.c user/xrxd/*.h)
 $(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c user/xrxctl/*.h)
 

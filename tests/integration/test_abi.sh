@@ -48,11 +48,12 @@ printf 'xrx_not_in_map\n' | sort -m - "$WORK/exported" >"$WORK/exported.bad"
 ok "an extra export is noticed (control)" sh -c "! diff -q '$WORK/api' '$WORK/exported.bad' >/dev/null"
 
 # A program of the public API against the shared library: xrx-replay,
-# built from its source with the installed-style headers only, replays
+# built from its source with the installed-style headers only (and the
+# command-line tables of user/util/cli.c, which use libc alone), replays
 # the iperf3 capture to the same bytes as the static build.
 PKG="libbpf libxdp libpcap"
-if ! ${CC:-cc} -O2 -I"$TOP/include" $(pkg-config --cflags $PKG) \
-	"$TOP/user/tools/xrx-replay.c" -o "$WORK/xrx-replay-so" \
+if ! ${CC:-cc} -O2 -I"$TOP/include" -I"$TOP/user" $(pkg-config --cflags $PKG) \
+	"$TOP/user/tools/xrx-replay.c" "$TOP/user/util/cli.c" -o "$WORK/xrx-replay-so" \
 	"$SO" $(pkg-config --libs $PKG) -lpthread 2>"$WORK/cc.err"; then
 	sed 's/^/# /' "$WORK/cc.err"
 	ok "xrx-replay links against libxrx.so alone" false

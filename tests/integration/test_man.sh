@@ -4,6 +4,7 @@
 # The man pages (man/): each renders without a groff or man warning, each
 # program installed has one, and they cannot drift from the programs:
 # every option and command a program's --help lists appears in its page,
+# and every row of its option table (util/cli.h),
 # every key `xrxd --check-config` prints appears in xrx.conf(5) with the
 # default xrxd uses, and every option of libxrx's options table has its
 # bounds, words and default in xrx.conf(5), docs/xrx.conf.md and
@@ -92,6 +93,32 @@ for p in $progs; do
 	[ -n "$missing" ] && diag "$prog: in --help, not in $(basename "$page"):$missing"
 	check "$prog: every option and command of --help is in $(basename "$page") ($(echo $words | wc -w) words)" \
 		$([ -n "$words" ] && [ -z "$missing" ]; echo $?)
+done
+
+# Every row of each command's option table (util/cli.h; the hidden
+# --list-options prints them), its subcommands' too, is in its page:
+# the tables hold options --help shows only in passing (xrx-send --dst).
+for cmd in "xrxd:8" "xrxctl:8" "xrxctl stats:8" "xrxctl reload:8" \
+	   "xrxctl rules:8" "xrxctl status:8" "xrxctl restore:8" \
+	   "xrxctl offloads:8" "xrx-send:1" "xrx-replay:1"; do
+	name=${cmd%:*}
+	prog=${name%% *}
+	page=$MAN/$prog.${cmd#*:}
+	if [ ! -x "$BUILD/$prog" ]; then
+		skip "$name: its option table is in its page" "$BUILD/$prog missing; run make"
+		continue
+	fi
+	render "$page" 200 >"$WORK/page.txt"
+	# shellcheck disable=SC2086 # "xrxctl stats": the program and its command
+	rows=$("$BUILD"/$name --list-options | awk '{ print $1 }')
+	missing=""
+	for w in $rows; do
+		grep -qE -- "(^|[^-A-Za-z0-9])$w([^-A-Za-z0-9]|\$)" "$WORK/page.txt" ||
+			missing="$missing $w"
+	done
+	[ -n "$missing" ] && diag "$name: in its option table, not in $(basename "$page"):$missing"
+	check "$name: every row of its option table is in $(basename "$page") ($(echo $rows | wc -w) rows)" \
+		$([ -n "$rows" ] && [ -z "$missing" ]; echo $?)
 done
 
 # xrx.conf(5): every key, and its default as xrxd prints it.

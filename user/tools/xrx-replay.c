@@ -24,7 +24,6 @@
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <pcap/pcap.h>
 #include <stdbool.h>
@@ -41,12 +40,12 @@
 #include <xrx/options.h>
 #include <xrx/parse.h>
 
+#include "util/cli.h"
+
 #define EXIT_USAGE 2
 #define FRAME_ALIGN 64		/* frames start on cache lines, as in a UMEM */
 #define FRAME_MAX 65536		/* largest input frame accepted (jumbo) */
 #define BATCH_MAX (1u << 20)
-/* getopt's value for a row of the options table without a letter */
-#define OPT_ROW 256
 
 struct replay_opts {
 	const char *in, *out;
@@ -102,68 +101,100 @@ static void *replay_opts_of(struct replay_opts *o, enum xrx_opt_set set)
 	}
 }
 
-/* One --help line of a row of the options table: its bounds and default. */
-static void usage_row(FILE *f, const struct xrx_opt *t, const void *opts)
+/* The --help text of a row of the options table: its bounds and default. */
+static void row_help(const struct xrx_opt *t, const void *opts, char *text,
+		     size_t size)
 {
-	char lhs[40], def[32], text[128];
-	int n = 0, i;
+	char def[32];
+	int n, i;
 
-	n = t->short_flag ? snprintf(lhs, sizeof(lhs), "-%c, ", t->short_flag) :
-			    snprintf(lhs, sizeof(lhs), "    ");
-	snprintf(lhs + n, sizeof(lhs) - (size_t)n, "--%s%s%s", t->flag,
-		 t->arg ? " " : "", t->arg ? t->arg : "");
 	xrx_opt__format(t, opts, def, sizeof(def));
 	if (t->type == XRX_OPT_T_U32 && !strcmp(def, "0"))
 		snprintf(def, sizeof(def), "%u", t->def);
-	n = snprintf(text, sizeof(text), "%s", t->help);
+	n = snprintf(text, size, "%s", t->help);
 	switch (t->type) {
 	case XRX_OPT_T_U32:
-		snprintf(text + n, sizeof(text) - (size_t)n, ", %u..%u; %s",
-			 t->min, t->max, def);
+		snprintf(text + n, size - (size_t)n, ", %u..%u; %s", t->min,
+			 t->max, def);
 		break;
 	case XRX_OPT_T_ENUM:
-		for (i = 0; t->words[i] && n < (int)sizeof(text); i++)
-			n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%s",
+		for (i = 0; t->words[i] && n < (int)size; i++)
+			n += snprintf(text + n, size - (size_t)n, "%s%s",
 				      i ? " | " : ": ", t->words[i]);
-		if (n < (int)sizeof(text))
-			snprintf(text + n, sizeof(text) - (size_t)n, "; %s", def);
+		if (n < (int)size)
+			snprintf(text + n, size - (size_t)n, "; %s", def);
 		break;
 	case XRX_OPT_T_PORTS:
-		snprintf(text + n, sizeof(text) - (size_t)n, ", %u..%u, up to %u",
+		snprintf(text + n, size - (size_t)n, ", %u..%u, up to %u",
 			 t->min, t->max, t->max_count);
 		break;
 	default:
 		break;
 	}
-	/* the option in 21 columns, as the lines of usage() */
-	fprintf(f, "  %-21s %s\n", lhs, text);
 }
 
-static void usage(FILE *f)
+/*
+ * The command line: xrx-replay's own options around a row for each
+ * engine and pcap sink option of libxrx's table, which has its flag,
+ * letter, value's name and help (include/xrx/options.h).
+ */
+enum { OPT_ROW = CLI_KEY };	/* + the row's index, for one without a letter */
+
+struct replay_cli {
+	struct cli_cmd cmd;
+	struct cli_opt opts[8 + XRX_OPT_MAX];
+	char help[XRX_OPT_MAX][128];
+};
+
+static void replay_cli_init(struct replay_cli *rc)
 {
+	static const struct cli_opt before[] = {
+		CLI_OPT("batch", 'b', "N",
+			"frames per receive batch (flush at its end); 64"),
+	};
+	static const struct cli_opt after[] = {
+		CLI_OPT("meta", 'M', NULL,
+			"give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
+			"as on the live path (default: the engine parses)"),
+		CLI_OPT("hash-key", 'K', "HEX",
+			"flow hash key, 32 hex digits; default: random per run"),
+		CLI_OPT("json", 'j', NULL,
+			"print the engine's and the sink's counters as JSON"),
+		CLI_OPT_HELP,
+		CLI_OPT_VERSION,
+		CLI_OPT_END,
+	};
 	const struct xrx_opt *t;
 	struct replay_opts o;
+	size_t n = 0;
 	int i;
 
 	replay_opts_init(&o);
-	fprintf(f,
-"Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
-"Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
-"delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
-"\n"
-"  -b, --batch N         frames per receive batch (flush at its end); 64\n");
-	for (i = 0; (t = xrx_opt__get(i)); i++)
-		if (t->flag && replay_opts_of(&o, t->set))
-			usage_row(f, t, replay_opts_of(&o, t->set));
-	fprintf(f,
-"  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
-"                        as on the live path (default: the engine parses)\n"
-"  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
-"  -j, --json            print the engine's and the sink's counters as JSON\n"
-"  -h, --help            this text\n"
-"  -V, --version         the version\n"
-"\n"
-"Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n");
+	memset(rc, 0, sizeof(*rc));
+	memcpy(rc->opts, before, sizeof(before));
+	n = sizeof(before) / sizeof(before[0]);
+	for (i = 0; (t = xrx_opt__get(i)); i++) {
+		if (!t->flag || !replay_opts_of(&o, t->set))
+			continue;
+		row_help(t, replay_opts_of(&o, t->set), rc->help[i],
+			 sizeof(rc->help[i]));
+		rc->opts[n++] = (struct cli_opt)CLI_OPT(
+			t->flag, t->short_flag ? t->short_flag : OPT_ROW + i,
+			t->type == XRX_OPT_T_BOOL ? NULL : t->arg, rc->help[i]);
+	}
+	memcpy(rc->opts + n, after, sizeof(after));
+	rc->cmd = (struct cli_cmd){
+		.name = "xrx-replay",
+		.version = XRX_VERSION,
+		.usage = "Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
+			 "Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
+			 "delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
+			 "\n",
+		.opts = rc->opts,
+		.width = 21,
+		.footer = "\nExit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
+		.on_error = CLI_ERR_OWN,
+	};
 }
 
 /*
@@ -190,60 +221,38 @@ static int parse_hash_key(const char *s, struct xrx_hash_key *key)
 	return 0;
 }
 
-/* The row of the options table getopt returned @c for, or NULL. */
-static const struct xrx_opt *flag_row(int c)
+/* The row of the options table whose flag is @k (a key of replay_cli's). */
+static const struct xrx_opt *flag_row(int k)
 {
 	const struct xrx_opt *t;
 	int i;
 
 	for (i = 0; (t = xrx_opt__get(i)); i++)
-		if (t->flag && (c == OPT_ROW + i || (t->short_flag &&
-						     c == t->short_flag)))
+		if (t->flag && (k == OPT_ROW + i || (t->short_flag &&
+						     k == t->short_flag)))
 			return t;
 	return NULL;
 }
 
+/* Return: 0, 1 after --help or --version (exit 0), or -EINVAL (said). */
 static int parse_args(int argc, char **argv, struct replay_opts *o)
 {
-	static const struct option own[] = {
-		{ "batch", required_argument, NULL, 'b' },
-		{ "meta", no_argument, NULL, 'M' },
-		{ "hash-key", required_argument, NULL, 'K' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-	};
-	struct option longopts[sizeof(own) / sizeof(own[0]) + XRX_OPT_MAX + 1];
-	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MK:jhV", err[256];
-	size_t n = sizeof(own) / sizeof(own[0]), k = strlen(shortopts);
+	struct replay_cli rc;
 	const struct xrx_opt *t;
-	int c, i;
+	char err[256];
+	struct cli c;
+	int k;
 
 	replay_opts_init(o);
-	memcpy(longopts, own, sizeof(own));
-	for (i = 0; (t = xrx_opt__get(i)); i++) {
-		bool arg = t->type != XRX_OPT_T_BOOL;
-
-		if (!t->flag || !replay_opts_of(o, t->set))
-			continue;
-		longopts[n++] = (struct option){
-			t->flag, arg ? required_argument : no_argument, NULL,
-			t->short_flag ? t->short_flag : OPT_ROW + i };
-		if (t->short_flag) {
-			shortopts[k++] = (char)t->short_flag;
-			if (arg)
-				shortopts[k++] = ':';
-		}
-	}
-	shortopts[k] = '\0';
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
+	replay_cli_init(&rc);
+	if (cli_init(&c, &rc.cmd, argc, argv))
+		return -EINVAL;
+	while ((k = cli_next(&c)) > 0) {
+		switch (k) {
 		case 'b':
-			if (xrx_parse_u32(optarg, 1, BATCH_MAX, &o->batch)) {
+			if (xrx_parse_u32(c.arg, 1, BATCH_MAX, &o->batch)) {
 				fprintf(stderr, "xrx-replay: --batch %s is not a frame count from 1 to %u; write one in that range\n",
-					optarg, BATCH_MAX);
+					c.arg, BATCH_MAX);
 				return -EINVAL;
 			}
 			continue;
@@ -251,44 +260,31 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			o->meta = true;
 			continue;
 		case 'K':
-			if (parse_hash_key(optarg, &o->eng.hash_key))
+			if (parse_hash_key(c.arg, &o->eng.hash_key))
 				return -EINVAL;
 			continue;
 		case 'j':
 			o->json = true;
 			continue;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			printf("xrx-replay %s\n", XRX_VERSION);
-			return 1;
-		case ':':
-			fprintf(stderr, "xrx-replay: option %s needs a value; see --help\n",
-				argv[optind - 1]);
-			return -EINVAL;
 		}
-		t = c == '?' ? NULL : flag_row(c);
-		if (!t) {
-			fprintf(stderr, "xrx-replay: unknown option '%s'; see --help\n",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
+		t = flag_row(k);
 		/* a flag without a value turns its option on */
-		if (xrx_opt__parse(t, replay_opts_of(o, t->set),
-				   t->type == XRX_OPT_T_BOOL ? "on" : optarg,
-				   XRX_OPT_FORM_FLAG, err, sizeof(err))) {
+		if (t && xrx_opt__parse(t, replay_opts_of(o, t->set),
+					t->type == XRX_OPT_T_BOOL ? "on" : c.arg,
+					XRX_OPT_FORM_FLAG, err, sizeof(err))) {
 			fprintf(stderr, "xrx-replay: %s\n", err);
 			return -EINVAL;
 		}
 	}
-	if (argc - optind != 2) {
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 1 : -EINVAL;
+	if (argc - c.ind != 2) {
 		fprintf(stderr, "xrx-replay: expected IN.pcap and OUT.pcap, got %d file name(s); see --help\n",
-			argc - optind);
+			argc - c.ind);
 		return -EINVAL;
 	}
-	o->in = argv[optind];
-	o->out = argv[optind + 1];
+	o->in = argv[c.ind];
+	o->out = argv[c.ind + 1];
 	return 0;
 }
 

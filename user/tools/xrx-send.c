@@ -17,7 +17,6 @@
  * --write FILE records exactly what was sent (pcap), drops excluded.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -36,6 +35,7 @@
 
 #include <xrx/xrx.h>
 
+#include "util/cli.h"
 #include "util/frames.h"
 
 #define FRAME_MAX 9216
@@ -405,33 +405,77 @@ static int parse_addr(const char *s, __u8 *a, int *family)
 	return -EINVAL;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: xrx-send -i IFACE --dmac MAC [options]\n"
-"Send a pcap (--pcap FILE) or generated TCP/UDP segment trains with AF_PACKET.\n"
-"  -i, --iface IFACE      interface to send on (required)\n"
-"      --dmac MAC         destination MAC (required for generated trains)\n"
-"      --smac MAC         source MAC (default: the interface's)\n"
-"      --pcap FILE        replay FILE's frames (--repeat N times)\n"
-"      --src ADDR --dst ADDR   IPv4 or IPv6 (default 198.18.0.1 -> .2)\n"
-"      --udp              UDP datagrams instead of TCP segments\n"
-"      --sport P --dport P     ports (default 40000, 5001; flow k: sport+k)\n"
-"      --flows N --segs N --mss N --trains N   (default 1, 20, 1448, 1)\n"
-"      --interleave       alternate flows segment by segment\n"
-"      --no-psh           no PSH on a train's last segment\n"
-"      --reorder PCT --dup PCT --loss PCT --malformed PCT   (default 0)\n"
-"      --seed N           random choices (default 1)\n"
-"      --gap-us N         pause between trains\n"
-"      --qdisc            through the qdisc layer, so tc egress programs run\n"
-"  -c, --count N          send at most N frames\n"
-"  -r, --rate PPS         at most PPS frames per second\n"
-"  -b, --batch N          frames per sendmmsg() (default 64, max %d)\n"
-"  -w, --write FILE       record what was sent as pcap\n"
-"  -v, --verbose          print a summary on stderr\n"
-"  -h, --help / -V, --version\n"
-"Exit: 0 sent, 1 runtime failure, 2 bad usage.\n", BATCH_MAX);
-}
+/* Stringified, for BATCH_MAX in the help. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+enum {
+	OPT_DMAC = CLI_KEY, OPT_SMAC, OPT_PCAP, OPT_REPEAT, OPT_SRC, OPT_DST,
+	OPT_UDP, OPT_SPORT, OPT_DPORT, OPT_FLOWS, OPT_SEGS, OPT_MSS,
+	OPT_TRAINS, OPT_INTERLEAVE, OPT_NO_PSH, OPT_REORDER, OPT_DUP,
+	OPT_LOSS, OPT_MALFORMED, OPT_SEED, OPT_GAP_US, OPT_QDISC,
+};
+
+/*
+ * Options that go together share a line of the help: the first of them
+ * shows them all (CLI_OPT_SHOW), the others have no line (help NULL).
+ * Those lines put their text in a column of their own, at 30.
+ */
+static const struct cli_opt opts[] = {
+	CLI_OPT("iface", 'i', "IFACE", "interface to send on (required)"),
+	CLI_OPT("dmac", OPT_DMAC, "MAC",
+		"destination MAC (required for generated trains)"),
+	CLI_OPT("smac", OPT_SMAC, "MAC", "source MAC (default: the interface's)"),
+	CLI_OPT("pcap", OPT_PCAP, "FILE",
+		"replay FILE's frames (--repeat N times)"),
+	CLI_OPT("repeat", OPT_REPEAT, "N", NULL),
+	CLI_OPT_SHOW("src", OPT_SRC, "ADDR",
+		     "IPv4 or IPv6 (default 198.18.0.1 -> .2)",
+		     "    --src ADDR --dst ADDR  "),
+	CLI_OPT("dst", OPT_DST, "ADDR", NULL),
+	CLI_OPT("udp", OPT_UDP, NULL, "UDP datagrams instead of TCP segments"),
+	CLI_OPT_SHOW("sport", OPT_SPORT, "P",
+		     "ports (default 40000, 5001; flow k: sport+k)",
+		     "    --sport P --dport P    "),
+	CLI_OPT("dport", OPT_DPORT, "P", NULL),
+	CLI_OPT_SHOW("flows", OPT_FLOWS, "N", "(default 1, 20, 1448, 1)",
+		     "    --flows N --segs N --mss N --trains N  "),
+	CLI_OPT("segs", OPT_SEGS, "N", NULL),
+	CLI_OPT("mss", OPT_MSS, "N", NULL),
+	CLI_OPT("trains", OPT_TRAINS, "N", NULL),
+	CLI_OPT("interleave", OPT_INTERLEAVE, NULL,
+		"alternate flows segment by segment"),
+	CLI_OPT("no-psh", OPT_NO_PSH, NULL, "no PSH on a train's last segment"),
+	CLI_OPT_SHOW("reorder", OPT_REORDER, "PCT", "(default 0)",
+		     "    --reorder PCT --dup PCT --loss PCT --malformed PCT  "),
+	CLI_OPT("dup", OPT_DUP, "PCT", NULL),
+	CLI_OPT("loss", OPT_LOSS, "PCT", NULL),
+	CLI_OPT("malformed", OPT_MALFORMED, "PCT", NULL),
+	CLI_OPT("seed", OPT_SEED, "N", "random choices (default 1)"),
+	CLI_OPT("gap-us", OPT_GAP_US, "N", "pause between trains"),
+	CLI_OPT("qdisc", OPT_QDISC, NULL,
+		"through the qdisc layer, so tc egress programs run"),
+	CLI_OPT("count", 'c', "N", "send at most N frames"),
+	CLI_OPT("rate", 'r', "PPS", "at most PPS frames per second"),
+	CLI_OPT("batch", 'b', "N",
+		"frames per sendmmsg() (default 64, max " STR(BATCH_MAX) ")"),
+	CLI_OPT("write", 'w', "FILE", "record what was sent as pcap"),
+	CLI_OPT_VERBOSE("print a summary on stderr"),
+	CLI_OPT_SHOW("help", 'h', NULL, "", "-h, --help / -V, --version"),
+	CLI_OPT("version", 'V', NULL, NULL),
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd send_cli = {
+	.name = "xrx-send",
+	.version = XRX_VERSION,
+	.usage = "usage: xrx-send -i IFACE --dmac MAC [options]\n"
+		 "Send a pcap (--pcap FILE) or generated TCP/UDP segment trains with AF_PACKET.\n",
+	.opts = opts,
+	.width = 22,
+	.footer = "Exit: 0 sent, 1 runtime failure, 2 bad usage.\n",
+	.on_error = CLI_ERR_HELP,
+};
 
 static int open_socket(const struct opts *o, int *ifindex, __u8 *mac)
 {
@@ -472,39 +516,6 @@ static int open_socket(const struct opts *o, int *ifindex, __u8 *mac)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "iface", required_argument, NULL, 'i' },
-		{ "dmac", required_argument, NULL, 'D' },
-		{ "smac", required_argument, NULL, 'S' },
-		{ "pcap", required_argument, NULL, 'p' },
-		{ "repeat", required_argument, NULL, 'R' },
-		{ "src", required_argument, NULL, 's' },
-		{ "dst", required_argument, NULL, 'd' },
-		{ "udp", no_argument, NULL, 'u' },
-		{ "sport", required_argument, NULL, 1 },
-		{ "dport", required_argument, NULL, 2 },
-		{ "flows", required_argument, NULL, 3 },
-		{ "segs", required_argument, NULL, 4 },
-		{ "mss", required_argument, NULL, 5 },
-		{ "trains", required_argument, NULL, 6 },
-		{ "interleave", no_argument, NULL, 7 },
-		{ "no-psh", no_argument, NULL, 8 },
-		{ "reorder", required_argument, NULL, 9 },
-		{ "dup", required_argument, NULL, 10 },
-		{ "loss", required_argument, NULL, 11 },
-		{ "malformed", required_argument, NULL, 12 },
-		{ "seed", required_argument, NULL, 13 },
-		{ "gap-us", required_argument, NULL, 14 },
-		{ "qdisc", no_argument, NULL, 15 },
-		{ "count", required_argument, NULL, 'c' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "write", required_argument, NULL, 'w' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = {
 		.proto = IPPROTO_TCP, .sport = 40000, .dport = 5001,
 		.flows = 1, .segs = 20, .mss = 1448, .trains = 1,
@@ -512,54 +523,58 @@ int main(int argc, char **argv)
 	};
 	const char *src = "198.18.0.1", *dst = "198.18.0.2";
 	struct sender s = { .o = &o, .fd = -1 };
-	int opt, ifindex, rc = 1, err;
+	int k, ifindex, rc = 1, err;
+	struct cli c;
 	__u8 mac[6];
 	__u32 hl;
 
-	while ((opt = getopt_long(argc, argv, "i:c:r:b:w:vhV", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'i': o.ifname = optarg; break;
-		case 'D':
-			if (parse_mac(optarg, o.dmac))
+	if (cli_init(&c, &send_cli, argc, argv))
+		return 2;
+	while ((k = cli_next(&c)) > 0) {
+		const char *v = c.arg;
+
+		switch (k) {
+		case 'i': o.ifname = v; break;
+		case OPT_DMAC:
+			if (parse_mac(v, o.dmac))
 				goto bad;
 			o.have_dmac = true;
 			break;
-		case 'S':
-			if (parse_mac(optarg, o.smac))
+		case OPT_SMAC:
+			if (parse_mac(v, o.smac))
 				goto bad;
 			o.have_smac = true;
 			break;
-		case 'p': o.pcap_in = optarg; break;
-		case 'R': o.repeat = strtoul(optarg, NULL, 0); break;
-		case 's': src = optarg; break;
-		case 'd': dst = optarg; break;
-		case 'u': o.proto = IPPROTO_UDP; break;
-		case 1: o.sport = strtoul(optarg, NULL, 0); break;
-		case 2: o.dport = strtoul(optarg, NULL, 0); break;
-		case 3: o.flows = strtoul(optarg, NULL, 0); break;
-		case 4: o.segs = strtoul(optarg, NULL, 0); break;
-		case 5: o.mss = strtoul(optarg, NULL, 0); break;
-		case 6: o.trains = strtoul(optarg, NULL, 0); break;
-		case 7: o.interleave = true; break;
-		case 8: o.no_psh = true; break;
-		case 9: o.reorder = strtoul(optarg, NULL, 0); break;
-		case 10: o.dup = strtoul(optarg, NULL, 0); break;
-		case 11: o.loss = strtoul(optarg, NULL, 0); break;
-		case 12: o.malformed = strtoul(optarg, NULL, 0); break;
-		case 13: o.seed = strtoul(optarg, NULL, 0); break;
-		case 14: o.gap_us = strtoul(optarg, NULL, 0); break;
-		case 15: o.qdisc = true; break;
-		case 'c': o.count = strtoull(optarg, NULL, 0); break;
-		case 'r': o.rate = strtoull(optarg, NULL, 0); break;
-		case 'b': o.batch = strtoul(optarg, NULL, 0); break;
-		case 'w': o.write = optarg; break;
-		case 'v': o.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("xrx-send %s\n", XRX_VERSION); return 0;
-		default: goto bad;
+		case OPT_PCAP: o.pcap_in = v; break;
+		case OPT_REPEAT: o.repeat = strtoul(v, NULL, 0); break;
+		case OPT_SRC: src = v; break;
+		case OPT_DST: dst = v; break;
+		case OPT_UDP: o.proto = IPPROTO_UDP; break;
+		case OPT_SPORT: o.sport = strtoul(v, NULL, 0); break;
+		case OPT_DPORT: o.dport = strtoul(v, NULL, 0); break;
+		case OPT_FLOWS: o.flows = strtoul(v, NULL, 0); break;
+		case OPT_SEGS: o.segs = strtoul(v, NULL, 0); break;
+		case OPT_MSS: o.mss = strtoul(v, NULL, 0); break;
+		case OPT_TRAINS: o.trains = strtoul(v, NULL, 0); break;
+		case OPT_INTERLEAVE: o.interleave = true; break;
+		case OPT_NO_PSH: o.no_psh = true; break;
+		case OPT_REORDER: o.reorder = strtoul(v, NULL, 0); break;
+		case OPT_DUP: o.dup = strtoul(v, NULL, 0); break;
+		case OPT_LOSS: o.loss = strtoul(v, NULL, 0); break;
+		case OPT_MALFORMED: o.malformed = strtoul(v, NULL, 0); break;
+		case OPT_SEED: o.seed = strtoul(v, NULL, 0); break;
+		case OPT_GAP_US: o.gap_us = strtoul(v, NULL, 0); break;
+		case OPT_QDISC: o.qdisc = true; break;
+		case 'c': o.count = strtoull(v, NULL, 0); break;
+		case 'r': o.rate = strtoull(v, NULL, 0); break;
+		case 'b': o.batch = strtoul(v, NULL, 0); break;
+		case 'w': o.write = v; break;
 		}
 	}
-	if (!o.ifname || optind != argc) {
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 0 : 2;
+	o.verbose = c.verbosity > 0;
+	if (!o.ifname || c.ind != argc) {
 		fprintf(stderr, "xrx-send: an interface is needed (-i IFACE)\n");
 		goto bad;
 	}
@@ -627,6 +642,6 @@ out:
 	close(s.fd);
 	return rc;
 bad:
-	usage(stderr);
+	cli_help(&send_cli, stderr);
 	return 2;
 }

@@ -27,6 +27,7 @@
 #include "ctl_lock.h"
 #include "ctl_log.h"
 #include "ctl_reload.h"
+#include "util/cli.h"
 #include "xrxctl.h"
 
 static __u64 mono_ns(void)
@@ -37,10 +38,22 @@ static __u64 mono_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 }
 
-static void reload_usage(FILE *f)
-{
-	fprintf(f, "usage: xrxctl reload IFACE [--timeout SECONDS]\n");
-}
+enum { OPT_TIMEOUT = CLI_KEY };
+
+static const struct cli_opt reload_opts[] = {
+	CLI_OPT("timeout", OPT_TIMEOUT, "SECONDS",
+		"how long to wait for the outcome (default 60)"),
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+/* Its help is the usage line: xrxctl(8) tells the rest. */
+static const struct cli_cmd reload_cli = {
+	.name = "xrxctl reload",
+	.usage = "usage: xrxctl reload IFACE [--timeout SECONDS]\n",
+	.opts = reload_opts,
+	.on_error = CLI_ERR_HELP,
+};
 
 /* Wait for an outcome of @pid that began at or after @t0. */
 static int wait_outcome(const struct ctx *ctx, const char *ifname, pid_t pid,
@@ -78,28 +91,28 @@ int cmd_reload(const struct ctx *ctx, int argc, char **argv)
 	size_t n;
 	pid_t pid;
 	__u64 t0;
-	int i, ret;
+	struct cli c;
+	int k, ret;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			timeout = strtod(argv[++i], &end);
-			if (*end || timeout < 0.1 || timeout > 3600) {
-				fprintf(stderr, "xrxctl: --timeout %s: give seconds from 0.1 to 3600\n",
-					argv[i]);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "--help")) {
-			reload_usage(stdout);
-			return 0;
-		} else if (argv[i][0] != '-' && !ifname) {
-			ifname = argv[i];
-		} else {
-			reload_usage(stderr);
+	/* argv[-1] is the command name: getopt's argv[0]. */
+	argv--;
+	argc++;
+	if (cli_init(&c, &reload_cli, argc, argv))
+		return EXIT_USAGE;
+	while ((k = cli_next(&c)) == OPT_TIMEOUT) {
+		timeout = strtod(c.arg, &end);
+		if (*end || timeout < 0.1 || timeout > 3600) {
+			fprintf(stderr, "xrxctl: --timeout %s: give seconds from 0.1 to 3600\n",
+				c.arg);
 			return EXIT_USAGE;
 		}
 	}
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+	if (c.ind == argc - 1)
+		ifname = argv[c.ind];
 	if (!ifname) {
-		reload_usage(stderr);
+		cli_help(&reload_cli, stderr);
 		return EXIT_USAGE;
 	}
 	if (!xrx_ifname_valid(ifname)) {

@@ -11,7 +11,6 @@
  * (bytes_copied / frames_in: what header-only copy saves).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "ctl_log.h"
 #include "ctl_pins.h"
 #include "ctl_ustats.h"
+#include "util/cli.h"
 #include "xrxctl.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
@@ -274,89 +274,182 @@ static void print_json(const struct snap *s, const struct snap *prev)
 	printf("}\n");
 }
 
-/* Prometheus text format: one family at a time, every interface in it. */
-static void prom_family(const char *name, const char *help, bool counter)
+/*
+ * Prometheus text format: one family at a time, every interface in it,
+ * the families in the order of this table. A row is a family: its name,
+ * type and help, which interfaces have it, and its value of one of them,
+ * a counter (u64) or a ratio (real, printed to three places). A row with
+ * per set is one series per counter of xrx_rx's, labelled
+ * counter="NAME". The row marked ustats stands for one family per
+ * counter of xrxd's (ctl_ustats.h), made from that table as it is
+ * printed: xrx_GROUP_NAME, with _total where it only grows.
+ */
+struct prom_family {
+	const char *name;
+	bool counter;
+	const char *help;
+	bool (*has)(const struct snap *s);
+	unsigned int per;
+	__u64 (*u64)(const struct snap *s, const struct prom_family *f,
+		     unsigned int i);
+	double (*real)(const struct snap *s);
+	bool ustats;
+	/* the counter prom_ustat() reads */
+	enum xrx_ustats_group group;
+	unsigned int idx;
+};
+
+static bool prom_listed(const struct snap *s)
 {
-	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name,
-	       counter ? "counter" : "gauge");
+	return !s->gone;
+}
+
+static bool prom_has_k(const struct snap *s)
+{
+	return s->have_k;
+}
+
+static bool prom_has_u(const struct snap *s)
+{
+	return s->have_u;
+}
+
+static __u64 prom_alive(const struct snap *s, const struct prom_family *f,
+			unsigned int i)
+{
+	return s->alive;
+}
+
+static __u64 prom_prog_packets(const struct snap *s,
+			       const struct prom_family *f, unsigned int i)
+{
+	return s->k[i].packets;
+}
+
+static __u64 prom_prog_bytes(const struct snap *s, const struct prom_family *f,
+			     unsigned int i)
+{
+	return s->k[i].bytes;
+}
+
+/* xrxd's counter f->idx of f->group (the daemon facts: XRX_USTATS_G_HDR) */
+static __u64 prom_ustat(const struct snap *s, const struct prom_family *f,
+			unsigned int i)
+{
+	return *xrx_ustats_at((struct xrx_ustats *)&s->u, f->group, f->idx);
+}
+
+static double prom_segs_per_agg(const struct snap *s)
+{
+	struct derived d;
+
+	derive(s, NULL, &d);
+	return d.segs_per_agg;
+}
+
+static double prom_copied_per_frame(const struct snap *s)
+{
+	struct derived d;
+
+	derive(s, NULL, &d);
+	return d.copied_per_frame;
+}
+
+#define PROM_U64(n, c, h, has_, get)                                           \
+	{ .name = (n), .counter = (c), .help = (h), .has = (has_), .u64 = (get) }
+#define PROM_HDR(n, h, field)                                                  \
+	{ .name = (n), .help = (h), .has = prom_has_u, .u64 = prom_ustat,      \
+	  .group = XRX_USTATS_G_HDR, .idx = XRX_USTATS_##field }
+#define PROM_PER_STAT(n, h, get)                                               \
+	{ .name = (n), .counter = true, .help = (h), .has = prom_has_k,        \
+	  .per = XRX_STAT_MAX, .u64 = (get) }
+#define PROM_REAL(n, h, get)                                                   \
+	{ .name = (n), .help = (h), .has = prom_has_u, .real = (get) }
+
+static const struct prom_family prom_families[] = {
+	PROM_U64("xrx_up", false,
+		 "1 if the xrxd that writes xrx_ustats is running",
+		 prom_listed, prom_alive),
+	PROM_PER_STAT("xrx_prog_packets_total",
+		      "frames counted by xrx_rx, by verdict (xrx_stats)",
+		      prom_prog_packets),
+	PROM_PER_STAT("xrx_prog_bytes_total",
+		      "bytes counted by xrx_rx, by verdict (xrx_stats)",
+		      prom_prog_bytes),
+	{ .ustats = true },
+	PROM_HDR("xrx_degraded",
+		 "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)",
+		 DEGRADED),
+	PROM_HDR("xrx_stuck_workers",
+		 "workers whose heartbeat stopped (blocked in their sink)",
+		 STUCK_WORKERS),
+	PROM_HDR("xrx_unaccounted_frames",
+		 "frames no counter accounts for (in flight while traffic runs, 0 when idle)",
+		 UNACCOUNTED),
+	PROM_REAL("xrx_segments_per_aggregate",
+		  "segments per delivered aggregate since xrxd started",
+		  prom_segs_per_agg),
+	PROM_REAL("xrx_bytes_copied_per_frame",
+		  "bytes copied per received frame since xrxd started",
+		  prom_copied_per_frame),
+};
+
+static void prom_family(const struct prom_family *f, const struct snap *s,
+			int n)
+{
+	unsigned int i;
+	int j;
+
+	printf("# HELP %s %s\n# TYPE %s %s\n", f->name, f->help, f->name,
+	       f->counter ? "counter" : "gauge");
+	for (j = 0; j < n; j++) {
+		if (!f->has(&s[j]))
+			continue;
+		if (f->real)
+			printf("%s{interface=\"%s\"} %.3f\n", f->name,
+			       s[j].ifname, f->real(&s[j]));
+		for (i = 0; i < f->per; i++)
+			printf("%s{interface=\"%s\",counter=\"%s\"} %llu\n",
+			       f->name, s[j].ifname, xrx_stat_names[i],
+			       (unsigned long long)f->u64(&s[j], f, i));
+		if (!f->real && !f->per)
+			printf("%s{interface=\"%s\"} %llu\n", f->name,
+			       s[j].ifname,
+			       (unsigned long long)f->u64(&s[j], f, 0));
+	}
+}
+
+/* One family per counter of xrxd's, as the ustats row says. */
+static void prom_ustats(const struct snap *s, int n)
+{
+	struct prom_family f = { .has = prom_has_u, .u64 = prom_ustat };
+	unsigned int g, i;
+	char name[96];
+
+	for (g = XRX_USTATS_G_LIVE; g < XRX_USTATS_G_MAX; g++) {
+		for (i = 0; i < xrx_ustats_group_len(g); i++) {
+			f.counter = !xrx_ustats_is_gauge(g, i);
+			snprintf(name, sizeof(name), "xrx_%s_%s%s",
+				 xrx_ustats_group_name(g), xrx_ustats_name(g, i),
+				 f.counter ? "_total" : "");
+			f.name = name;
+			f.help = xrx_ustats_desc(g, i);
+			f.group = g;
+			f.idx = i;
+			prom_family(&f, s, n);
+		}
+	}
 }
 
 static void print_prom(const struct snap *s, int n)
 {
-	struct derived d;
-	char name[96];
-	unsigned int g, i;
-	int j;
+	size_t i;
 
-	prom_family("xrx_up", "1 if the xrxd that writes xrx_ustats is running", false);
-	for (j = 0; j < n; j++)
-		if (!s[j].gone)
-			printf("xrx_up{interface=\"%s\"} %d\n", s[j].ifname, s[j].alive);
-	prom_family("xrx_prog_packets_total",
-		    "frames counted by xrx_rx, by verdict (xrx_stats)", true);
-	for (j = 0; j < n; j++)
-		for (i = 0; s[j].have_k && i < XRX_STAT_MAX; i++)
-			printf("xrx_prog_packets_total{interface=\"%s\",counter=\"%s\"} %llu\n",
-			       s[j].ifname, xrx_stat_names[i],
-			       (unsigned long long)s[j].k[i].packets);
-	prom_family("xrx_prog_bytes_total",
-		    "bytes counted by xrx_rx, by verdict (xrx_stats)", true);
-	for (j = 0; j < n; j++)
-		for (i = 0; s[j].have_k && i < XRX_STAT_MAX; i++)
-			printf("xrx_prog_bytes_total{interface=\"%s\",counter=\"%s\"} %llu\n",
-			       s[j].ifname, xrx_stat_names[i],
-			       (unsigned long long)s[j].k[i].bytes);
-	for (g = XRX_USTATS_G_LIVE; g < XRX_USTATS_G_MAX; g++) {
-		for (i = 0; i < xrx_ustats_group_len(g); i++) {
-			bool gauge = xrx_ustats_is_gauge(g, i);
-
-			snprintf(name, sizeof(name), "xrx_%s_%s%s",
-				 xrx_ustats_group_name(g), xrx_ustats_name(g, i),
-				 gauge ? "" : "_total");
-			prom_family(name, xrx_ustats_desc(g, i), !gauge);
-			for (j = 0; j < n; j++)
-				if (s[j].have_u)
-					printf("%s{interface=\"%s\"} %llu\n", name,
-					       s[j].ifname,
-					       (unsigned long long)*xrx_ustats_at(&((struct snap *)s)[j].u, g, i));
-		}
-	}
-	prom_family("xrx_degraded",
-		    "1 while xrxd is degraded: no AF_XDP sockets, xrx_rx detached or replaced, or the sink losing writes (xrxctl status says which)", false);
-	for (j = 0; j < n; j++)
-		if (s[j].have_u)
-			printf("xrx_degraded{interface=\"%s\"} %llu\n", s[j].ifname,
-			       (unsigned long long)s[j].u.hdr[XRX_USTATS_DEGRADED]);
-	prom_family("xrx_stuck_workers",
-		    "workers whose heartbeat stopped (blocked in their sink)", false);
-	for (j = 0; j < n; j++)
-		if (s[j].have_u)
-			printf("xrx_stuck_workers{interface=\"%s\"} %llu\n", s[j].ifname,
-			       (unsigned long long)s[j].u.hdr[XRX_USTATS_STUCK_WORKERS]);
-	prom_family("xrx_unaccounted_frames",
-		    "frames no counter accounts for (in flight while traffic runs, 0 when idle)", false);
-	for (j = 0; j < n; j++)
-		if (s[j].have_u)
-			printf("xrx_unaccounted_frames{interface=\"%s\"} %llu\n", s[j].ifname,
-			       (unsigned long long)s[j].u.hdr[XRX_USTATS_UNACCOUNTED]);
-	prom_family("xrx_segments_per_aggregate",
-		    "segments per delivered aggregate since xrxd started", false);
-	for (j = 0; j < n; j++) {
-		if (!s[j].have_u)
-			continue;
-		derive(&s[j], NULL, &d);
-		printf("xrx_segments_per_aggregate{interface=\"%s\"} %.3f\n",
-		       s[j].ifname, d.segs_per_agg);
-	}
-	prom_family("xrx_bytes_copied_per_frame",
-		    "bytes copied per received frame since xrxd started", false);
-	for (j = 0; j < n; j++) {
-		if (!s[j].have_u)
-			continue;
-		derive(&s[j], NULL, &d);
-		printf("xrx_bytes_copied_per_frame{interface=\"%s\"} %.3f\n",
-		       s[j].ifname, d.copied_per_frame);
-	}
+	for (i = 0; i < sizeof(prom_families) / sizeof(prom_families[0]); i++)
+		if (prom_families[i].ustats)
+			prom_ustats(s, n);
+		else
+			prom_family(&prom_families[i], s, n);
 }
 
 /*
@@ -423,21 +516,27 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-static void stats_usage(FILE *f)
-{
-	fprintf(f, "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n");
-}
+enum { OPT_JSON = CLI_KEY, OPT_PROM, OPT_WATCH, OPT_COUNT };
+
+static const struct cli_opt stats_opts[] = {
+	CLI_OPT("json", OPT_JSON, NULL, "one JSON object per interface and round"),
+	CLI_OPT("prom", OPT_PROM, NULL, "Prometheus text exposition"),
+	CLI_OPT("watch", OPT_WATCH, "SECONDS", "again every SECONDS, with rates"),
+	CLI_OPT("count", OPT_COUNT, "N", "N rounds of --watch"),
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+/* Its help is the usage line: xrxctl(8) tells the rest. */
+static const struct cli_cmd stats_cli = {
+	.name = "xrxctl stats",
+	.usage = "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n",
+	.opts = stats_opts,
+	.on_error = CLI_ERR_HELP,
+};
 
 int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "prom", no_argument, NULL, 'p' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char (*names)[IF_NAMESIZE] = NULL;
 	struct snap *cur = NULL, *prev = NULL, *t;
 	bool *configured = NULL;
@@ -446,49 +545,46 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	enum fmt fmt = FMT_TEXT;
 	const char *arg = NULL;
 	char *end;
-	int c, n, j, shown, ret = 1;
+	int k, n, j, shown, ret = 1;
+	struct cli c;
 
-	/* argv[-1] is the command name: getopt's argv[0]. optind 0 makes
-	 * glibc start afresh after main()'s own getopt run. */
+	/* argv[-1] is the command name: getopt's argv[0]. */
 	argv--;
 	argc++;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
+	if (cli_init(&c, &stats_cli, argc, argv))
+		return EXIT_USAGE;
+	while ((k = cli_next(&c)) > 0) {
+		switch (k) {
+		case OPT_JSON:
 			fmt = FMT_JSON;
 			break;
-		case 'p':
+		case OPT_PROM:
 			fmt = FMT_PROM;
 			break;
-		case 'w':
-			watch = strtod(optarg, &end);
+		case OPT_WATCH:
+			watch = strtod(c.arg, &end);
 			if (*end || watch < 0.1 || watch > 86400) {
 				fprintf(stderr, "xrxctl: --watch %s: give seconds from 0.1 to 86400\n",
-					optarg);
+					c.arg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'n':
-			count = strtol(optarg, &end, 10);
+		case OPT_COUNT:
+			count = strtol(c.arg, &end, 10);
 			if (*end || count < 1) {
 				fprintf(stderr, "xrxctl: --count %s: give a positive number\n",
-					optarg);
+					c.arg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			stats_usage(stdout);
-			return 0;
-		default:
-			stats_usage(stderr);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc || (count > 0 && !watch)) {
-		stats_usage(stderr);
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+	if (c.ind < argc)
+		arg = argv[c.ind++];
+	if (c.ind < argc || (count > 0 && !watch)) {
+		cli_help(&stats_cli, stderr);
 		return EXIT_USAGE;
 	}
 	if (watch && count < 0)

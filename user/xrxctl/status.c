@@ -9,7 +9,6 @@
  * daemon's (nsenter --net=...); the pins are global.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 #include "ctl_reload.h"
 #include "ctl_state.h"
 #include "ctl_ustats.h"
+#include "util/cli.h"
 #include "xrxctl.h"
 
 void xrxctl_json_str(const char *s)
@@ -471,13 +471,31 @@ static int status_one(const struct ctx *ctx, const char *ifname)
 	return ret;
 }
 
+static const struct cli_opt status_opts[] = {
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd status_cli = {
+	.name = "xrxctl status",
+	.usage = "xrxctl: usage: xrxctl status [IFACE]\n",
+	.opts = status_opts,
+	.on_error = CLI_ERR_HELP,
+};
+
 int cmd_status(const struct ctx *ctx, int argc, char **argv)
 {
 	char (*names)[IF_NAMESIZE];
 	int n, i, ret = 0;
+	bool json = false;
 
+	i = xrxctl_sub_args(&status_cli, argc, argv, &json, &ret);
+	if (i < 0)
+		return ret;
+	argc -= i;
+	argv += i;
 	if (argc > 1) {
-		fprintf(stderr, "xrxctl: usage: xrxctl status [IFACE]\n");
+		cli_help(&status_cli, stderr);
 		return EXIT_USAGE;
 	}
 	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
@@ -575,6 +593,19 @@ out:
 	return ret;
 }
 
+static const struct cli_opt rules_opts[] = {
+	CLI_OPT("json", CLI_KEY, NULL, "as JSON"),
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd rules_cli = {
+	.name = "xrxctl rules",
+	.usage = "xrxctl: usage: xrxctl rules [IFACE] [--json]\n",
+	.opts = rules_opts,
+	.on_error = CLI_ERR_HELP,
+};
+
 int cmd_rules(const struct ctx *ctx, int argc, char **argv)
 {
 	char (*names)[IF_NAMESIZE];
@@ -582,16 +613,15 @@ int cmd_rules(const struct ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int n, i, ret = 0, shown = 0;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] != '-' && !arg)
-			arg = argv[i];
-		else {
-			fprintf(stderr, "xrxctl: usage: xrxctl rules [IFACE] [--json]\n");
-			return EXIT_USAGE;
-		}
+	i = xrxctl_sub_args(&rules_cli, argc, argv, &json, &ret);
+	if (i < 0)
+		return ret;
+	if (argc - i > 1) {
+		cli_help(&rules_cli, stderr);
+		return EXIT_USAGE;
 	}
+	if (argc - i == 1)
+		arg = argv[i];
 	names = calloc(XRXCTL_IFACES_MAX, IF_NAMESIZE);
 	if (!names)
 		return 1;

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * xrxctl: operator commands for xrx. Subcommands are a table; each takes
- * its own arguments after the global options. status, stats and rules
- * read a running xrxd's pins (status.c, stats.c); restore and offloads
- * work on the NIC through netlink.
+ * xrxctl: operator commands for xrx. Options and subcommands are tables
+ * (util/cli.h); each subcommand takes its own arguments after the global
+ * options. status, stats and rules read a running xrxd's pins (status.c,
+ * stats.c); restore and offloads work on the NIC through netlink.
  *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <xrx/xrx.h>
+#include "util/cli.h"
 
 #include "ctl_conf.h"
 #include "ctl_lock.h"
@@ -25,25 +25,68 @@
 #include "ctl_ustats.h"
 #include "xrxctl.h"
 
-struct cmd {
-	const char *name;
-	const char *args;
-	const char *help;
-	int (*fn)(const struct ctx *ctx, int argc, char **argv);
+int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
+		    bool *flag, int *ret)
+{
+	struct cli c;
+	int k;
+
+	if (cli_init(&c, cmd, argc + 1, argv - 1)) {
+		*ret = EXIT_USAGE;
+		return -1;
+	}
+	while ((k = cli_next(&c)) > 0)
+		*flag = true;
+	if (k < 0) {
+		*ret = k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+		return -1;
+	}
+	return c.ind - 1;
+}
+
+static const struct cli_opt help_only[] = {
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
-static int one_iface(const char *cmd, int argc, char **argv)
+static const struct cli_cmd restore_cli = {
+	.name = "xrxctl restore",
+	.usage = "xrxctl: usage: xrxctl restore IFACE\n",
+	.opts = help_only,
+	.on_error = CLI_ERR_HELP,
+};
+
+static const struct cli_cmd offloads_cli = {
+	.name = "xrxctl offloads",
+	.usage = "xrxctl: usage: xrxctl offloads IFACE\n",
+	.opts = help_only,
+	.on_error = CLI_ERR_HELP,
+};
+
+/*
+ * The one argument of @cmd, an interface name. Return: it, or NULL with
+ * *ret the exit status (said why; 0 after --help).
+ */
+static const char *one_iface(const struct cli_cmd *cmd, int argc,
+			     char **argv, int *ret)
 {
-	if (argc != 1) {
-		fprintf(stderr, "xrxctl: usage: xrxctl %s IFACE\n", cmd);
-		return -EINVAL;
+	bool none = false;
+	int i;
+
+	i = xrxctl_sub_args(cmd, argc, argv, &none, ret);
+	if (i < 0)
+		return NULL;
+	*ret = EXIT_USAGE;
+	if (argc - i != 1) {
+		cli_help(cmd, stderr);
+		return NULL;
 	}
-	if (!xrx_ifname_valid(argv[0])) {
+	if (!xrx_ifname_valid(argv[i])) {
 		fprintf(stderr, "xrxctl: '%s' is not a valid interface name; give it as 'ip link' shows it\n",
-			argv[0]);
-		return -EINVAL;
+			argv[i]);
+		return NULL;
 	}
-	return 0;
+	return argv[i];
 }
 
 /*
@@ -172,23 +215,25 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 {
 	char how[128], err[1024];
 	unsigned int ifindex;
+	const char *ifname;
 	int lock_fd = -1, ret;
 	pid_t holder;
 
-	if (one_iface("restore", argc, argv))
-		return EXIT_USAGE;
-	ifindex = if_nametoindex(argv[0]);
+	ifname = one_iface(&restore_cli, argc, argv, &ret);
+	if (!ifname)
+		return ret;
+	ifindex = if_nametoindex(ifname);
 	if (!ifindex)
-		ifindex = renamed_ifindex(ctx, argv[0]);
+		ifindex = renamed_ifindex(ctx, ifname);
 	/* xrxd's own lock, held while restoring: no xrxd starts meanwhile,
 	 * and a running one restores by itself on exit. */
 	if (ifindex) {
-		lock_fd = xrx_lock_take(argv[0], (int)ifindex, &holder, err,
+		lock_fd = xrx_lock_take(ifname, (int)ifindex, &holder, err,
 					sizeof(err));
 		if (lock_fd == -EBUSY) {
 			ctl_err("xrxd is running on %s (pid %d): stop it instead (systemctl stop %s); it restores on exit",
-				argv[0], (int)holder,
-				xrx_unit_name(argv[0], how, sizeof(how)));
+				ifname, (int)holder,
+				xrx_unit_name(ifname, how, sizeof(how)));
 			return 1;
 		}
 		if (lock_fd < 0) {
@@ -196,7 +241,7 @@ static int cmd_restore(const struct ctx *ctx, int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = restore_locked(ctx, argv[0], ifindex);
+	ret = restore_locked(ctx, ifname, ifindex);
 	xrx_lock_release((int)ifindex, lock_fd);
 	return ret;
 }
@@ -205,18 +250,20 @@ static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
 {
 	struct xrx_nic *nic;
 	struct xrx_nl *nl;
+	const char *ifname;
 	char err[1024];
 	int ret;
 
-	if (one_iface("offloads", argc, argv))
-		return EXIT_USAGE;
+	ifname = one_iface(&offloads_cli, argc, argv, &ret);
+	if (!ifname)
+		return ret;
 	ret = xrx_nl_open(&nl, err, sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
 		return 1;
 	}
 	nic = malloc(sizeof(*nic));
-	ret = nic ? xrx_nic_read(nl, argv[0], nic, err, sizeof(err)) : -ENOMEM;
+	ret = nic ? xrx_nic_read(nl, ifname, nic, err, sizeof(err)) : -ENOMEM;
 	xrx_nl_close(nl);
 	if (ret) {
 		ctl_err("%s", ret == -ENOMEM ? "out of memory" : err);
@@ -228,106 +275,110 @@ static int cmd_offloads(const struct ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-static const struct cmd cmds[] = {
+/* A subcommand of the table below: the type its fn is called through. */
+typedef int (*cmd_fn)(const struct ctx *ctx, int argc, char **argv);
+
+static const struct cli_sub cmds[] = {
 	{ "status", "[IFACE]",
-	  "xrxd, program and mode, queues, offloads now vs before", cmd_status },
+	  "xrxd, program and mode, queues, offloads now vs before",
+	  CLI_FN(cmd_status) },
 	{ "stats", "[IFACE]",
-	  "counters; --json, --prom, --watch SECONDS [--count N]", cmd_stats },
+	  "counters; --json, --prom, --watch SECONDS [--count N]",
+	  CLI_FN(cmd_stats) },
 	{ "rules", "[IFACE]", "accelerate rules in xrx_rules; --json",
-	  cmd_rules },
+	  CLI_FN(cmd_rules) },
 	{ "reload", "IFACE",
-	  "reload xrxd's config, wait, say whether it took effect", cmd_reload },
+	  "reload xrxd's config, wait, say whether it took effect",
+	  CLI_FN(cmd_reload) },
 	{ "restore", "IFACE",
-	  "after a crash: detach xrx_rx, put back the NIC settings", cmd_restore },
+	  "after a crash: detach xrx_rx, put back the NIC settings",
+	  CLI_FN(cmd_restore) },
 	{ "offloads", "IFACE", "show the NIC settings xrxd manages",
-	  cmd_offloads },
+	  CLI_FN(cmd_offloads) },
+	{ .name = NULL },
 };
 
-static void usage(FILE *f)
-{
-	size_t i;
+enum { OPT_STATE_DIR = CLI_KEY, OPT_PIN_ROOT, OPT_CONFIG_DIR };
 
-	fprintf(f, "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
-		"Inspect, reload and clean up after xrxd. Without IFACE: every\n"
-		"interface under the pin root.\n\nCommands:\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %-7s %s\n", cmds[i].name, cmds[i].args,
-			cmds[i].help);
-	fprintf(f,
-		"\nOptions:\n"
-		"      --state-dir DIR  state and outcome files (default " XRX_STATE_DIR ")\n"
-		"      --pin-root DIR   xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
-		"      --config-dir DIR IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")\n"
-		"  -v, --verbose        more messages\n"
-		"  -q, --quiet          errors and warnings only\n"
-		"  -h, --help           this text\n"
-		"  -V, --version        the version\n"
-		"\nRun it in xrxd's network namespace for the program and NIC parts.\n"
-		"Exit status: 0 ok (restore: also when nothing was recorded),\n"
-		"1 runtime failure or no xrxd, 2 bad usage.\n");
+static const struct cli_opt opts[] = {
+	CLI_OPT("state-dir", OPT_STATE_DIR, "DIR",
+		"state and outcome files (default " XRX_STATE_DIR ")"),
+	CLI_OPT("pin-root", OPT_PIN_ROOT, "DIR",
+		"xrxd's pins (default " XRX_PIN_ROOT_DEFAULT ")"),
+	CLI_OPT("config-dir", OPT_CONFIG_DIR, "DIR",
+		"IFACE.conf files for stats --prom (default " XRX_CONF_DIR ")"),
+	CLI_OPT_VERBOSE("more messages"),
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_VERSION,
+	CLI_OPT_END,
+};
+
+static const struct cli_cmd xrxctl_cli = {
+	.name = "xrxctl",
+	.version = XRX_VERSION,
+	.usage = "Usage: xrxctl [OPTIONS] COMMAND [ARGS]\n"
+		 "Inspect, reload and clean up after xrxd. Without IFACE: every\n"
+		 "interface under the pin root.\n\nCommands:\n",
+	.subs = cmds,
+	.opts_head = "\nOptions:\n",
+	.opts = opts,
+	.width = 20,
+	.footer = "\nRun it in xrxd's network namespace for the program and NIC parts.\n"
+		  "Exit status: 0 ok (restore: also when nothing was recorded),\n"
+		  "1 runtime failure or no xrxd, 2 bad usage.\n",
+	.on_error = CLI_ERR_HINT,
+	/* stop at the command: its arguments are its own */
+	.stop_at_arg = true,
+};
+
+/* -v, -q: more (-v, -vv) or fewer (-q) messages than notices. */
+static enum ctl_log_level log_level(int verbosity)
+{
+	if (verbosity < 0)
+		return CTL_LOG_WARN;
+	if (verbosity == 0)
+		return CTL_LOG_NOTICE;
+	return verbosity == 1 ? CTL_LOG_INFO : CTL_LOG_DEBUG;
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT, OPT_CONFIG_DIR };
-	static const struct option longopts[] = {
-		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
-		{ "config-dir", required_argument, NULL, OPT_CONFIG_DIR },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
 	struct ctx ctx = { .statedir = XRX_STATE_DIR,
 			   .pin_root = XRX_PIN_ROOT_DEFAULT,
 			   .confdir = XRX_CONF_DIR };
-	enum ctl_log_level level = CTL_LOG_NOTICE;
-	size_t i;
-	int c;
+	const struct cli_sub *sub;
+	struct cli c;
+	int k;
 
 	ctl_log_init("xrxctl", CTL_LOG_NOTICE);
-	/* '+': stop at the command, its arguments are its own. */
-	while ((c = getopt_long(argc, argv, "+vqhV", longopts, NULL)) != -1) {
-		switch (c) {
+	if (cli_init(&c, &xrxctl_cli, argc, argv))
+		return EXIT_USAGE;
+	while ((k = cli_next(&c)) > 0) {
+		switch (k) {
 		case OPT_STATE_DIR:
-			ctx.statedir = optarg;
+			ctx.statedir = c.arg;
 			break;
 		case OPT_PIN_ROOT:
-			ctx.pin_root = optarg;
+			ctx.pin_root = c.arg;
 			break;
 		case OPT_CONFIG_DIR:
-			ctx.confdir = optarg;
+			ctx.confdir = c.arg;
 			break;
-		case 'v':
-			level = level == CTL_LOG_NOTICE ? CTL_LOG_INFO :
-							  CTL_LOG_DEBUG;
-			break;
-		case 'q':
-			level = CTL_LOG_WARN;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("xrxctl %s\n", XRX_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "xrxctl: see 'xrxctl --help'\n");
-			return EXIT_USAGE;
 		}
 	}
-	ctl_log_set_level(level);
-	if (optind >= argc) {
-		usage(stderr);
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 0 : EXIT_USAGE;
+	ctl_log_set_level(log_level(c.verbosity));
+	if (c.ind >= argc) {
+		cli_help(&xrxctl_cli, stderr);
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[optind], cmds[i].name))
-			return cmds[i].fn(&ctx, argc - optind - 1,
-					  argv + optind + 1);
+	sub = cli_sub_of(&xrxctl_cli, argv[c.ind]);
+	if (sub)
+		return ((cmd_fn)sub->fn)(&ctx, argc - c.ind - 1,
+					 argv + c.ind + 1);
 	fprintf(stderr, "xrxctl: unknown command '%s'; see 'xrxctl --help'\n",
-		argv[optind]);
+		argv[c.ind]);
 	return EXIT_USAGE;
 }

@@ -42,6 +42,17 @@ int xrxctl_read(const struct ctx *ctx, const char *ifname,
 /* "permission denied" on @path: what to do about it, on stderr. */
 void xrxctl_denied(const struct ctx *ctx, const char *path);
 
+struct cli_cmd;
+/*
+ * The options of a subcommand whose table has at most one besides
+ * --help, a flag (rules --json), from @argv[-1] (its name: getopt's
+ * argv[0]); @flag is set if it was given. Return: the index in @argv of
+ * its first argument (*ret untouched), or -1 with *ret the exit status
+ * (0 after --help).
+ */
+int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
+		    bool *flag, int *ret);
+
 int cmd_status(const struct ctx *ctx, int argc, char **argv);
 int cmd_stats(const struct ctx *ctx, int argc, char **argv);
 int cmd_rules(const struct ctx *ctx, int argc, char **argv);

@@ -22,7 +22,6 @@
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or config.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <net/if.h>
 #include <poll.h>
@@ -50,6 +49,7 @@
 #include "ctl_pins.h"
 #include "ctl_reload.h"
 #include "ctl_state.h"
+#include "util/cli.h"
 #include "xrxd.h"
 
 enum mode {
@@ -60,67 +60,68 @@ enum mode {
 
 #define UNIT_CAPS "CAP_BPF CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_PERFMON"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: xrxd [OPTIONS] [IFACE]\n"
-		"Accelerate receive on one interface; restore its NIC settings on exit.\n"
-		"\n"
-		"  -i, --interface IFACE  interface (must match the config's 'interface')\n"
-		"  -c, --config FILE      config file (default " XRX_CONF_DIR "/IFACE.conf)\n"
-		"      --state-dir DIR    state files (default " XRX_STATE_DIR ")\n"
-		"      --pin-root DIR     bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")\n"
-		"      --check-config     parse the config, print it with all defaults, exit\n"
-		"                         (with -q: print nothing, only the exit status)\n"
-		"      --apply-only       restore leftovers, apply the offloads, record the\n"
-		"                         originals in the state file, exit (undo with\n"
-		"                         'xrxctl restore IFACE')\n"
-		"  -v, --verbose          more messages (twice: debug)\n"
-		"  -q, --quiet            errors and warnings only\n"
-		"  -h, --help             this text\n"
-		"  -V, --version          the version\n"
-		"\n"
-		"Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
-		"SIGHUP ('xrxctl reload IFACE' waits for the outcome) reloads rules\n"
-		"and sink/tee/engine settings. Inspect it with 'xrxctl status IFACE'.\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 what a restart cannot mend\n"
-		"(bad usage or config, no bpffs, no such interface, another program).\n"
-		"Config keys: xrx.conf(5).\n");
-}
-
 static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 {
-	enum { OPT_STATE_DIR = 256, OPT_PIN_ROOT, OPT_CHECK, OPT_APPLY };
-	static const struct option longopts[] = {
-		{ "interface", required_argument, NULL, 'i' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-		{ "pin-root", required_argument, NULL, OPT_PIN_ROOT },
-		{ "check-config", no_argument, NULL, OPT_CHECK },
-		{ "apply-only", no_argument, NULL, OPT_APPLY },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
+	enum { OPT_STATE_DIR = CLI_KEY, OPT_PIN_ROOT, OPT_CHECK, OPT_APPLY };
+	static const struct cli_opt opts[] = {
+		CLI_OPT("interface", 'i', "IFACE",
+			"interface (must match the config's 'interface')"),
+		CLI_OPT("config", 'c', "FILE",
+			"config file (default " XRX_CONF_DIR "/IFACE.conf)"),
+		CLI_OPT("state-dir", OPT_STATE_DIR, "DIR",
+			"state files (default " XRX_STATE_DIR ")"),
+		CLI_OPT("pin-root", OPT_PIN_ROOT, "DIR",
+			"bpffs pins (default " XRX_PIN_ROOT_DEFAULT ")"),
+		CLI_OPT("check-config", OPT_CHECK, NULL,
+			"parse the config, print it with all defaults, exit\n"
+			"(with -q: print nothing, only the exit status)"),
+		CLI_OPT("apply-only", OPT_APPLY, NULL,
+			"restore leftovers, apply the offloads, record the\n"
+			"originals in the state file, exit (undo with\n"
+			"'xrxctl restore IFACE')"),
+		CLI_OPT_VERBOSE("more messages (twice: debug)"),
+		CLI_OPT_QUIET,
+		CLI_OPT_HELP,
+		CLI_OPT_VERSION,
+		CLI_OPT_END,
 	};
-	int c;
+	static const struct cli_cmd cmd = {
+		.name = "xrxd",
+		.version = XRX_VERSION,
+		.usage = "Usage: xrxd [OPTIONS] [IFACE]\n"
+			 "Accelerate receive on one interface; restore its NIC settings on exit.\n"
+			 "\n",
+		.opts = opts,
+		.width = 22,
+		.footer = "\n"
+			  "Runs until SIGTERM or SIGINT, then detaches and restores the NIC.\n"
+			  "SIGHUP ('xrxctl reload IFACE' waits for the outcome) reloads rules\n"
+			  "and sink/tee/engine settings. Inspect it with 'xrxctl status IFACE'.\n"
+			  "Exit status: 0 ok, 1 runtime failure, 2 what a restart cannot mend\n"
+			  "(bad usage or config, no bpffs, no such interface, another program).\n"
+			  "Config keys: xrx.conf(5).\n",
+		.on_error = CLI_ERR_HINT,
+	};
+	struct cli c;
+	int k;
 
 	o->statedir = XRX_STATE_DIR;
 	o->pin_root = XRX_PIN_ROOT_DEFAULT;
-	while ((c = getopt_long(argc, argv, "i:c:vqhV", longopts, NULL)) != -1) {
-		switch (c) {
+	if (cli_init(&c, &cmd, argc, argv))
+		return -EINVAL;
+	while ((k = cli_next(&c)) > 0) {
+		switch (k) {
 		case 'i':
-			o->ifname = optarg;
+			o->ifname = c.arg;
 			break;
 		case 'c':
-			o->config = optarg;
+			o->config = c.arg;
 			break;
 		case OPT_STATE_DIR:
-			o->statedir = optarg;
+			o->statedir = c.arg;
 			break;
 		case OPT_PIN_ROOT:
-			o->pin_root = optarg;
+			o->pin_root = c.arg;
 			break;
 		case OPT_CHECK:
 			o->mode = MODE_CHECK_CONFIG;
@@ -128,29 +129,17 @@ static int parse_args(int argc, char **argv, struct xrxd_opts *o)
 		case OPT_APPLY:
 			o->mode = MODE_APPLY_ONLY;
 			break;
-		case 'v':
-			o->verbosity++;
-			break;
-		case 'q':
-			o->verbosity = -1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			printf("xrxd %s\n", XRX_VERSION);
-			return 1;
-		default:
-			fprintf(stderr, "xrxd: see 'xrxd --help'\n");
-			return -EINVAL;
 		}
 	}
+	if (k < 0)
+		return k == CLI_EXIT_OK ? 1 : -EINVAL;
+	o->verbosity = c.verbosity;
 	/* "xrxd IFACE" is "xrxd -i IFACE". */
-	if (optind < argc && !o->ifname)
-		o->ifname = argv[optind++];
-	if (optind < argc) {
+	if (c.ind < argc && !o->ifname)
+		o->ifname = argv[c.ind++];
+	if (c.ind < argc) {
 		fprintf(stderr, "xrxd: unexpected argument '%s'; see 'xrxd --help'\n",
-			argv[optind]);
+			argv[c.ind]);
 		return -EINVAL;
 	}
 	if (o->ifname && !xrx_ifname_valid(o->ifname)) {

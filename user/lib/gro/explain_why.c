@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Why a delivered packet ended, in words, and per flow what that cost
- * (include/xrx/explain.h).
+ * Why a delivered packet ended, in words (include/xrx/explain.h); the
+ * per-flow tally of those reasons is explain_tally.c, its printing
+ * explain_print.c.
  *
  * The engine decides once, where it delivers, and leaves the reason in
  * pkt->reason (xrx_deliver()); nothing here runs unless asked, so the
@@ -24,27 +25,7 @@
 #include <xrx/hdr.h>
 
 #include "gro/csum.h"
-
-/*
- * What a row asks of the packet, and what xrx_why_facts() finds: the IP
- * version and transport of the header the reason is about (the outer one
- * for flush_outer_*), the TCP flags, and for csum_bad which sum failed.
- */
-enum {
-	XF_V4 = 1 << 0,
-	XF_V6 = 1 << 1,
-	XF_TCP = 1 << 2,
-	XF_UDP = 1 << 3,
-	XF_TNL = 1 << 4,	/* VXLAN */
-	XF_IPSUM = 1 << 5,	/* csum_bad: an IPv4 header's sum */
-	XF_OUTER = 1 << 6,	/* csum_bad: the outer UDP sum */
-	XF_FIN = 1 << 8,	/* TCP flags, XRX_TH_* << 8 */
-	XF_SYN = 1 << 9,
-	XF_RST = 1 << 10,
-	XF_PSH = 1 << 11,
-	XF_URG = 1 << 13,
-	XF_CWR = 1 << 15,
-};
+#include "gro/explain_why.h"
 
 #define FLUSHED XRX_WHY_FLUSHED
 #define ENDED XRX_WHY_ENDED
@@ -209,25 +190,17 @@ enum {
 	X(SINGLE_VXLAN_INNER, ANY, NOT_MERGED, false, "inner frame not TCP",   \
 	  "eth_gro_receive")
 
-struct xrx_why_row {
-	__u16 stat;
-	__u16 match;
-	__u8 kind;
-	bool full;
-	const char *what;
-	const char *func;
-};
-
 #define XRX_WHY_ROW(e, m, k, f, w, fn)                                        \
 	{ .stat = XRX_ENGINE_STAT_##e, .match = (m), .kind = (k), .full = (f), \
 	  .what = (w), .func = (fn) },
 
-static const struct xrx_why_row xrx_why_rows[] = { XRX_WHY_TABLE(XRX_WHY_ROW) };
+const struct xrx_why_row xrx_why_rows[] = { XRX_WHY_TABLE(XRX_WHY_ROW) };
 
 #define XRX_WHY_ROWS (sizeof(xrx_why_rows) / sizeof(xrx_why_rows[0]))
 
-/* Words of the kinds, as the comments and the summary print them. */
-static const char *const xrx_why_kind_words[] = {
+const __u32 xrx_why_nr_rows = XRX_WHY_ROWS;
+
+const char *const xrx_why_kind_words[] = {
 	[XRX_WHY_NONE] = "delivered",
 	[XRX_WHY_FLUSHED] = "flushed",
 	[XRX_WHY_ENDED] = "ended",
@@ -266,8 +239,7 @@ static bool xrx_why_pkt_sum(const struct xrx_pkt *p, __u32 off, __u32 len,
 	}
 }
 
-/* XF_V4 or XF_V6 for the IP header at @l3 of @p, 0 if there is none. */
-static __u32 xrx_why_ip(const struct xrx_pkt *p, __u32 l3)
+__u32 xrx_why_ip(const struct xrx_pkt *p, __u32 l3)
 {
 	if (!l3 || l3 + XRX_IPH_LEN > p->head_len)
 		return 0;
@@ -346,8 +318,7 @@ static __u32 xrx_why_facts(const struct xrx_pkt *p, int stat)
 	return f;
 }
 
-/* The row for @p, or -1 if its reason is not one. */
-static int xrx_why_row(const struct xrx_pkt *p)
+int xrx_why_row(const struct xrx_pkt *p)
 {
 	int stat = p->reason, last = -1;
 	__u32 facts = 0, i;
@@ -439,8 +410,8 @@ static char *xrx_why_put(char *p, const char *end, int row,
 	return xrx_put_str(p, end, ")");
 }
 
-static void xrx_why_format(int row, __u32 max_aggregate, __u32 segs,
-			   char *buf, size_t size)
+void xrx_why_format(int row, __u32 max_aggregate, __u32 segs, char *buf,
+		    size_t size)
 {
 	*xrx_why_put(buf, buf + size - 1, row, max_aggregate, segs) = '\0';
 }
@@ -466,478 +437,4 @@ int xrx_pkt__explain(const struct xrx_pkt *pkt, __u32 max_aggregate,
 	}
 	*p = '\0';
 	return (int)(p - buf);
-}
-
-/* ---- the per-flow summary ---------------------------------------------- */
-
-#define XRX_FLOW_NAME 112
-
-/* One reason in one flow: packets that ended with it, and their cost. */
-struct xrx_explain_cnt {
-	__u32 row;
-	__u32 segs;		/* segments of the first such packet */
-	__u64 pkts;
-	__u64 cost;
-};
-
-/* How the last packet with payload of a flow ended, for the next one. */
-enum {
-	XRX_LAST_FULL,		/* at a limit: nothing more fitted */
-	XRX_LAST_ROOM,		/* held, and ended with room left */
-	XRX_LAST_NEVER,		/* delivered alone, as it never merges */
-};
-
-struct xrx_explain_flow {
-	char name[XRX_FLOW_NAME];
-	__u64 segs_in;
-	__u64 pkts_out;
-	__u64 aggs_out;
-	__u64 cost;
-	int last_row;		/* of its last packet with payload; -1 */
-	int last;		/* XRX_LAST_* of that packet */
-	__u32 nr_cnt;
-	__u32 cap_cnt;
-	struct xrx_explain_cnt *cnt;
-};
-
-struct xrx_explain {
-	__u32 max_aggregate;
-	__u32 nr_flows;
-	__u32 cap_flows;
-	struct xrx_explain_flow *flows;
-	__u32 *slots;		/* open addressing: flow index + 1, 0 free */
-	__u32 nr_slots;		/* a power of two, at least 2 x nr_flows */
-	__u64 unexplained;	/* packets whose reason is not one */
-};
-
-struct xrx_explain *xrx_explain__new(__u32 max_aggregate)
-{
-	struct xrx_explain *x = calloc(1, sizeof(*x));
-
-	if (!x)
-		return NULL;
-	x->max_aggregate = max_aggregate;
-	return x;
-}
-
-void xrx_explain__free(struct xrx_explain *x)
-{
-	__u32 i;
-
-	if (!x)
-		return;
-	for (i = 0; i < x->nr_flows; i++)
-		free(x->flows[i].cnt);
-	free(x->flows);
-	free(x->slots);
-	free(x);
-}
-
-/*
- * The Ethernet header whose tags and type pkt->nr_vlans describes: the
- * frame's, or inside VXLAN the inner one (struct xrx_pkt).
- */
-static __u32 xrx_flow_mac(const struct xrx_pkt *p)
-{
-	return p->outer_l3_off ? p->inner_mac_off : 0;
-}
-
-/* Append "vlan A[.B] " for the tags of @p (a stripped one first). */
-static size_t xrx_flow_vlans(const struct xrx_pkt *p, char *buf, size_t size)
-{
-	__u32 i, tci = XRX_ETH_HLEN + xrx_flow_mac(p);
-	size_t n = 0;
-
-	if (p->vlan_proto)
-		n += snprintf(buf + n, size - n, "vlan %u", p->vlan_tci & 0xfff);
-	for (i = 0; i < p->nr_vlans && tci + 2 <= p->head_len && n < size;
-	     i++, tci += 4)
-		n += snprintf(buf + n, size - n, "%s%u", n ? "." : "vlan ",
-			      xrx_get16(p->head + tci) & 0xfff);
-	if (n && n < size)
-		n += snprintf(buf + n, size - n, " ");
-	return n < size ? n : size - 1;
-}
-
-/*
- * What @p's flow prints as: "198.18.0.1:40000 > 198.18.0.2:5201 tcp",
- * IPv6 addresses in brackets, after its VLAN tags and with its VXLAN
- * VNI; "198.18.0.1 > 198.18.0.2 proto 1" without ports; "ethertype
- * 0x0806" for what is not IP.
- */
-static void xrx_flow_name(const struct xrx_pkt *p, char *buf, size_t size)
-{
-	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
-	__u32 ip = xrx_why_ip(p, p->l3_off), l3 = p->l3_off, l4 = p->l4_off;
-	__u32 et = xrx_flow_mac(p) + XRX_ETH_HLEN - 2 + 4 * p->nr_vlans, vxh;
-	const char *proto = p->l4_proto == XRX_IPPROTO_TCP ? "tcp" :
-			    p->l4_proto == XRX_IPPROTO_UDP ? "udp" : NULL;
-	size_t n = xrx_flow_vlans(p, buf, size);
-
-	if (!ip) {
-		if (et + 2 <= p->head_len)
-			snprintf(buf + n, size - n, "ethertype 0x%04x",
-				 xrx_get16(p->head + et));
-		else
-			snprintf(buf + n, size - n, "frame of %u bytes",
-				 p->len);
-		return;
-	}
-	if (ip == XF_V4) {
-		inet_ntop(AF_INET, p->head + l3 + XRX_IPH_SADDR, s, sizeof(s));
-		inet_ntop(AF_INET, p->head + l3 + XRX_IPH_DADDR, d, sizeof(d));
-	} else {
-		inet_ntop(AF_INET6, p->head + l3 + XRX_IP6H_SADDR, s, sizeof(s));
-		inet_ntop(AF_INET6, p->head + l3 + XRX_IP6H_DADDR, d, sizeof(d));
-	}
-	if (proto && l4 && l4 + 4 <= p->head_len)
-		n += snprintf(buf + n, size - n, ip == XF_V4 ? "%s:%u > %s:%u %s" :
-				     "[%s]:%u > [%s]:%u %s",
-			      s, xrx_get16(p->head + l4), d,
-			      xrx_get16(p->head + l4 + 2), proto);
-	else
-		n += snprintf(buf + n, size - n, "%s > %s proto %u", s, d,
-			      p->l4_proto);
-	vxh = p->outer_l4_off + XRX_UDPH_LEN;
-	if (p->outer_l3_off && n < size && vxh + 8 <= p->head_len)
-		snprintf(buf + n, size - n, " in vxlan %u",
-			 xrx_get32(p->head + vxh + 4) >> 8);
-}
-
-/* FNV-1a: the names are ours, not the network's to choose freely. */
-static __u32 xrx_flow_hash(const char *name)
-{
-	__u32 h = 2166136261u;
-
-	for (; *name; name++)
-		h = (h ^ (__u8)*name) * 16777619u;
-	return h;
-}
-
-static int xrx_flow_slots_grow(struct xrx_explain *x)
-{
-	__u32 n = x->nr_slots ? 2 * x->nr_slots : 64, i, j;
-	__u32 *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < x->nr_flows; i++) {
-		j = xrx_flow_hash(x->flows[i].name) & (n - 1);
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = i + 1;
-	}
-	free(x->slots);
-	x->slots = slots;
-	x->nr_slots = n;
-	return 0;
-}
-
-static struct xrx_explain_flow *xrx_flow_get(struct xrx_explain *x,
-					     const char *name)
-{
-	struct xrx_explain_flow *f;
-	__u32 j;
-
-	if (2 * (x->nr_flows + 1) > x->nr_slots && xrx_flow_slots_grow(x))
-		return NULL;
-	j = xrx_flow_hash(name) & (x->nr_slots - 1);
-	for (; x->slots[j]; j = (j + 1) & (x->nr_slots - 1))
-		if (!strcmp(x->flows[x->slots[j] - 1].name, name))
-			return &x->flows[x->slots[j] - 1];
-	if (x->nr_flows == x->cap_flows) {
-		__u32 cap = x->cap_flows ? 2 * x->cap_flows : 16;
-
-		f = realloc(x->flows, cap * sizeof(*f));
-		if (!f)
-			return NULL;
-		x->flows = f;
-		x->cap_flows = cap;
-	}
-	f = &x->flows[x->nr_flows];
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->last_row = -1;
-	x->slots[j] = ++x->nr_flows;
-	return f;
-}
-
-static struct xrx_explain_cnt *xrx_flow_cnt(struct xrx_explain_flow *f,
-					    int row, __u32 segs)
-{
-	struct xrx_explain_cnt *c;
-	__u32 i;
-
-	for (i = 0; i < f->nr_cnt; i++)
-		if (f->cnt[i].row == (__u32)row)
-			return &f->cnt[i];
-	if (f->nr_cnt == f->cap_cnt) {
-		__u32 cap = f->cap_cnt ? 2 * f->cap_cnt : 4;
-
-		c = realloc(f->cnt, cap * sizeof(*c));
-		if (!c)
-			return NULL;
-		f->cnt = c;
-		f->cap_cnt = cap;
-	}
-	c = &f->cnt[f->nr_cnt++];
-	memset(c, 0, sizeof(*c));
-	c->row = row;
-	c->segs = segs;
-	return c;
-}
-
-/* Payload bytes of a TCP or UDP packet as it was delivered, else 0. */
-static __u32 xrx_why_payload(const struct xrx_pkt *p)
-{
-	__u32 hdr = p->l4_off;
-
-	if (!hdr || !xrx_why_ip(p, p->l3_off))
-		return 0;
-	if (p->l4_proto == XRX_IPPROTO_TCP && hdr + XRX_TCPH_LEN <= p->head_len)
-		hdr += (p->head[hdr + XRX_TCPH_DOFF] >> 4) * 4;
-	else if (p->l4_proto == XRX_IPPROTO_UDP)
-		hdr += XRX_UDPH_LEN;
-	else
-		return 0;
-	return p->len > hdr ? p->len - hdr : 0;
-}
-
-/*
- * Whether a held packet ended with room for one more segment of its
- * size: skb_gro_receive()'s limit, counted as the engine counts it (from
- * the end of the Ethernet header, in-band tags included; inside VXLAN
- * from the outer IP header, and 64 KiB there and for UDP).
- */
-static bool xrx_why_room(const struct xrx_explain *x, const struct xrx_pkt *p,
-			 int row, __u32 payload)
-{
-	__u32 limit = x->max_aggregate ? x->max_aggregate : XRX_AGGREGATE_DEFAULT;
-	__u32 held, mss = p->gso_segs >= 2 ? p->gso_size : payload;
-
-	if (xrx_why_rows[row].full)
-		return false;
-	held = p->outer_l3_off ? p->len - p->outer_l3_off :
-				 p->len - XRX_ETH_HLEN;
-	if ((p->outer_l3_off || p->l4_proto != XRX_IPPROTO_TCP) &&
-	    limit > XRX_AGGREGATE_DEFAULT)
-		limit = XRX_AGGREGATE_DEFAULT;
-	return held + mss < limit;
-}
-
-/*
- * Every packet of a flow after its first splits the flow once more, and
- * the split is charged to one reason: none if the packet before ended
- * full (the limits are no cost), else the later packet's if it is a
- * frame that never merges (a bad checksum, SYN, ...), else the earlier
- * packet's. Packets without payload are counted but split nothing: they
- * could never have merged.
- */
-int xrx_explain__add(struct xrx_explain *x, const struct xrx_pkt *pkt)
-{
-	int row = xrx_why_row(pkt), charge;
-	struct xrx_explain_flow *f;
-	struct xrx_explain_cnt *c;
-	char name[XRX_FLOW_NAME];
-	__u32 payload;
-	bool never;
-
-	xrx_flow_name(pkt, name, sizeof(name));
-	f = xrx_flow_get(x, name);
-	if (!f)
-		return -ENOMEM;
-	f->segs_in += pkt->gso_segs;
-	f->pkts_out++;
-	f->aggs_out += pkt->gso_segs >= 2;
-	if (row < 0) {
-		x->unexplained++;
-		return 0;
-	}
-	c = xrx_flow_cnt(f, row, pkt->gso_segs);
-	if (!c)
-		return -ENOMEM;
-	c->pkts++;
-	payload = xrx_why_payload(pkt);
-	if (!payload)
-		return 0;
-	never = xrx_why_rows[row].kind == XRX_WHY_NOT_MERGED;
-	if (f->last_row >= 0 && f->last != XRX_LAST_FULL) {
-		charge = never ? row : f->last_row;
-		c = xrx_flow_cnt(f, charge, 0);
-		if (!c)
-			return -ENOMEM;
-		c->cost++;
-		f->cost++;
-	}
-	f->last_row = row;
-	f->last = never ? XRX_LAST_NEVER :
-		  xrx_why_room(x, pkt, row, payload) ? XRX_LAST_ROOM :
-						       XRX_LAST_FULL;
-	return 0;
-}
-
-/* Most cost first, then most packets, then in table order. */
-static int xrx_cnt_cmp(const void *a, const void *b)
-{
-	const struct xrx_explain_cnt *x = a, *y = b;
-
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	if (x->pkts != y->pkts)
-		return x->pkts > y->pkts ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
-
-static int xrx_flow_cmp(const void *a, const void *b)
-{
-	const struct xrx_explain_flow *x = *(const struct xrx_explain_flow **)a;
-	const struct xrx_explain_flow *y = *(const struct xrx_explain_flow **)b;
-
-	if (x->cost != y->cost)
-		return x->cost > y->cost ? -1 : 1;
-	if (x->segs_in != y->segs_in)
-		return x->segs_in > y->segs_in ? -1 : 1;
-	return x < y ? -1 : x > y;	/* the order they came in */
-}
-
-static void xrx_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* One flow's (or all flows') figures and reasons; @cnt gets sorted. */
-static void xrx_explain_print_one(const struct xrx_explain *x, FILE *out,
-				  bool json, const char *name,
-				  const struct xrx_explain_flow *f,
-				  struct xrx_explain_cnt *cnt, __u32 nr)
-{
-	double per = f->pkts_out ? (double)f->segs_in / f->pkts_out : 0;
-	const struct xrx_why_row *r;
-	char text[XRX_EXPLAIN_MAX];
-	__u32 i;
-
-	qsort(cnt, nr, sizeof(*cnt), xrx_cnt_cmp);
-	if (json) {
-		fprintf(out, "{\"flow\": ");
-		xrx_json_str(out, name);
-		fprintf(out, ", \"segs_in\": %llu, \"pkts_out\": %llu, \"aggs_out\": %llu, \"segs_per_pkt\": %.2f, \"cost\": %llu, \"reasons\": [",
-			(unsigned long long)f->segs_in,
-			(unsigned long long)f->pkts_out,
-			(unsigned long long)f->aggs_out, per,
-			(unsigned long long)f->cost);
-	} else {
-		fprintf(out, "%s: %llu segment%s in, %llu packet%s out, %.2f segments per packet\n",
-			name, (unsigned long long)f->segs_in,
-			f->segs_in == 1 ? "" : "s",
-			(unsigned long long)f->pkts_out,
-			f->pkts_out == 1 ? "" : "s", per);
-		if (nr)
-			fprintf(out, "  %8s %8s  %s\n", "cost", "packets", "why");
-	}
-	for (i = 0; i < nr; i++) {
-		r = &xrx_why_rows[cnt[i].row];
-		xrx_why_format(cnt[i].row, x->max_aggregate, cnt[i].segs, text,
-			       sizeof(text));
-		if (!json) {
-			fprintf(out, "  %8llu %8llu  %s  [%s]\n",
-				(unsigned long long)cnt[i].cost,
-				(unsigned long long)cnt[i].pkts, text,
-				xrx_engine_stat__name(r->stat));
-			continue;
-		}
-		fprintf(out, "%s{\"reason\": \"%s\", \"kind\": \"%s\", \"text\": ",
-			i ? ", " : "", xrx_engine_stat__name(r->stat),
-			xrx_why_kind_words[r->kind]);
-		xrx_json_str(out, text);
-		fprintf(out, ", \"func\": \"%s\", \"packets\": %llu, \"cost\": %llu}",
-			r->func, (unsigned long long)cnt[i].pkts,
-			(unsigned long long)cnt[i].cost);
-	}
-	if (json)
-		fprintf(out, "]}");
-}
-
-int xrx_explain__print(const struct xrx_explain *x, FILE *out, bool json)
-{
-	const struct xrx_explain_flow **order;
-	struct xrx_explain_flow sum = { .last_row = -1 };
-	struct xrx_explain_cnt *all, *c;
-	__u32 i, j, nr = 0;
-	char name[64];
-	int ret = 0;
-
-	/* a scratch copy of a flow's reasons fits in all[] to be sorted */
-	all = calloc(XRX_WHY_ROWS, sizeof(*all));
-	order = calloc(x->nr_flows + 1, sizeof(*order));
-	if (!all || !order) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < x->nr_flows; i++) {
-		const struct xrx_explain_flow *f = &x->flows[i];
-
-		order[i] = f;
-		sum.segs_in += f->segs_in;
-		sum.pkts_out += f->pkts_out;
-		sum.aggs_out += f->aggs_out;
-		sum.cost += f->cost;
-		for (j = 0; j < f->nr_cnt; j++) {
-			c = &all[f->cnt[j].row];
-			if (!c->pkts && !c->cost)
-				c->segs = f->cnt[j].segs;
-			c->pkts += f->cnt[j].pkts;
-			c->cost += f->cnt[j].cost;
-		}
-	}
-	/* the rows that occurred, packed */
-	for (i = 0; i < XRX_WHY_ROWS; i++) {
-		if (!all[i].pkts && !all[i].cost)
-			continue;
-		all[i].row = i;
-		all[nr++] = all[i];
-	}
-	qsort(order, x->nr_flows, sizeof(*order), xrx_flow_cmp);
-	snprintf(name, sizeof(name), json ? "all" : "all %u flow%s",
-		 x->nr_flows, x->nr_flows == 1 ? "" : "s");
-	if (json)
-		fprintf(out, "{\"flows_seen\": %u, \"unexplained\": %llu, \"total\": ",
-			x->nr_flows, (unsigned long long)x->unexplained);
-	else
-		fprintf(out, "Why GRO ended each packet. cost: packets it added, each a segment that would\n"
-			"otherwise have merged into the packet before it (limits cost nothing)\n");
-	xrx_explain_print_one(x, out, json, name, &sum, all, nr);
-	if (json)
-		fprintf(out, ", \"flows\": [");
-	for (i = 0; i < x->nr_flows; i++) {
-		const struct xrx_explain_flow *f = order[i];
-
-		if (json)
-			fprintf(out, "%s", i ? ", " : "");
-		else
-			fprintf(out, "\nflow ");
-		/* a flow has at most one entry per row */
-		memcpy(all, f->cnt, f->nr_cnt * sizeof(*all));
-		xrx_explain_print_one(x, out, json, f->name, f, all,
-				      f->nr_cnt);
-	}
-	if (json)
-		fprintf(out, "]}");
-	else if (x->unexplained)
-		fprintf(out, "\n%llu packet(s) without a reason counter\n",
-			(unsigned long long)x->unexplained);
-	if (ferror(out))
-		ret = -EIO;
-out:
-	free(all);
-	free(order);
-	return ret;
 }
