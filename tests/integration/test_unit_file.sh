@@ -272,7 +272,7 @@ cp "$BUILD/xrxd" "$WORK/xrxd"
 printf 'interface = lo\n' >"$WORK/lo.conf"
 
 # A bounded listener: every datagram as one line, for at most 60 s.
-notify_listen 60
+notify_listen 600
 
 # Under strace when there is one: the unit's filter denies
 # perf_event_open(), so xrxd must never call it (libbpf would only for

@@ -42,7 +42,7 @@ at_exit kill $hold
 wait_for 5 grep -q bound "$WORK/hold"
 check "another AF_XDP socket holds queue 1" $(grep -q bound "$WORK/hold"; echo $?)
 
-notify_listen 90
+notify_listen 600
 NOTIFY_SOCKET=$WORK/notify.sock WATCHDOG_USEC=1000000 \
 	nsenter --net=/run/netns/$NS_DUT "$XRXD" --state-dir "$STATE" \
 	-c "$WORK/xrx.conf" 2>"$WORK/xrxd.err" &
