@@ -29,13 +29,6 @@ enum xrx_conf_attach {
 	XRX_CONF_ATTACH_SKB,
 };
 
-enum xrx_conf_sink {
-	XRX_CONF_SINK_NULL,
-	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
-	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
-	XRX_CONF_SINK_TAP,	/* sink_arg: TAP interface name (L2) */
-};
-
 /*
  * NIC settings xrxd can change, in the order it applies and restores them:
  * features and sizes first, then rings, then channels (a channel change
@@ -99,11 +92,15 @@ struct xrx_conf {
 	int ifname_line;	/* line of the interface key */
 	unsigned int queues;	/* 0: every RX channel of the interface */
 	enum xrx_conf_attach attach;
-	enum xrx_conf_sink sink;
-	char sink_arg[PATH_MAX];
-	/* A second sink beside it (tee =), XRX_CONF_SINK_NULL: none */
-	enum xrx_conf_sink tee;
-	char tee_arg[PATH_MAX];
+	/*
+	 * The libxrx sink spec ("null", "pcap:/PATH,size=1M", "tun:NAME",
+	 * or a registered kind's), as written and checked by the kind's own
+	 * parser (xrx_sink__check()): what the kind does with the traffic
+	 * is in its ops (xrx_sink__kind()).
+	 */
+	char sink[PATH_MAX];
+	/* A second sink beside it (tee =), "": none */
+	char tee[PATH_MAX];
 	unsigned int nrules;
 	struct xrx_rule_key rules[XRX_RULES_MAX];	/* xrx_rules keys */
 	enum xrx_action default_action;
@@ -145,13 +142,6 @@ int xrx_conf_parse_string(const char *name, const char *text,
  */
 int xrx_conf_parse_file_for(const char *path, const char *ifname,
 			    struct xrx_conf *conf, char *err, size_t errlen);
-
-/*
- * The libxrx sink spec of a sink or tee: "pcap:ARG", "tun:ARG", "tap:ARG"
- * or "null". Return: @buf.
- */
-const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
-			       char *buf, size_t len);
 
 /* Write conf as a config file that parses back to the same conf. */
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);

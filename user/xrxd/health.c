@@ -163,7 +163,7 @@ bool xrxd_sink_watch(struct xrxd *x)
 			  1u << XRX_DEGRADED_SINK_ERRORS |
 			  1u << XRX_DEGRADED_TEE_FULL |
 			  1u << XRX_DEGRADED_TEE_ERRORS;
-	char spec[PATH_MAX + 8], name[PATH_MAX + 16];
+	char name[PATH_MAX + 16];
 	bool started;
 
 	x->sink_errors = both(x, XRX_SINK_STAT_ERRORS);
@@ -171,14 +171,8 @@ bool xrxd_sink_watch(struct xrxd *x)
 	x->sink_out = both(x, XRX_SINK_STAT_PKTS_OUT);
 	x->tee_errors = x->us.tee[XRX_SINK_STAT_ERRORS];
 	/* Named after the one that fails now (a pcap tee beside a TUN). */
-	if (tee)
-		snprintf(name, sizeof(name), "tee %s",
-			 xrx_conf_sink_spec(x->conf->tee, x->conf->tee_arg,
-					    spec, sizeof(spec)));
-	else
-		snprintf(name, sizeof(name), "sink %s",
-			 xrx_conf_sink_spec(x->conf->sink, x->conf->sink_arg,
-					    spec, sizeof(spec)));
+	snprintf(name, sizeof(name), "%s %s", tee ? "tee" : "sink",
+		 tee ? x->conf->tee : x->conf->sink);
 	if (!errs) {
 		if (!out || !(x->degraded_why & any))
 			return false;
@@ -237,7 +231,7 @@ bool xrxd_sink_watch(struct xrxd *x)
 }
 
 /*
- * A sink that consumes (pcap, null) takes what the rules accelerate away
+ * A sink that consumes (XRX_SINK_F_CONSUMES: pcap, null) takes what the rules accelerate away
  * from the host stack: a service on an accelerated port, a VXLAN device
  * on an accelerated UDP port, no longer get their frames. Said once at
  * start and again when a reload changes the rules or the sink.
@@ -246,8 +240,8 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 {
 	char text[sizeof(x->consuming_said)], rule[96];
 	char name[sizeof(x->consuming_sink)];
-	bool consuming = conf->sink == XRX_CONF_SINK_PCAP ||
-			 conf->sink == XRX_CONF_SINK_NULL;
+	const struct xrx_sink_ops *ops = xrx_sink__kind(conf->sink);
+	bool consuming = ops && (ops->flags & XRX_SINK_F_CONSUMES);
 	size_t n = 0;
 	unsigned int i;
 
@@ -266,7 +260,7 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
 				      i ? "," : "", rule);
 	}
-	xrx_conf_sink_spec(conf->sink, conf->sink_arg, name, sizeof(name));
+	snprintf(name, sizeof(name), "%s", conf->sink);
 	if (!strcmp(text, x->consuming_said) &&
 	    (!text[0] || !strcmp(name, x->consuming_sink)))
 		return;
@@ -275,6 +269,5 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 	if (!text[0])
 		return;
 	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack, tee = pcap:PATH keeps a copy)",
-		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
-		 name);
+		 x->ifname, text, ops->name, name);
 }

@@ -52,29 +52,25 @@ static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
 
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
+	return strcmp(a->sink, b->sink) ||
 	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK);
 }
 
 /* The tee takes the sink options too (tun_ipv6_jumbo). */
 static bool tee_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->tee != b->tee || strcmp(a->tee_arg, b->tee_arg) ||
-	       (b->tee != XRX_CONF_SINK_NULL &&
+	return strcmp(a->tee, b->tee) ||
+	       (b->tee[0] &&
 		!xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK));
 }
 
 /* "sink tun:x" or "sink tun:x, tee pcap:/y", for log lines. */
 static void sinks_text(const struct xrx_conf *c, char *buf, size_t len)
 {
-	char s[PATH_MAX + 8], t[PATH_MAX + 8];
-
-	xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s));
-	if (c->tee == XRX_CONF_SINK_NULL)
-		snprintf(buf, len, "sink %s", s);
+	if (!c->tee[0])
+		snprintf(buf, len, "sink %s", c->sink);
 	else
-		snprintf(buf, len, "sink %s, tee %s", s,
-			 xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)));
+		snprintf(buf, len, "sink %s, tee %s", c->sink, c->tee);
 }
 
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
@@ -113,21 +109,19 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
 	struct xrx_engine_opts eng;
-	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
+	char text[2 * PATH_MAX + 32];
 	int err;
 
 	if (!x->live)
 		return 0;
-	xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec, sizeof(spec));
-	xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee, sizeof(tee));
 	sinks_text(conf, text, sizeof(text));
 	/* The config holds the options as the library takes them. */
 	if (sink_differs(x->conf, conf)) {
-		r.sink = spec;
+		r.sink = conf->sink;
 		r.sink_opts = &conf->sink_opts;
 	}
 	if (tee_differs(x->conf, conf)) {
-		r.tee = conf->tee == XRX_CONF_SINK_NULL ? NULL : tee;
+		r.tee = conf->tee[0] ? conf->tee : NULL;
 		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
 		r.no_tee = !r.tee;
 	}
@@ -201,7 +195,7 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	struct xrx_live_opts lo = conf->live;
 	struct xrx_engine_opts eng;
 	struct xrx_live_queue_info qi;
-	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
+	char text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
@@ -212,11 +206,9 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	lo.pin_root = x->o->pin_root;
 	lo.log = live_log;
 	lo.bind_busy_ms = x->bind_busy_ms;
-	lo.sink = xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec,
-				     sizeof(spec));
-	if (conf->tee != XRX_CONF_SINK_NULL)
-		lo.tee = xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee,
-					    sizeof(tee));
+	lo.sink = conf->sink;
+	if (conf->tee[0])
+		lo.tee = conf->tee;
 	sinks_text(conf, text, sizeof(text));
 	lo.sink_opts = &conf->sink_opts;
 	lo.tee_opts = &conf->sink_opts;
