@@ -35,6 +35,10 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include <stdlib.h>
+
+#include "ctl_log.h"
+#include "ctl_offload.h"
 #include "ctl_state.h"
 #include "ctl_unit.h"
 #include "xrxd.h"
@@ -214,4 +218,54 @@ const char *xrxd_conf_instance(const char *file, char *buf, size_t len)
 		return NULL;
 	snprintf(buf, len, "%s", base);
 	return buf;
+}
+
+/*
+ * Config checks that need the NIC, before anything changes: a failure is
+ * a config error (exit 2) and the NIC is untouched.
+ */
+int xrxd_check_nic(struct xrxd *x, const struct xrx_nic *nic)
+{
+	const struct xrx_conf_offload *ch = &x->conf->offload[XRX_OFF_CHANNELS];
+	const struct xrx_conf *c = x->conf;
+	char err[2 * PATH_MAX];
+	unsigned int have;
+
+	if (c->queues) {
+		if (nic->channels_err)
+			have = 1;
+		else if (ch->set && ch->value == XRX_CONF_VAL_MAX)
+			have = nic->ch_max_combined + nic->ch_max_rx;
+		else if (ch->set)
+			have = ch->value;
+		else
+			have = nic->ch_combined + nic->ch_rx;
+		if (c->queues > have) {
+			ctl_err("%s: queues = %u, but %s has %u RX queue%s (ethtool -l %s); write queues = %u or all, or raise offload.channels",
+				c->file, c->queues, x->ifname, have,
+				have == 1 ? "" : "s", x->ifname, have);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->queues > XRX_LIVE_QUEUES_MAX) {
+		ctl_err("%s: queues = %u is more than the %u workers xrxd runs; write queues = %u or fewer",
+			c->file, c->queues, XRX_LIVE_QUEUES_MAX, XRX_LIVE_QUEUES_MAX);
+		return EXIT_USAGE;
+	}
+	if (xrxd_sink_check(c, true, err, sizeof(err))) {
+		ctl_log_plain(CTL_LOG_ERR, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int xrxd_read_nic(struct xrxd *x, struct xrx_nic *nic)
+{
+	char err[1024];
+	int ret;
+
+	ret = xrx_nic_read(x->nl, x->ifname, nic, err, sizeof(err));
+	if (ret)
+		ctl_err("%s", err);
+	return ret;
 }

@@ -7,7 +7,7 @@
  * the degraded_reasons gauge of xrx_ustats, the degraded gauge 1 while
  * any is set, a "; DEGRADED: ..." part of STATUS= each, and a line of
  * `xrxctl status`. A failed bind is the oldest of them and keeps its own
- * flag and retry (x->degraded, xrxd.c); any other part of xrxd reports
+ * flag and retry (x->degraded, restart.c); any other part of xrxd reports
  * its trouble with xrxd_degraded_set() and its end with
  * xrxd_degraded_clear().
  *

@@ -170,7 +170,7 @@ int xrxd_prog_attach(struct xrxd *x)
 		return err;
 	if (x->tags_readable && !xrx_prog__hw_meta(x->prog)) {
 		/* Decided on before the offloads were applied: the policy is
-		 * asked again (xrxd.c, vlan_after_attach()). */
+		 * asked again (startup.c, vlan_after_attach()). */
 		x->tags_readable = false;
 		x->tags_lost = true;
 	} else if (x->tags_readable) {

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * xrxd's pieces: its XDP side (xdp.c: xrx_rx attached, its rules and
- * pins), the AF_XDP workers and their counters (workers.c), link events
- * (linkmon.c), and the lifecycle that ties them together (xrxd.c).
+ * xrxd's pieces (main.c lists them): the command line (main.c), the
+ * config file (config.c), the start and stop (startup.c), the main loop
+ * (serve.c), reloads (reload.c), worker restarts and the degraded state
+ * (restart.c), link events (linkmon.c), its XDP side (xdp.c: xrx_rx
+ * attached, its rules and pins), the AF_XDP workers and their counters
+ * (workers.c), and what is watched (health.c, csum.c).
  */
 #ifndef XRXD_H
 #define XRXD_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -19,12 +23,19 @@
 
 #define EXIT_USAGE 2
 
+/* What xrxd was asked to do (main.c's command line). */
+enum xrxd_mode {
+	MODE_RUN,
+	MODE_CHECK_CONFIG,
+	MODE_APPLY_ONLY,
+};
+
 struct xrxd_opts {
 	const char *ifname;
 	const char *config;
 	const char *statedir;
 	const char *pin_root;
-	int mode;		/* enum mode in xrxd.c */
+	int mode;		/* enum xrxd_mode */
 	int verbosity;
 	/* ifname came from the config file's name (xrxd_conf_instance()) */
 	bool ifname_from_file;
@@ -100,6 +111,25 @@ struct xrxd {
 	char consuming_sink[PATH_MAX + 8];
 };
 
+/* config.c: read the config file for @o. Return: 0, or EXIT_USAGE
+ * having logged why. */
+int xrxd_config_load(const struct xrxd_opts *o, struct xrx_conf *conf);
+
+/* startup.c: start, serve, stop. Return: the exit status. */
+int xrxd_run(const struct xrxd_opts *o, struct xrx_conf *conf);
+
+/* serve.c: until a stop signal or the interface going away. Return: 0
+ * for a normal stop, 1 otherwise. */
+int xrxd_serve(struct xrxd *x, const sigset_t *sigs);
+
+/* reload.c: SIGHUP. Return: 0 when the new config runs. */
+int xrxd_reload(struct xrxd *x);
+
+/* restart.c */
+void xrxd_enter_degraded(struct xrxd *x, int err);
+void xrxd_retry_degraded(struct xrxd *x);
+int xrxd_restart_workers(struct xrxd *x, const struct xrx_conf *conf);
+
 /* xdp.c */
 int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign);
 int xrxd_prog_attach(struct xrxd *x);
@@ -113,7 +143,10 @@ int xrxd_ustats_open(struct xrxd *x);
 unsigned int xrxd_queue_count(const struct xrx_conf *conf,
 			      const struct xrx_nic *nic);
 int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf);
-void xrxd_workers_stop(struct xrxd *x);
+/* Stop and close the workers, their counters folded into x->base.
+ * Return: true when there were workers (xrxd_stats_refresh() then
+ * publishes their last counts). */
+bool xrxd_workers_stop(struct xrxd *x);
 bool xrxd_workers_differ(const struct xrx_conf *a, const struct xrx_conf *b);
 bool xrxd_outputs_differ(const struct xrx_conf *a, const struct xrx_conf *b);
 bool xrxd_workers_need_reopen(const struct xrx_conf *a,
@@ -125,6 +158,8 @@ void xrxd_stats_refresh(struct xrxd *x);
 void xrxd_stats_file_open(struct xrxd *x);
 void xrxd_stats_file_remove(struct xrxd *x);
 void xrxd_status(struct xrxd *x, char *buf, size_t len);
+/* STATUS= to systemd. */
+void xrxd_notify_status(struct xrxd *x);
 
 /* check.c: the sink and the tee. 0, or a negative errno with one line
  * in @err. @run: xrxd runs (its runtime directory exists); else
@@ -133,6 +168,10 @@ int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
 		    size_t errlen);
 /* The instance a file XRX_CONF_DIR/NAME.conf is the config of, or NULL. */
 const char *xrxd_conf_instance(const char *file, char *buf, size_t len);
+/* Config checks that need the NIC: 0, or EXIT_USAGE having said why. */
+int xrxd_check_nic(struct xrxd *x, const struct xrx_nic *nic);
+/* Read the NIC; 0, or a negative errno having said why. */
+int xrxd_read_nic(struct xrxd *x, struct xrx_nic *nic);
 
 /* reload.c */
 void xrxd_reload_record(struct xrxd *x, __u64 started_mono_ns, int ret,
@@ -161,6 +200,13 @@ void xrxd_engine_opts(struct xrxd *x, const struct xrx_conf *conf,
 bool xrxd_csum_watch(struct xrxd *x);
 
 int xrxd_linkmon_open(void);
+struct mnl_socket;
+/* The MTU changed: keep the sockets if their frames hold it. */
+void xrxd_mtu_changed(struct xrxd *x);
+/* The RX queue count changed: with queues = all, the workers follow. */
+void xrxd_channels_changed(struct xrxd *x);
+/* Drain the ethtool monitor; true if this interface's channels changed. */
+bool xrxd_ethtool_events(struct xrxd *x, struct mnl_socket *mon);
 /* Read pending link events. Return: 1 when the interface was removed. */
 int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart);
 
