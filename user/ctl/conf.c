@@ -73,29 +73,19 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
  * the "seen" table is indexed the same way.
  */
 enum conf_key {
-	K_INTERFACE,
-	K_QUEUES,
-	K_ATTACH,
-	K_SINK,
-	K_ACCELERATE,
-	K_DEFAULT,
-	K_CSUM_TRUST_ACK,
-	K_TEE,
-	K_TOP_MAX,
+#define XRX_X_ENUM(id, key, reload) K_##id = XRX_CONF_KEY_##id,
+	XRX_CONF_KEYS(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	K_TOP_MAX = XRX_CONF_KEY_TOP_MAX,
 	K_OPT = K_TOP_MAX,
 	K_OFFLOAD = K_OPT + XRX_OPT_MAX,
 	K_MAX = K_OFFLOAD + XRX_OFF_MAX
 };
 
 static const char *const key_names[K_TOP_MAX] = {
-	[K_INTERFACE] = "interface",
-	[K_QUEUES] = "queues",
-	[K_ATTACH] = "attach",
-	[K_SINK] = "sink",
-	[K_ACCELERATE] = "accelerate",
-	[K_DEFAULT] = "default",
-	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
-	[K_TEE] = "tee",
+#define XRX_X_NAME(id, key, reload) [K_##id] = key,
+	XRX_CONF_KEYS(XRX_X_NAME)
+#undef XRX_X_NAME
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -160,6 +150,90 @@ bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
 			return false;
 	}
 	return true;
+}
+
+static void key_name(int k, char *buf, size_t len);
+
+unsigned int xrx_conf_key_max(void)
+{
+	return K_MAX;
+}
+
+const char *xrx_conf_key_name(unsigned int k, char *buf, size_t len)
+{
+	if (k >= K_MAX)
+		return NULL;
+	key_name((int)k, buf, len);
+	return buf[0] ? buf : NULL;
+}
+
+enum xrx_conf_reload xrx_conf_key_reload(unsigned int k)
+{
+	static const enum xrx_conf_reload top[K_TOP_MAX] = {
+#define XRX_X_RELOAD(id, key, reload) [K_##id] = XRX_RELOAD_##reload,
+		XRX_CONF_KEYS(XRX_X_RELOAD)
+#undef XRX_X_RELOAD
+	};
+
+	if (k < K_TOP_MAX)
+		return top[k];
+	/* The engines, sinks and sockets take the options when they
+	 * open; the offloads are applied at the start only. */
+	return k < K_OFFLOAD ? XRX_RELOAD_REOPEN : XRX_RELOAD_RESTART;
+}
+
+/* No default: a key added to XRX_CONF_KEYS without a case here does not
+ * compile (-Wswitch). */
+static bool top_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			    enum xrx_conf_top_key k)
+{
+	switch (k) {
+	case XRX_CONF_KEY_INTERFACE:
+		return strcmp(a->ifname, b->ifname);
+	case XRX_CONF_KEY_QUEUES:
+		return a->queues != b->queues;
+	case XRX_CONF_KEY_ATTACH:
+		return a->attach != b->attach;
+	case XRX_CONF_KEY_SINK:
+		return strcmp(a->sink, b->sink);
+	case XRX_CONF_KEY_ACCELERATE:
+		return a->nrules != b->nrules ||
+		       memcmp(a->rules, b->rules, a->nrules * sizeof(a->rules[0]));
+	case XRX_CONF_KEY_DEFAULT:
+		return a->default_action != b->default_action;
+	case XRX_CONF_KEY_CSUM_TRUST_ACK:
+		return a->csum_trust_ack != b->csum_trust_ack;
+	case XRX_CONF_KEY_TEE:
+		return strcmp(a->tee, b->tee);
+	case XRX_CONF_KEY_TOP_MAX:
+		break;
+	}
+	return false;
+}
+
+bool xrx_conf_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			  unsigned int k)
+{
+	const struct xrx_conf_offload *oa, *ob;
+	const struct xrx_opt *o;
+	char va[128], vb[128];
+
+	if (k < K_TOP_MAX)
+		return top_key_differs(a, b, (enum xrx_conf_top_key)k);
+	if (k < K_OFFLOAD) {
+		o = xrx_opt__get((int)(k - K_OPT));
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)a, o->set),
+				va, sizeof(va));
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)b, o->set),
+				vb, sizeof(vb));
+		return strcmp(va, vb);
+	}
+	if (k >= K_MAX)
+		return false;
+	oa = &a->offload[k - K_OFFLOAD];
+	ob = &b->offload[k - K_OFFLOAD];
+	return oa->set != ob->set || oa->required != ob->required ||
+	       (oa->set && oa->value != ob->value);
 }
 
 void xrx_conf_defaults(struct xrx_conf *conf)

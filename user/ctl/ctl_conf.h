@@ -30,6 +30,47 @@ enum xrx_conf_attach {
 };
 
 /*
+ * xrxd's own keys, each with what a reload does with a change of it (the
+ * engine's, sinks' and live path's keys are the options table's,
+ * include/xrx/options.h; the offloads are xrx_offload_desc's):
+ *   IN_PLACE  applied while everything runs (the rules' maps), or a
+ *             check of the keys it goes with (csum_trust_...)
+ *   REOPEN    what it sets is opened anew while xrxd runs: the sink or
+ *             tee swapped in, the sockets reopened (queues)
+ *   RESTART   takes effect when xrxd restarts; a reload says so
+ *   REFUSE    a reload that changes it fails (another interface is
+ *             another instance)
+ * Adding a key: a row here, its parsing in conf.c, and its case in
+ * xrx_conf_key_differs(), which the compiler asks for; a reload then
+ * acts on it by its class (user/xrxd/reload.c).
+ *
+ *	X(ID, KEY, RELOAD)
+ */
+#define XRX_CONF_KEYS(X)                                                       \
+	X(INTERFACE, "interface", REFUSE)                                      \
+	X(QUEUES, "queues", REOPEN)                                            \
+	X(ATTACH, "attach", RESTART)                                           \
+	X(SINK, "sink", REOPEN)                                                \
+	X(ACCELERATE, "accelerate", IN_PLACE)                                  \
+	X(DEFAULT, "default", IN_PLACE)                                        \
+	X(CSUM_TRUST_ACK, "csum_trust_may_deliver_corrupt_data", IN_PLACE)     \
+	X(TEE, "tee", REOPEN)
+
+enum xrx_conf_top_key {
+#define XRX_X_ENUM(id, key, reload) XRX_CONF_KEY_##id,
+	XRX_CONF_KEYS(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_CONF_KEY_TOP_MAX
+};
+
+enum xrx_conf_reload {
+	XRX_RELOAD_IN_PLACE,
+	XRX_RELOAD_REOPEN,
+	XRX_RELOAD_RESTART,
+	XRX_RELOAD_REFUSE,
+};
+
+/*
  * NIC settings xrxd can change, in the order it applies and restores them:
  * features and sizes first, then rings, then channels (a channel change
  * may reallocate rings, so it goes last on the way back), then the NAPI
@@ -123,6 +164,21 @@ void *xrx_conf_opts(struct xrx_conf *c, enum xrx_opt_set set);
 /* Whether @a and @b give every option of the table in @set one value. */
 bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
 			 enum xrx_opt_set set);
+
+/*
+ * Every key a config can hold, numbered 0 .. xrx_conf_key_max() - 1:
+ * xrxd's own (XRX_CONF_KEYS), then the options table's rows, then the
+ * offloads. The name ("queues", "max_aggregate", "offload.gro") into
+ * @buf; NULL for a number that is no key (an option without one).
+ */
+unsigned int xrx_conf_key_max(void);
+const char *xrx_conf_key_name(unsigned int k, char *buf, size_t len);
+/* What a reload does with a change of key @k: the options are the
+ * engines', sinks' and workers' (REOPEN), the offloads RESTART. */
+enum xrx_conf_reload xrx_conf_key_reload(unsigned int k);
+/* Whether @a and @b give key @k different values. */
+bool xrx_conf_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			  unsigned int k);
 
 /* Fill every key with its default (interface empty). */
 void xrx_conf_defaults(struct xrx_conf *conf);

@@ -96,6 +96,47 @@ static void reload_vlan_check(struct xrxd *x)
 	free(nic);
 }
 
+/* What a reload must do: the keys that changed, by their class. */
+struct reload_plan {
+	bool refuse;		/* a REFUSE key changed */
+	bool reopen;		/* a REOPEN key changed */
+	char restart[256];	/* the RESTART keys that changed, for the log */
+};
+
+/*
+ * Walk every key (XRX_CONF_KEYS, the options, the offloads): each change
+ * is acted on by its key's reload class, so that none goes unsaid.
+ */
+static void reload_plan(const struct xrx_conf *old, const struct xrx_conf *fresh,
+			struct reload_plan *pl)
+{
+	unsigned int k, n = 0;
+	char name[64];
+
+	memset(pl, 0, sizeof(*pl));
+	for (k = 0; k < xrx_conf_key_max(); k++) {
+		if (!xrx_conf_key_name(k, name, sizeof(name)) ||
+		    !xrx_conf_key_differs(old, fresh, k))
+			continue;
+		switch (xrx_conf_key_reload(k)) {
+		case XRX_RELOAD_IN_PLACE:
+			break;		/* the rules are applied every reload */
+		case XRX_RELOAD_REOPEN:
+			pl->reopen = true;
+			break;
+		case XRX_RELOAD_RESTART:
+			if (n < sizeof(pl->restart))
+				n += (size_t)snprintf(pl->restart + n,
+						      sizeof(pl->restart) - n,
+						      "%s%s", n ? ", " : "", name);
+			break;
+		case XRX_RELOAD_REFUSE:
+			pl->refuse = true;
+			break;
+		}
+	}
+}
+
 /*
  * SIGHUP: rules in place, workers only if their settings changed. A bad
  * config keeps the running one. Offload and attach changes need a restart.
@@ -103,9 +144,8 @@ static void reload_vlan_check(struct xrxd *x)
  */
 static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 {
+	struct reload_plan pl;
 	char err[2 * PATH_MAX];
-	unsigned int i;
-	bool off = false;
 	int ret;
 
 	if (xrxd_config_load(x->o, fresh)) {
@@ -113,7 +153,8 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 			x->ifname);
 		return -EINVAL;
 	}
-	if (strcmp(fresh->ifname, x->ifname)) {
+	reload_plan(x->conf, fresh, &pl);
+	if (pl.refuse) {
 		char unit[80];
 
 		ctl_err("%s: %s now names interface %s; reload refused (start %s for it)",
@@ -134,7 +175,12 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 		xrxd_rules_apply(x, x->conf);
 		return -EIO;
 	}
-	if (xrxd_workers_need_reopen(x->conf, fresh)) {
+	/*
+	 * A key the swap in place does not cover (xrxd_workers_differ())
+	 * is taken by reopening the sockets, which opens everything anew.
+	 */
+	if (xrxd_workers_need_reopen(x->conf, fresh) ||
+	    (pl.reopen && !xrxd_workers_differ(x->conf, fresh))) {
 		ctl_notice("%s: the queue count or the busy-poll settings changed; reopening the AF_XDP sockets (what they and the engines hold is delivered first)",
 			   x->ifname);
 		ret = xrxd_restart_workers(x, fresh);
@@ -145,7 +191,7 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 			xrxd_rules_apply(x, x->conf);
 			return ret;
 		}
-	} else if (xrxd_workers_differ(x->conf, fresh)) {
+	} else if (pl.reopen) {
 		ret = xrxd_workers_swap(x, fresh);
 		if (ret) {
 			/* The workers run the old settings: so do the rules. */
@@ -155,14 +201,9 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 			return ret;
 		}
 	}
-	for (i = 0; i < XRX_OFF_MAX; i++)
-		off |= memcmp(&fresh->offload[i].value, &x->conf->offload[i].value,
-			      sizeof(fresh->offload[i].value)) ||
-		       fresh->offload[i].set != x->conf->offload[i].set ||
-		       fresh->offload[i].required != x->conf->offload[i].required;
-	if (off || fresh->attach != x->conf->attach)
+	if (pl.restart[0])
 		ctl_notice("%s: %s changes take effect when xrxd restarts",
-			   x->ifname, off ? "offload" : "attach mode");
+			   x->ifname, pl.restart);
 	if (!x->conf->nrules && x->conf->default_action != XRX_ACT_ACCEL &&
 	    (fresh->nrules || fresh->default_action == XRX_ACT_ACCEL))
 		reload_vlan_check(x);
