@@ -69,7 +69,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	unsigned int mtu;
 	bool up;
 
-	if (ifi->ifi_index != x->ifindex)
+	if (ifi->ifi_index != x->link.ifindex)
 		return MNL_CB_OK;
 	if (nlh->nlmsg_type == RTM_DELLINK) {
 		ev->removed = true;
@@ -79,8 +79,8 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	mnl_attr_parse(nlh, sizeof(*ifi), attr_cb, tb);
 	up = ifi->ifi_flags & IFF_UP;
-	if (up != x->link_up) {
-		x->link_up = up;
+	if (up != x->link.link_up) {
+		x->link.link_up = up;
 		ctl_notice("%s: link %s; xrx_rx and the workers stay in place",
 			   x->ifname, up ? "up" : "down");
 	}
@@ -91,12 +91,12 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	 * notifies each change made over netlink): xrxd_mtu_changed() looks whether
 	 * it is still xrx_rx (xrxd_prog_watch()). */
 	if (tb[IFLA_XDP])
-		x->xdp_event = true;
+		x->xdp.xdp_event = true;
 	if (tb[IFLA_MTU]) {
 		mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
-		if (mtu != x->mtu) {
-			ctl_notice("%s: MTU %u -> %u", x->ifname, x->mtu, mtu);
-			x->mtu = mtu;
+		if (mtu != x->link.mtu) {
+			ctl_notice("%s: MTU %u -> %u", x->ifname, x->link.mtu, mtu);
+			x->link.mtu = mtu;
 			*ev->restart = true;
 		}
 	}
@@ -130,15 +130,15 @@ int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart)
 /* The MTU changed: keep the sockets if their frames hold it. */
 void xrxd_mtu_changed(struct xrxd *x)
 {
-	if (x->degraded)
+	if (x->workers.degraded)
 		return;		/* the retry opens for the MTU of then */
-	if (xrxd_workers_cover_mtu(x, x->mtu)) {
+	if (xrxd_workers_cover_mtu(x, x->link.mtu)) {
 		ctl_notice("%s: MTU %u: the AF_XDP sockets hold frames of it; sockets, UMEMs and workers kept",
-			   x->ifname, x->mtu);
+			   x->ifname, x->link.mtu);
 		return;
 	}
 	ctl_notice("%s: MTU %u is more than the sockets' frames hold; reopening them",
-		   x->ifname, x->mtu);
+		   x->ifname, x->link.mtu);
 	xrxd_restart_workers(x, x->conf);
 }
 
@@ -170,10 +170,10 @@ void xrxd_channels_changed(struct xrxd *x)
 				 x->ifname, have, x->conf->queues);
 		return;
 	}
-	if (n == x->nr_queues || x->degraded)
+	if (n == x->workers.nr_queues || x->workers.degraded)
 		return;		/* degraded: the retry reads the count itself */
 	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
-		   x->ifname, x->nr_queues, n);
+		   x->ifname, x->workers.nr_queues, n);
 	xrxd_restart_workers(x, x->conf);
 }
 
@@ -194,7 +194,7 @@ bool xrxd_ethtool_events(struct xrxd *x, struct mnl_socket *mon)
 			}
 			break;
 		}
-		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n, x->ifindex);
+		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n, x->link.ifindex);
 	}
 	return hit;
 }

@@ -53,7 +53,7 @@ void xrxd_reload_record(struct xrxd *x, __u64 started_mono_ns, int ret,
 
 	memset(&r, 0, sizeof(r));
 	r.pid = getpid();
-	r.generation = ++x->reload_gen;
+	r.generation = ++x->reload.reload_gen;
 	r.started_mono_ns = started_mono_ns;
 	r.finished_ns = xrxd_now_ns(CLOCK_REALTIME);
 	r.ok = !ret;
@@ -82,7 +82,7 @@ static void reload_vlan_check(struct xrxd *x)
 	const struct xrx_nic_feature *f;
 	struct xrx_nic *nic;
 
-	if (x->tags_readable)
+	if (x->xdp.tags_readable)
 		return;
 	nic = malloc(sizeof(*nic));
 	if (!nic || xrxd_read_nic(x, nic)) {
@@ -209,7 +209,7 @@ static int reload_config(struct xrxd *x, struct xrx_conf *fresh)
 		reload_vlan_check(x);
 	memcpy(x->conf, fresh, sizeof(*fresh));
 	xrxd_consuming_note(x, x->conf);
-	x->us.hdr[XRX_USTATS_RELOADS]++;
+	x->stats.us.hdr[XRX_USTATS_RELOADS]++;
 	ctl_notice("%s: %s reloaded", x->ifname, x->conf->file);
 	return 0;
 }

@@ -16,13 +16,13 @@
 /* No sockets: xrx_rx passes everything; retry from the timer. */
 void xrxd_enter_degraded(struct xrxd *x, int err)
 {
-	x->bind_err = err;
-	if (!x->degraded)
-		x->retry_gap_ns = 250000000ull;
-	x->degraded = true;
-	x->retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->retry_gap_ns;
+	x->workers.bind_err = err;
+	if (!x->workers.degraded)
+		x->workers.retry_gap_ns = 250000000ull;
+	x->workers.degraded = true;
+	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->workers.retry_gap_ns;
 	ctl_err("%s: DEGRADED: cannot open the AF_XDP sockets (%s); xrx_rx stays attached and passes the traffic to the kernel (pass_no_socket); retrying in %.2f s",
-		x->ifname, strerror(-err), (double)x->retry_gap_ns / 1e9);
+		x->ifname, strerror(-err), (double)x->workers.retry_gap_ns / 1e9);
 }
 
 /*
@@ -49,34 +49,34 @@ void xrxd_retry_degraded(struct xrxd *x)
 	unsigned int n;
 	int err;
 
-	if (!x->degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->retry_ns)
+	if (!x->workers.degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->workers.retry_ns)
 		return;
 	/* The channels may have changed while degraded: a queue gone is
 	 * a bind that fails forever, a queue added one left unserved. */
-	n = queues_now(x, x->conf, x->nr_queues);
-	if (n != x->nr_queues) {
+	n = queues_now(x, x->conf, x->workers.nr_queues);
+	if (n != x->workers.nr_queues) {
 		ctl_notice("%s: RX queues %u -> %u while degraded; retrying with %u",
-			   x->ifname, x->nr_queues, n, n);
-		x->nr_queues = n;
+			   x->ifname, x->workers.nr_queues, n, n);
+		x->workers.nr_queues = n;
 	}
 	/* The timer retries anyway: do not hold up the main loop long. */
-	x->bind_busy_ms = 200;
+	x->workers.bind_busy_ms = 200;
 	err = xrxd_workers_start(x, x->conf);
-	x->bind_busy_ms = 1000;
+	x->workers.bind_busy_ms = 1000;
 	if (!err) {
-		x->degraded = false;
-		x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
+		x->workers.degraded = false;
+		x->stats.us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 		ctl_notice("%s: AF_XDP sockets open again; no longer degraded",
 			   x->ifname);
 		return;
 	}
-	x->bind_err = err;
-	x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
-	if (x->retry_gap_ns < 8000000000ull)
-		x->retry_gap_ns *= 2;
-	x->retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->retry_gap_ns;
+	x->workers.bind_err = err;
+	x->stats.us.hdr[XRX_USTATS_BIND_FAILURES]++;
+	if (x->workers.retry_gap_ns < 8000000000ull)
+		x->workers.retry_gap_ns *= 2;
+	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->workers.retry_gap_ns;
 	ctl_warn("%s: still degraded (%s); next try in %.1f s", x->ifname,
-		 strerror(-err), (double)x->retry_gap_ns / 1e9);
+		 strerror(-err), (double)x->workers.retry_gap_ns / 1e9);
 }
 
 /*
@@ -87,31 +87,31 @@ void xrxd_retry_degraded(struct xrxd *x)
  */
 int xrxd_restart_workers(struct xrxd *x, const struct xrx_conf *conf)
 {
-	unsigned int n, old_n = x->nr_queues;
+	unsigned int n, old_n = x->workers.nr_queues;
 	int ret, ret2;
 
-	n = queues_now(x, conf, x->nr_queues);
+	n = queues_now(x, conf, x->workers.nr_queues);
 	if (xrxd_workers_stop(x))
 		xrxd_stats_refresh(x);
-	x->nr_queues = n;
-	x->us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
+	x->workers.nr_queues = n;
+	x->stats.us.hdr[XRX_USTATS_WORKER_RESTARTS]++;
 	ret = xrxd_workers_start(x, conf);
 	if (!ret) {
-		x->degraded = false;
+		x->workers.degraded = false;
 		return 0;
 	}
-	x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+	x->stats.us.hdr[XRX_USTATS_BIND_FAILURES]++;
 	ret2 = ret;
 	if (conf != x->conf) {
 		ctl_warn("%s: going back to the running sink, engine and queue settings",
 			 x->ifname);
-		x->nr_queues = old_n;
+		x->workers.nr_queues = old_n;
 		ret2 = xrxd_workers_start(x, x->conf);
 		if (!ret2) {
-			x->degraded = false;
+			x->workers.degraded = false;
 			return ret;
 		}
-		x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+		x->stats.us.hdr[XRX_USTATS_BIND_FAILURES]++;
 	}
 	xrxd_enter_degraded(x, ret2);
 	return ret;

@@ -104,7 +104,7 @@ int xrxd_serve(struct xrxd *x, const sigset_t *sigs)
 		if (lfd >= 0 && pfd[2].revents & POLLIN) {
 			restart = false;
 			if (xrxd_linkmon_read(x, lfd, &restart)) {
-				x->gone = true;
+				x->link.gone = true;
 				ctl_notice("%s: the interface was removed (or moved to another network namespace); shutting down",
 					   x->ifname);
 				ret = 0;
@@ -112,7 +112,7 @@ int xrxd_serve(struct xrxd *x, const sigset_t *sigs)
 			}
 			if (restart)
 				xrxd_mtu_changed(x);
-			if (x->xdp_event)
+			if (x->xdp.xdp_event)
 				xrxd_prog_watch(x);
 		}
 		if (mon && pfd[3].revents & POLLIN && xrxd_ethtool_events(x, mon))
@@ -124,21 +124,21 @@ int xrxd_serve(struct xrxd *x, const sigset_t *sigs)
 			stuck = xrxd_workers_stuck(x, &sq, &sage);
 			if (wd && !stuck)
 				sd_notify(0, "WATCHDOG=1");
-			if (stuck && !x->stuck_logged)
+			if (stuck && !x->workers.stuck_logged)
 				ctl_err("%s: the worker of queue %u has not come round its loop for %.1f s (blocked in its sink?)%s",
 					x->ifname, sq, (double)sage / 1e9,
 					wd ? "; WATCHDOG=1 withheld" : "");
-			else if (!stuck && x->stuck_logged)
+			else if (!stuck && x->workers.stuck_logged)
 				ctl_notice("%s: every worker runs again", x->ifname);
-			x->stuck_logged = stuck != 0;
+			x->workers.stuck_logged = stuck != 0;
 			xrxd_retry_degraded(x);
 			now = xrxd_now_ns(CLOCK_MONOTONIC);
 			if (now - last_refresh < 900000000ull)
 				continue;
 			last_refresh = now;
 			/* Events can be lost (ENOBUFS): look for ourselves. */
-			if (!if_indextoname((unsigned int)x->ifindex, name)) {
-				x->gone = true;
+			if (!if_indextoname((unsigned int)x->link.ifindex, name)) {
+				x->link.gone = true;
 				ctl_notice("%s: the interface no longer exists; shutting down",
 					   x->ifname);
 				ret = 0;

@@ -103,7 +103,7 @@ static int restore_now(struct xrxd *x)
 
 	ret = xrx_offload_restore_file(x->nl, x->o->statedir, x->ifname, err,
 				       sizeof(err));
-	if (ret == -ENODEV && x->gone) {
+	if (ret == -ENODEV && x->link.gone) {
 		xrx_state_remove(x->o->statedir, x->ifname, err, sizeof(err));
 		ctl_notice("%s: the interface is gone, so there are no settings left to restore; state file removed",
 			   x->ifname);
@@ -128,9 +128,9 @@ static int link_info(struct xrxd *x)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", x->ifname);
 	if (!ioctl(fd, SIOCGIFMTU, &ifr))
-		x->mtu = (unsigned int)ifr.ifr_mtu;
+		x->link.mtu = (unsigned int)ifr.ifr_mtu;
 	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
-		x->link_up = ifr.ifr_flags & IFF_UP;
+		x->link.link_up = ifr.ifr_flags & IFF_UP;
 	close(fd);
 	return 0;
 }
@@ -186,8 +186,8 @@ static int step_iface(struct run_state *r)
 {
 	struct xrxd *x = &r->x;
 
-	x->ifindex = (int)if_nametoindex(x->ifname);
-	if (!x->ifindex) {
+	x->link.ifindex = (int)if_nametoindex(x->ifname);
+	if (!x->link.ifindex) {
 		ctl_err("%s: no such interface in this network namespace (ip link show; is it created yet?)",
 			x->ifname);
 		return EXIT_USAGE;
@@ -199,7 +199,7 @@ static int step_lock(struct run_state *r)
 {
 	pid_t owner;
 
-	r->lock_fd = xrx_lock_take(r->x.ifname, r->x.ifindex, &owner, r->err,
+	r->lock_fd = xrx_lock_take(r->x.ifname, r->x.link.ifindex, &owner, r->err,
 				   sizeof(r->err));
 	if (r->lock_fd < 0) {
 		ctl_err("%s", r->err);
@@ -305,7 +305,7 @@ static void vlan_after_attach(struct run_state *r)
 	struct xrx_conf *only;
 	unsigned int i;
 
-	if (!x->tags_lost || xrxd_read_nic(x, r->nic) ||
+	if (!x->xdp.tags_lost || xrxd_read_nic(x, r->nic) ||
 	    !xrxd_vlan_policy(x, x->conf, r->nic, &rx_vlan))
 		return;
 	only = malloc(sizeof(*only));
@@ -360,11 +360,11 @@ static int step_datapath(struct run_state *r)
 
 	if (xrxd_read_nic(x, r->nic))
 		return 1;
-	x->nr_queues = xrxd_queue_count(x->conf, r->nic);
-	if (x->nr_queues > XRX_LIVE_QUEUES_MAX) {
+	x->workers.nr_queues = xrxd_queue_count(x->conf, r->nic);
+	if (x->workers.nr_queues > XRX_LIVE_QUEUES_MAX) {
 		ctl_warn("%s: %u RX queues; xrxd runs workers on the first %u",
-			 x->ifname, x->nr_queues, XRX_LIVE_QUEUES_MAX);
-		x->nr_queues = XRX_LIVE_QUEUES_MAX;
+			 x->ifname, x->workers.nr_queues, XRX_LIVE_QUEUES_MAX);
+		x->workers.nr_queues = XRX_LIVE_QUEUES_MAX;
 	}
 	link_info(x);
 	if (xrxd_prog_attach(x))
@@ -376,13 +376,13 @@ static int step_datapath(struct run_state *r)
 	if (xrxd_rules_apply(x, x->conf) || xrxd_ustats_open(x))
 		return 1;
 	xrxd_stats_file_open(x);
-	x->us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
-	x->bind_busy_ms = 1000;
+	x->stats.us.hdr[XRX_USTATS_STARTED_NS] = xrxd_now_ns(CLOCK_REALTIME);
+	x->workers.bind_busy_ms = 1000;
 	err = xrxd_workers_start(x, x->conf);
 	if (err == -EBUSY) {
 		/* A queue still held (a stopping xrxd's sockets, another
 		 * AF_XDP user): serve degraded rather than fail. */
-		x->us.hdr[XRX_USTATS_BIND_FAILURES]++;
+		x->stats.us.hdr[XRX_USTATS_BIND_FAILURES]++;
 		xrxd_enter_degraded(x, err);
 	} else if (err) {
 		return 1;
@@ -406,7 +406,7 @@ static int run_unwind(struct run_state *r, int ret)
 	if (r->lock_fd >= 0) {
 		if (x->o->mode == MODE_RUN)
 			xrxd_reload_forget(x);
-		xrx_lock_release(x->ifindex, r->lock_fd);
+		xrx_lock_release(x->link.ifindex, r->lock_fd);
 	}
 	return ret;
 }
@@ -430,7 +430,7 @@ int xrxd_run(const struct xrxd_opts *o, struct xrx_conf *conf)
 	x = &r->x;
 	x->o = o;
 	x->conf = conf;
-	x->ustats_fd = -1;
+	x->stats.ustats_fd = -1;
 	r->lock_fd = -1;
 	snprintf(x->ifname, sizeof(x->ifname), "%s", conf->ifname);
 	/* Signals are taken synchronously (signalfd), by this thread only:
@@ -452,10 +452,10 @@ int xrxd_run(const struct xrxd_opts *o, struct xrx_conf *conf)
 		sd_notify(0, "READY=1");
 		xrxd_notify_status(x);
 		ctl_notice("%s: ready: xrx_rx (id %u) in %s mode, %u accelerate rule%s, pins in %s%s",
-			   x->ifname, xrx_prog__id(x->prog),
-			   xrx_prog__mode_name(x->prog), x->nrules,
-			   x->nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->prog),
-			   x->degraded ? " (degraded: no AF_XDP sockets yet)" : "");
+			   x->ifname, xrx_prog__id(x->xdp.prog),
+			   xrx_prog__mode_name(x->xdp.prog), x->xdp.nrules,
+			   x->xdp.nrules == 1 ? "" : "s", xrx_prog__pin_dir(x->xdp.prog),
+			   x->workers.degraded ? " (degraded: no AF_XDP sockets yet)" : "");
 		xrxd_consuming_note(x, x->conf);
 		ret = xrxd_serve(x, &set);
 		sd_notify(0, "STOPPING=1");

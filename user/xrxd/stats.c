@@ -97,12 +97,12 @@ void xrxd_stats_file_open(struct xrxd *x)
 	const char *dir = x->o->statedir;
 	struct stat st;
 
-	x->stats_gid = stats_group();
-	x->stats_file = true;
-	if (x->stats_gid == (gid_t)-1)
+	x->stats.stats_gid = stats_group();
+	x->stats.stats_file = true;
+	if (x->stats.stats_gid == (gid_t)-1)
 		return;
 	if (stat(dir, &st) ||
-	    (st.st_gid != x->stats_gid && chown(dir, (uid_t)-1, x->stats_gid)) ||
+	    (st.st_gid != x->stats.stats_gid && chown(dir, (uid_t)-1, x->stats.stats_gid)) ||
 	    chmod(dir, (st.st_mode & 07777) | S_IRGRP | S_IXGRP))
 		ctl_warn("%s: cannot open %s to group %s (xrxctl as a member of it reads the counters there): %s%s",
 			 x->ifname, dir, XRX_STATS_GROUP, strerror(errno),
@@ -114,14 +114,14 @@ static void stats_file_write(struct xrxd *x, const struct xrx_live_stats *st)
 	struct xrx_counter k[XRX_STAT_MAX];
 	int i, err;
 
-	if (!x->stats_file)
+	if (!x->stats.stats_file)
 		return;
 	for (i = 0; i < XRX_STAT_MAX; i++) {
 		k[i].packets = st->prog[i];
 		k[i].bytes = st->prog_bytes[i];
 	}
-	err = xrx_ustats_file_write(x->o->statedir, x->ifname, &x->us, k,
-				    x->stats_gid);
+	err = xrx_ustats_file_write(x->o->statedir, x->ifname, &x->stats.us, k,
+				    x->stats.stats_gid);
 	if (err)
 		ctl_debug("%s: cannot write the counters to %s: %s", x->ifname,
 			  x->o->statedir, strerror(-err));
@@ -131,9 +131,9 @@ void xrxd_stats_file_remove(struct xrxd *x)
 {
 	char path[PATH_MAX];
 
-	if (!x->stats_file)
+	if (!x->stats.stats_file)
 		return;
-	x->stats_file = false;
+	x->stats.stats_file = false;
 	if (!xrx_ustats_file_path(x->o->statedir, x->ifname, path,
 				  sizeof(path)))
 		unlink(path);
@@ -142,32 +142,32 @@ void xrxd_stats_file_remove(struct xrxd *x)
 void xrxd_stats_refresh(struct xrxd *x)
 {
 	struct xrx_live_stats st;
-	struct xrx_ustats *u = &x->us;
+	struct xrx_ustats *u = &x->stats.us;
 	__u64 age = 0;
 	__u32 q = 0;
 	int i;
 
 	memset(&st, 0, sizeof(st));
-	if (x->live)
-		xrx_live__stats(x->live, -1, &st);
+	if (x->workers.live)
+		xrx_live__stats(x->workers.live, -1, &st);
 	else
-		xrx_prog__stats(x->prog, st.prog, st.prog_bytes);
+		xrx_prog__stats(x->xdp.prog, st.prog, st.prog_bytes);
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
-		u->live[i] = st.live[i] + x->base.live[i];
+		u->live[i] = st.live[i] + x->workers.base.live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
-		u->engine[i] = st.engine[i] + x->base.engine[i];
+		u->engine[i] = st.engine[i] + x->workers.base.engine[i];
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
-		u->sink[i] = st.sink[i] + x->base.sink[i];
-		u->tee[i] = st.tee[i] + x->base.tee[i];
+		u->sink[i] = st.sink[i] + x->workers.base.sink[i];
+		u->tee[i] = st.tee[i] + x->workers.base.tee[i];
 	}
 	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
 	u->hdr[XRX_USTATS_DEGRADED_REASONS] = xrxd_degraded_mask(x);
 	u->hdr[XRX_USTATS_DEGRADED] = u->hdr[XRX_USTATS_DEGRADED_REASONS] != 0;
 	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
 	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
-	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
-	u->hdr[XRX_USTATS_PROG_ID] = xrx_prog__id(x->prog);
-	switch (xrx_prog__mode(x->prog)) {
+	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->link.ifindex;
+	u->hdr[XRX_USTATS_PROG_ID] = xrx_prog__id(x->xdp.prog);
+	switch (xrx_prog__mode(x->xdp.prog)) {
 	case XRX_LIVE_ATTACH_NATIVE:
 		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NATIVE;
 		break;
@@ -177,17 +177,17 @@ void xrxd_stats_refresh(struct xrxd *x)
 	default:
 		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NONE;
 	}
-	u->hdr[XRX_USTATS_MTU] = x->mtu;
-	u->hdr[XRX_USTATS_RULES] = x->nrules;
+	u->hdr[XRX_USTATS_MTU] = x->link.mtu;
+	u->hdr[XRX_USTATS_RULES] = x->xdp.nrules;
 	/* What the program and the sockets do without (logged once each). */
-	u->hdr[XRX_USTATS_KERNEL_LACKS] = xrx_prog__lacks(x->prog);
+	u->hdr[XRX_USTATS_KERNEL_LACKS] = xrx_prog__lacks(x->xdp.prog);
 	if (!x->conf->live.no_multi_buffer)
 		u->hdr[XRX_USTATS_KERNEL_LACKS] |=
 			xrx_kernel__lacks() & (1u << XRX_KERNEL_XSK_SG);
-	if (!x->live)
+	if (!x->workers.live)
 		u->hdr[XRX_USTATS_QUEUES] = 0;
 	u->hdr[XRX_USTATS_UPDATED_NS] = xrxd_now_ns(CLOCK_REALTIME);
-	if (x->ustats_fd >= 0 && xrx_ustats_write(x->ustats_fd, u))
+	if (x->stats.ustats_fd >= 0 && xrx_ustats_write(x->stats.ustats_fd, u))
 		ctl_debug("%s: cannot write xrx_ustats: %s", x->ifname,
 			  strerror(errno));
 	stats_file_write(x, &st);
@@ -199,9 +199,9 @@ void xrxd_stats_refresh(struct xrxd *x)
  */
 void xrxd_status(struct xrxd *x, char *buf, size_t len)
 {
-	const __u64 *e = x->us.engine;
+	const __u64 *e = x->stats.us.engine;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
-	double secs = x->last_ns ? (double)(now - x->last_ns) / 1e9 : 0;
+	double secs = x->stats.last_ns ? (double)(now - x->stats.last_ns) / 1e9 : 0;
 	double fps = 0, mbps = 0, ratio = 0, segs = 0;
 	unsigned int stuck;
 	__u64 age = 0;
@@ -209,8 +209,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 	int n;
 
 	if (secs > 0) {
-		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->last_frames) / secs;
-		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] - x->last_bytes) * 8 /
+		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->stats.last_frames) / secs;
+		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] - x->stats.last_bytes) * 8 /
 		       secs / 1e6;
 	}
 	if (e[XRX_ENGINE_STAT_PKTS_OUT])
@@ -222,13 +222,13 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		       (double)e[XRX_ENGINE_STAT_AGGS_OUT];
 	n = snprintf(buf, len,
 		     "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
-		     x->ifname, (unsigned long long)x->us.hdr[XRX_USTATS_QUEUES],
-		     x->us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps,
+		     x->ifname, (unsigned long long)x->stats.us.hdr[XRX_USTATS_QUEUES],
+		     x->stats.us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps,
 		     ratio, segs);
-	if (x->degraded && n > 0 && (size_t)n < len)
+	if (x->workers.degraded && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n,
 			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
-			      strerror(-x->bind_err));
+			      strerror(-x->workers.bind_err));
 	if (n > 0 && (size_t)n < len)
 		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
 	stuck = xrxd_workers_stuck(x, &q, &age);
@@ -236,9 +236,9 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n,
 			 "; STUCK: %u worker%s (queue %u for %.1f s), blocked in the sink?",
 			 stuck, stuck == 1 ? "" : "s", q, (double)age / 1e9);
-	x->last_ns = now;
-	x->last_frames = e[XRX_ENGINE_STAT_FRAMES_IN];
-	x->last_bytes = e[XRX_ENGINE_STAT_BYTES_IN];
+	x->stats.last_ns = now;
+	x->stats.last_frames = e[XRX_ENGINE_STAT_FRAMES_IN];
+	x->stats.last_bytes = e[XRX_ENGINE_STAT_BYTES_IN];
 }
 
 void xrxd_notify_status(struct xrxd *x)

@@ -10,7 +10,7 @@
  * frames no longer hold, reopens the sockets: xrx_live__stop() takes the
  * sockets out of xrx_xsks and delivers what they and the engines hold, so
  * nothing is lost, and the counters of the old handle are folded into
- * x->base so xrx_ustats keeps counting up. A reopen that cannot bind
+ * x->workers.base so xrx_ustats keeps counting up. A reopen that cannot bind
  * leaves xrxd degraded (restart.c retries).
  *
  * Every worker beats a heartbeat (xrx_live_queue_info.heartbeat_ns) each
@@ -114,7 +114,7 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 	char text[2 * PATH_MAX + 32];
 	int err;
 
-	if (!x->live)
+	if (!x->workers.live)
 		return 0;
 	sinks_text(conf, text, sizeof(text));
 	/* The config holds the options as the library takes them. */
@@ -131,13 +131,13 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		xrxd_engine_opts(x, conf, &eng);
 		r.engine = &eng;
 	}
-	err = xrx_live__reconfigure_opts(x->live, &r);
+	err = xrx_live__reconfigure_opts(x->workers.live, &r);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
 			x->ifname, text, strerror(-err));
 		return err;
 	}
-	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
+	x->stats.us.hdr[XRX_USTATS_LIVE_SWAPS]++;
 	if (r.sink || r.tee || r.no_tee)
 		ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
 			   x->ifname, text);
@@ -158,10 +158,10 @@ bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu)
 	struct xrx_live_queue_info qi;
 	__u32 i;
 
-	if (!x->live)
+	if (!x->workers.live)
 		return false;
-	for (i = 0; i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi))
+	for (i = 0; i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi))
 			return false;
 		if (qi.multi_buffer ? mtu + 22 > 9216 :
 				      mtu + 22 > qi.frame_size - 256)
@@ -179,8 +179,8 @@ unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
 	unsigned int n = 0;
 	__u32 i;
 
-	for (i = 0; x->live && i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi) || !qi.heartbeat_ns ||
+	for (i = 0; x->workers.live && i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi) || !qi.heartbeat_ns ||
 		    now < qi.heartbeat_ns + XRXD_STUCK_NS)
 			continue;
 		if (!n++) {
@@ -203,11 +203,11 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	int err;
 
 	lo.sz = sizeof(lo);
-	lo.nr_queues = x->nr_queues;
+	lo.nr_queues = x->workers.nr_queues;
 	lo.attach = XRX_LIVE_ATTACH_NONE;
 	lo.pin_root = x->o->pin_root;
 	lo.log = live_log;
-	lo.bind_busy_ms = x->bind_busy_ms;
+	lo.bind_busy_ms = x->workers.bind_busy_ms;
 	lo.sink = conf->sink;
 	if (conf->tee[0])
 		lo.tee = conf->tee;
@@ -217,39 +217,39 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	xrxd_engine_opts(x, conf, &eng);
 	lo.engine = &eng;
 
-	x->live = xrx_live__open(x->ifname, &lo);
-	if (!x->live) {
+	x->workers.live = xrx_live__open(x->ifname, &lo);
+	if (!x->workers.live) {
 		err = -errno;
 		/* xdp_umem_reg() charges the UMEM to RLIMIT_MEMLOCK unless
 		 * CAP_IPC_LOCK (xdp_umem_account_pages()): ENOBUFS. */
 		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, %s): %s%s",
-			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
+			x->ifname, x->workers.nr_queues, x->workers.nr_queues == 1 ? "" : "s",
 			text, strerror(-err),
 			err == -ENOBUFS || err == -ENOMEM ?
 			"; the UMEMs do not fit the locked-memory limit: give xrxd CAP_IPC_LOCK or LimitMEMLOCK=infinity (ulimit -l)" : "");
 		return err;
 	}
-	err = xrx_live__start(x->live);
+	err = xrx_live__start(x->workers.live);
 	if (err) {
 		ctl_err("%s: cannot start the worker threads: %s", x->ifname,
 			strerror(-err));
-		xrx_live__close(x->live);
-		x->live = NULL;
+		xrx_live__close(x->workers.live);
+		x->workers.live = NULL;
 		return err;
 	}
-	for (i = 0; i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi))
+	for (i = 0; i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi))
 			continue;
 		zc += qi.zerocopy;
 		mb += qi.multi_buffer;
 	}
-	x->us.hdr[XRX_USTATS_QUEUES] = x->nr_queues;
-	x->us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
-	x->us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
-	x->us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
+	x->stats.us.hdr[XRX_USTATS_QUEUES] = x->workers.nr_queues;
+	x->stats.us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
+	x->stats.us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
+	x->stats.us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
 	ctl_notice("%s: %u worker%s on queues 0-%u (%s), %s", x->ifname,
-		   x->nr_queues, x->nr_queues == 1 ? "" : "s", x->nr_queues - 1,
-		   zc == x->nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
+		   x->workers.nr_queues, x->workers.nr_queues == 1 ? "" : "s", x->workers.nr_queues - 1,
+		   zc == x->workers.nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
 		   text);
 	return 0;
 }
@@ -261,12 +261,12 @@ static void add_base(struct xrxd *x, const struct xrx_live_stats *st)
 
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		if (!xrx_ustats_is_gauge(XRX_USTATS_G_LIVE, (unsigned int)i))
-			x->base.live[i] += st->live[i];
+			x->workers.base.live[i] += st->live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
-		x->base.engine[i] += st->engine[i];
+		x->workers.base.engine[i] += st->engine[i];
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
-		x->base.sink[i] += st->sink[i];
-		x->base.tee[i] += st->tee[i];
+		x->workers.base.sink[i] += st->sink[i];
+		x->workers.base.tee[i] += st->tee[i];
 	}
 }
 
@@ -274,13 +274,13 @@ bool xrxd_workers_stop(struct xrxd *x)
 {
 	struct xrx_live_stats st;
 
-	if (!x->live)
+	if (!x->workers.live)
 		return false;
 	/* Stop first: held aggregates go to the sink, counters are final. */
-	xrx_live__stop(x->live);
-	if (!xrx_live__stats(x->live, -1, &st))
+	xrx_live__stop(x->workers.live);
+	if (!xrx_live__stats(x->workers.live, -1, &st))
 		add_base(x, &st);
-	xrx_live__close(x->live);
-	x->live = NULL;
+	xrx_live__close(x->workers.live);
+	x->workers.live = NULL;
 	return true;
 }

@@ -42,16 +42,16 @@ struct xrxd_opts {
 	char instance[IF_NAMESIZE];
 };
 
-struct xrxd {
-	const struct xrxd_opts *o;
-	struct xrx_conf *conf;	/* the running configuration */
-	struct xrx_nl *nl;
-	char ifname[IF_NAMESIZE];
+/* The interface as the link events tell it (linkmon.c, startup.c). */
+struct xrxd_link {
 	int ifindex;
 	unsigned int mtu;
 	bool link_up;
 	bool gone;		/* the interface was removed */
+};
 
+/* xrx_rx and its rules (xdp.c), and what health.c saw of it. */
+struct xrxd_xdp {
 	struct xrx_prog *prog;	/* xrx_rx, attached and pinned */
 	bool tags_readable;	/* the driver's stripped VLAN tags reach
 				 * xrx_meta (device-bound build, kfunc) */
@@ -63,7 +63,13 @@ struct xrxd {
 	bool held;
 	char held_msg[1024];
 	unsigned int nrules;
+	bool xdp_event;		/* a link event carried IFLA_XDP */
+	__u32 xdp_seen_id;	/* the XDP program last looked at */
+	bool xdp_looked;
+};
 
+/* The AF_XDP workers (workers.c) and their restarts (restart.c). */
+struct xrxd_workers {
 	struct xrx_live *live;
 	__u32 nr_queues;
 	__u32 bind_busy_ms;	/* EBUSY back-off budget per open */
@@ -74,27 +80,28 @@ struct xrxd {
 	bool stuck_logged;
 	/* Counters of the live handles closed so far (worker restarts). */
 	struct xrx_live_stats base;
+};
+
+/* The published counters (stats.c). */
+struct xrxd_stats {
 	struct xrx_ustats us;
 	int ustats_fd;
 	/* The copy in the state directory (ctl_ustats.h): its group, -1
 	 * where XRX_STATS_GROUP does not exist; written since the start. */
 	gid_t stats_gid;
 	bool stats_file;
-
-	__u64 reload_gen;	/* reloads so far (reload.c) */
-
 	/* For rates in STATUS=. */
 	__u64 last_ns;
 	__u64 last_frames, last_bytes;
+};
 
-	/* health.c: degraded for other reasons than a failed bind (that
-	 * one is @degraded above), a bit per XRX_DEGRADED_*, each with the
+/* What is watched (health.c, csum.c). */
+struct xrxd_health {
+	/* Degraded for other reasons than a failed bind (that one is
+	 * workers.degraded), a bit per XRX_DEGRADED_*, each with the
 	 * detail STATUS= shows. */
 	__u32 degraded_why;
 	char degraded_text[XRX_DEGRADED_MAX][192];
-	bool xdp_event;		/* a link event carried IFLA_XDP */
-	__u32 xdp_seen_id;	/* the XDP program last looked at */
-	bool xdp_looked;
 	/* The sink's counters at the last look, and the episode of lost
 	 * writes under way (its start logged at most once a minute). */
 	__u64 sink_errors, sink_nospace, sink_out, tee_errors;
@@ -109,6 +116,26 @@ struct xrxd {
 	/* The last consuming-sink warning: its rules and its sink. */
 	char consuming_said[512];
 	char consuming_sink[PATH_MAX + 8];
+};
+
+/* Reloads (reload.c). */
+struct xrxd_reload {
+	__u64 reload_gen;	/* reloads so far */
+};
+
+/* The daemon: what every piece shares, then each piece's own state. */
+struct xrxd {
+	const struct xrxd_opts *o;
+	struct xrx_conf *conf;	/* the running configuration */
+	struct xrx_nl *nl;
+	char ifname[IF_NAMESIZE];
+
+	struct xrxd_link link;
+	struct xrxd_xdp xdp;
+	struct xrxd_workers workers;
+	struct xrxd_stats stats;
+	struct xrxd_health health;
+	struct xrxd_reload reload;
 };
 
 /* config.c: read the config file for @o. Return: 0, or EXIT_USAGE
