@@ -253,6 +253,14 @@ $(CTL_PROGS): $(BUILD)/%: $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) $(UTIL_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/$*/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
 $(BUILD)/xrxd: $(wildcard user/xrxd/*.c user/xrxd/*.h)
+
+# xrxd with the tests' own sink kinds (tests/sinks/*.c, each registering
+# itself): a kind added by a file and a registration is one xrx.conf takes.
+all: $(BUILD)/tests/xrxd-sinks
+$(BUILD)/tests/xrxd-sinks: $(wildcard user/xrxd/*.c user/xrxd/*.h tests/sinks/*.c) $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(XCFLAGS) $(UTIL_INC) $(PKG_CFLAGS) $(CTL_CFLAGS) $(wildcard user/xrxd/*.c tests/sinks/*.c) -o $@ $(LIBXRXCTL) $(LIBXRX) $(LIBXRXUTIL) $(PKG_LIBS) $(CTL_LIBS) -lpthread $(LDSAN)
 $(BUILD)/xrxctl: $(wildcard user/xrxctl/*.c user/xrxctl/*.h)
 
 # Tests linked with DPDK (tests/dpdk/test_*.c): librte_gro as a second

@@ -204,9 +204,10 @@ struct xrx_live_opts {
 	 * kernel's gro_flush_timeout with napi_defer_hard_irqs do. Not
 	 * while the worker busy-polls (busy_poll, unless it fell back for
 	 * want of a NAPI), nor in poll mode (the caller owns that loop).
-	 * 0: by the sink: XRX_LIVE_COALESCE_USEC_FILE for "pcap" and
-	 * "null", which nobody waits on, XRX_LIVE_COALESCE_USEC_DEFAULT
-	 * for a stack ("tun", "tap"), a registered sink or a callback.
+	 * 0: by the sink, its kind's xrx_sink_ops.coalesce_usec:
+	 * XRX_LIVE_COALESCE_USEC_FILE for "pcap" and "null", which nobody
+	 * waits on, XRX_LIVE_COALESCE_USEC_DEFAULT for a stack ("tun",
+	 * "tap"), a kind that sets none or a callback.
 	 * At most XRX_LIVE_COALESCE_USEC_MAX.
 	 */
 	__u32 coalesce_usec;

@@ -46,7 +46,14 @@
  * s->priv (allocated in open(), freed in close()), and count with
  * xrx_sink__count(). Built-in sinks are found by the prefix of the spec
  * (everything before the first ':'); others can be added with
- * xrx_sink__register().
+ * xrx_sink__register(). The ops also describe the kind to those that
+ * hold a spec before anything opens it (xrxd's config and --check-config,
+ * the live path): check() is the kind's spec parser, which
+ * xrx_sink__open() runs before open(), so a spec that passes a check
+ * opens; flags say what the kind does with the traffic; usage names the
+ * spec in messages; coalesce_usec picks a worker's nap (xrx_live_opts).
+ * A registered kind is then a sink of xrx.conf's sink = and tee = like
+ * the built-in ones.
  */
 #ifndef XRX_SINK_H
 #define XRX_SINK_H
@@ -150,6 +157,24 @@ struct xrx_sink_opts {
 
 struct xrx_sink;
 
+/*
+ * What a sink kind does with the traffic (xrx_sink_ops.flags).
+ *   STACK     delivers it into the kernel stack, which takes the GSO
+ *             aggregates as CHECKSUM_PARTIAL and never verifies them
+ *             again (xrxd asks for a key before csum = trust)
+ *   CONSUMES  the traffic ends in it: what the rules steer to it never
+ *             reaches the host stack (xrxd says so at start)
+ *   FILES     writes the file whose path check() puts in @out (xrxd
+ *             asks for an absolute path and looks at its directory)
+ *   NETDEV    attaches to, or creates, the TUN/TAP device whose name
+ *             check() puts in @out, with ethtool bus_info the kind's
+ *             name (xrxd checks an existing device is one)
+ */
+#define XRX_SINK_F_STACK (1u << 0)
+#define XRX_SINK_F_CONSUMES (1u << 1)
+#define XRX_SINK_F_FILES (1u << 2)
+#define XRX_SINK_F_NETDEV (1u << 3)
+
 struct xrx_sink_ops {
 	/* The spec prefix: "null", "pcap", "tun". */
 	const char *name;
@@ -171,6 +196,28 @@ struct xrx_sink_ops {
 	int (*flush)(struct xrx_sink *s);
 	/* Flush, release everything still held, free s->priv. May be NULL. */
 	void (*close)(struct xrx_sink *s);
+	/*
+	 * The kind's spec parser: check @arg (as open() gets it) with
+	 * @opts, opening and creating nothing. xrx_sink__open() runs it
+	 * before open(), so a spec it passes is one open() takes. @out
+	 * (@outlen bytes) gets the output @arg names: the path (FILES),
+	 * the device (NETDEV), else anything two specs of one output
+	 * share, or "" (never the same output as another spec).
+	 * Return: 0, or a negative errno with one line in @err that
+	 * starts with the spec and says what to write instead. May be
+	 * NULL: every @arg is taken.
+	 */
+	int (*check)(const char *arg, const struct xrx_sink_opts *opts,
+		     char *out, size_t outlen, char *err, size_t errlen);
+	unsigned int flags;		/* XRX_SINK_F_* */
+	/* The spec in messages ("tun:NAME"); NULL: the name. */
+	const char *usage;
+	/*
+	 * A worker's longest nap after a batch when coalesce_usec is
+	 * unset (include/xrx/live.h); 0: XRX_LIVE_COALESCE_USEC_DEFAULT,
+	 * for a kind a peer may wait on (an ACK, a reply).
+	 */
+	__u32 coalesce_usec;
 };
 
 /* Public so that sinks can live in their own files; users treat it as
@@ -204,6 +251,27 @@ XRX_API int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 				 struct xrx_sink_opts *opts, char *err, size_t errlen);
 /* True when the spec's prefix names a built-in or registered sink kind. */
 XRX_API bool xrx_sink__known(const char *spec);
+/* The kind the spec's prefix names, or NULL. */
+XRX_API const struct xrx_sink_ops *xrx_sink__kind(const char *spec);
+/*
+ * The @i-th kind, built-in ones first, then the registered ones; NULL
+ * past the last. For listing the specs in messages.
+ */
+XRX_API const struct xrx_sink_ops *xrx_sink__kind_at(unsigned int i);
+/*
+ * Check a spec as xrx_sink__open() would, opening nothing: its kind's
+ * check() (xrx_sink_ops). @opts may be NULL (defaults); @out as check()'s.
+ * Return: 0, -ENOENT (no such kind), or the check's negative errno;
+ * @err holds one line then.
+ */
+XRX_API int xrx_sink__check(const char *spec, const struct xrx_sink_opts *opts,
+			    char *out, size_t outlen, char *err, size_t errlen);
+/*
+ * Whether two specs that pass xrx_sink__check() name one output: one
+ * file (FILES kinds), one device (NETDEV kinds: a TUN and a TAP cannot
+ * share a name either), or one output of the same other kind.
+ */
+XRX_API bool xrx_sink__same_output(const char *a, const char *b);
 /* Flush, close and free. NULL is a no-op. */
 XRX_API void xrx_sink__close(struct xrx_sink *s);
 

@@ -47,7 +47,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->ifname_line, 1);
 	assert_int_equal(c->queues, 0);
 	assert_int_equal(c->attach, XRX_CONF_ATTACH_AUTO);
-	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
+	assert_string_equal(c->sink, "null");
 	assert_int_equal(c->nrules, 0);
 	assert_int_equal(c->default_action, XRX_ACT_PASS);
 	assert_int_equal(c->engine.max_aggregate, 65536);
@@ -60,7 +60,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c->engine.csum, XRX_CSUM_VERIFY);
 	assert_false(c->engine.udp);
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_AUTO);
-	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
+	assert_string_equal(c->tee, "");
 	assert_false(c->live.busy_poll);
 	assert_int_equal(c->live.busy_poll_usec, 50);
 	assert_int_equal(c->live.busy_poll_budget, 64);
@@ -128,8 +128,7 @@ static void test_every_key(void **state)
 	assert_string_equal(c->ifname, "xd0");
 	assert_int_equal(c->queues, 3);
 	assert_int_equal(c->attach, XRX_CONF_ATTACH_NATIVE);
-	assert_int_equal(c->sink, XRX_CONF_SINK_PCAP);
-	assert_string_equal(c->sink_arg, "/var/lib/xrx/cap.pcap");
+	assert_string_equal(c->sink, "pcap:/var/lib/xrx/cap.pcap");
 	assert_int_equal(c->nrules, 6);
 	assert_int_equal(c->rules[5].scope, XRX_RULE_SCOPE_INNER);
 	assert_int_equal(c->default_action, XRX_ACT_ACCEL);
@@ -146,8 +145,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c->engine.vxlan_ports[0], 4789);
 	assert_int_equal(c->engine.vxlan_ports[1], 8472);
 	assert_int_equal(c->sink_opts.tun_ipv6_jumbo, XRX_TUN_IPV6_JUMBO_SPLIT);
-	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
-	assert_string_equal(c->tee_arg, "/var/lib/xrx/tee.pcap,size=1M,files=2");
+	assert_string_equal(c->tee, "pcap:/var/lib/xrx/tee.pcap,size=1M,files=2");
 	assert_true(c->live.busy_poll);
 	assert_int_equal(c->live.busy_poll_usec, 200);
 	assert_int_equal(c->live.busy_poll_budget, 128);
@@ -247,8 +245,7 @@ static void test_other_values(void **state)
 			 err),
 			 0);
 	assert_int_equal(c->attach, XRX_CONF_ATTACH_SKB);
-	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
-	assert_string_equal(c->sink_arg, "xrx0");
+	assert_string_equal(c->sink, "tun:xrx0");
 	assert_int_equal(c->queues, 0);
 	assert_int_equal(c->engine.copy, XRX_COPY_FULL);
 	assert_int_equal(c->nrules, 0);
@@ -273,10 +270,10 @@ static void test_other_values(void **state)
 	/* VXLAN into the TUN and TAP sinks (whole or as segments) */
 	assert_int_equal(parse(c, "interface = a\nvxlan_ports = 4789\nsink = tun:xt0\n", err), 0);
 	assert_int_equal(c->engine.nr_vxlan_ports, 1);
-	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
+	assert_string_equal(c->sink, "tun:xt0");
 	assert_int_equal(parse(c, "interface = a\nsink = tap:xt0,nogso\nvxlan_ports = 4789, 8472\n", err), 0);
 	assert_int_equal(c->engine.nr_vxlan_ports, 2);
-	assert_int_equal(c->sink, XRX_CONF_SINK_TAP);
+	assert_string_equal(c->sink, "tap:xt0,nogso");
 
 	/* A key under [offload] and the dotted form are the same key. */
 	assert_int_equal(parse(c, "interface = a\n[offload]\ngro = on\n", err), 0);
@@ -610,9 +607,8 @@ static void test_pcap_options(void **state)
 
 	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/xrx/a.pcap,size=64M,files=4,snaplen=128\n",
 			       err), 0);
-	assert_int_equal(c->sink, XRX_CONF_SINK_PCAP);
-	assert_string_equal(c->sink_arg, "/run/xrx/a.pcap,size=64M,files=4,snaplen=128");
-	assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+	assert_string_equal(c->sink, "pcap:/run/xrx/a.pcap,size=64M,files=4,snaplen=128");
+	assert_int_equal(xrx_sink_pcap__parse(c->sink + 5, path, sizeof(path), &so,
 					      err, sizeof(err)), 0);
 	assert_string_equal(path, "/run/xrx/a.pcap");
 	assert_int_equal(so.rotate_bytes, 64ull << 20);
@@ -628,7 +624,7 @@ static void test_pcap_options(void **state)
 	assert_false(so.explain);
 	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/xrx/a.pcapng,explain,size=1M\n",
 			       err), 0);
-	assert_int_equal(xrx_sink_pcap__parse(c->sink_arg, path, sizeof(path), &so,
+	assert_int_equal(xrx_sink_pcap__parse(c->sink + 5, path, sizeof(path), &so,
 					      err, sizeof(err)), 0);
 	assert_true(so.explain);
 	assert_string_equal(path, "/run/xrx/a.pcapng");
@@ -645,19 +641,16 @@ static void test_tee(void **state)
 	char err[XRX_CONF_ERR_MAX];
 
 	assert_int_equal(parse(c, "interface = a\nsink = tun:xrx0\ntee = pcap:/run/xrx/a.pcap,size=64M,files=4\n", err), 0);
-	assert_int_equal(c->sink, XRX_CONF_SINK_TUN);
-	assert_int_equal(c->tee, XRX_CONF_SINK_PCAP);
-	assert_string_equal(c->tee_arg, "/run/xrx/a.pcap,size=64M,files=4");
+	assert_string_equal(c->sink, "tun:xrx0");
+	assert_string_equal(c->tee, "pcap:/run/xrx/a.pcap,size=64M,files=4");
 	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = tap:xt0\n", err), 0);
-	assert_int_equal(c->tee, XRX_CONF_SINK_TAP);
-	assert_string_equal(c->tee_arg, "xt0");
+	assert_string_equal(c->tee, "tap:xt0");
 	/* Two pcap files, and a null sink with a tee. */
 	assert_int_equal(parse(c, "interface = a\nsink = pcap:/run/a.pcap\ntee = pcap:/run/b.pcap\n", err), 0);
 	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\n", err), 0);
-	assert_int_equal(c->sink, XRX_CONF_SINK_NULL);
+	assert_string_equal(c->sink, "null");
 	assert_int_equal(parse(c, "interface = a\ntee = none\n", err), 0);
-	assert_int_equal(c->tee, XRX_CONF_SINK_NULL);
-	assert_string_equal(c->tee_arg, "");
+	assert_string_equal(c->tee, "");
 	/* A TUN tee is told the same as a TUN sink about trusted sums. */
 	assert_int_equal(parse(c, "interface = a\ntee = tun:xt0\ncsum = trust\ncsum_trust_may_deliver_corrupt_data = on\n", err), 0);
 	free(c);

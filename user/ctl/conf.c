@@ -73,29 +73,19 @@ const struct xrx_offload_desc xrx_offload_desc[XRX_OFF_MAX] = {
  * the "seen" table is indexed the same way.
  */
 enum conf_key {
-	K_INTERFACE,
-	K_QUEUES,
-	K_ATTACH,
-	K_SINK,
-	K_ACCELERATE,
-	K_DEFAULT,
-	K_CSUM_TRUST_ACK,
-	K_TEE,
-	K_TOP_MAX,
+#define XRX_X_ENUM(id, key, reload) K_##id = XRX_CONF_KEY_##id,
+	XRX_CONF_KEYS(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	K_TOP_MAX = XRX_CONF_KEY_TOP_MAX,
 	K_OPT = K_TOP_MAX,
 	K_OFFLOAD = K_OPT + XRX_OPT_MAX,
 	K_MAX = K_OFFLOAD + XRX_OFF_MAX
 };
 
 static const char *const key_names[K_TOP_MAX] = {
-	[K_INTERFACE] = "interface",
-	[K_QUEUES] = "queues",
-	[K_ATTACH] = "attach",
-	[K_SINK] = "sink",
-	[K_ACCELERATE] = "accelerate",
-	[K_DEFAULT] = "default",
-	[K_CSUM_TRUST_ACK] = "csum_trust_may_deliver_corrupt_data",
-	[K_TEE] = "tee",
+#define XRX_X_NAME(id, key, reload) [K_##id] = key,
+	XRX_CONF_KEYS(XRX_X_NAME)
+#undef XRX_X_NAME
 };
 
 static const char *const attach_words[] = { "auto", "native", "skb", NULL };
@@ -162,6 +152,90 @@ bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
 	return true;
 }
 
+static void key_name(int k, char *buf, size_t len);
+
+unsigned int xrx_conf_key_max(void)
+{
+	return K_MAX;
+}
+
+const char *xrx_conf_key_name(unsigned int k, char *buf, size_t len)
+{
+	if (k >= K_MAX)
+		return NULL;
+	key_name((int)k, buf, len);
+	return buf[0] ? buf : NULL;
+}
+
+enum xrx_conf_reload xrx_conf_key_reload(unsigned int k)
+{
+	static const enum xrx_conf_reload top[K_TOP_MAX] = {
+#define XRX_X_RELOAD(id, key, reload) [K_##id] = XRX_RELOAD_##reload,
+		XRX_CONF_KEYS(XRX_X_RELOAD)
+#undef XRX_X_RELOAD
+	};
+
+	if (k < K_TOP_MAX)
+		return top[k];
+	/* The engines, sinks and sockets take the options when they
+	 * open; the offloads are applied at the start only. */
+	return k < K_OFFLOAD ? XRX_RELOAD_REOPEN : XRX_RELOAD_RESTART;
+}
+
+/* No default: a key added to XRX_CONF_KEYS without a case here does not
+ * compile (-Wswitch). */
+static bool top_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			    enum xrx_conf_top_key k)
+{
+	switch (k) {
+	case XRX_CONF_KEY_INTERFACE:
+		return strcmp(a->ifname, b->ifname);
+	case XRX_CONF_KEY_QUEUES:
+		return a->queues != b->queues;
+	case XRX_CONF_KEY_ATTACH:
+		return a->attach != b->attach;
+	case XRX_CONF_KEY_SINK:
+		return strcmp(a->sink, b->sink);
+	case XRX_CONF_KEY_ACCELERATE:
+		return a->nrules != b->nrules ||
+		       memcmp(a->rules, b->rules, a->nrules * sizeof(a->rules[0]));
+	case XRX_CONF_KEY_DEFAULT:
+		return a->default_action != b->default_action;
+	case XRX_CONF_KEY_CSUM_TRUST_ACK:
+		return a->csum_trust_ack != b->csum_trust_ack;
+	case XRX_CONF_KEY_TEE:
+		return strcmp(a->tee, b->tee);
+	case XRX_CONF_KEY_TOP_MAX:
+		break;
+	}
+	return false;
+}
+
+bool xrx_conf_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			  unsigned int k)
+{
+	const struct xrx_conf_offload *oa, *ob;
+	const struct xrx_opt *o;
+	char va[128], vb[128];
+
+	if (k < K_TOP_MAX)
+		return top_key_differs(a, b, (enum xrx_conf_top_key)k);
+	if (k < K_OFFLOAD) {
+		o = xrx_opt__get((int)(k - K_OPT));
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)a, o->set),
+				va, sizeof(va));
+		xrx_opt__format(o, xrx_conf_opts((struct xrx_conf *)b, o->set),
+				vb, sizeof(vb));
+		return strcmp(va, vb);
+	}
+	if (k >= K_MAX)
+		return false;
+	oa = &a->offload[k - K_OFFLOAD];
+	ob = &b->offload[k - K_OFFLOAD];
+	return oa->set != ob->set || oa->required != ob->required ||
+	       (oa->set && oa->value != ob->value);
+}
+
 void xrx_conf_defaults(struct xrx_conf *conf)
 {
 	const struct xrx_opt *o;
@@ -169,7 +243,7 @@ void xrx_conf_defaults(struct xrx_conf *conf)
 
 	memset(conf, 0, sizeof(*conf));
 	conf->attach = XRX_CONF_ATTACH_AUTO;
-	conf->sink = XRX_CONF_SINK_NULL;
+	strcpy(conf->sink, "null");
 	conf->default_action = XRX_ACT_PASS;
 	conf->engine.sz = sizeof(conf->engine);
 	conf->sink_opts.sz = sizeof(conf->sink_opts);
@@ -284,55 +358,57 @@ static int parse_rules(struct parser *p, char *val)
 }
 
 /*
- * sink = null | pcap:/PATH[,OPTIONS] | tun:NAME | tap:NAME, and the same
- * for tee with "none" for no tee: @key's kind and argument into *kind
- * and @arg (PATH_MAX bytes).
+ * "KINDS" of a message: @none ("null" or "none"), then the spec of every
+ * kind but null, built-in and registered ("..., tun:NAME or tap:NAME").
+ */
+static const char *sink_kinds(const char *none, char *buf, size_t len)
+{
+	const struct xrx_sink_ops *ops, *next;
+	size_t n = (size_t)snprintf(buf, len, "%s", none);
+	unsigned int i = 0;
+
+	next = xrx_sink__kind_at(i++);
+	while ((ops = next) && n < len) {
+		next = xrx_sink__kind_at(i++);
+		if (ops == &xrx_sink_null_ops)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      next ? ", " : " or ",
+				      ops->usage ? ops->usage : ops->name);
+	}
+	return buf;
+}
+
+/*
+ * sink = null | KIND[:ARG], and the same for tee with "none" for no tee
+ * (null is no tee's kind): the spec into @spec (PATH_MAX bytes), checked
+ * by the kind's own parser, the one its sink runs when it opens.
  */
 static int parse_sink(struct parser *p, const char *key, const char *val,
-		      enum xrx_conf_sink *kind, char *arg)
+		      char *spec)
 {
 	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	const char *none = strcmp(key, "tee") ? "null" : "none";
-	char path[PATH_MAX], err[PATH_MAX + 128];
+	const char *colon = strchr(val, ':');
+	char out[PATH_MAX], err[PATH_MAX + 128], kinds[512];
+	const struct xrx_sink_ops *ops;
 
 	if (!strcmp(val, none)) {
-		*kind = XRX_CONF_SINK_NULL;
-		arg[0] = '\0';
+		strcpy(spec, strcmp(key, "tee") ? "null" : "");
 		return 0;
 	}
-	if (!strncmp(val, "pcap:", 5)) {
-		if (val[5] != '/')
-			return perr(p, "%s = %s needs an absolute path; write pcap:/PATH/FILE.pcap",
-				    key, val);
-		if (strlen(val + 5) >= PATH_MAX)
-			return perr(p, "%s = pcap: path is longer than %d bytes; use a shorter path",
-				    key, PATH_MAX - 1);
-		/* The sink's own parser: what passes here opens there. */
-		if (xrx_sink_pcap__parse(val + 5, path, sizeof(path), &so, err,
-					 sizeof(err)))
-			return perr(p, "%s = %s", key, err);
-		*kind = XRX_CONF_SINK_PCAP;
-		strcpy(arg, val + 5);
-		return 0;
-	}
-	if (!strncmp(val, "tun:", 4)) {
-		if (!xrx_ifname_valid(val + 4))
-			return perr(p, "%s = %s is not a valid TUN name; write tun:NAME with 1 to 15 characters, no '/', ':' or blanks",
-				    key, val);
-		*kind = XRX_CONF_SINK_TUN;
-		strcpy(arg, val + 4);
-		return 0;
-	}
-	if (!strncmp(val, "tap:", 4)) {
-		if (!xrx_ifname_valid(val + 4))
-			return perr(p, "%s = %s is not a valid TAP name; write tap:NAME with 1 to 15 characters, no '/', ':' or blanks",
-				    key, val);
-		*kind = XRX_CONF_SINK_TAP;
-		strcpy(arg, val + 4);
-		return 0;
-	}
-	return perr(p, "%s = %s is not a valid %s; write %s, pcap:/PATH[,size=N,files=N,snaplen=N,explain], tun:NAME or tap:NAME",
-		    key, val, key, none);
+	ops = xrx_sink__kind(val);
+	if (!ops || ops == &xrx_sink_null_ops)
+		return perr(p, "%s = %s is not a valid %s; write %s", key, val,
+			    key, sink_kinds(none, kinds, sizeof(kinds)));
+	/* xrxd's working directory is not the user's. */
+	if ((ops->flags & XRX_SINK_F_FILES) && (!colon || colon[1] != '/'))
+		return perr(p, "%s = %s needs an absolute path; write %s:/PATH/FILE",
+			    key, val, ops->name);
+	if (xrx_sink__check(val, &so, out, sizeof(out), err, sizeof(err)))
+		return perr(p, "%s = %s", key, err);
+	strcpy(spec, val);
+	return 0;
 }
 
 static int parse_offload(struct parser *p, enum xrx_offload_id id,
@@ -603,9 +679,9 @@ static int set_key(struct parser *p, const char *key, char *val)
 		c->attach = (enum xrx_conf_attach)w;
 		return ret;
 	case K_SINK:
-		return parse_sink(p, key, val, &c->sink, c->sink_arg);
+		return parse_sink(p, key, val, c->sink);
 	case K_TEE:
-		return parse_sink(p, key, val, &c->tee, c->tee_arg);
+		return parse_sink(p, key, val, c->tee);
 	case K_ACCELERATE:
 		return parse_rules(p, val);
 	case K_DEFAULT:
@@ -687,26 +763,6 @@ static int parse_line(struct parser *p, char *s)
 }
 
 /*
- * Do sink and tee write to the same place: one pcap path, or one device
- * name (a TUN and a TAP cannot share one either)?
- */
-static bool conf_same_output(const struct xrx_conf *c)
-{
-	struct xrx_sink_opts so = { .sz = sizeof(so) };
-	char a[PATH_MAX], b[PATH_MAX], err[PATH_MAX + 128];
-
-	if (c->sink == XRX_CONF_SINK_PCAP && c->tee == XRX_CONF_SINK_PCAP)
-		return !xrx_sink_pcap__parse(c->sink_arg, a, sizeof(a), &so, err,
-					     sizeof(err)) &&
-		       !xrx_sink_pcap__parse(c->tee_arg, b, sizeof(b), &so, err,
-					     sizeof(err)) &&
-		       !strcmp(a, b);
-	return (c->sink == XRX_CONF_SINK_TUN || c->sink == XRX_CONF_SINK_TAP) &&
-	       (c->tee == XRX_CONF_SINK_TUN || c->tee == XRX_CONF_SINK_TAP) &&
-	       !strcmp(c->sink_arg, c->tee_arg);
-}
-
-/*
  * busy_poll = on wants the NAPI instances to defer interrupts: what the
  * config leaves unsaid gets busy_poll's values (on busy_poll's line), and
  * a 0 written out is refused, since the kernel then re-enables interrupts
@@ -772,26 +828,22 @@ static int check_conf(struct parser *p)
 	 * names the risk allows it.
 	 */
 	for (i = 0; i < 2; i++) {
-		enum xrx_conf_sink kind = i ? c->tee : c->sink;
+		const char *spec = i ? c->tee : c->sink;
+		const struct xrx_sink_ops *ops = xrx_sink__kind(spec);
 
 		if (c->engine.csum != XRX_CSUM_TRUST || c->csum_trust_ack ||
-		    (kind != XRX_CONF_SINK_TUN && kind != XRX_CONF_SINK_TAP))
+		    !ops || !(ops->flags & XRX_SINK_F_STACK))
 			continue;
 		p->line = p->seen[K_OPT + XRX_OPT_CSUM];
-		return perr(p, "csum = trust with %s = %s:%s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
-			    i ? "tee" : "sink",
-			    kind == XRX_CONF_SINK_TUN ? "tun" : "tap",
-			    i ? c->tee_arg : c->sink_arg,
+		return perr(p, "csum = trust with %s = %s (line %d) hands unverified segments to the kernel stack, which does not check them again; write csum = verify, or add csum_trust_may_deliver_corrupt_data = on to accept that",
+			    i ? "tee" : "sink", spec,
 			    p->seen[i ? K_TEE : K_SINK]);
 	}
-	if (c->tee != XRX_CONF_SINK_NULL && conf_same_output(c)) {
-		char t[PATH_MAX + 8], s[PATH_MAX + 8];
-
+	/* One pcap path, or one device name (a TUN and a TAP neither). */
+	if (c->tee[0] && xrx_sink__same_output(c->sink, c->tee)) {
 		p->line = p->seen[K_TEE];
 		return perr(p, "tee = %s names what sink = %s (line %d) writes to; give the tee its own file or device",
-			    xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)),
-			    xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s)),
-			    p->seen[K_SINK]);
+			    c->tee, c->sink, p->seen[K_SINK]);
 	}
 	ret = check_busy_poll(p);
 	if (ret)
@@ -922,24 +974,9 @@ static const char *offload_value(const struct xrx_offload_desc *d,
 	return buf;
 }
 
-const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
-			       char *buf, size_t len)
-{
-	static const char *const prefix[] = {
-		[XRX_CONF_SINK_PCAP] = "pcap", [XRX_CONF_SINK_TUN] = "tun",
-		[XRX_CONF_SINK_TAP] = "tap",
-	};
-
-	if (kind == XRX_CONF_SINK_NULL || kind > XRX_CONF_SINK_TAP)
-		snprintf(buf, len, "null");
-	else
-		snprintf(buf, len, "%s:%s", prefix[kind], arg);
-	return buf;
-}
-
 int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 {
-	char rule[96], val[128], spec[PATH_MAX + 8];
+	char rule[96], val[128];
 	const struct xrx_opt *o;
 	unsigned int i;
 
@@ -949,10 +986,8 @@ int xrx_conf_write(FILE *f, const struct xrx_conf *c)
 	else
 		fprintf(f, "queues = all\n");
 	fprintf(f, "attach = %s\n", attach_words[c->attach]);
-	fprintf(f, "sink = %s\n",
-		xrx_conf_sink_spec(c->sink, c->sink_arg, spec, sizeof(spec)));
-	fprintf(f, "tee = %s\n", c->tee == XRX_CONF_SINK_NULL ? "none" :
-		xrx_conf_sink_spec(c->tee, c->tee_arg, spec, sizeof(spec)));
+	fprintf(f, "sink = %s\n", c->sink);
+	fprintf(f, "tee = %s\n", c->tee[0] ? c->tee : "none");
 	fprintf(f, "accelerate = ");
 	if (!c->nrules)
 		fprintf(f, "none");

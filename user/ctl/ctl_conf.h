@@ -29,11 +29,45 @@ enum xrx_conf_attach {
 	XRX_CONF_ATTACH_SKB,
 };
 
-enum xrx_conf_sink {
-	XRX_CONF_SINK_NULL,
-	XRX_CONF_SINK_PCAP,	/* sink_arg: absolute path of a file or FIFO */
-	XRX_CONF_SINK_TUN,	/* sink_arg: TUN interface name */
-	XRX_CONF_SINK_TAP,	/* sink_arg: TAP interface name (L2) */
+/*
+ * xrxd's own keys, each with what a reload does with a change of it (the
+ * engine's, sinks' and live path's keys are the options table's,
+ * include/xrx/options.h; the offloads are xrx_offload_desc's):
+ *   IN_PLACE  applied while everything runs (the rules' maps), or a
+ *             check of the keys it goes with (csum_trust_...)
+ *   REOPEN    what it sets is opened anew while xrxd runs: the sink or
+ *             tee swapped in, the sockets reopened (queues)
+ *   RESTART   takes effect when xrxd restarts; a reload says so
+ *   REFUSE    a reload that changes it fails (another interface is
+ *             another instance)
+ * Adding a key: a row here, its parsing in conf.c, and its case in
+ * xrx_conf_key_differs(), which the compiler asks for; a reload then
+ * acts on it by its class (user/xrxd/reload.c).
+ *
+ *	X(ID, KEY, RELOAD)
+ */
+#define XRX_CONF_KEYS(X)                                                       \
+	X(INTERFACE, "interface", REFUSE)                                      \
+	X(QUEUES, "queues", REOPEN)                                            \
+	X(ATTACH, "attach", RESTART)                                           \
+	X(SINK, "sink", REOPEN)                                                \
+	X(ACCELERATE, "accelerate", IN_PLACE)                                  \
+	X(DEFAULT, "default", IN_PLACE)                                        \
+	X(CSUM_TRUST_ACK, "csum_trust_may_deliver_corrupt_data", IN_PLACE)     \
+	X(TEE, "tee", REOPEN)
+
+enum xrx_conf_top_key {
+#define XRX_X_ENUM(id, key, reload) XRX_CONF_KEY_##id,
+	XRX_CONF_KEYS(XRX_X_ENUM)
+#undef XRX_X_ENUM
+	XRX_CONF_KEY_TOP_MAX
+};
+
+enum xrx_conf_reload {
+	XRX_RELOAD_IN_PLACE,
+	XRX_RELOAD_REOPEN,
+	XRX_RELOAD_RESTART,
+	XRX_RELOAD_REFUSE,
 };
 
 /*
@@ -99,11 +133,15 @@ struct xrx_conf {
 	int ifname_line;	/* line of the interface key */
 	unsigned int queues;	/* 0: every RX channel of the interface */
 	enum xrx_conf_attach attach;
-	enum xrx_conf_sink sink;
-	char sink_arg[PATH_MAX];
-	/* A second sink beside it (tee =), XRX_CONF_SINK_NULL: none */
-	enum xrx_conf_sink tee;
-	char tee_arg[PATH_MAX];
+	/*
+	 * The libxrx sink spec ("null", "pcap:/PATH,size=1M", "tun:NAME",
+	 * or a registered kind's), as written and checked by the kind's own
+	 * parser (xrx_sink__check()): what the kind does with the traffic
+	 * is in its ops (xrx_sink__kind()).
+	 */
+	char sink[PATH_MAX];
+	/* A second sink beside it (tee =), "": none */
+	char tee[PATH_MAX];
 	unsigned int nrules;
 	struct xrx_rule_key rules[XRX_RULES_MAX];	/* xrx_rules keys */
 	enum xrx_action default_action;
@@ -127,6 +165,21 @@ void *xrx_conf_opts(struct xrx_conf *c, enum xrx_opt_set set);
 bool xrx_conf_opts_equal(const struct xrx_conf *a, const struct xrx_conf *b,
 			 enum xrx_opt_set set);
 
+/*
+ * Every key a config can hold, numbered 0 .. xrx_conf_key_max() - 1:
+ * xrxd's own (XRX_CONF_KEYS), then the options table's rows, then the
+ * offloads. The name ("queues", "max_aggregate", "offload.gro") into
+ * @buf; NULL for a number that is no key (an option without one).
+ */
+unsigned int xrx_conf_key_max(void);
+const char *xrx_conf_key_name(unsigned int k, char *buf, size_t len);
+/* What a reload does with a change of key @k: the options are the
+ * engines', sinks' and workers' (REOPEN), the offloads RESTART. */
+enum xrx_conf_reload xrx_conf_key_reload(unsigned int k);
+/* Whether @a and @b give key @k different values. */
+bool xrx_conf_key_differs(const struct xrx_conf *a, const struct xrx_conf *b,
+			  unsigned int k);
+
 /* Fill every key with its default (interface empty). */
 void xrx_conf_defaults(struct xrx_conf *conf);
 
@@ -145,13 +198,6 @@ int xrx_conf_parse_string(const char *name, const char *text,
  */
 int xrx_conf_parse_file_for(const char *path, const char *ifname,
 			    struct xrx_conf *conf, char *err, size_t errlen);
-
-/*
- * The libxrx sink spec of a sink or tee: "pcap:ARG", "tun:ARG", "tap:ARG"
- * or "null". Return: @buf.
- */
-const char *xrx_conf_sink_spec(enum xrx_conf_sink kind, const char *arg,
-			       char *buf, size_t len);
 
 /* Write conf as a config file that parses back to the same conf. */
 int xrx_conf_write(FILE *f, const struct xrx_conf *conf);

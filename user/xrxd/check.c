@@ -4,8 +4,9 @@
  * --check-config, the start (exit 2, NIC untouched) and a reload (the
  * reason it failed) share, so that each says the same thing.
  *
- * For the sink and the tee alike:
- * - A pcap file's directory exists and xrxd may write in it. access()
+ * For the sink and the tee alike, by what their kind writes to
+ * (xrx_sink_ops.flags):
+ * - A file's (pcap) directory exists and xrxd may write in it. access()
  *   answers for xrxd's own credentials, read-only mounts included
  *   (EROFS: the unit's ProtectSystem=strict leaves only the paths of
  *   ctl_unit.h writable). --check-config of an instance's config
@@ -34,6 +35,10 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include <stdlib.h>
+
+#include "ctl_log.h"
+#include "ctl_offload.h"
 #include "ctl_state.h"
 #include "ctl_unit.h"
 #include "xrxd.h"
@@ -58,21 +63,17 @@ static const char *write_hint(int err)
 	}
 }
 
-/* @key: "sink" or "tee"; @arg its pcap argument. */
-static int check_pcap(const struct xrx_conf *c, const char *key,
-		      const char *arg, bool run, char *err, size_t errlen)
+/*
+ * @key: "sink" or "tee"; @path the file its kind (@kind, "pcap") writes,
+ * as the kind's check() found it in the spec.
+ */
+static int check_file(const struct xrx_conf *c, const char *key,
+		      const char *kind, const char *path, bool run, char *err,
+		      size_t errlen)
 {
-	struct xrx_sink_opts so = { .sz = sizeof(so) };
-	char path[PATH_MAX], dir[PATH_MAX], perr[PATH_MAX + 128];
-	char inst[IF_NAMESIZE], unit[80], list[512];
+	char dir[PATH_MAX], inst[IF_NAMESIZE], unit[80], list[512];
 	struct stat st;
 
-	/* The config parser accepted it: only the path is new here. */
-	if (xrx_sink_pcap__parse(arg, path, sizeof(path), &so, perr,
-				 sizeof(perr))) {
-		snprintf(err, errlen, "%s: %s = %s", c->file, key, perr);
-		return -EINVAL;
-	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	dirname(dir);
 	if (!run && xrxd_conf_instance(c->file, inst, sizeof(inst))) {
@@ -80,14 +81,14 @@ static int check_pcap(const struct xrx_conf *c, const char *key,
 		if (!strcmp(dir, "/tmp") || !strncmp(dir, "/tmp/", 5) ||
 		    !strcmp(dir, "/var/tmp") || !strncmp(dir, "/var/tmp/", 9)) {
 			snprintf(err, errlen,
-				 "%s: %s = pcap:%s, but %s has a /tmp and /var/tmp of its own (PrivateTmp=yes), removed when it stops: the capture would be lost; write it in " XRX_CAPTURE_DIR,
-				 c->file, key, path, unit);
+				 "%s: %s = %s:%s, but %s has a /tmp and /var/tmp of its own (PrivateTmp=yes), removed when it stops: the capture would be lost; write it in " XRX_CAPTURE_DIR,
+				 c->file, key, kind, path, unit);
 			return -EACCES;
 		}
 		if (!xrx_unit_may_write(inst, dir, list, sizeof(list))) {
 			snprintf(err, errlen,
-				 "%s: %s = pcap:%s, but %s cannot write in %s: its sandbox (ProtectSystem=strict) leaves only %s writable; write the capture in " XRX_CAPTURE_DIR ", or add the directory to ReadWritePaths= in a drop-in (systemctl edit %s)",
-				 c->file, key, path, unit, dir, list, unit);
+				 "%s: %s = %s:%s, but %s cannot write in %s: its sandbox (ProtectSystem=strict) leaves only %s writable; write the capture in " XRX_CAPTURE_DIR ", or add the directory to ReadWritePaths= in a drop-in (systemctl edit %s)",
+				 c->file, key, kind, path, unit, dir, list, unit);
 			return -EROFS;
 		}
 	}
@@ -98,46 +99,43 @@ static int check_pcap(const struct xrx_conf *c, const char *key,
 			     !strcmp(dir, XRX_CAPTURE_DIR)))
 			return 0;
 		snprintf(err, errlen,
-			 "%s: %s = pcap:%s, but directory %s does not exist; create it or write another path",
-			 c->file, key, path, dir);
+			 "%s: %s = %s:%s, but directory %s does not exist; create it or write another path",
+			 c->file, key, kind, path, dir);
 		return -ENOENT;
 	}
 	if (access(dir, W_OK | X_OK)) {
 		snprintf(err, errlen,
-			 "%s: %s = pcap:%s, but xrxd cannot write in %s: %s%s",
-			 c->file, key, path, dir, strerror(errno),
+			 "%s: %s = %s:%s, but xrxd cannot write in %s: %s%s",
+			 c->file, key, kind, path, dir, strerror(errno),
 			 write_hint(errno));
 		return -EACCES;
 	}
 	if (!strcmp(key, "tee") && !stat(path, &st) && S_ISFIFO(st.st_mode)) {
 		snprintf(err, errlen,
-			 "%s: tee = pcap:%s is a FIFO, whose reader could hold up the sink beside it; write the tee to a file",
-			 c->file, path);
+			 "%s: tee = %s:%s is a FIFO, whose reader could hold up the sink beside it; write the tee to a file",
+			 c->file, kind, path);
 		return -EINVAL;
 	}
 	/* A file or FIFO there already is opened for writing. */
 	if (!access(path, F_OK) && access(path, W_OK)) {
 		snprintf(err, errlen,
-			 "%s: %s = pcap:%s exists and xrxd cannot write it: %s%s",
-			 c->file, key, path, strerror(errno), write_hint(errno));
+			 "%s: %s = %s:%s exists and xrxd cannot write it: %s%s",
+			 c->file, key, kind, path, strerror(errno), write_hint(errno));
 		return -EACCES;
 	}
 	return 0;
 }
 
-static int check_tun(const struct xrx_conf *c, const char *key,
-		     enum xrx_conf_sink sink, const char *arg, char *err,
-		     size_t errlen)
+/*
+ * @key's TUN/TAP device @name, of kind @kind ("tun", "tap": the bus_info
+ * of its devices), @arg the spec after "KIND:".
+ */
+static int check_netdev(const struct xrx_conf *c, const char *key,
+			const char *kind, const char *arg, const char *name,
+			char *err, size_t errlen)
 {
-	const char *kind = sink == XRX_CONF_SINK_TAP ? "tap" : "tun";
-	char name[IF_NAMESIZE];
 	struct ethtool_drvinfo di;
-	size_t len = strcspn(arg, ",");
 
-	if (len >= sizeof(name))
-		return 0;	/* the parser's to say */
-	memcpy(name, arg, len);
-	name[len] = '\0';
 	if (!if_nametoindex(name))
 		return 0;	/* xrxd creates it */
 	/* Every TUN/TAP answers GDRVINFO (tun_get_drvinfo()); a device
@@ -161,19 +159,32 @@ static int check_tun(const struct xrx_conf *c, const char *key,
 	return 0;
 }
 
+/*
+ * @key's spec: what the kind's flags say it writes to (include/xrx/sink.h),
+ * as the kind's own check() names it.
+ */
 static int check_output(const struct xrx_conf *c, const char *key,
-			enum xrx_conf_sink sink, const char *arg, bool run,
-			char *err, size_t errlen)
+			const char *spec, bool run, char *err, size_t errlen)
 {
-	switch (sink) {
-	case XRX_CONF_SINK_PCAP:
-		return check_pcap(c, key, arg, run, err, errlen);
-	case XRX_CONF_SINK_TUN:
-	case XRX_CONF_SINK_TAP:
-		return check_tun(c, key, sink, arg, err, errlen);
-	default:
-		return 0;
+	const struct xrx_sink_ops *ops = xrx_sink__kind(spec);
+	char out[PATH_MAX], msg[PATH_MAX + 128];
+	const char *colon = strchr(spec, ':');
+
+	if (!spec[0] || !ops)
+		return 0;	/* no tee; the config parser knows the kinds */
+	if (xrx_sink__check(spec, &c->sink_opts, out, sizeof(out), msg,
+			    sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s = %s", c->file, key, msg);
+		return -EINVAL;
 	}
+	if (!out[0])
+		return 0;
+	if (ops->flags & XRX_SINK_F_FILES)
+		return check_file(c, key, ops->name, out, run, err, errlen);
+	if (ops->flags & XRX_SINK_F_NETDEV)
+		return check_netdev(c, key, ops->name, colon ? colon + 1 : "",
+				    out, err, errlen);
+	return 0;
 }
 
 int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
@@ -181,10 +192,9 @@ int xrxd_sink_check(const struct xrx_conf *c, bool run, char *err,
 {
 	int ret;
 
-	ret = check_output(c, "sink", c->sink, c->sink_arg, run, err, errlen);
+	ret = check_output(c, "sink", c->sink, run, err, errlen);
 	if (!ret)
-		ret = check_output(c, "tee", c->tee, c->tee_arg, run, err,
-				   errlen);
+		ret = check_output(c, "tee", c->tee, run, err, errlen);
 	return ret;
 }
 
@@ -208,4 +218,54 @@ const char *xrxd_conf_instance(const char *file, char *buf, size_t len)
 		return NULL;
 	snprintf(buf, len, "%s", base);
 	return buf;
+}
+
+/*
+ * Config checks that need the NIC, before anything changes: a failure is
+ * a config error (exit 2) and the NIC is untouched.
+ */
+int xrxd_check_nic(struct xrxd *x, const struct xrx_nic *nic)
+{
+	const struct xrx_conf_offload *ch = &x->conf->offload[XRX_OFF_CHANNELS];
+	const struct xrx_conf *c = x->conf;
+	char err[2 * PATH_MAX];
+	unsigned int have;
+
+	if (c->queues) {
+		if (nic->channels_err)
+			have = 1;
+		else if (ch->set && ch->value == XRX_CONF_VAL_MAX)
+			have = nic->ch_max_combined + nic->ch_max_rx;
+		else if (ch->set)
+			have = ch->value;
+		else
+			have = nic->ch_combined + nic->ch_rx;
+		if (c->queues > have) {
+			ctl_err("%s: queues = %u, but %s has %u RX queue%s (ethtool -l %s); write queues = %u or all, or raise offload.channels",
+				c->file, c->queues, x->ifname, have,
+				have == 1 ? "" : "s", x->ifname, have);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->queues > XRX_LIVE_QUEUES_MAX) {
+		ctl_err("%s: queues = %u is more than the %u workers xrxd runs; write queues = %u or fewer",
+			c->file, c->queues, XRX_LIVE_QUEUES_MAX, XRX_LIVE_QUEUES_MAX);
+		return EXIT_USAGE;
+	}
+	if (xrxd_sink_check(c, true, err, sizeof(err))) {
+		ctl_log_plain(CTL_LOG_ERR, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int xrxd_read_nic(struct xrxd *x, struct xrx_nic *nic)
+{
+	char err[1024];
+	int ret;
+
+	ret = xrx_nic_read(x->nl, x->ifname, nic, err, sizeof(err));
+	if (ret)
+		ctl_err("%s", err);
+	return ret;
 }

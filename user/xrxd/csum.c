@@ -74,13 +74,13 @@ void xrxd_engine_opts(struct xrxd *x, const struct xrx_conf *conf,
 
 bool xrxd_csum_watch(struct xrxd *x)
 {
-	__u64 seen = x->us.engine[XRX_ENGINE_STAT_CSUM_PARTIAL];
-	__u64 refused = x->us.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL];
+	__u64 seen = x->stats.us.engine[XRX_ENGINE_STAT_CSUM_PARTIAL];
+	__u64 refused = x->stats.us.engine[XRX_ENGINE_STAT_SINGLE_CSUM_PARTIAL];
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
 	bool changed = false;
 
-	if (seen && !x->csum_partial_said) {
-		x->csum_partial_said = true;
+	if (seen && !x->health.csum_partial_said) {
+		x->health.csum_partial_said = true;
 		if (!refused)
 			ctl_warn("%s: %llu segment%s with a partial checksum (the sender's TX checksum offload: the field holds the pseudo-header sum), taken unverified as the kernel takes them from a veth or tun peer (csum_partial = %s); to have every sum verified, turn the offload off on the sender: ethtool -K PEER tx off",
 				 x->ifname, (unsigned long long)seen,
@@ -89,23 +89,23 @@ bool xrxd_csum_watch(struct xrxd *x)
 						 XRX_CSUM_PARTIAL_ACCEPT ?
 					 "accept" : "auto");
 	}
-	if (refused > x->csum_refused) {
-		x->csum_refused_ns = now;
+	if (refused > x->health.csum_refused) {
+		x->health.csum_refused_ns = now;
 		changed = xrxd_degraded_set(x, XRX_DEGRADED_CSUM_PARTIAL,
 					    "%llu frames with partial checksums (a sender's TX offload) refused, the stack drops them: ethtool -K PEER tx off on the sender, or csum_partial = accept",
 					    (unsigned long long)refused);
-		if (changed || !x->csum_refused)
+		if (changed || !x->health.csum_refused)
 			ctl_err("%s: DEGRADED: %llu frame%s with a partial checksum (the sender left the sum to its TX offload: the field holds the pseudo-header sum), refused on this link (csum_partial = %s): delivered unverified, the stack behind the sink drops them and those connections hang. Turn the offload off on the sender (ethtool -K PEER tx off), or set csum_partial = accept (or csum = trust) if this link hands such packets over (xrx.conf(5))",
 				x->ifname, (unsigned long long)refused,
 				refused == 1 ? "" : "s",
 				x->conf->engine.csum_partial ==
 						XRX_CSUM_PARTIAL_REFUSE ?
 					"refuse" : "auto");
-		x->csum_refused = refused;
+		x->health.csum_refused = refused;
 		return true;
 	}
-	if ((x->degraded_why & (1u << XRX_DEGRADED_CSUM_PARTIAL)) &&
-	    now - x->csum_refused_ns >= CSUM_REFUSED_QUIET_NS) {
+	if ((x->health.degraded_why & (1u << XRX_DEGRADED_CSUM_PARTIAL)) &&
+	    now - x->health.csum_refused_ns >= CSUM_REFUSED_QUIET_NS) {
 		xrxd_degraded_clear(x, XRX_DEGRADED_CSUM_PARTIAL);
 		ctl_notice("%s: no frame with a partial checksum for a minute; no longer degraded",
 			   x->ifname);

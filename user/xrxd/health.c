@@ -7,7 +7,7 @@
  * the degraded_reasons gauge of xrx_ustats, the degraded gauge 1 while
  * any is set, a "; DEGRADED: ..." part of STATUS= each, and a line of
  * `xrxctl status`. A failed bind is the oldest of them and keeps its own
- * flag and retry (x->degraded, xrxd.c); any other part of xrxd reports
+ * flag and retry (x->workers.degraded, restart.c); any other part of xrxd reports
  * its trouble with xrxd_degraded_set() and its end with
  * xrxd_degraded_clear().
  *
@@ -46,27 +46,27 @@
 bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
 		       const char *fmt, ...)
 {
-	bool was = x->degraded_why & (1u << r);
+	bool was = x->health.degraded_why & (1u << r);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(x->degraded_text[r], sizeof(x->degraded_text[r]), fmt, ap);
+	vsnprintf(x->health.degraded_text[r], sizeof(x->health.degraded_text[r]), fmt, ap);
 	va_end(ap);
-	x->degraded_why |= 1u << r;
+	x->health.degraded_why |= 1u << r;
 	return !was;
 }
 
 bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r)
 {
-	bool was = x->degraded_why & (1u << r);
+	bool was = x->health.degraded_why & (1u << r);
 
-	x->degraded_why &= ~(1u << r);
+	x->health.degraded_why &= ~(1u << r);
 	return was;
 }
 
 __u32 xrxd_degraded_mask(const struct xrxd *x)
 {
-	return x->degraded_why | (x->degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
+	return x->health.degraded_why | (x->workers.degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
 }
 
 int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
@@ -75,10 +75,10 @@ int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
 	int r, k;
 
 	for (r = 0; r < XRX_DEGRADED_MAX && n < len; r++) {
-		if (r == XRX_DEGRADED_NO_SOCKETS || !(x->degraded_why & (1u << r)))
+		if (r == XRX_DEGRADED_NO_SOCKETS || !(x->health.degraded_why & (1u << r)))
 			continue;
 		k = snprintf(buf + n, len - n, "; DEGRADED: %s",
-			     x->degraded_text[r]);
+			     x->health.degraded_text[r]);
 		if (k < 0)
 			break;
 		n += (size_t)k;
@@ -89,28 +89,28 @@ int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
 void xrxd_prog_watch(struct xrxd *x)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	__u32 ours = xrx_prog__id(x->prog), now;
+	__u32 ours = xrx_prog__id(x->xdp.prog), now;
 	char name[IF_NAMESIZE];
 
-	x->xdp_event = false;
+	x->xdp.xdp_event = false;
 	/* A failed query is a link going away: linkmon.c says so. */
-	if (!ours || bpf_xdp_query(x->ifindex, 0, &q))
+	if (!ours || bpf_xdp_query(x->link.ifindex, 0, &q))
 		return;
 	now = q.prog_id ? q.prog_id : q.drv_prog_id ? q.drv_prog_id :
 	      q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id;
-	if (x->xdp_looked && now == x->xdp_seen_id)
+	if (x->xdp.xdp_looked && now == x->xdp.xdp_seen_id)
 		return;
 	/* An interface being removed is unlisted before its program goes
 	 * (unregister_netdevice_many_notify(): unlist_netdevice(), then
 	 * dev_xdp_uninstall()): no program on a name that no longer
 	 * resolves is the removal, which serve() handles, not a detach. */
 	if (!xrx_xdp_attached_flags(&q, ours) &&
-	    !if_indextoname((unsigned int)x->ifindex, name))
+	    !if_indextoname((unsigned int)x->link.ifindex, name))
 		return;
-	x->xdp_looked = true;
-	x->xdp_seen_id = now;
+	x->xdp.xdp_looked = true;
+	x->xdp.xdp_seen_id = now;
 	if (xrx_xdp_attached_flags(&q, ours) ||
-	    (now && xrx_xdp_behind_dispatcher(x->ifindex, ours))) {
+	    (now && xrx_xdp_behind_dispatcher(x->link.ifindex, ours))) {
 		if (xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED) |
 		    xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED))
 			ctl_notice("%s: xrx_rx (id %u) is attached again; no longer degraded",
@@ -143,15 +143,15 @@ static __u64 grew(__u64 now, __u64 before)
 /* The sink's and the tee's counter @st, together. */
 static __u64 both(const struct xrxd *x, enum xrx_sink_stat st)
 {
-	return x->us.sink[st] + x->us.tee[st];
+	return x->stats.us.sink[st] + x->stats.us.tee[st];
 }
 
 bool xrxd_sink_watch(struct xrxd *x)
 {
-	__u64 errs = grew(both(x, XRX_SINK_STAT_ERRORS), x->sink_errors);
-	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE), x->sink_nospace);
-	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->sink_out);
-	bool tee = x->us.tee[XRX_SINK_STAT_ERRORS] > x->tee_errors;
+	__u64 errs = grew(both(x, XRX_SINK_STAT_ERRORS), x->health.sink_errors);
+	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE), x->health.sink_nospace);
+	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->health.sink_out);
+	bool tee = x->stats.us.tee[XRX_SINK_STAT_ERRORS] > x->health.tee_errors;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
 	/* A tee's losses are the capture's, not the sink's: reasons of
 	 * their own, so that status does not say delivery lost packets. */
@@ -163,54 +163,48 @@ bool xrxd_sink_watch(struct xrxd *x)
 			  1u << XRX_DEGRADED_SINK_ERRORS |
 			  1u << XRX_DEGRADED_TEE_FULL |
 			  1u << XRX_DEGRADED_TEE_ERRORS;
-	char spec[PATH_MAX + 8], name[PATH_MAX + 16];
+	char name[PATH_MAX + 16];
 	bool started;
 
-	x->sink_errors = both(x, XRX_SINK_STAT_ERRORS);
-	x->sink_nospace = both(x, XRX_SINK_STAT_NOSPACE);
-	x->sink_out = both(x, XRX_SINK_STAT_PKTS_OUT);
-	x->tee_errors = x->us.tee[XRX_SINK_STAT_ERRORS];
+	x->health.sink_errors = both(x, XRX_SINK_STAT_ERRORS);
+	x->health.sink_nospace = both(x, XRX_SINK_STAT_NOSPACE);
+	x->health.sink_out = both(x, XRX_SINK_STAT_PKTS_OUT);
+	x->health.tee_errors = x->stats.us.tee[XRX_SINK_STAT_ERRORS];
 	/* Named after the one that fails now (a pcap tee beside a TUN). */
-	if (tee)
-		snprintf(name, sizeof(name), "tee %s",
-			 xrx_conf_sink_spec(x->conf->tee, x->conf->tee_arg,
-					    spec, sizeof(spec)));
-	else
-		snprintf(name, sizeof(name), "sink %s",
-			 xrx_conf_sink_spec(x->conf->sink, x->conf->sink_arg,
-					    spec, sizeof(spec)));
+	snprintf(name, sizeof(name), "%s %s", tee ? "tee" : "sink",
+		 tee ? x->conf->tee : x->conf->sink);
 	if (!errs) {
-		if (!out || !(x->degraded_why & any))
+		if (!out || !(x->health.degraded_why & any))
 			return false;
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
 		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
 		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_FULL);
 		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_ERRORS);
-		if (x->sink_episode_logged)
+		if (x->health.sink_episode_logged)
 			ctl_notice("%s: %s writes again; %llu packet%s lost while it could not; no longer degraded",
-				   x->ifname, name, (unsigned long long)x->sink_lost,
-				   x->sink_lost == 1 ? "" : "s");
+				   x->ifname, name, (unsigned long long)x->health.sink_lost,
+				   x->health.sink_lost == 1 ? "" : "s");
 		return true;
 	}
 	r = full ? r_full : r_err;
-	started = !(x->degraded_why & any);
+	started = !(x->health.degraded_why & any);
 	if (started)
-		x->sink_lost = 0;
-	x->sink_lost += errs;
-	x->degraded_why &= ~any;
+		x->health.sink_lost = 0;
+	x->health.sink_lost += errs;
+	x->health.degraded_why &= ~any;
 	xrxd_degraded_set(x, r, "%s %s, %llu packets lost so far", name,
 			  r == r_full ?
 				  "has no space left on its file system" :
 				  "cannot write",
-			  (unsigned long long)x->sink_lost);
+			  (unsigned long long)x->health.sink_lost);
 	if (started) {
 		/* The live path logs a tee's losses itself, per queue. */
-		x->sink_episode_logged = !tee && (!x->sink_logged_ns ||
-				now - x->sink_logged_ns >= SINK_LOG_GAP_NS);
+		x->health.sink_episode_logged = !tee && (!x->health.sink_logged_ns ||
+				now - x->health.sink_logged_ns >= SINK_LOG_GAP_NS);
 		if (tee)
 			return true;
-		if (!x->sink_episode_logged) {
-			x->sink_quiet++;
+		if (!x->health.sink_episode_logged) {
+			x->health.sink_quiet++;
 			return true;
 		}
 		ctl_err("%s: DEGRADED: %s %s: %llu packet%s lost (never a torn record); xrxd goes on and recovers when writes succeed%s",
@@ -220,34 +214,34 @@ bool xrxd_sink_watch(struct xrxd *x)
 				"fails to write (xrxctl stats: sink.errors)",
 			(unsigned long long)errs, errs == 1 ? "" : "s",
 			r == r_full ? " (free space, or bound the capture: size=, files=)" : "");
-		if (x->sink_quiet)
+		if (x->health.sink_quiet)
 			ctl_warn("%s: and %u earlier episode%s of lost writes in the last minute, not logged",
-				 x->ifname, x->sink_quiet, x->sink_quiet == 1 ? "" : "s");
-		x->sink_quiet = 0;
-		x->sink_logged_ns = now;
-		x->sink_reminded_ns = now;
+				 x->ifname, x->health.sink_quiet, x->health.sink_quiet == 1 ? "" : "s");
+		x->health.sink_quiet = 0;
+		x->health.sink_logged_ns = now;
+		x->health.sink_reminded_ns = now;
 		return true;
 	}
-	if (x->sink_episode_logged && now - x->sink_reminded_ns >= SINK_LOG_GAP_NS) {
-		x->sink_reminded_ns = now;
+	if (x->health.sink_episode_logged && now - x->health.sink_reminded_ns >= SINK_LOG_GAP_NS) {
+		x->health.sink_reminded_ns = now;
 		ctl_warn("%s: still DEGRADED: %s: %llu packets lost so far",
-			 x->ifname, name, (unsigned long long)x->sink_lost);
+			 x->ifname, name, (unsigned long long)x->health.sink_lost);
 	}
 	return false;
 }
 
 /*
- * A sink that consumes (pcap, null) takes what the rules accelerate away
+ * A sink that consumes (XRX_SINK_F_CONSUMES: pcap, null) takes what the rules accelerate away
  * from the host stack: a service on an accelerated port, a VXLAN device
  * on an accelerated UDP port, no longer get their frames. Said once at
  * start and again when a reload changes the rules or the sink.
  */
 void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 {
-	char text[sizeof(x->consuming_said)], rule[96];
-	char name[sizeof(x->consuming_sink)];
-	bool consuming = conf->sink == XRX_CONF_SINK_PCAP ||
-			 conf->sink == XRX_CONF_SINK_NULL;
+	char text[sizeof(x->health.consuming_said)], rule[96];
+	char name[sizeof(x->health.consuming_sink)];
+	const struct xrx_sink_ops *ops = xrx_sink__kind(conf->sink);
+	bool consuming = ops && (ops->flags & XRX_SINK_F_CONSUMES);
 	size_t n = 0;
 	unsigned int i;
 
@@ -266,15 +260,14 @@ void xrxd_consuming_note(struct xrxd *x, const struct xrx_conf *conf)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s",
 				      i ? "," : "", rule);
 	}
-	xrx_conf_sink_spec(conf->sink, conf->sink_arg, name, sizeof(name));
-	if (!strcmp(text, x->consuming_said) &&
-	    (!text[0] || !strcmp(name, x->consuming_sink)))
+	snprintf(name, sizeof(name), "%s", conf->sink);
+	if (!strcmp(text, x->health.consuming_said) &&
+	    (!text[0] || !strcmp(name, x->health.consuming_sink)))
 		return;
-	snprintf(x->consuming_said, sizeof(x->consuming_said), "%s", text);
-	snprintf(x->consuming_sink, sizeof(x->consuming_sink), "%s", name);
+	snprintf(x->health.consuming_said, sizeof(x->health.consuming_said), "%s", text);
+	snprintf(x->health.consuming_sink, sizeof(x->health.consuming_sink), "%s", name);
 	if (!text[0])
 		return;
 	ctl_warn("%s: %s deliver to %s only: the host stack will not see these frames (sink = %s; sink = tun:NAME delivers them to the stack, tee = pcap:PATH keeps a copy)",
-		 x->ifname, text, conf->sink == XRX_CONF_SINK_NULL ? "null" : "pcap",
-		 name);
+		 x->ifname, text, ops->name, name);
 }

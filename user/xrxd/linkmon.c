@@ -3,7 +3,7 @@
  * Link events of the interface (rtnetlink, RTMGRP_LINK): down and up are
  * logged and survived (the sockets stay bound; the kernel only unbinds
  * them when the device goes away, xsk_notifier()), an MTU change is
- * reported to xrxd.c (which keeps the sockets when their frames hold the
+ * handled by xrxd_mtu_changed() below (which keeps the sockets when their frames hold the
  * new MTU, and reopens them otherwise), the XDP program each event
  * carries is looked at by xrxd_prog_watch() (health.c), and
  * RTM_DELLINK - the device unregistered or moved to another namespace -
@@ -19,7 +19,11 @@
 
 #include <libmnl/libmnl.h>
 
+#include <stdlib.h>
+#include <linux/ethtool.h>
+
 #include "ctl_log.h"
+#include "ctl_offload.h"
 #include "xrxd.h"
 
 int xrxd_linkmon_open(void)
@@ -65,7 +69,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	unsigned int mtu;
 	bool up;
 
-	if (ifi->ifi_index != x->ifindex)
+	if (ifi->ifi_index != x->link.ifindex)
 		return MNL_CB_OK;
 	if (nlh->nlmsg_type == RTM_DELLINK) {
 		ev->removed = true;
@@ -75,8 +79,8 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	mnl_attr_parse(nlh, sizeof(*ifi), attr_cb, tb);
 	up = ifi->ifi_flags & IFF_UP;
-	if (up != x->link_up) {
-		x->link_up = up;
+	if (up != x->link.link_up) {
+		x->link.link_up = up;
 		ctl_notice("%s: link %s; xrx_rx and the workers stay in place",
 			   x->ifname, up ? "up" : "down");
 	}
@@ -84,15 +88,15 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 		ctl_warn("%s: renamed to %s; xrxd keeps its pins under the old name until it stops",
 			 x->ifname, mnl_attr_get_str(tb[IFLA_IFNAME]));
 	/* The XDP program as it is now (rtnl_xdp_fill(); do_setlink()
-	 * notifies each change made over netlink): xrxd.c looks whether
+	 * notifies each change made over netlink): xrxd_mtu_changed() looks whether
 	 * it is still xrx_rx (xrxd_prog_watch()). */
 	if (tb[IFLA_XDP])
-		x->xdp_event = true;
+		x->xdp.xdp_event = true;
 	if (tb[IFLA_MTU]) {
 		mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
-		if (mtu != x->mtu) {
-			ctl_notice("%s: MTU %u -> %u", x->ifname, x->mtu, mtu);
-			x->mtu = mtu;
+		if (mtu != x->link.mtu) {
+			ctl_notice("%s: MTU %u -> %u", x->ifname, x->link.mtu, mtu);
+			x->link.mtu = mtu;
 			*ev->restart = true;
 		}
 	}
@@ -121,4 +125,76 @@ int xrxd_linkmon_read(struct xrxd *x, int fd, bool *restart)
 		mnl_cb_run(buf, (size_t)n, 0, 0, link_cb, &ev);
 	}
 	return ev.removed ? 1 : 0;
+}
+
+/* The MTU changed: keep the sockets if their frames hold it. */
+void xrxd_mtu_changed(struct xrxd *x)
+{
+	if (x->workers.degraded)
+		return;		/* the retry opens for the MTU of then */
+	if (xrxd_workers_cover_mtu(x, x->link.mtu)) {
+		ctl_notice("%s: MTU %u: the AF_XDP sockets hold frames of it; sockets, UMEMs and workers kept",
+			   x->ifname, x->link.mtu);
+		return;
+	}
+	ctl_notice("%s: MTU %u is more than the sockets' frames hold; reopening them",
+		   x->ifname, x->link.mtu);
+	xrxd_restart_workers(x, x->conf);
+}
+
+/*
+ * The RX queue count changed (ethtool -L): with queues = all, the workers
+ * follow it, so that no queue is left without a socket (its frames would
+ * go to the kernel, pass_no_socket) and none is served that no longer
+ * exists. A fixed count stays; xrxd says when the interface no longer has
+ * that many.
+ */
+void xrxd_channels_changed(struct xrxd *x)
+{
+	struct xrx_nic *nic;
+	unsigned int n, have;
+
+	nic = malloc(sizeof(*nic));
+	if (!nic || xrxd_read_nic(x, nic)) {
+		free(nic);
+		return;
+	}
+	have = nic->channels_err ? 0 : nic->ch_combined + nic->ch_rx;
+	n = xrxd_queue_count(x->conf, nic);
+	free(nic);
+	if (n > XRX_LIVE_QUEUES_MAX)
+		n = XRX_LIVE_QUEUES_MAX;
+	if (x->conf->queues) {
+		if (have && have < x->conf->queues)
+			ctl_warn("%s: the interface has %u RX queues now, fewer than queues = %u; workers of the missing queues idle (set queues = all, or restore the channels)",
+				 x->ifname, have, x->conf->queues);
+		return;
+	}
+	if (n == x->workers.nr_queues || x->workers.degraded)
+		return;		/* degraded: the retry reads the count itself */
+	ctl_notice("%s: RX queues %u -> %u (channels changed); reopening the AF_XDP workers",
+		   x->ifname, x->workers.nr_queues, n);
+	xrxd_restart_workers(x, x->conf);
+}
+
+/* Drain the ethtool monitor socket (bounded); true if our channels changed. */
+bool xrxd_ethtool_events(struct xrxd *x, struct mnl_socket *mon)
+{
+	char buf[8192] __attribute__((aligned(4)));
+	bool hit = false;
+	ssize_t n;
+	int rounds;
+
+	for (rounds = 0; rounds < 64; rounds++) {
+		n = recv(mnl_socket_get_fd(mon), buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == ENOBUFS) {	/* lost some: look anyway */
+				hit = true;
+				continue;
+			}
+			break;
+		}
+		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n, x->link.ifindex);
+	}
+	return hit;
 }

@@ -2,7 +2,7 @@
 /*
  * xrxd's AF_XDP workers: one libxrx live handle on the pins of the program
  * xrxd attached (XRX_LIVE_ATTACH_NONE), its options from the config, and
- * the counters it publishes in xrx_ustats and STATUS=.
+ * what it counts (published by stats.c).
  *
  * A new sink, tee or new engine options are swapped in place
  * (xrx_live__reconfigure_opts()): sockets and UMEMs stay, each worker switches
@@ -10,8 +10,8 @@
  * frames no longer hold, reopens the sockets: xrx_live__stop() takes the
  * sockets out of xrx_xsks and delivers what they and the engines hold, so
  * nothing is lost, and the counters of the old handle are folded into
- * x->base so xrx_ustats keeps counting up. A reopen that cannot bind
- * leaves xrxd degraded (xrxd.c retries).
+ * x->workers.base so xrx_ustats keeps counting up. A reopen that cannot bind
+ * leaves xrxd degraded (restart.c retries).
  *
  * Every worker beats a heartbeat (xrx_live_queue_info.heartbeat_ns) each
  * time round its loop, at least every 100 ms; the main loop counts the
@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <systemd/sd-daemon.h>
 
 #include "ctl_log.h"
 #include "xrxd.h"
@@ -52,29 +54,25 @@ static void live_log(void *ctx, enum xrx_log_level level, const char *msg)
 
 static bool sink_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->sink != b->sink || strcmp(a->sink_arg, b->sink_arg) ||
+	return strcmp(a->sink, b->sink) ||
 	       !xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK);
 }
 
 /* The tee takes the sink options too (tun_ipv6_jumbo). */
 static bool tee_differs(const struct xrx_conf *a, const struct xrx_conf *b)
 {
-	return a->tee != b->tee || strcmp(a->tee_arg, b->tee_arg) ||
-	       (b->tee != XRX_CONF_SINK_NULL &&
+	return strcmp(a->tee, b->tee) ||
+	       (b->tee[0] &&
 		!xrx_conf_opts_equal(a, b, XRX_OPT_SET_SINK));
 }
 
 /* "sink tun:x" or "sink tun:x, tee pcap:/y", for log lines. */
 static void sinks_text(const struct xrx_conf *c, char *buf, size_t len)
 {
-	char s[PATH_MAX + 8], t[PATH_MAX + 8];
-
-	xrx_conf_sink_spec(c->sink, c->sink_arg, s, sizeof(s));
-	if (c->tee == XRX_CONF_SINK_NULL)
-		snprintf(buf, len, "sink %s", s);
+	if (!c->tee[0])
+		snprintf(buf, len, "sink %s", c->sink);
 	else
-		snprintf(buf, len, "sink %s, tee %s", s,
-			 xrx_conf_sink_spec(c->tee, c->tee_arg, t, sizeof(t)));
+		snprintf(buf, len, "sink %s, tee %s", c->sink, c->tee);
 }
 
 static bool engine_differs(const struct xrx_conf *a, const struct xrx_conf *b)
@@ -113,21 +111,19 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 {
 	struct xrx_live_reconfigure_opts r = { .sz = sizeof(r) };
 	struct xrx_engine_opts eng;
-	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
+	char text[2 * PATH_MAX + 32];
 	int err;
 
-	if (!x->live)
+	if (!x->workers.live)
 		return 0;
-	xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec, sizeof(spec));
-	xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee, sizeof(tee));
 	sinks_text(conf, text, sizeof(text));
 	/* The config holds the options as the library takes them. */
 	if (sink_differs(x->conf, conf)) {
-		r.sink = spec;
+		r.sink = conf->sink;
 		r.sink_opts = &conf->sink_opts;
 	}
 	if (tee_differs(x->conf, conf)) {
-		r.tee = conf->tee == XRX_CONF_SINK_NULL ? NULL : tee;
+		r.tee = conf->tee[0] ? conf->tee : NULL;
 		r.tee_opts = r.tee ? &conf->sink_opts : NULL;
 		r.no_tee = !r.tee;
 	}
@@ -135,13 +131,13 @@ int xrxd_workers_swap(struct xrxd *x, const struct xrx_conf *conf)
 		xrxd_engine_opts(x, conf, &eng);
 		r.engine = &eng;
 	}
-	err = xrx_live__reconfigure_opts(x->live, &r);
+	err = xrx_live__reconfigure_opts(x->workers.live, &r);
 	if (err) {
 		ctl_err("%s: cannot switch the workers to %s: %s; still running the previous sink, tee and engine settings",
 			x->ifname, text, strerror(-err));
 		return err;
 	}
-	x->us.hdr[XRX_USTATS_LIVE_SWAPS]++;
+	x->stats.us.hdr[XRX_USTATS_LIVE_SWAPS]++;
 	if (r.sink || r.tee || r.no_tee)
 		ctl_notice("%s: workers switched in place to %s (sockets and UMEMs kept; held aggregates went to the old sink first)",
 			   x->ifname, text);
@@ -162,10 +158,10 @@ bool xrxd_workers_cover_mtu(struct xrxd *x, unsigned int mtu)
 	struct xrx_live_queue_info qi;
 	__u32 i;
 
-	if (!x->live)
+	if (!x->workers.live)
 		return false;
-	for (i = 0; i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi))
+	for (i = 0; i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi))
 			return false;
 		if (qi.multi_buffer ? mtu + 22 > 9216 :
 				      mtu + 22 > qi.frame_size - 256)
@@ -183,8 +179,8 @@ unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
 	unsigned int n = 0;
 	__u32 i;
 
-	for (i = 0; x->live && i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi) || !qi.heartbeat_ns ||
+	for (i = 0; x->workers.live && i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi) || !qi.heartbeat_ns ||
 		    now < qi.heartbeat_ns + XRXD_STUCK_NS)
 			continue;
 		if (!n++) {
@@ -201,61 +197,59 @@ int xrxd_workers_start(struct xrxd *x, const struct xrx_conf *conf)
 	struct xrx_live_opts lo = conf->live;
 	struct xrx_engine_opts eng;
 	struct xrx_live_queue_info qi;
-	char spec[PATH_MAX + 8], tee[PATH_MAX + 8], text[2 * PATH_MAX + 32];
+	char text[2 * PATH_MAX + 32];
 	unsigned int zc = 0, mb = 0;
 	__u32 i;
 	int err;
 
 	lo.sz = sizeof(lo);
-	lo.nr_queues = x->nr_queues;
+	lo.nr_queues = x->workers.nr_queues;
 	lo.attach = XRX_LIVE_ATTACH_NONE;
 	lo.pin_root = x->o->pin_root;
 	lo.log = live_log;
-	lo.bind_busy_ms = x->bind_busy_ms;
-	lo.sink = xrx_conf_sink_spec(conf->sink, conf->sink_arg, spec,
-				     sizeof(spec));
-	if (conf->tee != XRX_CONF_SINK_NULL)
-		lo.tee = xrx_conf_sink_spec(conf->tee, conf->tee_arg, tee,
-					    sizeof(tee));
+	lo.bind_busy_ms = x->workers.bind_busy_ms;
+	lo.sink = conf->sink;
+	if (conf->tee[0])
+		lo.tee = conf->tee;
 	sinks_text(conf, text, sizeof(text));
 	lo.sink_opts = &conf->sink_opts;
 	lo.tee_opts = &conf->sink_opts;
 	xrxd_engine_opts(x, conf, &eng);
 	lo.engine = &eng;
 
-	x->live = xrx_live__open(x->ifname, &lo);
-	if (!x->live) {
+	x->workers.live = xrx_live__open(x->ifname, &lo);
+	if (!x->workers.live) {
 		err = -errno;
 		/* xdp_umem_reg() charges the UMEM to RLIMIT_MEMLOCK unless
 		 * CAP_IPC_LOCK (xdp_umem_account_pages()): ENOBUFS. */
 		ctl_err("%s: cannot open the AF_XDP workers (%u queue%s, %s): %s%s",
-			x->ifname, x->nr_queues, x->nr_queues == 1 ? "" : "s",
+			x->ifname, x->workers.nr_queues, x->workers.nr_queues == 1 ? "" : "s",
 			text, strerror(-err),
 			err == -ENOBUFS || err == -ENOMEM ?
 			"; the UMEMs do not fit the locked-memory limit: give xrxd CAP_IPC_LOCK or LimitMEMLOCK=infinity (ulimit -l)" : "");
 		return err;
 	}
-	err = xrx_live__start(x->live);
+	err = xrx_live__start(x->workers.live);
 	if (err) {
 		ctl_err("%s: cannot start the worker threads: %s", x->ifname,
 			strerror(-err));
-		xrx_live__close(x->live);
-		x->live = NULL;
+		xrx_live__close(x->workers.live);
+		x->workers.live = NULL;
 		return err;
 	}
-	for (i = 0; i < x->nr_queues; i++) {
-		if (xrx_live__queue_info(x->live, i, &qi))
+	for (i = 0; i < x->workers.nr_queues; i++) {
+		if (xrx_live__queue_info(x->workers.live, i, &qi))
 			continue;
 		zc += qi.zerocopy;
 		mb += qi.multi_buffer;
 	}
-	x->us.hdr[XRX_USTATS_QUEUES] = x->nr_queues;
-	x->us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
-	x->us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
-	x->us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
+	x->stats.us.hdr[XRX_USTATS_QUEUES] = x->workers.nr_queues;
+	x->stats.us.hdr[XRX_USTATS_FIRST_QUEUE] = 0;
+	x->stats.us.hdr[XRX_USTATS_ZEROCOPY_QUEUES] = zc;
+	x->stats.us.hdr[XRX_USTATS_MULTI_BUFFER_QUEUES] = mb;
 	ctl_notice("%s: %u worker%s on queues 0-%u (%s), %s", x->ifname,
-		   x->nr_queues, x->nr_queues == 1 ? "" : "s", x->nr_queues - 1,
-		   zc == x->nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
+		   x->workers.nr_queues, x->workers.nr_queues == 1 ? "" : "s", x->workers.nr_queues - 1,
+		   zc == x->workers.nr_queues ? "zero-copy" : zc ? "partly zero-copy" : "copy mode",
 		   text);
 	return 0;
 }
@@ -267,249 +261,26 @@ static void add_base(struct xrxd *x, const struct xrx_live_stats *st)
 
 	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
 		if (!xrx_ustats_is_gauge(XRX_USTATS_G_LIVE, (unsigned int)i))
-			x->base.live[i] += st->live[i];
+			x->workers.base.live[i] += st->live[i];
 	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
-		x->base.engine[i] += st->engine[i];
+		x->workers.base.engine[i] += st->engine[i];
 	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
-		x->base.sink[i] += st->sink[i];
-		x->base.tee[i] += st->tee[i];
+		x->workers.base.sink[i] += st->sink[i];
+		x->workers.base.tee[i] += st->tee[i];
 	}
 }
 
-void xrxd_workers_stop(struct xrxd *x)
+bool xrxd_workers_stop(struct xrxd *x)
 {
 	struct xrx_live_stats st;
 
-	if (!x->live)
-		return;
+	if (!x->workers.live)
+		return false;
 	/* Stop first: held aggregates go to the sink, counters are final. */
-	xrx_live__stop(x->live);
-	if (!xrx_live__stats(x->live, -1, &st))
+	xrx_live__stop(x->workers.live);
+	if (!xrx_live__stats(x->workers.live, -1, &st))
 		add_base(x, &st);
-	xrx_live__close(x->live);
-	x->live = NULL;
-	xrxd_stats_refresh(x);
-}
-
-/*
- * Frames no counter accounts for. Each stage's input must equal what it
- * passed on plus what it counted dropped:
- *   xrx_rx:   rx = redirect + every pass_* verdict
- *   sockets:  redirect = taken from the RX rings (rx_frames,
- *             rx_chain_drops) + XDP_STATISTICS rx_dropped + rx_ring_full
- *             (rx_fill_ring_empty_descs is a part of rx_dropped)
- *   workers:  rx_frames = engine frames_in
- *   engines:  frames_in = segments delivered (pkts_out + segs_merged)
- *             + drop_no_buffer + drop_bad_frame
- *   sinks:    engine pkts_out = sink pkts_out + errors + dropped
- *   the tee:  tee pkts_in = tee pkts_out + errors + dropped (it gets
- *             what the sink gets while it is there)
- * Exact when idle; while traffic flows, frames in an RX ring or a held
- * aggregate show here until they move on.
- */
-static __u64 unaccounted(const struct xrx_ustats *u, const __u64 *k)
-{
-	const __u64 *lv = u->live, *e = u->engine, *s = u->sink, *t = u->tee;
-	__u64 pass = 0, n = 0;
-	__s64 gap[6];
-	int i;
-
-	for (i = 0; i < XRX_STAT_MAX; i++)
-		if (xrx_stat_is_verdict(i))
-			pass += k[i];
-	gap[0] = (__s64)(k[XRX_STAT_RX] - pass);
-	gap[1] = (__s64)(k[XRX_STAT_REDIRECT] - lv[XRX_LIVE_STAT_RX_FRAMES] -
-			 lv[XRX_LIVE_STAT_RX_CHAIN_DROPS] -
-			 lv[XRX_LIVE_STAT_XSK_RX_DROPPED] -
-			 lv[XRX_LIVE_STAT_XSK_RX_RING_FULL]);
-	gap[2] = (__s64)(lv[XRX_LIVE_STAT_RX_FRAMES] - e[XRX_ENGINE_STAT_FRAMES_IN]);
-	gap[3] = (__s64)(e[XRX_ENGINE_STAT_FRAMES_IN] - e[XRX_ENGINE_STAT_PKTS_OUT] -
-			 e[XRX_ENGINE_STAT_SEGS_MERGED] -
-			 e[XRX_ENGINE_STAT_DROP_NO_BUFFER] -
-			 e[XRX_ENGINE_STAT_DROP_BAD_FRAME]);
-	gap[4] = (__s64)(e[XRX_ENGINE_STAT_PKTS_OUT] - s[XRX_SINK_STAT_PKTS_OUT] -
-			 s[XRX_SINK_STAT_ERRORS] - s[XRX_SINK_STAT_DROPPED]);
-	gap[5] = (__s64)(t[XRX_SINK_STAT_PKTS_IN] - t[XRX_SINK_STAT_PKTS_OUT] -
-			 t[XRX_SINK_STAT_ERRORS] - t[XRX_SINK_STAT_DROPPED]);
-	for (i = 0; i < 6; i++)
-		n += (__u64)(gap[i] < 0 ? -gap[i] : gap[i]);
-	return n;
-}
-
-/*
- * The copy of the counters for readers that are not root (ctl_ustats.h):
- * the state directory is opened to XRX_STATS_GROUP when it exists, so
- * that a metrics job in that group reads the copy and nothing else (the
- * state, lock and reload files stay 0600). Without the group everything
- * stays root's.
- */
-/*
- * The group as addgroup --system makes it: in /etc/group. Read there, not
- * through getgrnam(), which would load the NSS modules (dlopen()) into
- * the daemon for one lookup at start.
- */
-static gid_t stats_group(void)
-{
-	FILE *f = fopen("/etc/group", "re");
-	gid_t gid = (gid_t)-1;
-	struct group *gr;
-
-	if (!f)
-		return gid;
-	while ((gr = fgetgrent(f)))
-		if (!strcmp(gr->gr_name, XRX_STATS_GROUP)) {
-			gid = gr->gr_gid;
-			break;
-		}
-	fclose(f);
-	return gid;
-}
-
-void xrxd_stats_file_open(struct xrxd *x)
-{
-	const char *dir = x->o->statedir;
-	struct stat st;
-
-	x->stats_gid = stats_group();
-	x->stats_file = true;
-	if (x->stats_gid == (gid_t)-1)
-		return;
-	if (stat(dir, &st) ||
-	    (st.st_gid != x->stats_gid && chown(dir, (uid_t)-1, x->stats_gid)) ||
-	    chmod(dir, (st.st_mode & 07777) | S_IRGRP | S_IXGRP))
-		ctl_warn("%s: cannot open %s to group %s (xrxctl as a member of it reads the counters there): %s%s",
-			 x->ifname, dir, XRX_STATS_GROUP, strerror(errno),
-			 errno == EPERM ? "; xrxd needs CAP_CHOWN for it" : "");
-}
-
-static void stats_file_write(struct xrxd *x, const struct xrx_live_stats *st)
-{
-	struct xrx_counter k[XRX_STAT_MAX];
-	int i, err;
-
-	if (!x->stats_file)
-		return;
-	for (i = 0; i < XRX_STAT_MAX; i++) {
-		k[i].packets = st->prog[i];
-		k[i].bytes = st->prog_bytes[i];
-	}
-	err = xrx_ustats_file_write(x->o->statedir, x->ifname, &x->us, k,
-				    x->stats_gid);
-	if (err)
-		ctl_debug("%s: cannot write the counters to %s: %s", x->ifname,
-			  x->o->statedir, strerror(-err));
-}
-
-void xrxd_stats_file_remove(struct xrxd *x)
-{
-	char path[PATH_MAX];
-
-	if (!x->stats_file)
-		return;
-	x->stats_file = false;
-	if (!xrx_ustats_file_path(x->o->statedir, x->ifname, path,
-				  sizeof(path)))
-		unlink(path);
-}
-
-void xrxd_stats_refresh(struct xrxd *x)
-{
-	struct xrx_live_stats st;
-	struct xrx_ustats *u = &x->us;
-	__u64 age = 0;
-	__u32 q = 0;
-	int i;
-
-	memset(&st, 0, sizeof(st));
-	if (x->live)
-		xrx_live__stats(x->live, -1, &st);
-	else
-		xrx_prog__stats(x->prog, st.prog, st.prog_bytes);
-	for (i = 0; i < XRX_LIVE_STAT_MAX; i++)
-		u->live[i] = st.live[i] + x->base.live[i];
-	for (i = 0; i < XRX_ENGINE_STAT_MAX; i++)
-		u->engine[i] = st.engine[i] + x->base.engine[i];
-	for (i = 0; i < XRX_SINK_STAT_MAX; i++) {
-		u->sink[i] = st.sink[i] + x->base.sink[i];
-		u->tee[i] = st.tee[i] + x->base.tee[i];
-	}
-	u->hdr[XRX_USTATS_UNACCOUNTED] = unaccounted(u, st.prog);
-	u->hdr[XRX_USTATS_DEGRADED_REASONS] = xrxd_degraded_mask(x);
-	u->hdr[XRX_USTATS_DEGRADED] = u->hdr[XRX_USTATS_DEGRADED_REASONS] != 0;
-	u->hdr[XRX_USTATS_STUCK_WORKERS] = xrxd_workers_stuck(x, &q, &age);
-	u->hdr[XRX_USTATS_PID] = (__u64)getpid();
-	u->hdr[XRX_USTATS_IFINDEX] = (__u64)x->ifindex;
-	u->hdr[XRX_USTATS_PROG_ID] = xrx_prog__id(x->prog);
-	switch (xrx_prog__mode(x->prog)) {
-	case XRX_LIVE_ATTACH_NATIVE:
-		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NATIVE;
-		break;
-	case XRX_LIVE_ATTACH_SKB:
-		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_SKB;
-		break;
-	default:
-		u->hdr[XRX_USTATS_ATTACH_MODE] = XRX_ATTACH_ID_NONE;
-	}
-	u->hdr[XRX_USTATS_MTU] = x->mtu;
-	u->hdr[XRX_USTATS_RULES] = x->nrules;
-	/* What the program and the sockets do without (logged once each). */
-	u->hdr[XRX_USTATS_KERNEL_LACKS] = xrx_prog__lacks(x->prog);
-	if (!x->conf->live.no_multi_buffer)
-		u->hdr[XRX_USTATS_KERNEL_LACKS] |=
-			xrx_kernel__lacks() & (1u << XRX_KERNEL_XSK_SG);
-	if (!x->live)
-		u->hdr[XRX_USTATS_QUEUES] = 0;
-	u->hdr[XRX_USTATS_UPDATED_NS] = xrxd_now_ns(CLOCK_REALTIME);
-	if (x->ustats_fd >= 0 && xrx_ustats_write(x->ustats_fd, u))
-		ctl_debug("%s: cannot write xrx_ustats: %s", x->ifname,
-			  strerror(errno));
-	stats_file_write(x, &st);
-}
-
-/*
- * STATUS= text: input rate, delivered rate, and how much aggregation
- * happens (frames per delivered packet; segments per aggregate).
- */
-void xrxd_status(struct xrxd *x, char *buf, size_t len)
-{
-	const __u64 *e = x->us.engine;
-	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
-	double secs = x->last_ns ? (double)(now - x->last_ns) / 1e9 : 0;
-	double fps = 0, mbps = 0, ratio = 0, segs = 0;
-	unsigned int stuck;
-	__u64 age = 0;
-	__u32 q = 0;
-	int n;
-
-	if (secs > 0) {
-		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->last_frames) / secs;
-		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] - x->last_bytes) * 8 /
-		       secs / 1e6;
-	}
-	if (e[XRX_ENGINE_STAT_PKTS_OUT])
-		ratio = (double)e[XRX_ENGINE_STAT_FRAMES_IN] /
-			(double)e[XRX_ENGINE_STAT_PKTS_OUT];
-	if (e[XRX_ENGINE_STAT_AGGS_OUT])
-		segs = (double)(e[XRX_ENGINE_STAT_AGGS_OUT] +
-				e[XRX_ENGINE_STAT_SEGS_MERGED]) /
-		       (double)e[XRX_ENGINE_STAT_AGGS_OUT];
-	n = snprintf(buf, len,
-		     "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
-		     x->ifname, (unsigned long long)x->us.hdr[XRX_USTATS_QUEUES],
-		     x->us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps,
-		     ratio, segs);
-	if (x->degraded && n > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
-			      strerror(-x->bind_err));
-	if (n > 0 && (size_t)n < len)
-		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
-	stuck = xrxd_workers_stuck(x, &q, &age);
-	if (stuck && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n,
-			 "; STUCK: %u worker%s (queue %u for %.1f s), blocked in the sink?",
-			 stuck, stuck == 1 ? "" : "s", q, (double)age / 1e9);
-	x->last_ns = now;
-	x->last_frames = e[XRX_ENGINE_STAT_FRAMES_IN];
-	x->last_bytes = e[XRX_ENGINE_STAT_BYTES_IN];
+	xrx_live__close(x->workers.live);
+	x->workers.live = NULL;
+	return true;
 }

@@ -38,11 +38,11 @@ static void prog_log(void *ctx, enum xrx_log_level level, const char *msg)
 {
 	struct xrxd *x = ctx;
 
-	if (level == XRX_LOG_WARN && x->attaching) {
-		if (x->held)
-			ctl_warn("%s", x->held_msg);
-		snprintf(x->held_msg, sizeof(x->held_msg), "%s", msg);
-		x->held = true;
+	if (level == XRX_LOG_WARN && x->xdp.attaching) {
+		if (x->xdp.held)
+			ctl_warn("%s", x->xdp.held_msg);
+		snprintf(x->xdp.held_msg, sizeof(x->xdp.held_msg), "%s", msg);
+		x->xdp.held = true;
 		return;
 	}
 	ctl_log(level == XRX_LOG_WARN ? CTL_LOG_WARN :
@@ -52,9 +52,9 @@ static void prog_log(void *ctx, enum xrx_log_level level, const char *msg)
 
 static void prog_log_outcome(struct xrxd *x, bool failed)
 {
-	if (x->held)
-		ctl_log(failed ? CTL_LOG_ERR : CTL_LOG_WARN, "%s", x->held_msg);
-	x->held = false;
+	if (x->xdp.held)
+		ctl_log(failed ? CTL_LOG_ERR : CTL_LOG_WARN, "%s", x->xdp.held_msg);
+	x->xdp.held = false;
 }
 
 /*
@@ -69,7 +69,7 @@ int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign)
 	__u32 detached, foreign;
 	int ret;
 
-	ret = xrx_leftover_clear(x->o->pin_root, x->ifname, x->ifindex,
+	ret = xrx_leftover_clear(x->o->pin_root, x->ifname, x->link.ifindex,
 				 &detached, &foreign, err, sizeof(err));
 	if (ret) {
 		ctl_err("%s", err);
@@ -89,7 +89,7 @@ int xrxd_prog_check_leftover(struct xrxd *x, bool refuse_foreign)
 /* Why xrx_rx cannot read the VLAN tags the NIC strips. */
 static const char *vlan_why(const struct xrxd *x, const struct xrx_conf *conf)
 {
-	if (x->tags_lost)
+	if (x->xdp.tags_lost)
 		return "the device-bound xrx_rx could not be attached";
 	return conf->attach == XRX_CONF_ATTACH_SKB ?
 		       "attach = skb" : "no XDP VLAN metadata from the driver";
@@ -115,12 +115,12 @@ bool xrxd_vlan_policy(struct xrxd *x, const struct xrx_conf *conf,
 	__u64 meta = 0;
 
 	accel = conf->nrules || conf->default_action == XRX_ACT_ACCEL;
-	if (conf->attach != XRX_CONF_ATTACH_SKB && !x->tags_lost &&
-	    !xrx_nic_xdp_rx_metadata(x->nl, x->ifindex, &meta))
-		x->tags_readable = meta & XRX_XDP_RX_META_VLAN_TAG;
+	if (conf->attach != XRX_CONF_ATTACH_SKB && !x->xdp.tags_lost &&
+	    !xrx_nic_xdp_rx_metadata(x->nl, x->link.ifindex, &meta))
+		x->xdp.tags_readable = meta & XRX_XDP_RX_META_VLAN_TAG;
 	f = xrx_nic_feature(nic, "rx-vlan-hw-parse");
 	parse = f && f->active;
-	if (!accel || x->tags_readable || !parse)
+	if (!accel || x->xdp.tags_readable || !parse)
 		return false;
 	if (o->set && o->value) {
 		ctl_warn("%s: offload.rx_vlan = on (%s:%d): the NIC strips VLAN tags that xrx_rx cannot read here (%s), so accelerated flows that differ only by VLAN are merged; write offload.rx_vlan = off",
@@ -161,19 +161,19 @@ int xrxd_prog_attach(struct xrxd *x)
 
 	int err;
 
-	x->attaching = true;
-	x->prog = xrx_prog__attach(x->ifname, &po);
-	err = x->prog ? 0 : -errno;
-	x->attaching = false;
+	x->xdp.attaching = true;
+	x->xdp.prog = xrx_prog__attach(x->ifname, &po);
+	err = x->xdp.prog ? 0 : -errno;
+	x->xdp.attaching = false;
 	prog_log_outcome(x, err);
 	if (err)
 		return err;
-	if (x->tags_readable && !xrx_prog__hw_meta(x->prog)) {
+	if (x->xdp.tags_readable && !xrx_prog__hw_meta(x->xdp.prog)) {
 		/* Decided on before the offloads were applied: the policy is
-		 * asked again (xrxd.c, vlan_after_attach()). */
-		x->tags_readable = false;
-		x->tags_lost = true;
-	} else if (x->tags_readable) {
+		 * asked again (startup.c, vlan_after_attach()). */
+		x->xdp.tags_readable = false;
+		x->xdp.tags_lost = true;
+	} else if (x->xdp.tags_readable) {
 		ctl_info("%s: VLAN tags and RX hash read from the driver (XDP metadata kfuncs)",
 			 x->ifname);
 	}
@@ -184,13 +184,13 @@ int xrxd_prog_attach(struct xrxd *x)
 void xrxd_prog_detach(struct xrxd *x)
 {
 	/* Its pin goes with the others. */
-	if (x->ustats_fd >= 0) {
-		close(x->ustats_fd);
-		x->ustats_fd = -1;
+	if (x->stats.ustats_fd >= 0) {
+		close(x->stats.ustats_fd);
+		x->stats.ustats_fd = -1;
 	}
 	xrxd_stats_file_remove(x);
-	xrx_prog__close(x->prog);
-	x->prog = NULL;
+	xrx_prog__close(x->xdp.prog);
+	x->xdp.prog = NULL;
 }
 
 int xrxd_ustats_open(struct xrxd *x)
@@ -205,7 +205,7 @@ int xrxd_ustats_open(struct xrxd *x)
 		ctl_err("%s: %s", x->ifname, err);
 		return fd;
 	}
-	x->ustats_fd = fd;
+	x->stats.ustats_fd = fd;
 	return 0;
 }
 
@@ -233,7 +233,7 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	unsigned int inner = 0;
 	unsigned int n = 0, ndel = 0, i;
 	char text[96];
-	int rules_fd = xrx_prog__map_fd(x->prog, XRX_PROG_MAP_RULES);
+	int rules_fd = xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_RULES);
 	__u32 zero = 0;
 	int ret = 0;
 
@@ -257,7 +257,7 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		vals[i] = (struct xrx_rule_val){ .action = XRX_ACT_ACCEL,
 						 .id = i + 1 };
 	ret = xrx_rules__update(rules_fd,
-				xrx_prog__map_fd(x->prog, XRX_PROG_MAP_PORTS),
+				xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_PORTS),
 				old, ndel, conf->rules, vals, conf->nrules);
 	if (ret) {
 		/* Name what did not take. */
@@ -290,10 +290,10 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	if (inner)
 		cfg.flags |= XRX_CFG_F_INNER_RULES;
 	/* The flow hash key stays: it was chosen at attach (rules.h). */
-	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
+	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_CFG),
 				 &zero, &cur))
 		cfg.hash_key = cur.hash_key;
-	if (bpf_map_update_elem(xrx_prog__map_fd(x->prog, XRX_PROG_MAP_CFG),
+	if (bpf_map_update_elem(xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_CFG),
 				&zero, &cfg, BPF_ANY)) {
 		ret = -errno;
 		ctl_err("%s: cannot write xrx_cfg: %s", x->ifname, strerror(errno));
@@ -301,7 +301,7 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	free(old);
 	free(vals);
 	if (!ret) {
-		x->nrules = conf->nrules;
+		x->xdp.nrules = conf->nrules;
 		ctl_info("%s: %u accelerate rule%s, default %s", x->ifname,
 			 conf->nrules, conf->nrules == 1 ? "" : "s",
 			 conf->default_action == XRX_ACT_ACCEL ? "accel" : "pass");

@@ -44,12 +44,13 @@ static inline __u64 xrx_nap_ring_ns(__u32 ring, __u32 speed_mbps)
 /*
  * The longest nap in ns, 0: none (coalesce off). coalesce_usec, or where
  * it is unset, what suits where the frames go (@ops: the sink's, NULL
- * for a callback). Into a file (pcap) or nowhere (null), nothing waits
- * on them and every wake-up costs the worker CPU:
- * XRX_LIVE_COALESCE_USEC_FILE, as tcpdump's TPACKET_V3 ring lets a block
- * wait out its timeout (a second by default) before waking it. Into a
- * stack (tun, tap), a registered sink or a callback, a peer may be
- * waiting on them (an ACK, a reply): XRX_LIVE_COALESCE_USEC_DEFAULT.
+ * for a callback): the kind's coalesce_usec (include/xrx/sink.h). Into a
+ * file (pcap) or nowhere (null), nothing waits on them and every wake-up
+ * costs the worker CPU: XRX_LIVE_COALESCE_USEC_FILE, as tcpdump's
+ * TPACKET_V3 ring lets a block wait out its timeout (a second by
+ * default) before waking it. Into a stack (tun, tap), a kind that says
+ * nothing or a callback, a peer may be waiting on them (an ACK, a
+ * reply): XRX_LIVE_COALESCE_USEC_DEFAULT.
  *
  * Whatever coalesce_usec says, never longer than the rings hold at the
  * line rate (xrx_nap_ring_ns(), @speed_mbps: the link's, 0: unknown):
@@ -67,9 +68,8 @@ static inline __u64 xrx_nap_max(const struct xrx_live_opts *o,
 	if (o->no_coalesce)
 		return 0;
 	if (!us)
-		us = ops == &xrx_sink_pcap_ops || ops == &xrx_sink_null_ops ?
-			     XRX_LIVE_COALESCE_USEC_FILE :
-			     XRX_LIVE_COALESCE_USEC_DEFAULT;
+		us = ops && ops->coalesce_usec ? ops->coalesce_usec :
+						 XRX_LIVE_COALESCE_USEC_DEFAULT;
 	ns = (__u64)us * 1000;
 	ring_ns = xrx_nap_ring_ns(ring, speed_mbps);
 	return ns < ring_ns ? ns : ring_ns;

@@ -7,6 +7,7 @@
  * worker that saw them. The pairing itself is sink/tee.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "afxdp/afxdp.h"
@@ -17,6 +18,20 @@ static void xrx_rxq_sink_release(void *ctx, struct xrx_pkt *pkt)
 	struct xrx_rxq *q = ctx;
 
 	xrx_pkt__release(q->e, pkt);
+}
+
+/* Every kind's spec, built-in and registered: "null, pcap:..., ...". */
+static const char *xrx_rxq_sink_kinds(char *buf, size_t len)
+{
+	const struct xrx_sink_ops *ops;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; (ops = xrx_sink__kind_at(i)) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      ops->usage ? ops->usage : ops->name);
+	return buf;
 }
 
 /*
@@ -49,13 +64,17 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 		 * option); the list of specs helps only a spec whose kind is
 		 * unknown.
 		 */
-		if (xrx_sink__known(spec))
+		if (xrx_sink__known(spec)) {
 			xrx_log(l, XRX_LOG_WARN, "%s: sink \"%s\": %s",
 				l->ifname, spec, strerror(err));
-		else
+		} else {
+			char kinds[512];
+
 			xrx_log(l, XRX_LOG_WARN,
-				"%s: sink \"%s\": unknown sink (specs: null, pcap:PATH[,OPTIONS], tun:NAME[,gso|,nogso], tap:NAME)",
-				l->ifname, spec);
+				"%s: sink \"%s\": unknown sink (specs: %s)",
+				l->ifname, spec,
+				xrx_rxq_sink_kinds(kinds, sizeof(kinds)));
+		}
 		errno = err;
 		return NULL;
 	}

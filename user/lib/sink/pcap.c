@@ -68,6 +68,7 @@
 
 #include <xrx/engine.h>
 #include <xrx/explain.h>
+#include <xrx/live.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
 
@@ -785,6 +786,15 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 	return 0;
 }
 
+/* The spec check of the kind (xrx_sink_ops.check): its own parser. */
+static int pcap_check(const char *arg, const struct xrx_sink_opts *opts,
+		      char *out, size_t outlen, char *err, size_t errlen)
+{
+	struct xrx_sink_opts o = *opts;
+
+	return xrx_sink_pcap__parse(arg, out, outlen, &o, err, errlen);
+}
+
 static int pcap_open(struct xrx_sink *s, const char *arg,
 		     const struct xrx_sink_opts *opts)
 {
@@ -840,4 +850,9 @@ const struct xrx_sink_ops xrx_sink_pcap_ops = {
 	.deliver = pcap_deliver,
 	.flush = pcap_flush,
 	.close = pcap_close,
+	.check = pcap_check,
+	/* a file nobody waits on: long naps save the worker's wake-ups */
+	.flags = XRX_SINK_F_CONSUMES | XRX_SINK_F_FILES,
+	.usage = "pcap:/PATH[,size=N,files=N,snaplen=N,explain]",
+	.coalesce_usec = XRX_LIVE_COALESCE_USEC_FILE,
 };

@@ -6,6 +6,8 @@
  * counts only what it alone knows (out, errors, drops).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,15 +54,102 @@ static const struct xrx_sink_ops *xrx_sink_find(const char *name, size_t len)
 	return NULL;
 }
 
-bool xrx_sink__known(const char *spec)
+const struct xrx_sink_ops *xrx_sink__kind(const char *spec)
 {
 	const char *colon;
 
 	if (!spec)
-		return false;
+		return NULL;
 	colon = strchr(spec, ':');
 	return xrx_sink_find(spec, colon ? (size_t)(colon - spec) :
-					   strlen(spec)) != NULL;
+					   strlen(spec));
+}
+
+bool xrx_sink__known(const char *spec)
+{
+	return xrx_sink__kind(spec) != NULL;
+}
+
+const struct xrx_sink_ops *xrx_sink__kind_at(unsigned int i)
+{
+	unsigned int n = 0;
+
+	if (i < XRX_SINK_BUILTINS)
+		return xrx_sink_builtin(i);
+	for (i -= XRX_SINK_BUILTINS; n < XRX_SINK_KINDS_MAX; n++)
+		if (xrx_sink_kinds[n] && !i--)
+			return xrx_sink_kinds[n];
+	return NULL;
+}
+
+/* The spec's kind and argument, checked: see xrx_sink__check(). */
+static int xrx_sink_check(const char *spec, const struct xrx_sink_opts *o,
+			  const struct xrx_sink_ops **opsp, char *out,
+			  size_t outlen, char *err, size_t errlen)
+{
+	const struct xrx_sink_ops *ops = xrx_sink__kind(spec);
+	const char *colon = spec ? strchr(spec, ':') : NULL;
+
+	*opsp = ops;
+	if (outlen)
+		out[0] = '\0';
+	if (!ops) {
+		snprintf(err, errlen, "%s names no sink kind", spec ? spec : "(null)");
+		return -ENOENT;
+	}
+	/* struct xrx_sink keeps the spec it opened */
+	if (strlen(spec) >= sizeof(((struct xrx_sink *)0)->spec)) {
+		snprintf(err, errlen, "%.40s...: the spec is longer than %zu bytes; use a shorter one",
+			 spec, sizeof(((struct xrx_sink *)0)->spec) - 1);
+		return -ENAMETOOLONG;
+	}
+	if (!ops->check)
+		return 0;
+	return ops->check(colon ? colon + 1 : "", o, out, outlen, err, errlen);
+}
+
+int xrx_sink__check(const char *spec, const struct xrx_sink_opts *opts,
+		    char *out, size_t outlen, char *err, size_t errlen)
+{
+	struct xrx_sink_opts o = { .sz = sizeof(o) };
+	const struct xrx_sink_ops *ops;
+
+	if (xrx_opts_copy(&o, sizeof(o), opts, XRX_SINK_OPTS_MIN) ||
+	    xrx_opts_check(XRX_OPT_SET_SINK, &o)) {
+		snprintf(err, errlen, "%s: the sink options are out of range",
+			 spec ? spec : "(null)");
+		return -EINVAL;
+	}
+	return xrx_sink_check(spec, &o, &ops, out, outlen, err, errlen);
+}
+
+/*
+ * The name space of a kind's outputs: files and TUN/TAP devices are
+ * shared between kinds, anything else is the kind's own.
+ */
+static const void *xrx_sink_space(const struct xrx_sink_ops *ops)
+{
+	static const char files, netdevs;
+
+	if (ops->flags & XRX_SINK_F_FILES)
+		return &files;
+	if (ops->flags & XRX_SINK_F_NETDEV)
+		return &netdevs;
+	return ops;
+}
+
+bool xrx_sink__same_output(const char *a, const char *b)
+{
+	char oa[PATH_MAX], ob[PATH_MAX], err[PATH_MAX + 128];
+	const struct xrx_sink_ops *ka, *kb;
+
+	if (xrx_sink__check(a, NULL, oa, sizeof(oa), err, sizeof(err)) ||
+	    xrx_sink__check(b, NULL, ob, sizeof(ob), err, sizeof(err)))
+		return false;
+	ka = xrx_sink__kind(a);
+	kb = xrx_sink__kind(b);
+	return oa[0] && xrx_sink_space(ka) == xrx_sink_space(kb) &&
+	       !strcmp(oa, ob);
 }
 
 int xrx_sink__register(const struct xrx_sink_ops *ops)
@@ -85,9 +174,9 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 {
 	struct xrx_sink_opts o = { .sz = sizeof(o) };
 	const struct xrx_sink_ops *ops;
+	char out[PATH_MAX], msg[PATH_MAX + 128];
 	const char *colon, *arg;
 	struct xrx_sink *s;
-	size_t nlen;
 	int err;
 
 	if (!spec || strlen(spec) >= sizeof(s->spec)) {
@@ -106,14 +195,17 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 		errno = EINVAL;
 		return NULL;
 	}
-	colon = strchr(spec, ':');
-	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-	arg = colon ? colon + 1 : "";
-	ops = xrx_sink_find(spec, nlen);
-	if (!ops) {
-		errno = ENOENT;
+	/* The kind's own parser first: what a spec check passes opens. */
+	err = xrx_sink_check(spec, &o, &ops, out, sizeof(out), msg,
+			     sizeof(msg));
+	if (err) {
+		if (ops)
+			fprintf(stderr, "xrx: %s\n", msg);
+		errno = -err;
 		return NULL;
 	}
+	colon = strchr(spec, ':');
+	arg = colon ? colon + 1 : "";
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;

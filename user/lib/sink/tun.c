@@ -76,6 +76,7 @@
  * copy in userspace: the iovecs point at the head buffer and the frags
  * in the UMEM. The kernel copies once into its skb, as for any write.
  */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -646,14 +647,28 @@ static int tun_up(const char *name)
 	return err;
 }
 
-/* "NAME[,gso|,nogso]" */
-static int tun_parse(const char *arg, char *name, bool *gso)
+/*
+ * "NAME[,gso|,nogso]" of a tun: or tap: (@kind) spec: the device into
+ * @name (IF_NAMESIZE bytes), ,gso / ,nogso into *@gso. NAME as the
+ * kernel takes it (dev_valid_name()): 1 to 15 bytes, not "." or "..",
+ * no '/', ':' or blanks. Return: 0, or -EINVAL with one line in @err.
+ */
+static int tun_parse(const char *kind, const char *arg, char *name, bool *gso,
+		     char *err, size_t errlen)
 {
-	const char *comma = strchr(arg, ',');
+	const char *comma = strchr(arg, ','), *c;
 	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	bool ok = len && len < IF_NAMESIZE;
 
-	if (!len || len >= IF_NAMESIZE)
+	for (c = arg; ok && c < arg + len; c++)
+		ok = *c != '/' && *c != ':' && !isspace((unsigned char)*c);
+	if (!ok || (len == 1 && arg[0] == '.') ||
+	    (len == 2 && !strncmp(arg, "..", 2))) {
+		snprintf(err, errlen, "%s:%s is not a valid %s name; write %s:NAME[,gso|,nogso] with NAME 1 to %d characters, no '/', ':' or blanks",
+			 kind, arg, !strcmp(kind, "tap") ? "TAP" : "TUN", kind,
+			 IF_NAMESIZE - 1);
 		return -EINVAL;
+	}
 	memcpy(name, arg, len);
 	name[len] = '\0';
 	while (comma) {
@@ -661,14 +676,49 @@ static int tun_parse(const char *arg, char *name, bool *gso)
 
 		comma = strchr(opt, ',');
 		len = comma ? (size_t)(comma - opt) : strlen(opt);
-		if (len == 3 && !strncmp(opt, "gso", 3))
+		if (len == 3 && !strncmp(opt, "gso", 3)) {
 			*gso = true;
-		else if (len == 5 && !strncmp(opt, "nogso", 5))
+		} else if (len == 5 && !strncmp(opt, "nogso", 5)) {
 			*gso = false;
-		else
+		} else {
+			snprintf(err, errlen, "%s:%s: unknown option '%.*s'; the options are gso and nogso",
+				 kind, arg, (int)len, opt);
 			return -EINVAL;
+		}
 	}
 	return 0;
+}
+
+static int tun_check_kind(const char *kind, const char *arg,
+			  const struct xrx_sink_opts *opts, char *out,
+			  size_t outlen, char *err, size_t errlen)
+{
+	char name[IF_NAMESIZE];
+	bool gso = true;
+	int ret;
+
+	ret = tun_parse(kind, arg, name, &gso, err, errlen);
+	if (ret)
+		return ret;
+	if (opts->tun_flags) {
+		snprintf(err, errlen, "%s:%s: tun_flags must be 0", kind, arg);
+		return -EINVAL;
+	}
+	if (outlen)
+		snprintf(out, outlen, "%s", name);
+	return 0;
+}
+
+static int tun_check(const char *arg, const struct xrx_sink_opts *opts,
+		     char *out, size_t outlen, char *err, size_t errlen)
+{
+	return tun_check_kind("tun", arg, opts, out, outlen, err, errlen);
+}
+
+static int tap_check(const char *arg, const struct xrx_sink_opts *opts,
+		     char *out, size_t outlen, char *err, size_t errlen)
+{
+	return tun_check_kind("tap", arg, opts, out, outlen, err, errlen);
 }
 
 static int tun_open_kind(struct xrx_sink *s, const char *arg,
@@ -679,6 +729,7 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	struct tun_sink *t;
 	unsigned int features = 0;
 	int vnet_sz = sizeof(struct virtio_net_hdr), err;
+	char msg[160];
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -686,11 +737,10 @@ static int tun_open_kind(struct xrx_sink *s, const char *arg,
 	t->fd = -1;
 	t->tap = tap;
 	t->gso = !opts->tun_no_gso;
-	err = tun_parse(arg, t->info.name, &t->gso);
-	if (err || opts->tun_flags) {
-		fprintf(stderr, "xrx: %s sink \"%s\": expected %s:NAME[,gso|,nogso] with NAME a device name of at most %d characters\n",
-			kind, arg, kind, IF_NAMESIZE - 1);
-		err = -EINVAL;
+	/* xrx_sink__open() ran tun_check_kind() on it: no error here */
+	err = tun_parse(kind, arg, t->info.name, &t->gso, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "xrx: %s\n", msg);
 		goto fail;
 	}
 	t->fd = open(TUN_DEV, O_RDWR | O_CLOEXEC);
@@ -793,6 +843,9 @@ const struct xrx_sink_ops xrx_sink_tun_ops = {
 	.open = tun_open,
 	.deliver = tun_deliver,
 	.close = tun_close,
+	.check = tun_check,
+	.flags = XRX_SINK_F_STACK | XRX_SINK_F_NETDEV,
+	.usage = "tun:NAME",
 };
 
 const struct xrx_sink_ops xrx_sink_tap_ops = {
@@ -800,4 +853,7 @@ const struct xrx_sink_ops xrx_sink_tap_ops = {
 	.open = tap_open,
 	.deliver = tun_deliver,
 	.close = tun_close,
+	.check = tap_check,
+	.flags = XRX_SINK_F_STACK | XRX_SINK_F_NETDEV,
+	.usage = "tap:NAME",
 };
