@@ -22,6 +22,7 @@
 #include <xrx/explain.h>
 #include <xrx/bytes.h>
 #include <xrx/hdr.h>
+#include <xrx/tunnel.h>
 
 #include "gro/csum.h"
 
@@ -35,7 +36,7 @@ enum {
 	XF_V6 = 1 << 1,
 	XF_TCP = 1 << 2,
 	XF_UDP = 1 << 3,
-	XF_TNL = 1 << 4,	/* VXLAN */
+	XF_TNL = 1 << 4,	/* VXLAN or GENEVE */
 	XF_IPSUM = 1 << 5,	/* csum_bad: an IPv4 header's sum */
 	XF_OUTER = 1 << 6,	/* csum_bad: the outer UDP sum */
 	XF_FIN = 1 << 8,	/* TCP flags, XRX_TH_* << 8 */
@@ -207,6 +208,14 @@ enum {
 	X(SINGLE_VXLAN_SHORT, ANY, NOT_MERGED, false, "VXLAN headers cut short", \
 	  "vxlan_gro_receive")                                                 \
 	X(SINGLE_VXLAN_INNER, ANY, NOT_MERGED, false, "inner frame not TCP",   \
+	  "eth_gro_receive")                                                   \
+	X(SINGLE_GENEVE_SHORT, ANY, NOT_MERGED, false,                         \
+	  "GENEVE headers cut short", "geneve_gro_receive")                    \
+	X(SINGLE_GENEVE_OAM, ANY, NOT_MERGED, false,                           \
+	  "GENEVE version not 0 or OAM set", "geneve_gro_receive")             \
+	X(SINGLE_GENEVE_PROTO, ANY, NOT_MERGED, false,                         \
+	  "GENEVE protocol type not Ethernet", "geneve_gro_receive")           \
+	X(SINGLE_GENEVE_INNER, ANY, NOT_MERGED, false, "inner frame not TCP",  \
 	  "eth_gro_receive")
 
 struct xrx_why_row {
@@ -598,9 +607,14 @@ static void xrx_flow_name(const struct xrx_pkt *p, char *buf, size_t size)
 	else
 		n += snprintf(buf + n, size - n, "%s > %s proto %u", s, d,
 			      p->l4_proto);
+	/* Both kinds have the VNI at 4; only GENEVE of protocol type
+	 * ETH_P_TEB gets this far, where VXLAN has reserved zeros. */
 	vxh = p->outer_l4_off + XRX_UDPH_LEN;
 	if (p->outer_l3_off && n < size && vxh + 8 <= p->head_len)
-		snprintf(buf + n, size - n, " in vxlan %u",
+		snprintf(buf + n, size - n, " in %s %u",
+			 xrx_get16(p->head + vxh + XRX_GENEVE_PROTO) ==
+					 XRX_ETH_P_TEB ?
+				 "geneve" : "vxlan",
 			 xrx_get32(p->head + vxh + 4) >> 8);
 }
 
