@@ -20,11 +20,5 @@ if grep -q '^8021q ' /proc/modules || [ -d /sys/module/8021q ]; then
 else
 	skip "gro_oracle_vlan" "no 8021q module for $(uname -r)"
 fi
-# The GENEVE GRO oracle (test_geneve_oracle.sh): geneve_gro_receive()
-# of this kernel judges xrx-replay --geneve-port.
-modprobe -d "$KROOT" geneve 2>&1 | sed "s/^/# modprobe geneve: /"
-GRO_ORACLE_RUNS=${GRO_ORACLE_RUNS:-1} \
-	bash "$TOP/tests/integration/test_geneve_oracle.sh" 2>&1 |
-	grep -E '^(not )?ok [0-9]+|^#' | pass geneve_oracle
 XDP_LOADER_MODES= bash "$TOP/tests/integration/test_xdp_loader.sh" 2>&1 |
 	grep -E '^(not )?ok [0-9]+|^#' | pass xdp_loader

@@ -94,7 +94,9 @@ def kernel_run(a, names, tag):
          "-s", "0", "-w", cap, "ether[6:4] == 0x02000000"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.time() + 10
+        # 30 s: a QEMU guest under TCG on a busy host (tests/kernels/)
+        # may take more than 10 to start tcpdump
+        deadline = time.time() + 30
         err = b""
         while b"listening on" not in err:
             left = deadline - time.time()
