@@ -372,7 +372,7 @@ struct xrx_pkt {
 	X(GENEVE_AGGS_OUT, "geneve_aggs_out",                                  \
 	  "delivered GENEVE packets of two or more segments")                  \
 	X(SINGLE_GENEVE_SHORT, "single_geneve_short",                          \
-	  "GENEVE port, no room for the GENEVE header, options and inner Ethernet header") \
+	  "GENEVE port, GENEVE header, options and inner Ethernet header not within the frame's first 256 bytes") \
 	X(SINGLE_GENEVE_OAM, "single_geneve_oam",                              \
 	  "GENEVE version not 0, or OAM set (geneve_gro_receive)")             \
 	X(SINGLE_GENEVE_PROTO, "single_geneve_proto",                          \

@@ -97,6 +97,10 @@ static const struct gn_case cases[] = {
 	{ "protocol type not Ethernet goes alone", 4,
 	  .mod = { { 0, 3, GN_PROTO, 0x88b5 } }, .outs = "0 1 2 3",
 	  .stat = { { S(SINGLE_GENEVE_PROTO), 4 } } },
+	/* xrx's limit, not the kernel's: the headers must lie within the
+	 * parse window (docs/geneve.md) */
+	{ "options past the 256-byte window go alone", 3, .opt_words = 50,
+	  .outs = "0 1 2", .stat = { { S(SINGLE_GENEVE_SHORT), 3 } } },
 	{ "inner arp goes alone (eth_gro_receive)", 3,
 	  .mod = { { 0, 2, GN_IN_ARP } }, .outs = "0 1 2",
 	  .stat = { { S(SINGLE_GENEVE_INNER), 3 } } },
