@@ -37,6 +37,7 @@
 #include <xrx/types.h>
 #include <xrx/meta.h>
 #include <xrx/hash.h>
+#include <xrx/tunnel.h>
 
 struct xrx_parsed;	/* include/xrx/parse.h */
 
@@ -55,7 +56,8 @@ extern "C" {
 #define XRX_SEGS_DEFAULT 64		/* see max_segs */
 #define XRX_SEGS_MAX 65535		/* gso_segs is 16 bits */
 #define XRX_UDP_SEGS_MAX 64		/* UDP_GRO_CNT_MAX */
-#define XRX_VXLAN_PORTS_MAX 8		/* xrx_engine_opts.vxlan_ports */
+#define XRX_VXLAN_PORTS_MAX XRX_TNL_PORTS_MAX /* xrx_engine_opts.vxlan_ports */
+#define XRX_GENEVE_PORTS_MAX XRX_TNL_PORTS_MAX /* and geneve_ports */
 #define XRX_FLUSH_TIMEOUT_MAX 1000000	/* flush_timeout_us: 1 s */
 
 enum xrx_copy_mode {
@@ -122,7 +124,8 @@ enum xrx_gso_type {
 enum xrx_gso_flags {
 	XRX_GSO_F_FIXEDID = 1 << 0,	/* IPv4 ID constant (SKB_GSO_TCP_FIXEDID);
 					 * in a tunnel, the outer header's */
-	/* VXLAN aggregates (xrx_engine_opts.vxlan_ports): gso_type is the
+	/* VXLAN and GENEVE aggregates (xrx_engine_opts.vxlan_ports,
+	 * geneve_ports): gso_type is the
 	 * inner TCP's, these say what is around it, as skb gso_type bits
 	 * do after udp_gro_complete() */
 	XRX_GSO_F_UDP_TUNNEL = 1 << 1,		/* SKB_GSO_UDP_TUNNEL: outer
@@ -246,12 +249,13 @@ struct xrx_pkt {
 	__u16 vlan_proto;		/* TPID, host order (0x8100, 0x88a8) */
 	__u16 vlan_tci;
 	/*
-	 * VXLAN (a frame to one of xrx_engine_opts.vxlan_ports, delivered
+	 * VXLAN or GENEVE (a frame to one of xrx_engine_opts.vxlan_ports or
+	 * geneve_ports, delivered
 	 * single or aggregated): the parsed headers (l3_off, l4_off,
 	 * l4_proto, nr_vlans, headlen ...) and the checksum fields above
 	 * describe the INNER headers, as csum_start
 	 * and the inner offsets of an skb do; these locate the outer ones.
-	 * All 0 for a frame that is not VXLAN.
+	 * All 0 for a frame that is not VXLAN or GENEVE.
 	 */
 	__u16 outer_l3_off;		/* outer IPv4 or IPv6 header */
 	__u16 outer_l4_off;		/* outer UDP header */
@@ -356,7 +360,25 @@ struct xrx_pkt {
 	X(SINGLE_VXLAN_SHORT, "single_vxlan_short",                            \
 	  "VXLAN port, no room for the VXLAN and inner Ethernet headers")      \
 	X(SINGLE_VXLAN_INNER, "single_vxlan_inner",                            \
-	  "VXLAN whose inner frame is not TCP over IPv4/IPv6 (eth_gro_receive)")
+	  "VXLAN whose inner frame is not TCP over IPv4/IPv6 (eth_gro_receive)") \
+	XRX_ENGINE_GENEVE_STATS_TABLE(X)
+
+/*
+ * GENEVE (xrx_engine_opts.geneve_ports), as VXLAN's: the outer headers'
+ * flush reasons are the flush_outer_* counters above.
+ */
+#define XRX_ENGINE_GENEVE_STATS_TABLE(X)                                       \
+	X(GENEVE_FRAMES_IN, "geneve_frames_in", "frames to a GENEVE port")    \
+	X(GENEVE_AGGS_OUT, "geneve_aggs_out",                                  \
+	  "delivered GENEVE packets of two or more segments")                  \
+	X(SINGLE_GENEVE_SHORT, "single_geneve_short",                          \
+	  "GENEVE port, GENEVE header, options and inner Ethernet header not within the frame's first 256 bytes") \
+	X(SINGLE_GENEVE_OAM, "single_geneve_oam",                              \
+	  "GENEVE version not 0, or OAM set (geneve_gro_receive)")             \
+	X(SINGLE_GENEVE_PROTO, "single_geneve_proto",                          \
+	  "GENEVE protocol type not Ethernet (0x6558)")                        \
+	X(SINGLE_GENEVE_INNER, "single_geneve_inner",                          \
+	  "GENEVE whose inner frame is not TCP over IPv4/IPv6 (eth_gro_receive)")
 
 enum xrx_engine_stat {
 #define XRX_X_ENUM(e, n, d) XRX_ENGINE_STAT_##e,
@@ -367,7 +389,8 @@ enum xrx_engine_stat {
 
 /*
  * The options a user sets (flows, max_aggregate, max_segs,
- * flush_timeout_us, csum, copy, udp, vxlan_ports, ipv6_jumbo) have their
+ * flush_timeout_us, csum, copy, udp, vxlan_ports, geneve_ports,
+ * ipv6_jumbo) have their
  * defaults and bounds in one table, include/xrx/options.h; a number left
  * 0 takes its default there.
  */
@@ -431,6 +454,15 @@ struct xrx_engine_opts {
 	struct xrx_hash_key hash_key;
 	/* Partial checksums from a sender's TX offload (enum above). */
 	enum xrx_csum_partial csum_partial;
+	/*
+	 * UDP destination ports that carry GENEVE (6081 is IANA's), as
+	 * vxlan_ports: the TCP inside, behind an Ethernet header (protocol
+	 * type 0x6558), is aggregated as the kernel's geneve_gro_receive()
+	 * does; the GENEVE header with its options is part of the flow.
+	 * No port may be in both lists.
+	 */
+	__u16 geneve_ports[XRX_GENEVE_PORTS_MAX];
+	__u32 nr_geneve_ports;
 };
 
 /* Return: a new engine, or NULL with errno set (EINVAL: bad option). */

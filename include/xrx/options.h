@@ -111,6 +111,9 @@ extern "C" {
 	X(VXLAN_PORTS, ENGINE, vxlan_ports, "vxlan_ports", "vxlan-port", 'x',  \
 	  PORTS, 0, 1, 65535, NULL, "PORT", "a UDP port",                      \
 	  "UDP port carrying VXLAN")                                           \
+	X(GENEVE_PORTS, ENGINE, geneve_ports, "geneve_ports", "geneve-port",   \
+	  'g', PORTS, 0, 1, 65535, NULL, "PORT", "a UDP port",                 \
+	  "UDP port carrying GENEVE")                                          \
 	X(IPV6_JUMBO, ENGINE, ipv6_jumbo, NULL, "ipv6-jumbo", 'J', ENUM,       \
 	  XRX_IPV6_JUMBO_ZERO, 0, XRX_IPV6_JUMBO_HBH, XRX_OPT_WORDS_IPV6_JUMBO, \
 	  "FORM", NULL, "IPv6 BIG TCP form (hbh: Linux 6.x)")          \

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * VXLAN (RFC 7348) on top of the one header parser (include/xrx/parse.h):
+ * UDP tunnels on top of the one header parser (include/xrx/parse.h):
  * given a frame whose outer headers xrx_parse() read as UDP to a port the
- * caller configured for VXLAN, read the VXLAN header and parse the inner
- * Ethernet frame (up to two VLAN tags, IPv4/IPv6, TCP/UDP) with the same
- * xrx_parse(), shifted to the inner frame.
+ * caller configured for a tunnel kind (VXLAN, RFC 7348; GENEVE, RFC 8926),
+ * read the tunnel header and parse the inner Ethernet frame (up to two
+ * VLAN tags, IPv4/IPv6, TCP/UDP) with the same xrx_parse(), shifted to
+ * the inner frame. What differs between the kinds is the tunnel header
+ * alone: its length, and what keeps a frame out of GRO.
  *
  * The kernel finds VXLAN the same way: udp4_gro_receive() looks up the UDP
  * socket of the destination port (udp4_gro_lookup_skb()), and only a
@@ -20,6 +22,7 @@
 #define XRX_PARSE_TUNNEL_H
 
 #include <xrx/parse.h>
+#include <xrx/tunnel.h>
 
 #define XRX_VXLAN_HLEN 8
 #define XRX_VXLAN_PORT 4789	/* IANA */
@@ -27,10 +30,16 @@
 #define XRX_VXLAN_VNI 4		/* VNI in the word's high 24 bits */
 
 enum xrx_tnl_result {
-	XRX_TNL_NONE = 0,	/* not a UDP frame that can carry VXLAN */
-	XRX_TNL_VXLAN,		/* VXLAN; @inner holds the inner parse */
-	XRX_TNL_SHORT,		/* VXLAN port, but no room for the VXLAN and
-				 * inner Ethernet headers */
+	XRX_TNL_NONE = 0,	/* not a UDP frame that can carry a tunnel */
+	XRX_TNL_VXLAN,		/* the tunnel header is read (any kind, the
+				 * name is VXLAN's, the first); @inner holds
+				 * the inner parse */
+	XRX_TNL_SHORT,		/* tunnel port, but no room for the tunnel
+				 * and inner Ethernet headers */
+	XRX_TNL_ALONE,		/* GENEVE version not 0, or OAM set:
+				 * geneve_gro_receive() leaves it alone */
+	XRX_TNL_NOT_ETH,	/* GENEVE protocol type not Ethernet
+				 * (ETH_P_TEB): no inner Ethernet frame */
 };
 
 struct xrx_tnl_parsed {
@@ -38,7 +47,7 @@ struct xrx_tnl_parsed {
 	__u32 vni;			/* 24 bits, host order */
 	__u16 outer_l3_off;
 	__u16 outer_l4_off;		/* the outer UDP header */
-	__u16 vxlan_off;
+	__u16 vxlan_off;		/* the tunnel header (any kind) */
 	__u16 inner_mac_off;		/* the inner Ethernet header */
 };
 
@@ -68,9 +77,10 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
 }
 
 /*
- * xrx_parse_vxlan_at() - parse the VXLAN header and the inner frame.
+ * xrx_parse_tnl_at() - parse a tunnel header and the inner frame.
  * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
  * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
+ * @tkind:  enum xrx_tnl_kind, a constant at each call
  * @t:      result; every field is written (zero where parsing did not get)
  * @key:    as for xrx_parse_at(): the flow hash key, to compute
  *          t->inner.hash (which covers @outer->hash too), or NULL to leave
@@ -78,7 +88,12 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
  *
  * An outer IPv4 (any length) or IPv6 header with UDP qualifies. The
  * VXLAN flags are not judged here
- * (vxlan_gro_receive() does not either: it only compares them). The inner
+ * (vxlan_gro_receive() does not either: it only compares them). GENEVE:
+ * the header is 8 bytes and its options; a version other than 0 or the
+ * OAM bit is XRX_TNL_ALONE and a protocol type other than ETH_P_TEB
+ * XRX_TNL_NOT_ETH, as geneve_gro_receive() takes neither into
+ * eth_gro_receive() (the critical bit and the options are only compared,
+ * by the caller, as part of the flow). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
  * and its hash (with @key) covers the outer hash, the VNI and the inner
@@ -96,14 +111,15 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
  *
  * Return: enum xrx_tnl_result.
  */
-static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
-					      int kind, __u32 len, __u32 wire,
-					      const struct xrx_parsed *outer,
-					      struct xrx_tnl_parsed *t,
-					      const struct xrx_hash_key *key)
+static __always_inline int xrx_parse_tnl_at(const struct xrx_win *w,
+					    int kind, __u32 len, __u32 wire,
+					    const struct xrx_parsed *outer,
+					    int tkind,
+					    struct xrx_tnl_parsed *t,
+					    const struct xrx_hash_key *key)
 {
 	struct xrx_win iw;
-	__u32 off;
+	__u32 off, hlen = XRX_VXLAN_HLEN, w0 = 0;
 
 	__builtin_memset(t, 0, sizeof(*t));
 	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != XRX_IPPROTO_UDP)
@@ -114,11 +130,25 @@ static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
 	t->outer_l3_off = outer->l3_off;
 	t->outer_l4_off = outer->l4_off;
 	t->vxlan_off = off;
-	t->inner_mac_off = off + XRX_VXLAN_HLEN;
-	if (off + XRX_VXLAN_HLEN + XRX_ETH_HLEN > len)
+	if (tkind == XRX_TNL_K_GENEVE) {
+		if (off + XRX_GENEVE_HLEN > len)
+			return XRX_TNL_SHORT;
+		w0 = xrx_be32(XRX_LOAD(w, kind, off, __u32));
+		hlen = XRX_GENEVE_HLEN + 4 * ((w0 >> 24) & XRX_GENEVE_OPTLEN);
+	}
+	t->inner_mac_off = off + hlen;
+	if (off + hlen + XRX_ETH_HLEN > len)
 		return XRX_TNL_SHORT;
 	t->vni = xrx_be32(XRX_LOAD(w, kind, off + XRX_VXLAN_VNI, __u32)) >> 8;
-	off = (off + XRX_VXLAN_HLEN) & (XRX_PARSE_WINDOW - 1);
+	if (tkind == XRX_TNL_K_GENEVE) {
+		/* geneve_gro_receive(): the order it checks them in */
+		if ((w0 >> 24) & XRX_GENEVE_VER ||
+		    (w0 >> 16) & XRX_GENEVE_F_OAM)
+			return XRX_TNL_ALONE;
+		if ((w0 & 0xffff) != XRX_ETH_P_TEB)
+			return XRX_TNL_NOT_ETH;
+	}
+	off = (off + hlen) & (XRX_PARSE_WINDOW - 1);
 
 	/* The inner frame is a frame of its own: parse it where it starts
 	 * and move its offsets to the outer frame's. */
@@ -141,8 +171,31 @@ xrx_out_of_window: __attribute__((unused));
 	return XRX_TNL_SHORT;
 }
 
+/* VXLAN, the first kind: what xrx_rx and its tests call. */
+static __always_inline int xrx_parse_vxlan_at(const struct xrx_win *w,
+					      int kind, __u32 len, __u32 wire,
+					      const struct xrx_parsed *outer,
+					      struct xrx_tnl_parsed *t,
+					      const struct xrx_hash_key *key)
+{
+	return xrx_parse_tnl_at(w, kind, len, wire, outer, XRX_TNL_K_VXLAN, t,
+				key);
+}
+
 /* The window is a buffer (userspace, or BPF's scratch copy); @key as for
  * xrx_parse(). */
+static __always_inline int xrx_parse_tnl(const __u8 *p, __u32 len,
+					 __u32 wire,
+					 const struct xrx_parsed *outer,
+					 int tkind, struct xrx_tnl_parsed *t,
+					 const struct xrx_hash_key *key)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_tnl_at(&w, XRX_WIN_BUF, len, wire, outer, tkind, t,
+				key);
+}
+
 static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 					   __u32 wire,
 					   const struct xrx_parsed *outer,

@@ -46,6 +46,7 @@
 
 #include <xrx/types.h>
 #include <xrx/hash.h>
+#include <xrx/tunnel.h>
 
 #define XRX_RULES_MAX 1024
 #define XRX_RULE_PREFIX_BASE 32	/* proto + zero + port bits */
@@ -101,10 +102,10 @@ struct xrx_port_val {
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_port_val) == 4, "xrx_ports value ABI");
 
-/* The UDP ports xrx_rx takes for VXLAN: as many as the engine's
- * XRX_VXLAN_PORTS_MAX (include/xrx/engine.h, which the engine-only build
- * sees without this header); user/xrxd/xdp.c asserts they are equal. */
-#define XRX_CFG_VXLAN_PORTS 8
+/* The UDP ports xrx_rx takes for VXLAN: as many as the engine takes for
+ * each tunnel kind (include/xrx/tunnel.h); user/xrxd/xdp.c asserts they
+ * are equal. */
+#define XRX_CFG_VXLAN_PORTS XRX_TNL_PORTS_MAX
 
 enum xrx_cfg_flags {
 	/* Parse the frame inside VXLAN and look up XRX_RULE_SCOPE_INNER

@@ -404,6 +404,13 @@ static void frame_place(struct fz *c, __u32 k, bool meta)
 			    len, &r, &t, &F.o.hash_key) == XRX_TNL_VXLAN &&
 	    (h = hb_get(t.inner.hash)))
 		h->in += len;
+	/* ... and so is a GENEVE one (port 6081 below). */
+	if (!F.lying_meta && r.result == XRX_PARSE_L4 && r.dport == 6081 &&
+	    xrx_parse_tnl(b, len < XRX_PARSE_WINDOW ? len : XRX_PARSE_WINDOW,
+			  len, &r, XRX_TNL_K_GENEVE, &t, &F.o.hash_key) ==
+		    XRX_TNL_VXLAN &&
+	    (h = hb_get(t.inner.hash)))
+		h->in += len;
 	if (!meta)
 		return;
 	xrx_meta_fill(&F.metas[k], &r);
@@ -575,6 +582,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Always: UDP to 4789 from any input takes the VXLAN rules. */
 	F.o.nr_vxlan_ports = 1;
 	F.o.vxlan_ports[0] = 4789;
+	/* ... and UDP to 6081 the GENEVE ones. */
+	F.o.nr_geneve_ports = 1;
+	F.o.geneve_ports[0] = 6081;
 	F.o.deliver = on_deliver;
 	F.o.release_frame = on_release;
 	F.o.hash_key = (struct xrx_hash_key)FZ_HASH_KEY;

@@ -120,6 +120,44 @@ static void check_vxlan(const __u8 *data, __u8 *scratch,
 	}
 }
 
+/*
+ * ... and as GENEVE, whose header has a length of its own (options): the
+ * inner frame starts behind it, inside the window, and nothing depends on
+ * bytes past the window.
+ */
+static void check_geneve(const __u8 *data, __u8 *scratch,
+			 const struct xrx_parsed *r, __u32 len, __u32 wire)
+{
+	struct xrx_tnl_parsed t, u;
+	int tr, i;
+
+	tr = xrx_parse_tnl(data, len, wire, r, XRX_TNL_K_GENEVE, &t, &key);
+	if (tr == XRX_TNL_NONE)
+		return;
+	if (tr != XRX_TNL_SHORT)
+		FZ_CHECK(t.inner_mac_off + XRX_ETH_HLEN <= len &&
+			 t.inner_mac_off >= r->l4_off + 16,
+			 "GENEVE inner_mac_off %u, window %u", t.inner_mac_off,
+			 len);
+	if (tr == XRX_TNL_VXLAN) {
+		FZ_CHECK(t.inner.headlen <= wire, "inner headlen %u > %u",
+			 t.inner.headlen, wire);
+		if (t.inner.result == XRX_PARSE_L4)
+			FZ_CHECK(t.inner.headlen <= len &&
+				 t.inner.headlen >= t.inner.l4_off + 8,
+				 "GENEVE inner L4: l4_off %u headlen %u",
+				 t.inner.l4_off, t.inner.headlen);
+	}
+	for (i = 0; i < SCRATCH_FILLS; i++) {
+		memset(scratch, i ? 0x00 : 0xff, XRX_PARSE_SCRATCH);
+		memcpy(scratch, data, len);
+		FZ_CHECK(xrx_parse_tnl(scratch, len, wire, r, XRX_TNL_K_GENEVE,
+				       &u, &key) == tr &&
+			 !memcmp(&t, &u, sizeof(t)),
+			 "GENEVE result depends on bytes past the window");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static __u8 scratch[XRX_PARSE_SCRATCH];
@@ -156,5 +194,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 r.headlen, s.headlen);
 	}
 	check_vxlan(data, scratch, &r, len, wire);
+	check_geneve(data, scratch, &r, len, wire);
 	return 0;
 }

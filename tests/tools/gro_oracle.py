@@ -94,7 +94,9 @@ def kernel_run(a, names, tag):
          "-s", "0", "-w", cap, "ether[6:4] == 0x02000000"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.time() + 10
+        # 30 s: a QEMU guest under TCG on a busy host (tests/kernels/)
+        # may take more than 10 to start tcpdump
+        deadline = time.time() + 30
         err = b""
         while b"listening on" not in err:
             left = deadline - time.time()
@@ -142,6 +144,8 @@ def xrx_run(a, t):
         cmd.append("--udp")
     for port in a.vxlan_port:
         cmd += ["--vxlan-port", str(port)]
+    for port in a.geneve_port:
+        cmd += ["--geneve-port", str(port)]
     cmd += a.replay_args.split()
     subprocess.run(cmd + [src, out], check=True, timeout=60)
     # With the metadata xrx_rx writes (the live path, and the engine's
@@ -168,6 +172,8 @@ def main():
     ap.add_argument("--vxlan-port", type=int, action="append", default=[],
                     help="UDP port of VXLAN: xrx-replay aggregates inside "
                     "it, and packets to it compare by their inner flow")
+    ap.add_argument("--geneve-port", type=int, action="append", default=[],
+                    help="UDP port of GENEVE, as --vxlan-port")
     ap.add_argument("--replay-args", default="",
                     help="more xrx-replay options, as one word list "
                     "(--replay-args='--ipv6-jumbo hbh --max-size 185000'), "
@@ -177,11 +183,15 @@ def main():
                     "immediate mode")
     a = ap.parse_args()
     xrxpcap.VXLAN_PORTS.update(a.vxlan_port)
+    xrxpcap.GENEVE_PORTS.update(a.geneve_port)
 
     with open(os.path.join(a.fixtures, "trains.json")) as f:
         trains = json.load(f)
     if a.only:
         trains = [t for t in trains if t["name"] in a.only]
+    # a fixture set may name its own differences ("documented")
+    DOCUMENTED.update((t["name"], t["documented"]) for t in trains
+                      if "documented" in t)
     lacks = kernel_lacks()
     for t in trains:
         for need in t.get("needs", []):

@@ -354,6 +354,10 @@ static inline void h_assert_reasons_add_up(struct harness *h)
 	for (i = XRX_ENGINE_STAT_FLUSH_OUTER_TTL;
 	     i <= XRX_ENGINE_STAT_SINGLE_VXLAN_INNER; i++)
 		sum += h->stats[i];
+	/* GENEVE's */
+	for (i = XRX_ENGINE_STAT_SINGLE_GENEVE_SHORT;
+	     i <= XRX_ENGINE_STAT_SINGLE_GENEVE_INNER; i++)
+		sum += h->stats[i];
 	assert_int_equal(sum, h->stats[XRX_ENGINE_STAT_PKTS_OUT]);
 	assert_int_equal(h->stats[XRX_ENGINE_STAT_PKTS_OUT], h->nr_out);
 }

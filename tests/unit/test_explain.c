@@ -18,7 +18,7 @@
  * net/ipv4/af_inet.c, net/ipv4/tcp_offload.c, net/ipv4/udp_offload.c,
  * net/ipv6/ip6_offload.c, net/ipv6/tcpv6_offload.c,
  * net/ipv6/udp_offload.c, net/ethernet/eth.c,
- * drivers/net/vxlan/vxlan_core.c), and xrx's own for its own rules. A
+ * drivers/net/vxlan/vxlan_core.c, drivers/net/geneve.c), and xrx's own for its own rules. A
  * misspelt name in the table fails here.
  */
 static const char *const kernel_funcs[] = {
@@ -28,6 +28,7 @@ static const char *const kernel_funcs[] = {
 	"tcp4_gro_receive", "tcp6_gro_receive", "tcp_gro_receive",
 	"udp4_gro_receive", "udp6_gro_receive", "udp_gro_receive",
 	"udp_gro_receive_segment", "vxlan_gro_receive",
+	"geneve_gro_receive",
 	/* xrx's own */
 	"max_segs", "xrx_engine__flush_all", "xrx_engine__flush_oldest",
 };

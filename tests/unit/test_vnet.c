@@ -692,6 +692,78 @@ static void test_vxlan_segments(void **state)
 	vt_free(v);
 }
 
+/*
+ * GENEVE with options takes the same UDP-tunnel GSO: the header for a
+ * whole write (tap) puts the inner network header behind the GENEVE
+ * header and its options, and every segment (tun, tap) is the frame that
+ * went in, byte for byte.
+ */
+static void test_geneve_tnl(void **state)
+{
+	__u8 hdr[XRX_HEAD_SIZE], buf[SLOT];
+	__u32 pay_off, pay_len, len, base, i3;
+	struct xrx_engine_opts o = { .sz = sizeof(o) };
+	struct xrx_vnet_hdr_tnl h;
+	struct vxlan_outer go;
+	struct frame_spec in;
+	struct xrx_pkt *p;
+	struct vt *v = calloc(1, sizeof(*v));
+	int i, hlen, len0;
+
+	assert_non_null(v);
+	o.geneve_ports[0] = GENEVE_FRAME_PORT;
+	o.nr_geneve_ports = 1;
+	o.region = v->region;
+	o.region_size = sizeof(v->region);
+	o.deliver = vt_deliver;
+	o.ctx = v;
+	v->e = xrx_engine__new(&o);
+	assert_non_null(v->e);
+	for (i = 0; i < 5; i++) {
+		frame_spec_tcp4(&in);
+		in.payload_len = 1100;
+		in.seq = 1000 + i * 1100;
+		in.ip_id = (__u16)(500 + i);
+		geneve_outer_default(&go, (__u16)(300 + i));
+		go.opt_words = 3;
+		go.opt = 0x01020304;
+		len0 = vxlan_frame_build(&in, &go, v->region + v->nr * SLOT,
+					 SLOT, &v->info[v->nr]);
+		assert_true(len0 > 0);
+		v->frames[v->nr].addr = (__u64)v->nr * SLOT;
+		v->frames[v->nr].len = (__u32)len0;
+		v->nr++;
+	}
+	vt_run(v);
+	assert_int_equal(v->nr_out, 1);
+	p = v->out[0];
+	assert_int_equal(p->gso_segs, 5);
+	i3 = 14 + 20 + 8 + 8 + 12 + 14;
+	assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(p, 0, &h), 0);
+	assert_int_equal(h.hdr.gso_type, VIRTIO_NET_HDR_GSO_TCPV4 |
+					 VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4);
+	assert_int_equal(le16toh(h.outer_th_offset), 14 + 20);
+	assert_int_equal(le16toh(h.inner_nh_offset), i3);
+	assert_int_equal(h.hdr.csum_start, i3 + 20);
+	assert_int_equal(h.hdr.gso_size, 1100);
+	for (base = 0; base <= 14; base += 14) {
+		for (i = 0; i < 5; i++) {
+			hlen = xrx_vnet_tnl_seg(p, base, i, hdr, sizeof(hdr),
+						&pay_off, &pay_len);
+			assert_int_equal(hlen, i3 + 20 + 32 - base);
+			len = piece_bytes(p, hdr, hlen, pay_off, pay_len,
+					  buf + base);
+			memcpy(buf, v->region + v->frames[i].addr, base);
+			len += base;
+			assert_int_equal(len, v->frames[i].len);
+			assert_memory_equal(buf, v->region + v->frames[i].addr,
+					    len);
+		}
+	}
+	vt_free(v);
+	(void)state;
+}
+
 /* CWR on the first segment only, FIN on the last only. */
 static void test_vxlan_segments_flags(void **state)
 {
@@ -731,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_vxlan_tnl_hdr),
 		cmocka_unit_test(test_vxlan_segments),
 		cmocka_unit_test(test_vxlan_segments_flags),
+		cmocka_unit_test(test_geneve_tnl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

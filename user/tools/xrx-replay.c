@@ -154,8 +154,7 @@ static void replay_cli_init(struct replay_cli *rc)
 	};
 	static const struct cli_opt after[] = {
 		CLI_OPT("meta", 'M', NULL,
-			"give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
-			"as on the live path (default: the engine parses)"),
+			"frames carry xrx_rx's xrx_meta, as on the live path"),
 		CLI_OPT("hash-key", 'K', "HEX",
 			"flow hash key, 32 hex digits; default: random per run"),
 		CLI_OPT("json", 'j', NULL,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * VXLAN frames for the tools, tests and benchmarks: an inner frame from
- * frames.h wrapped in outer Ethernet / IPv4 (198.18.0.1 -> 198.18.0.2) or
- * IPv6 (2001:db8::1 -> 2001:db8::2) / UDP / VXLAN headers written byte by
+ * VXLAN and GENEVE frames for the tools, tests and benchmarks: an inner
+ * frame from frames.h wrapped in outer Ethernet / IPv4 (198.18.0.1 ->
+ * 198.18.0.2) or IPv6 (2001:db8::1 -> 2001:db8::2) / UDP / VXLAN (or
+ * GENEVE, o.geneve) headers written byte by
  * byte, every outer field a GRO rule looks at settable. Plain C, no
  * libxrx: the checksums are frames.h's.
  *
@@ -33,12 +34,43 @@ struct vxlan_outer {
 	int v6;			/* outer IPv6 2001:db8::1 -> 2001:db8::2:
 				 * ttl is the hop limit, tos the class */
 	__u32 flowlabel;	/* outer IPv6 */
+	/* GENEVE (RFC 8926) instead of VXLAN: the header's first two
+	 * bytes (version, option length in words, O and C bits) are
+	 * written as given, opt_words of options (opt, repeated) after
+	 * it; proto 0 is Transparent Ethernet Bridging (0x6558) */
+	int geneve;
+	__u8 gver;		/* version, 0..3 */
+	__u8 gflags;		/* second byte: 0x80 OAM, 0x40 critical */
+	__u16 gproto;
+	__u8 opt_words;		/* 0..63 */
+	__u32 opt;		/* each option word */
 };
 
-/* Outer headers' length: Ethernet, IPv4 or IPv6, UDP, VXLAN. */
+#define GENEVE_FRAME_PORT 6081
+
+/* The tunnel header's length: VXLAN's 8 bytes, or GENEVE's with options. */
+static inline __u32 vxlan_frame_tnl_len(const struct vxlan_outer *o)
+{
+	return o->geneve ? 8 + 4u * o->opt_words : 8;
+}
+
+/* Outer headers' length: Ethernet, IPv4 or IPv6, UDP, VXLAN or GENEVE. */
 static inline __u32 vxlan_frame_hdrs(const struct vxlan_outer *o)
 {
-	return o->v6 ? VXLAN_FRAME_HDRS + 20 : VXLAN_FRAME_HDRS;
+	return (o->v6 ? VXLAN_FRAME_HDRS + 20 : VXLAN_FRAME_HDRS) - 8 +
+	       vxlan_frame_tnl_len(o);
+}
+
+/* vxlan_outer_default(), for GENEVE on 6081 with no options. */
+static inline void geneve_outer_default(struct vxlan_outer *o, __u16 ipid)
+{
+	memset(o, 0, sizeof(*o));
+	o->vni = 42;
+	o->ipid = ipid;
+	o->sport = 49152;
+	o->dport = GENEVE_FRAME_PORT;
+	o->ttl = 64;
+	o->geneve = 1;
 }
 
 static inline void vxlan_outer_default(struct vxlan_outer *o, __u16 ipid)
@@ -69,6 +101,7 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	static const __u8 omac[12] = { 2, 0, 0, 0, 0, 0x12,
 				       2, 0, 0, 0, 0, 0x11 };
 	__u32 hdrs = vxlan_frame_hdrs(o), l3len = o->v6 ? 40 : 20;
+	__u32 tlen = vxlan_frame_tnl_len(o);
 	__u8 *ip = buf + 14, *uh = buf + 14 + l3len;
 	struct frame_info inf;
 	__u32 ulen, sum, i;
@@ -82,7 +115,7 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 		return len;
 	memcpy(buf, omac, 12);
 	vxlan_wr16(buf + 12, o->v6 ? 0x86dd : 0x0800);
-	ulen = 16 + len;
+	ulen = 8 + tlen + len;
 	memset(ip, 0, l3len);
 	if (o->v6) {
 		ip[0] = 0x60 | o->tos >> 4;
@@ -110,8 +143,18 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	vxlan_wr16(uh, o->sport);
 	vxlan_wr16(uh + 2, o->dport);
 	vxlan_wr16(uh + 4, ulen);
-	memset(uh + 6, 0, 10);
-	uh[8] = 0x08;			/* I: the VNI is valid */
+	memset(uh + 6, 0, 2 + tlen);
+	if (o->geneve) {
+		uh[8] = o->gver << 6 | (o->opt_words & 0x3f);
+		uh[9] = o->gflags;
+		vxlan_wr16(uh + 10, o->gproto ? o->gproto : 0x6558);
+		for (i = 0; i < o->opt_words; i++) {
+			vxlan_wr16(uh + 16 + 4 * i, o->opt >> 16);
+			vxlan_wr16(uh + 18 + 4 * i, o->opt);
+		}
+	} else {
+		uh[8] = 0x08;		/* I: the VNI is valid */
+	}
 	uh[12] = o->vni >> 16;
 	uh[13] = o->vni >> 8;
 	uh[14] = o->vni;

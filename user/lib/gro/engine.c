@@ -26,7 +26,7 @@ XRX_COUNTERS_DEFINE(, xrx_engine_stat, XRX_ENGINE_STATS_TABLE,
  * their table (include/xrx/options.h); pkts and max_chunks, which libxrx
  * sets, here. Return: 0 or -EINVAL.
  */
-static int xrx_engine_opts_check(struct xrx_engine_opts *o)
+static int xrx_engine_opts_check(struct xrx_engine_opts *o, bool *any_tnl)
 {
 	if (!o->region || !o->region_size)
 		return -EINVAL;
@@ -38,6 +38,8 @@ static int xrx_engine_opts_check(struct xrx_engine_opts *o)
 	if (!o->pkts)
 		o->pkts = o->flows + 1024;
 	if (o->pkts > (1u << 26))
+		return -EINVAL;
+	if (xrx_tnl_opts_check(o, any_tnl))
 		return -EINVAL;
 	if (!o->max_chunks)
 		o->max_chunks = 1;
@@ -121,7 +123,7 @@ struct xrx_engine *xrx_engine__new(const struct xrx_engine_opts *opts)
 	err = xrx_opts_copy(&e->opts, sizeof(e->opts), opts,
 			    XRX_ENGINE_OPTS_MIN);
 	if (!err)
-		err = xrx_engine_opts_check(&e->opts);
+		err = xrx_engine_opts_check(&e->opts, &e->tnl);
 	/* No key given: one of its own */
 	if (!err && xrx_hash_key_unset(&e->opts.hash_key))
 		err = xrx_hash_key_new(&e->opts.hash_key);
@@ -281,7 +283,7 @@ static bool xrx_seg_lengths(struct xrx_seg *s)
 
 /*
  * What keeps a frame out of GRO altogether; the held aggregate of its
- * flow is not touched. A frame to a VXLAN port goes through the tunnel's
+ * flow is not touched. A frame to a tunnel port goes through the tunnel's
  * entry stage first (tunnel.c), and the rules below then judge the frame
  * inside it. Return: 0, or the single_* / csum_bad counter.
  */
@@ -290,14 +292,16 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 	const __u8 *l4;
 	__u32 ulen;
 	bool inner;
-	int why;
+	int why, inner_why;
 
-	if (unlikely(e->opts.nr_vxlan_ports)) {
+	if (unlikely(e->tnl)) {
 		why = xrx_tnl_frame(e, s);
 		if (why)
 			return why;
 	}
+	/* inside a tunnel: the kind's reason for an inner frame without GRO */
 	inner = s->nr_lvls > 1;
+	inner_why = inner ? xrx_tnl_descs[s->lvl[0].tnl - 1].single_inner : 0;
 	switch (s->result) {
 	case XRX_PARSE_L4:
 		break;
@@ -305,8 +309,7 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 		return XRX_ENGINE_STAT_SINGLE_FRAG;
 	case XRX_PARSE_NOT_IP:		/* eth_gro_receive(): no ptype */
 	case XRX_PARSE_NOT_L4:
-		return inner ? XRX_ENGINE_STAT_SINGLE_VXLAN_INNER :
-			       XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
+		return inner ? inner_why : XRX_ENGINE_STAT_SINGLE_NOT_TCP_UDP;
 	default:
 		return XRX_ENGINE_STAT_SINGLE_MALFORMED;
 	}
@@ -323,7 +326,7 @@ static int xrx_seg_no_gro(struct xrx_engine *e, struct xrx_seg *s)
 		/* In a tunnel: udp_gro_receive() with no socket and no
 		 * rx-udp-gro-forwarding delivers it alone. */
 		if (inner)
-			return XRX_ENGINE_STAT_SINGLE_VXLAN_INNER;
+			return inner_why;
 		if (!e->opts.udp)
 			return XRX_ENGINE_STAT_SINGLE_UDP_OFF;
 	}

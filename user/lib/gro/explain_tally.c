@@ -16,6 +16,7 @@
 #include <xrx/explain.h>
 #include <xrx/bytes.h>
 #include <xrx/hdr.h>
+#include <xrx/tunnel.h>
 
 #include "gro/explain_tally.h"
 #include "gro/explain_why.h"
@@ -115,9 +116,14 @@ static void xrx_flow_name(const struct xrx_pkt *p, char *buf, size_t size)
 	else
 		n += snprintf(buf + n, size - n, "%s > %s proto %u", s, d,
 			      p->l4_proto);
+	/* Both kinds have the VNI at 4; only GENEVE of protocol type
+	 * ETH_P_TEB gets this far, where VXLAN has reserved zeros. */
 	vxh = p->outer_l4_off + XRX_UDPH_LEN;
 	if (p->outer_l3_off && n < size && vxh + 8 <= p->head_len)
-		snprintf(buf + n, size - n, " in vxlan %u",
+		snprintf(buf + n, size - n, " in %s %u",
+			 xrx_get16(p->head + vxh + XRX_GENEVE_PROTO) ==
+					 XRX_ETH_P_TEB ?
+				 "geneve" : "vxlan",
 			 xrx_get32(p->head + vxh + 4) >> 8);
 }
 

@@ -23,6 +23,7 @@
 #include <xrx/explain.h>
 #include <xrx/bytes.h>
 #include <xrx/hdr.h>
+#include <xrx/tunnel.h>
 
 #include "gro/csum.h"
 #include "gro/explain_why.h"
@@ -188,6 +189,14 @@
 	X(SINGLE_VXLAN_SHORT, ANY, NOT_MERGED, false, "VXLAN headers cut short", \
 	  "vxlan_gro_receive")                                                 \
 	X(SINGLE_VXLAN_INNER, ANY, NOT_MERGED, false, "inner frame not TCP",   \
+	  "eth_gro_receive")                                                   \
+	X(SINGLE_GENEVE_SHORT, ANY, NOT_MERGED, false,                         \
+	  "GENEVE headers cut short", "geneve_gro_receive")                    \
+	X(SINGLE_GENEVE_OAM, ANY, NOT_MERGED, false,                           \
+	  "GENEVE version not 0 or OAM set", "geneve_gro_receive")             \
+	X(SINGLE_GENEVE_PROTO, ANY, NOT_MERGED, false,                         \
+	  "GENEVE protocol type not Ethernet", "geneve_gro_receive")           \
+	X(SINGLE_GENEVE_INNER, ANY, NOT_MERGED, false, "inner frame not TCP",  \
 	  "eth_gro_receive")
 
 #define XRX_WHY_ROW(e, m, k, f, w, fn)                                        \

@@ -23,7 +23,7 @@ enum {
 	XF_V6 = 1 << 1,
 	XF_TCP = 1 << 2,
 	XF_UDP = 1 << 3,
-	XF_TNL = 1 << 4,	/* VXLAN */
+	XF_TNL = 1 << 4,	/* VXLAN or GENEVE */
 	XF_IPSUM = 1 << 5,	/* csum_bad: an IPv4 header's sum */
 	XF_OUTER = 1 << 6,	/* csum_bad: the outer UDP sum */
 	XF_FIN = 1 << 8,	/* TCP flags, XRX_TH_* << 8 */

@@ -50,7 +50,9 @@ struct xrx_lvl {
 	__u16 l3_off;			/* its IPv4 or IPv6 header */
 	__u16 l4_off;			/* the UDP (tunnel) or TCP/UDP header */
 	bool ipv6;
-	__u8 pad;			/* zero: levels compare whole */
+	__u8 tnl;			/* a tunnel's outer level: its kind
+					 * + 1 (enum xrx_tnl_kind), else 0;
+					 * levels compare whole */
 };
 
 /* 16 bytes the fast path (fast.h) compares at once */
@@ -212,6 +214,7 @@ struct xrx_engine {
 	struct xrx_frag *frag_store;
 	__u32 max_segs;			/* per aggregate, TCP */
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */
+	bool tnl;			/* some tunnel port is configured */
 	bool fast_off;			/* fast path disabled (tests) */
 	__u64 fast_merged;		/* segments it merged (tests) */
 	__u64 fast_runs;		/* runs it merged them in (tests) */
@@ -475,6 +478,26 @@ void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
  * gso_flags it adds).
  */
 int xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s);
+int xrx_tnl_opts_check(const struct xrx_engine_opts *o, bool *any);
+
+/*
+ * A tunnel kind (include/xrx/tunnel.h), described once: its name, the
+ * IANA port, where its ports are in the options, and its counters (the
+ * reasons a frame of the kind goes alone: tunnel header cut short, the
+ * kind's own refusal (GENEVE OAM), a protocol type without Ethernet
+ * inside, an inner frame without GRO).
+ */
+struct xrx_tnl_desc {
+	const char *name;
+	__u16 iana_port;
+	size_t ports_off;		/* __u16[XRX_TNL_PORTS_MAX] */
+	size_t nr_ports_off;		/* __u32 */
+	enum xrx_engine_stat frames_in, aggs_out;
+	enum xrx_engine_stat single_short, single_alone, single_proto,
+		single_inner;
+};
+
+extern const struct xrx_tnl_desc xrx_tnl_descs[XRX_TNL_KINDS];
 __u8 xrx_tnl_complete(struct xrx_engine *e, struct xrx_agg *a,
 		      const struct xrx_lvl *l);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * VXLAN GRO: TCP inside VXLAN over IPv4 or IPv6, aggregated as Linux
- * does it. Tunnel code is two stages around the common rules: an entry
+ * UDP tunnel GRO: TCP inside VXLAN or GENEVE over IPv4 or IPv6,
+ * aggregated as Linux does it. The kinds are rows of one table
+ * (xrx_tnl_descs[] below); VXLAN's path is described here, GENEVE's
+ * differs only in its gro_receive hook (geneve_gro_receive()). Tunnel code is two stages around the common rules: an entry
  * stage that checks the outer headers and moves the segment on to the
  * frame inside, as a second header level (gro.h), and an exit stage that
  * completes the UDP header around it. Everything in between is the plain
@@ -60,14 +62,98 @@
 
 #include "gro/gro.h"
 
-static bool xrx_tnl_port(const struct xrx_engine *e, __u16 port)
-{
-	__u32 i;
+/*
+ * The tunnel kinds, one row each (enum xrx_tnl_kind): everything the
+ * engine needs to know about a kind. The outer rules, the levels and the
+ * completion of the UDP header are common to all; the kernel too runs
+ * them in udp_gro_receive()/udp_gro_complete() for every UDP tunnel
+ * socket, and a kind only adds its gro_receive hook (the header parse,
+ * xrx_parse_tnl_at()) and its gro_complete (nothing to fix in the tunnel
+ * header for either kind). GENEVE's rules (drivers/net/geneve.c,
+ * geneve_gro_receive()): version 0 and no OAM, or the frame goes alone
+ * (flush, the held aggregate untouched); the whole header with its
+ * options (and the critical bit, the protocol type, the VNI) is compared
+ * byte for byte, a difference is another flow, which xrx_same_flow()
+ * does by comparing everything between the UDP and the inner IP header;
+ * protocol type ETH_P_TEB leads into eth_gro_receive().
+ */
+const struct xrx_tnl_desc xrx_tnl_descs[XRX_TNL_KINDS] = {
+	[XRX_TNL_K_VXLAN] = {
+		.name = "vxlan",
+		.iana_port = XRX_VXLAN_PORT,
+		.ports_off = offsetof(struct xrx_engine_opts, vxlan_ports),
+		.nr_ports_off = offsetof(struct xrx_engine_opts,
+					 nr_vxlan_ports),
+		.frames_in = XRX_ENGINE_STAT_VXLAN_FRAMES_IN,
+		.aggs_out = XRX_ENGINE_STAT_VXLAN_AGGS_OUT,
+		.single_short = XRX_ENGINE_STAT_SINGLE_VXLAN_SHORT,
+		.single_alone = XRX_ENGINE_STAT_SINGLE_VXLAN_SHORT,
+		.single_proto = XRX_ENGINE_STAT_SINGLE_VXLAN_INNER,
+		.single_inner = XRX_ENGINE_STAT_SINGLE_VXLAN_INNER,
+	},
+	[XRX_TNL_K_GENEVE] = {
+		.name = "geneve",
+		.iana_port = XRX_GENEVE_PORT,
+		.ports_off = offsetof(struct xrx_engine_opts, geneve_ports),
+		.nr_ports_off = offsetof(struct xrx_engine_opts,
+					 nr_geneve_ports),
+		.frames_in = XRX_ENGINE_STAT_GENEVE_FRAMES_IN,
+		.aggs_out = XRX_ENGINE_STAT_GENEVE_AGGS_OUT,
+		.single_short = XRX_ENGINE_STAT_SINGLE_GENEVE_SHORT,
+		.single_alone = XRX_ENGINE_STAT_SINGLE_GENEVE_OAM,
+		.single_proto = XRX_ENGINE_STAT_SINGLE_GENEVE_PROTO,
+		.single_inner = XRX_ENGINE_STAT_SINGLE_GENEVE_INNER,
+	},
+};
 
-	for (i = 0; i < e->opts.nr_vxlan_ports; i++)
-		if (e->opts.vxlan_ports[i] == port)
-			return true;
-	return false;
+static const __u16 *xrx_tnl_ports(const struct xrx_engine_opts *o, int k,
+				  __u32 *n)
+{
+	const struct xrx_tnl_desc *d = &xrx_tnl_descs[k];
+
+	*n = *(const __u32 *)((const char *)o + d->nr_ports_off);
+	return (const __u16 *)((const char *)o + d->ports_off);
+}
+
+/* The kind @port of a UDP frame leads to, or -1 for none. */
+static int xrx_tnl_port(const struct xrx_engine *e, __u16 port)
+{
+	const __u16 *ports;
+	__u32 i, n;
+	int k;
+
+	for (k = 0; k < XRX_TNL_KINDS; k++) {
+		ports = xrx_tnl_ports(&e->opts, k, &n);
+		for (i = 0; i < n; i++)
+			if (ports[i] == port)
+				return k;
+	}
+	return -1;
+}
+
+/*
+ * At creation: a port carries one kind (the kernel has one socket per
+ * port). Return: 0, or -EINVAL; *@any: some tunnel port is set.
+ */
+int xrx_tnl_opts_check(const struct xrx_engine_opts *o, bool *any)
+{
+	const __u16 *p, *q;
+	__u32 i, j, n, m;
+	int k, l;
+
+	*any = false;
+	for (k = 0; k < XRX_TNL_KINDS; k++) {
+		p = xrx_tnl_ports(o, k, &n);
+		*any |= n > 0;
+		for (l = k + 1; l < XRX_TNL_KINDS; l++) {
+			q = xrx_tnl_ports(o, l, &m);
+			for (i = 0; i < n; i++)
+				for (j = 0; j < m; j++)
+					if (p[i] == q[j])
+						return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -94,8 +180,8 @@ static bool xrx_tnl_udp_csum_ok(struct xrx_seg *s, const struct xrx_lvl *o,
 
 /*
  * The entry stage. A frame the engine parsed (or took from xrx_meta) that
- * is UDP over IPv4, or over IPv6 without extension headers, to a VXLAN
- * port: its outer headers are checked, outside in, in the kernel's order,
+ * is UDP over IPv4, or over IPv6 without extension headers, to a tunnel
+ * port (VXLAN's or GENEVE's): its outer headers are checked, outside in, in the kernel's order,
  * and the segment moves on to the frame inside: hdrs describe the inner
  * frame and a second level is entered, whose rules are the plain ones
  * (engine.c, receive.c). An outer flush condition flushes the inner frame too
@@ -107,21 +193,25 @@ int xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s)
 {
 	const struct xrx_lvl *o = &s->lvl[0];
 	const __u8 *oh = s->data + s->l3_off;
+	const struct xrx_tnl_desc *d;
 	struct xrx_parsed outer;
 	struct xrx_tnl_parsed t;
 	__u32 ip_len;
 	bool flush;
-	int tr;
+	int tr, k;
 
 	if (s->result != XRX_PARSE_L4 || s->l4_proto != XRX_IPPROTO_UDP ||
-	    (s->flags & XRX_META_F_IPV6_EXT) ||
-	    !xrx_tnl_port(e, xrx_get16(s->data + s->l4_off + XRX_UDPH_DEST)))
+	    (s->flags & XRX_META_F_IPV6_EXT))
 		return 0;
+	k = xrx_tnl_port(e, xrx_get16(s->data + s->l4_off + XRX_UDPH_DEST));
+	if (k < 0)
+		return 0;
+	d = &xrx_tnl_descs[k];
 	memset(&outer, 0, sizeof(outer));
 	outer.hdrs = s->hdrs;
-	tr = xrx_parse_vxlan(s->data, s->first_len, s->len, &outer, &t,
-			     &e->opts.hash_key);
-	xrx_count(e, XRX_ENGINE_STAT_VXLAN_FRAMES_IN);
+	tr = xrx_parse_tnl(s->data, s->first_len, s->len, &outer, k, &t,
+			   &e->opts.hash_key);
+	xrx_count(e, d->frames_in);
 
 	if (o->ipv6) {
 		/* ipv6_gro_receive(): only payload_len is checked */
@@ -147,11 +237,18 @@ int xrx_tnl_frame(struct xrx_engine *e, struct xrx_seg *s)
 	    xrx_get16(s->data + s->l4_off + XRX_UDPH_CHECK) &&
 	    !xrx_tnl_udp_csum_ok(s, o, s->l3_off + ip_len - s->l4_off))
 		return XRX_ENGINE_STAT_CSUM_BAD;
-	if (tr == XRX_TNL_SHORT)	/* vxlan_gro_prepare_receive(): NULL */
-		return XRX_ENGINE_STAT_SINGLE_VXLAN_SHORT;
+	/* The kind's gro_receive: vxlan_gro_prepare_receive() or
+	 * geneve_gro_receive() returning without a protocol to go on to. */
+	if (tr == XRX_TNL_SHORT)
+		return d->single_short;
+	if (tr == XRX_TNL_ALONE)
+		return d->single_alone;
+	if (tr == XRX_TNL_NOT_ETH)
+		return d->single_proto;
 
 	/* From here on the inner frame is what the GRO rules look at. */
 	s->hdrs = t.inner.hdrs;
+	s->lvl[0].tnl = k + 1;
 	xrx_seg_enter(s, 1, t.inner_mac_off);
 	s->ip_flush = flush;
 	return 0;
@@ -173,7 +270,7 @@ __u8 xrx_tnl_complete(struct xrx_engine *e, struct xrx_agg *a,
 	__u8 *uh = a->head + l->l4_off;
 	__u32 ulen = a->pkt.len - l->l4_off;
 
-	xrx_count(e, XRX_ENGINE_STAT_VXLAN_AGGS_OUT);
+	xrx_count(e, xrx_tnl_descs[l->tnl - 1].aggs_out);
 	xrx_put16(uh + XRX_UDPH_LEN_OFF, ulen);
 	if (!xrx_get16(uh + XRX_UDPH_CHECK))
 		return XRX_GSO_F_UDP_TUNNEL;
