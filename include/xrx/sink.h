@@ -78,6 +78,12 @@ extern "C" {
 	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
 	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
 	X(ROTATIONS, "rotations", "output files rotated (pcap)")           \
+	X(HANDOFF_FULL, "handoff_full",                                        \
+	  "of the dropped: the one-file writer was behind, its hand-off full (pcap)") \
+	X(COMPRESS_ERRORS, "compress_errors",                                  \
+	  "closed files left uncompressed: compress= failed (pcap)")          \
+	X(HOOK_ERRORS, "hook_errors",                                          \
+	  "closed files whose hook= failed to run or exited non-zero (pcap)") \
 	X(TNL_WHOLE, "tunnel_whole",                                           \
 	  "VXLAN aggregates written whole, GSO over a UDP tunnel (tap)")       \
 	X(TNL_SEGMENTED, "tunnel_segmented",                                   \
