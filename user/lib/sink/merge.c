@@ -52,7 +52,16 @@
 #define MERGE_IOVS 1024			/* UIO_MAXIOV */
 #define MERGE_HOLD_NS 200000000ull	/* a queue silent this long (and
 					 * without a mark) holds no one up */
-#define MERGE_NAP_NS 1000000		/* the writer's nap when idle */
+/*
+ * The writer sleeps MERGE_IDLE_NS between passes, unless a queue's ring
+ * fills past MERGE_WAKE_BYTES (its worker wakes it at a batch end): a
+ * wake-up per batch would cost more than the writes it saves (the
+ * worker's futex call and two switches, at every batch of a slow flow).
+ * A ring filling faster than that wakes the writer at a quarter full.
+ */
+#define MERGE_IDLE_NS 10000000ull
+#define MERGE_WAIT_NS 5000000ull	/* ... with records held for order */
+#define MERGE_WAKE_BYTES (XRX_MERGE_RING_BYTES / 4)
 #define MERGE_CLOSER_QUEUE 64		/* closed files waiting */
 #define MERGE_SEQ_MAX 1000		/* names tried within a period */
 #define MERGE_LEAVE_WAIT_MS 5000	/* a leaving queue's drain, at most */
@@ -100,6 +109,10 @@ struct xrx_merge {
 	__u32 members;
 	pthread_t thread;
 	_Atomic bool stop;
+	/* The writer's sleep: a worker that marks a batch end wakes it. */
+	pthread_mutex_t wlock;
+	pthread_cond_t wcond;
+	_Atomic bool sleeping;
 	/* The writer's. */
 	int fd;
 	bool fifo;
@@ -651,11 +664,49 @@ out:
 	return total;
 }
 
+/* Does any queue have records the writer has not taken? */
+static bool merge_waiting(struct xrx_merge *m)
+{
+	__u32 i;
+
+	for (i = 0; i < m->cfg.nr_queues; i++)
+		if (m->q[i] && m->q[i]->wtail != atomic_load(&m->q[i]->head))
+			return true;
+	return false;
+}
+
+/* Sleep @ns, or until a worker with a filling ring wakes the writer. */
+static void merge_sleep(struct xrx_merge *m, __u64 ns)
+{
+	struct timespec ts;
+	__u64 t;
+
+	pthread_mutex_lock(&m->wlock);
+	atomic_store(&m->sleeping, true);
+	if (!atomic_load(&m->stop)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t = (__u64)ts.tv_nsec + ns;
+		ts.tv_sec += (time_t)(t / 1000000000ull);
+		ts.tv_nsec = (long)(t % 1000000000ull);
+		pthread_cond_timedwait(&m->wcond, &m->wlock, &ts);
+	}
+	atomic_store(&m->sleeping, false);
+	pthread_mutex_unlock(&m->wlock);
+}
+
+static void merge_wake(struct xrx_merge *m)
+{
+	if (!atomic_load(&m->sleeping))
+		return;
+	pthread_mutex_lock(&m->wlock);
+	pthread_cond_signal(&m->wcond);
+	pthread_mutex_unlock(&m->wlock);
+}
+
 static void *merge_writer(void *arg)
 {
 	struct xrx_merge *m = arg;
-	struct timespec nap = { .tv_nsec = MERGE_NAP_NS };
-	bool stop;
+	bool stop, held;
 	int n;
 
 	for (;;) {
@@ -665,11 +716,14 @@ static void *merge_writer(void *arg)
 		do
 			n = merge_pass(m, merge_now(), stop);
 		while (stop && n);
+		held = merge_waiting(m);
 		pthread_mutex_unlock(&m->lock);
 		if (stop)
 			break;
-		if (n < MERGE_IOVS)
-			nanosleep(&nap, NULL);
+		if (n == MERGE_IOVS)
+			continue;
+		/* Records held for order wait for another queue's mark. */
+		merge_sleep(m, held && !n ? MERGE_WAIT_NS : MERGE_IDLE_NS);
 	}
 	return NULL;
 }
@@ -685,6 +739,8 @@ static void merge_free(struct xrx_merge *m)
 	}
 	pthread_cond_destroy(&m->c.cond);
 	pthread_mutex_destroy(&m->c.lock);
+	pthread_cond_destroy(&m->wcond);
+	pthread_mutex_destroy(&m->wlock);
 	pthread_mutex_destroy(&m->lock);
 	if (m->fd >= 0)
 		close(m->fd);
@@ -703,6 +759,8 @@ static int merge_new(const struct xrx_merge_cfg *cfg, struct xrx_merge **out)
 	m->cfg = *cfg;
 	m->fd = -1;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->wlock, NULL);
+	pthread_cond_init(&m->wcond, NULL);
 	pthread_mutex_init(&m->c.lock, NULL);
 	pthread_cond_init(&m->c.cond, NULL);
 	m->q = calloc(cfg->nr_queues, sizeof(*m->q));
@@ -833,6 +891,9 @@ void xrx_merge__commit(struct xrx_merge_q *q)
 void xrx_merge__mark(struct xrx_merge_q *q, __u64 now)
 {
 	atomic_store_explicit(&q->mark, now, memory_order_release);
+	if (q->head_own - atomic_load_explicit(&q->tail, memory_order_relaxed) >=
+	    MERGE_WAKE_BYTES)
+		merge_wake(q->m);
 }
 
 void xrx_merge__leave(struct xrx_merge_q *q)
@@ -858,6 +919,8 @@ void xrx_merge__leave(struct xrx_merge_q *q)
 		/* The writer writes everything, closes the file; the
 		 * closer finishes with it. */
 		atomic_store(&m->stop, true);
+		atomic_store(&m->sleeping, true);
+		merge_wake(m);
 		pthread_join(m->thread, NULL);
 		if (m->fd >= 0) {
 			close(m->fd);

@@ -33,8 +33,9 @@
 #include <stdbool.h>
 #include <xrx/sink.h>
 
-/* Per queue: at 2.5 Gbit/s about 100 ms of traffic, the writer's slack. */
-#define XRX_MERGE_RING_BYTES (32u << 20)
+/* Per queue: at 2.5 Gbit/s about 25 ms of traffic, the writer's slack
+ * (it writes every 10 ms, sooner when a ring is a quarter full). */
+#define XRX_MERGE_RING_BYTES (8u << 20)
 #define XRX_MERGE_HOOK_MAX 1024
 
 struct xrx_merge_cfg {
