@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -227,10 +228,22 @@ static int merge_hook(const char *hook, const char *path, char *why,
 		      size_t whylen)
 {
 	char *argv[] = { (char *)hook, (char *)path, NULL };
+	posix_spawnattr_t attr;
+	sigset_t none, all;
 	int st, err;
 	pid_t pid;
 
-	err = posix_spawn(&pid, hook, NULL, NULL, argv, environ);
+	/* The daemon's threads block signals it takes by signalfd: the
+	 * hook starts with none blocked and every one at its default. */
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+					 POSIX_SPAWN_SETSIGDEF);
+	err = posix_spawn(&pid, hook, NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	if (err) {
 		snprintf(why, whylen, "cannot run it: %s", strerror(err));
 		return -err;
