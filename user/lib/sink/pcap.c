@@ -9,8 +9,14 @@
  * written, as include/xrx/sink.h allows) and written with one writev() at
  * the end of the batch or when the queue or the iovec array is full.
  *
- * "pcap:PATH" with one queue writes PATH; with several, PATH.qN per
- * queue (one writer per file, no locks). Options after the path
+ * "pcap:PATH" writes PATH: with several queues (or rotate=) all of them
+ * into one file in timestamp order through a writer thread that merges
+ * per-queue hand-offs (sink/merge.c: the worker copies, never waits);
+ * with "perqueue", or a single queue, each instance writes its own file
+ * directly (PATH.qN per queue: one writer per file, no locks). Timestamps
+ * are nanoseconds: the nanosecond pcap magic, or pcapng ("format=pcapng",
+ * sink/pcapng.c) with an Interface Description Block per queue, whose
+ * index is each packet's interface_id. Options after the path
  * (",size=64M,files=4,snaplen=128") set rotation and snaplen, so a
  * capture in a RAM-backed directory has a bound: size x files per queue. PATH may be a FIFO: its open()
  * waits for a reader, as a FIFO does, and a slow reader slows the worker
