@@ -38,7 +38,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-PKGS      := libbpf libxdp libpcap
+PKGS      := libbpf libxdp libpcap libzstd
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

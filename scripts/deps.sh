@@ -9,7 +9,7 @@
 set -e
 
 PKGS="make gcc clang llvm libclang-rt-14-dev pkg-config libbpf-dev libxdp-dev xdp-tools bpftool libdpdk-dev
-libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libcmocka-dev
+libelf-dev zlib1g-dev libmnl-dev libsystemd-dev libpcap-dev libzstd-dev libcmocka-dev
 iproute2 iputils-ping ethtool iperf3 tcpdump tshark python3 python3-scapy util-linux valgrind bc strace
 man-db groff-base systemd systemd-container gnuplot-nox
 debhelper dpkg-dev fakeroot lintian

@@ -11,8 +11,12 @@
  *                   default 9), like tcpdump -C/-W; snaplen= bytes kept
  *                   per packet; explain writes pcapng instead, each
  *                   packet with a comment that says why GRO ended it
- *                   (include/xrx/explain.h). Options in the spec override
- *                   opts.
+ *                   (include/xrx/explain.h); format=pcap|pcapng
+ *                   (nanosecond pcap, or pcapng with an interface per
+ *                   queue); perqueue (PATH.qN per queue instead of one
+ *                   file in time order); rotate=SECONDS (strftime names),
+ *                   compress=zstd, hook=PROGRAM on each closed file.
+ *                   Options in the spec override opts.
  *   "tun:NAME"      inject into the kernel stack through a TUN device with
  *                   a virtio_net_hdr carrying the GSO information
  *   "tap:NAME"      the same at L2 through a TAP device: MAC addresses and
@@ -39,7 +43,7 @@
  * Threading. A sink instance is used by one thread, like an engine. The
  * live path opens one instance per worker (queue) from the same spec and
  * tells the sink which one it is in opts->queue / opts->nr_queues: the
- * pcap sink then writes PATH.qN per queue (PATH alone with one queue),
+ * pcap sink then merges them into one file (PATH.qN with perqueue),
  * the tun sink may open one queue of a multi-queue TUN device per worker.
  *
  * Writing a sink: fill a struct xrx_sink_ops, keep private state in
@@ -85,6 +89,12 @@ extern "C" {
 	X(DROPPED, "dropped", "packets dropped by the sink (full, too big)")  \
 	X(FLUSHES, "flushes", "flush calls (batch ends)")                     \
 	X(ROTATIONS, "rotations", "output files rotated (pcap)")           \
+	X(HANDOFF_FULL, "handoff_full",                                        \
+	  "of the dropped: the one-file writer was behind, its hand-off full (pcap)") \
+	X(COMPRESS_ERRORS, "compress_errors",                                  \
+	  "closed files left uncompressed: compress= failed (pcap)")          \
+	X(HOOK_ERRORS, "hook_errors",                                          \
+	  "closed files whose hook= failed to run or exited non-zero (pcap)") \
 	X(TNL_WHOLE, "tunnel_whole",                                           \
 	  "VXLAN aggregates written whole, GSO over a UDP tunnel (tap)")       \
 	X(TNL_SEGMENTED, "tunnel_segmented",                                   \

@@ -51,7 +51,13 @@
 #   BENCH_FRAMES=N    frames per run (default 600000, 0.87 GB of payload)
 #   BENCH_SNAPLEN=N   bytes kept per record, every tool (default 262144)
 #   BENCH_NAPI=defer|threaded|none   (default defer)
-#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20"  which rows
+#   BENCH_QUEUES=1|2  RX queues of the veth (default 1); with 2 the
+#                     trains are sent from CPU 0 and CPU 1 at once, half
+#                     each, and veth puts each sender's frames on the
+#                     queue of its CPU: RSS over both, an xrxd worker each
+#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20 xrx_perqueue"
+#                     which rows (xrx_perqueue: xrx writing a file per
+#                     queue, PATH.qN, where xrx writes one for all)
 #                     (xrx_verify: xrx with csum = verify, like for like
 #                     with the kernel GRO under tcpdump, which sums every
 #                     payload on veth; xrx_nap20: xrx with the 20 us
@@ -71,6 +77,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 FRAMES=${BENCH_FRAMES:-600000}
 SNAPLEN=${BENCH_SNAPLEN:-262144}
 NAPI=${BENCH_NAPI:-defer}
+QUEUES=${BENCH_QUEUES:-1}
 TOOLS=${BENCH_TOOLS:-xrx xrx_verify tcpdump xdpdump xrx_nap20}
 PORT=5001
 MSS=1448
@@ -83,12 +90,13 @@ XRXPCAP=tests/tools/xrxpcap.py
 mkdir -p "$BENCH_OUT"
 usage_err() { echo "bench_capture: $*" >&2; exit 2; }
 case $NAPI in defer | threaded | none) ;; *) usage_err "BENCH_NAPI=$NAPI: use defer, threaded or none" ;; esac
+case $QUEUES in 1 | 2) ;; *) usage_err "BENCH_QUEUES=$QUEUES: use 1 or 2" ;; esac
 [[ $FRAMES =~ ^[1-9][0-9]*$ ]] || usage_err "BENCH_FRAMES=$FRAMES: a frame count >= 1"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || usage_err "BENCH_ROUNDS=$ROUNDS: a round count >= 1"
 { [[ $SNAPLEN =~ ^[0-9]+$ ]] && [ "$SNAPLEN" -ge 128 ] && [ "$SNAPLEN" -le 262144 ]; } ||
 	usage_err "BENCH_SNAPLEN=$SNAPLEN: 128 to 262144 bytes"
 for t in $TOOLS; do
-	case $t in xrx | xrx_verify | xrx_nap20 | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, tcpdump, xdpdump)" ;; esac
+	case $t in xrx | xrx_verify | xrx_nap20 | xrx_perqueue | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, xrx_perqueue, tcpdump, xdpdump)" ;; esac
 done
 if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ] || [ ! -x "$BUILD/xrxctl" ]; then
 	echo "bench_capture: needs root, $SEND, $XRXD and $BUILD/xrxctl (make)" >&2
@@ -115,7 +123,11 @@ OUT=$(mktemp -d)
 at_exit rm -rf "$OUT"
 CAP=$(mktemp -d /dev/shm/xrx-capture.XXXXXX)
 at_exit rm -rf "$CAP"
-testbed_up || exit 1
+if [ "$QUEUES" = 2 ]; then
+	testbed_up numrxqueues 2 numtxqueues 2 || exit 1
+else
+	testbed_up || exit 1
+fi
 CPU_DEVS="$IF_DUT|$IF_SRC"
 PIN=/sys/fs/bpf/xrx/$IF_DUT
 at_exit rm -rf "$PIN"
@@ -150,6 +162,7 @@ csum = trust
 EOF
 sed 's/^csum = trust$/csum = verify/' "$OUT/xrx.conf" >"$OUT/xrx_verify.conf"
 { cat "$OUT/xrx.conf"; echo "coalesce_us = 20"; } >"$OUT/xrx_nap20.conf"
+sed 's/^sink = .*/&,perqueue/' "$OUT/xrx.conf" >"$OUT/xrx_perqueue.conf"
 
 # xrx_stats_updated: when xrxd last wrote its stats (updated_ns)
 # Frames the source veth dropped: the DUT's XDP ring was full, so no
@@ -181,7 +194,7 @@ consumer_start() {
 	local t=$1
 	: >"$OUT/$t.err"
 	case $t in
-	xrx | xrx_verify | xrx_nap20)
+	xrx | xrx_verify | xrx_nap20 | xrx_perqueue)
 		nsenter --net=/run/netns/$NS_DUT taskset -c $CON_CPU "$XRXD" \
 			--state-dir "$OUT/state" -c "$OUT/$t.conf" 2>"$OUT/$t.err" &
 		cp=$!
@@ -222,18 +235,26 @@ run() {
 	t0=$(date +%s.%N)
 	# The sender's CPU time (user, system: clock ticks) from the shell
 	# that waited for it: it is gone by the end of the interval.
-	in_src taskset -c $SEND_CPU sh -c '"$@" 2>"$0"; cut -d" " -f16,17 /proc/$$/stat' \
-		"$OUT/send" "$SEND" -i $IF_SRC --pcap "$OUT/trains.pcap" \
-		--repeat 1000000000 -c $FRAMES -b 256 -v >"$OUT/send.ticks" &
-	sp=$!
-	at_exit kill $sp
-	wait $sp
+	# With two queues, two senders (CPUs 0 and 1), half the frames each.
+	local c sps=() cpus=$SEND_CPU
+	[ "$QUEUES" = 2 ] && cpus="0 1"
+	for c in $cpus; do
+		in_src taskset -c $c sh -c '"$@" 2>"$0"; cut -d" " -f16,17 /proc/$$/stat' \
+			"$OUT/send.$c" "$SEND" -i $IF_SRC --pcap "$OUT/trains.pcap" \
+			--repeat 1000000000 -c $((FRAMES / QUEUES)) -b 256 -v >"$OUT/send.$c.ticks" &
+		sps+=($!)
+		at_exit kill $!
+	done
+	wait "${sps[@]}"
+	cat $(for c in $cpus; do echo "$OUT/send.$c"; done) >"$OUT/send"
+	cat $(for c in $cpus; do echo "$OUT/send.$c.ticks"; done) |
+		awk '{ u += $1; s += $2 } END { print u, s }' >"$OUT/send.ticks"
 	t1=$(date +%s.%N)
 	vd=$(($(veth_tx_dropped) - vd0))
 	# xrx: until its counters show every frame that reached the DUT
 	# taken and accounted for (bounded, 20 s), not a guess from its CPU
 	# time, which a busy machine can hold back.
-	case $t in xrx*) wait_for 20 xrx_drained $((FRAMES - vd)) ;; esac
+	case $t in xrx*) wait_for 20 xrx_drained $((FRAMES / QUEUES * QUEUES - vd)) ;; esac
 	# Drained: the consumer idles, under 1% of a CPU over 0.5 s (xrxd's
 	# control thread never quite stops); bounded, 10 s.
 	prev=-1
@@ -272,7 +293,7 @@ run() {
 		echo "records $rec"
 		echo "payload $pay"
 		echo "wire $wire"
-		echo "sent_frames $(awk '/sent/ { print $4 }' "$OUT/send")"
+		echo "sent_frames $(awk '/sent/ { n += $4 } END { print n }' "$OUT/send")"
 		echo "veth_dropped $vd"
 		echo "send_secs $t0 $t1"
 		echo "sender_ticks $(cat "$OUT/send.ticks")"
@@ -312,10 +333,11 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && perf_ok; then
 fi
 
 $PY - "$OUT" "$BENCH_OUT/capture.json" "$ROUNDS" "$FRAMES" "$SNAPLEN" "$NAPI" \
-	"$(getconf CLK_TCK)" "$MSS" "${skipped[*]:-}" "${run_tools[@]}" <<'PY'
+	"$(getconf CLK_TCK)" "$MSS" "${skipped[*]:-}" "$QUEUES" "${run_tools[@]}" <<'PY'
 import json, statistics, sys
-out, jpath, rounds, frames, snaplen, napi, hz, mss, skipped = sys.argv[1:10]
-tools = sys.argv[10:]
+out, jpath, rounds, frames, snaplen, napi, hz, mss, skipped, queues = sys.argv[1:11]
+tools = sys.argv[11:]
+queues = int(queues)
 rounds, frames, snaplen, hz, mss = int(rounds), int(frames), int(snaplen), float(hz), int(mss)
 NAPI = {"defer": "gro_flush_timeout 20000 ns, napi_defer_hard_irqs 2 (the kernel's interrupt moderation)",
         "threaded": "threaded NAPI (/sys/class/net/DEV/threaded 1)",
@@ -324,6 +346,7 @@ SETUP = {
     "xrx": "xrxd, sink = pcap:FILE,snaplen=N, accelerate = tcp/PORT, csum = trust, other keys default",
     "xrx_verify": "the same with csum = verify",
     "xrx_nap20": "the same with coalesce_us = 20 (a stack's nap, the default before naps followed the sink)",
+    "xrx_perqueue": "the same with sink = pcap:FILE,snaplen=N,perqueue (a file per queue, FILE.qN; xrx writes one file for all queues)",
     "tcpdump": "tcpdump -i DEV -n -s N -B 65536 -w FILE (AF_PACKET, after GRO)",
     "xdpdump": "xdpdump -i DEV --load-xdp-program -s N -w FILE (its own XDP program, perf ring, pcapng)",
 }
@@ -403,7 +426,7 @@ ratios, targets = {}, {}
 # Each xrx row against each baseline; xrx_verify (csum = verify) against
 # tcpdump is the like-for-like pair on veth, where the kernel's GRO under
 # tcpdump sums every payload too.
-pairs = [("xrx", b) for b in ("tcpdump", "xdpdump", "xrx_nap20", "xrx_verify")] + \
+pairs = [("xrx", b) for b in ("tcpdump", "xdpdump", "xrx_nap20", "xrx_verify", "xrx_perqueue")] + \
         [("xrx_verify", b) for b in ("tcpdump", "xdpdump")]
 for a_name, b in pairs:
     if a_name in by and b in by and by[b]["cpu_s_per_gb"]:
@@ -424,12 +447,17 @@ if "xrx" in by:
         lx, lt = 1 - by["xrx"]["captured_share"], 1 - by["tcpdump"]["captured_share"]
         targets["lost_share_vs_tcpdump"] = {"target": "xrx's lost share <= tcpdump's",
                                             "xrx": lx, "tcpdump": lt, "met": lx <= lt}
+if "xrx" in by and "xrx_perqueue" in by:
+    r = ratios["xrx/xrx_perqueue_cpu_per_gb_median_round"]
+    targets["one_file_vs_perqueue"] = {"target": "<= 1.05 (median of the rounds' ratios)", "measured": r,
+                                       "met": r <= 1.05}
 res = {"bench": "capture", "rounds": rounds,
-       "config": {"link": "veth, one queue", "traffic": "xrx-send pcap replay, TCP/IPv4 16 flows x 16-segment trains, %d-byte payload, %d frames per run, at full speed" % (mss, frames),
+       "config": {"link": "veth, %s" % ("one queue" if queues == 1 else "%d queues, RSS: a sender per CPU" % queues),
+                  "queues": queues, "traffic": "xrx-send pcap replay, TCP/IPv4 16 flows x 16-segment trains, %d-byte payload, %d frames per run, at full speed" % (mss, frames),
                   "dst_mac": "foreign (00:00:5e:00:53:01), as a mirror port delivers: the DUT's stack answers nothing",
                   "snaplen": snaplen, "gro": "on", "napi": napi, "napi_setting": NAPI[napi],
                   "csum": {"xrx": "trust", "xrx_verify": "verify"},
-                  "output": "tmpfs (/dev/shm)", "sender_cpu": 0, "consumer_cpu": 1,
+                  "output": "tmpfs (/dev/shm)", "sender_cpu": 0 if queues == 1 else [0, 1], "consumer_cpu": 1,
                   "bytes": "TCP payload bytes in the capture files; GB = 10^9 bytes",
                   "cpu": "busy CPU seconds of the whole machine (/proc/stat, idle/iowait/steal excluded) from the first frame until the consumer is idle",
                   "skipped": skipped.split()},

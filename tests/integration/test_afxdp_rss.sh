@@ -15,7 +15,7 @@
 afxdp_need
 testbed_up numrxqueues 2 numtxqueues 2 || { check "testbed" 1; done_testing; exit 1; }
 
-rx_start -Q 2 -c 0,1 -p 5001 -s pcap:$WORK/rx.pcap -T 20000 -t 40
+rx_start -Q 2 -c 0,1 -p 5001 -s pcap:$WORK/rx.pcap,perqueue -T 20000 -t 40
 check "live_rx on queues 0 and 1, workers pinned to CPUs 0 and 1" $?
 
 send_on() {

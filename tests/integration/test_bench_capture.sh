@@ -33,6 +33,15 @@ rc=$?
 check "BENCH_NAPI=sometimes: exit 2 with one line naming it ($(head -1 "$WORK/out"))" \
 	$([ $rc = 2 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q 'BENCH_NAPI=sometimes' "$WORK/out"; echo $?)
 
+BENCH_QUEUES=3 "$B" >"$WORK/out" 2>&1
+rc=$?
+check "BENCH_QUEUES=3: exit 2 with one line naming it ($(head -1 "$WORK/out"))" \
+	$([ $rc = 2 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q 'BENCH_QUEUES=3' "$WORK/out"; echo $?)
+BENCH_TOOLS=xrx_perqueue BENCH_QUEUES=3 "$B" >"$WORK/out" 2>&1
+rc=$?
+check "xrx_perqueue is a known row (only BENCH_QUEUES is refused: $(head -1 "$WORK/out"))" \
+	$([ $rc = 2 ] && grep -q 'BENCH_QUEUES=3' "$WORK/out"; echo $?)
+
 BENCH_OUT=$WORK BENCH_ROUNDS=1 BENCH_FRAMES=20000 "$B" >"$WORK/out" 2>&1
 rc=$?
 sed 's/^/# /' "$WORK/out"

@@ -78,7 +78,7 @@ ids=$(napis | awk '{ print $1 }' | sort | tr '\n' ' ')
 cat >"$WORK/xrx.conf" <<EOF
 interface = $IF_DUT
 accelerate = udp/5201
-sink = pcap:$WORK/rx.pcap
+sink = pcap:$WORK/rx.pcap,perqueue
 busy_poll = on
 busy_poll_us = 50
 EOF

@@ -45,7 +45,7 @@ snapshot "$WORK/orig"
 cat >"$WORK/xrx.conf" <<EOF
 interface = $IF_DUT
 accelerate = tcp/5201
-sink = pcap:$WORK/rx.pcap
+sink = pcap:$WORK/rx.pcap,perqueue
 flush_timeout_us = 2000
 [offload]
 gro = on

@@ -129,7 +129,7 @@ wait_for 5 eval '[ "$(ncount WATCHDOG=1)" -ge 2 ]'
 check "WATCHDOG=1 every WATCHDOG_USEC/2" $([ "$(ncount WATCHDOG=1)" -ge 2 ]; echo $?)
 
 # --- SIGHUP: a new rule and a new sink, program stays -------------------------
-sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000\nsink = pcap:'"$WORK"'/rx.pcap|' "$WORK/xrx.conf"
+sed -i 's|^accelerate = .*|accelerate = tcp/5201, tcp/6000\nsink = pcap:'"$WORK"'/rx.pcap,perqueue|' "$WORK/xrx.conf"
 red0=$(jget kernel.redirect.packets)
 nosock0=$(jget kernel.pass_no_socket.packets)
 kill -HUP $pid

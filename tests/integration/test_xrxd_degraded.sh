@@ -136,7 +136,7 @@ cat "$WORK/fifo.q1" >/dev/null &
 r1=$!
 at_exit kill -CONT $r1
 at_exit kill $r1
-sed -i "s|^accelerate.*|&\nsink = pcap:$WORK/fifo|" "$WORK/xrx.conf"
+sed -i "s|^accelerate.*|&\nsink = pcap:$WORK/fifo,perqueue|" "$WORK/xrx.conf"
 n=$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")
 kill -HUP $pid
 wait_for 10 eval '[ "$(grep -c "xrx.conf reloaded" "$WORK/xrxd.err")" -gt $n ]'

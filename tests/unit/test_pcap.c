@@ -221,6 +221,134 @@ static void test_foreign_file_moved_aside(void **state)
 	assert_int_equal(records_tagged(fx->path, 1), 1);
 }
 
+/* One 60-byte frame with byte 20 @tag to @s. */
+static void put(struct xrx_sink *s, __u8 tag)
+{
+	static __u8 frame[4][60];
+	static unsigned int k;
+	struct xrx_pkt pkt;
+	__u8 *f = frame[k++ % 4];
+
+	memset(f, 0, 60);
+	f[12] = 0x08;
+	f[20] = tag;
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.head = f;
+	pkt.head_len = 60;
+	pkt.len = 60;
+	assert_int_equal(xrx_sink__deliver(s, &pkt), 0);
+}
+
+/*
+ * Two queues, one file: records reach the two instances in the order
+ * q1, q0, q1, q0 (each queue ending its batch after each), and the file
+ * holds them in that order (their times), each in an EPB whose
+ * interface is its queue, after an SHB and one IDB per queue with
+ * if_tsresol 9. No PATH.qN.
+ */
+static void test_two_queues_one_file(void **state)
+{
+	struct fx *fx = *state;
+	struct xrx_sink_opts o = { .sz = sizeof(o), .nr_queues = 2 };
+	struct xrx_sink *s[2];
+	char spec[192], q0[160];
+	static __u8 buf[8192];
+	__u32 off, type, len, nidb = 0, nepb = 0, ifs[8], tags[8];
+	__u64 ts, prev = 0;
+	unsigned int i;
+	long n;
+
+	snprintf(spec, sizeof(spec), "pcap:%s,format=pcapng", fx->path);
+	for (i = 0; i < 2; i++) {
+		o.queue = i;
+		s[i] = xrx_sink__open(spec, &o);
+		assert_non_null(s[i]);
+	}
+	for (i = 0; i < 4; i++) {
+		put(s[1 - i % 2], (__u8)(10 + i));
+		assert_int_equal(xrx_sink__flush(s[1 - i % 2]), 0);
+	}
+	xrx_sink__close(s[1]);
+	xrx_sink__close(s[0]);
+	snprintf(q0, sizeof(q0), "%s.q0", fx->path);
+	assert_false(exists(q0));
+	n = slurp(fx->path, buf, sizeof(buf));
+	assert_true(n > 0);
+	for (off = 0; off + 12 <= (__u32)n; off += len) {
+		memcpy(&type, buf + off, 4);
+		memcpy(&len, buf + off + 4, 4);
+		assert_true(len >= 12 && off + len <= (__u32)n);
+		if (type == 1) {
+			/* linktype, reserved, snaplen, then if_tsresol */
+			__u16 code;
+
+			memcpy(&code, buf + off + 16, 2);
+			assert_int_equal(code, 9);
+			assert_int_equal(buf[off + 20], 9);
+			nidb++;
+		} else if (type == 6) {
+			assert_true(nepb < 8);
+			memcpy(&ifs[nepb], buf + off + 8, 4);
+			memcpy(&ts, buf + off + 12, 8);
+			ts = ts >> 32 | ts << 32;	/* high word first */
+			assert_true(ts >= prev);
+			prev = ts;
+			tags[nepb++] = buf[off + 28 + 20];
+		}
+	}
+	assert_int_equal(nidb, 2);
+	assert_int_equal(nepb, 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(ifs[i], 1 - i % 2);
+		assert_int_equal(tags[i], 10 + i);
+	}
+}
+
+/* A single queue: pcap with the nanosecond magic. */
+static void test_nanosecond_magic(void **state)
+{
+	struct fx *fx = *state;
+	char spec[160];
+	__u8 buf[HDR];
+
+	snprintf(spec, sizeof(spec), "pcap:%s", fx->path);
+	run(spec, 1, 1);
+	assert_int_equal(slurp(fx->path, buf, sizeof(buf)), HDR);
+	assert_int_equal(*(__u32 *)buf, 0xa1b23c4d);
+}
+
+/* The new options' mistakes, each refused with one line naming it. */
+static void test_spec_errors(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "/x/rx.pcap,rotate=60", "strftime" },
+		{ "/x/rx-%s.pcap,rotate=0", "rotate=0" },
+		{ "/x/rx.pcap,compress=zstd", "rotate=" },
+		{ "/x/rx-%s.pcap,rotate=5,compress=gzip", "compress=gzip" },
+		{ "/x/rx-%s.pcap,rotate=5,hook=ship", "absolute path" },
+		{ "/x/rx.pcap,format=erf", "format=erf" },
+		{ "/x/rx-%s.pcap,rotate=5,perqueue", "perqueue" },
+		{ "/x/rx-%s.pcap,rotate=5,size=1M,files=3", "files=" },
+	};
+	struct xrx_sink_opts o = { .sz = sizeof(o) };
+	char path[256], err[512];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(xrx_sink_pcap__parse(bad[i][0], path,
+						      sizeof(path), &o, err,
+						      sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i][1]))
+			fail_msg("%s: '%s' lacks '%s'", bad[i][0], err,
+				 bad[i][1]);
+	}
+	assert_int_equal(xrx_sink_pcap__parse("/x/rx-%s.pcapng,format=pcapng,rotate=5,compress=zstd,hook=/bin/true",
+					      path, sizeof(path), &o, err,
+					      sizeof(err)), 0);
+	assert_string_equal(path, "/x/rx-%s.pcapng");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +358,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_only_restarts_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_file_moved_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_queues_one_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nanosecond_magic, setup, teardown),
+		cmocka_unit_test(test_spec_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,8 +9,14 @@
  * written, as include/xrx/sink.h allows) and written with one writev() at
  * the end of the batch or when the queue or the iovec array is full.
  *
- * "pcap:PATH" with one queue writes PATH; with several, PATH.qN per
- * queue (one writer per file, no locks). Options after the path
+ * "pcap:PATH" writes PATH: with several queues (or rotate=) all of them
+ * into one file in timestamp order through a writer thread that merges
+ * per-queue hand-offs (sink/merge.c: the worker copies, never waits);
+ * with "perqueue", or a single queue, each instance writes its own file
+ * directly (PATH.qN per queue: one writer per file, no locks). Timestamps
+ * are nanoseconds: the nanosecond pcap magic, or pcapng ("format=pcapng",
+ * sink/pcapng.c) with an Interface Description Block per queue, whose
+ * index is each packet's interface_id. Options after the path
  * (",size=64M,files=4,snaplen=128") set rotation and snaplen, so a
  * capture in a RAM-backed directory has a bound: size x files per queue. PATH may be a FIFO: its open()
  * waits for a reader, as a FIFO does, and a slow reader slows the worker
@@ -72,6 +78,9 @@
 #include <xrx/sink.h>
 #include <xrx/options.h>
 
+#include "sink/merge.h"
+#include "sink/pcapng.h"
+
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
 #define PCAP_LINKTYPE_ETHERNET 1
@@ -81,19 +90,11 @@
 #define PCAP_QUEUE 64			/* packets per writev */
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
 
-/* pcapng (draft-ietf-opsawg-pcapng) */
-#define PCAPNG_SHB 0x0a0d0d0a
-#define PCAPNG_IDB 0x00000001
-#define PCAPNG_EPB 0x00000006
-#define PCAPNG_BOM 0x1a2b3c4d		/* byte-order magic */
-#define PCAPNG_OPT_END 0		/* opt_endofopt */
-#define PCAPNG_OPT_COMMENT 1		/* opt_comment, UTF-8 */
-#define PCAPNG_SHB_USERAPPL 4
-#define PCAPNG_IF_TSRESOL 9
-#define PCAPNG_PAD4(n) (((n) + 3u) & ~3u)
 /* After an EPB's data: its padding, opt_comment, opt_endofopt and the
  * block's length again */
-#define PCAPNG_TRAILER (3 + 4 + PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
+#define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
+#define PCAP_HDR_MAX 512		/* the direct writer's file header */
+#define PCAP_ROTATE_SECS_MAX (7 * 86400)
 
 struct pcap_file_hdr {
 	__u32 magic;
@@ -112,52 +113,26 @@ struct pcap_rec_hdr {
 	__u32 orig_len;
 };
 
-/* An Enhanced Packet Block up to its data. */
-struct pcapng_epb_hdr {
-	__u32 type;
-	__u32 total_len;
-	__u32 if_id;
-	__u32 ts_high;			/* usec or nsec, as if_tsresol says */
-	__u32 ts_low;
-	__u32 cap_len;
-	__u32 orig_len;
+/* What a spec says beyond struct xrx_sink_opts (pcap_parse()). */
+struct pcap_spec {
+	char path[PATH_MAX];
+	bool perqueue;			/* PATH.qN per queue, as before */
+	bool ng;			/* format=pcapng */
+	__u32 rotate_secs;		/* rotate=N */
+	bool zstd;			/* compress=zstd */
+	char hook[XRX_MERGE_HOOK_MAX];	/* hook=PROGRAM */
 };
-
-/* A Section Header Block with shb_userappl "xrx", then an Interface
- * Description Block with if_tsresol: what a pcapng file starts with. */
-struct pcapng_hdr {
-	__u32 shb_type;
-	__u32 shb_len;
-	__u32 bom;
-	__u16 major;
-	__u16 minor;
-	__s64 section_len;		/* -1: not given */
-	__u16 appl_code;
-	__u16 appl_len;
-	char appl[4];
-	__u32 shb_end;			/* opt_endofopt */
-	__u32 shb_len2;
-	__u32 idb_type;
-	__u32 idb_len;
-	__u16 linktype;
-	__u16 reserved;
-	__u32 snaplen;
-	__u16 tsresol_code;
-	__u16 tsresol_len;
-	__u8 tsresol[4];		/* 6: usec, 9: nsec; then padding */
-	__u32 idb_end;
-	__u32 idb_len2;
-};
-
-XRX_STATIC_ASSERT(sizeof(struct pcapng_hdr) == 40 + 32,
-		  "pcapng_hdr: an SHB of 40 bytes and an IDB of 32, no holes");
 
 struct pcap_sink {
 	int fd;
+	struct xrx_merge_q *mq;		/* one file for all queues: the
+					 * writer's hand-off (sink/merge.h) */
+	__u32 queue;
 	bool fifo;
 	bool no_wait;			/* refuse a FIFO (opts->no_wait) */
 	bool nsec;
-	bool ng;			/* pcapng with explanations */
+	bool ng;			/* pcapng */
+	bool explain;			/* ... with explanations */
 	__u32 max_aggregate;		/* for them */
 	__u32 hdr_bytes;		/* of the file header */
 	__u32 snaplen;
@@ -175,7 +150,7 @@ struct pcap_sink {
 	struct xrx_pkt *pkts[PCAP_QUEUE];
 	__u32 rec_bytes[PCAP_QUEUE];	/* each record, headers included */
 	struct pcap_rec_hdr recs[PCAP_QUEUE];
-	struct pcapng_epb_hdr epbs[PCAP_QUEUE];
+	struct xrx_pcapng_epb epbs[PCAP_QUEUE];
 	__u8 trailers[PCAP_QUEUE][PCAPNG_TRAILER];
 	__u8 tags[PCAP_QUEUE][4];	/* out-of-band VLAN tags, put back */
 	struct iovec iov[PCAP_IOVS];
@@ -187,7 +162,10 @@ static bool pcap_err_nospace(int err)
 	return err == -ENOSPC || err == -EDQUOT;
 }
 
-static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
+/* The file header into @buf: pcap's, or a Section Header and one
+ * Interface Description Block, the queue's. Return: its bytes. */
+static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
+			       size_t cap)
 {
 	struct pcap_file_hdr h = {
 		.magic = p->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US,
@@ -196,29 +174,28 @@ static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
 		.snaplen = p->snaplen,
 		.linktype = PCAP_LINKTYPE_ETHERNET,
 	};
-	struct pcapng_hdr ng = {
-		.shb_type = PCAPNG_SHB,
-		.shb_len = 40,
-		.bom = PCAPNG_BOM,
-		.major = 1,
-		.section_len = -1,
-		.appl_code = PCAPNG_SHB_USERAPPL,
-		.appl_len = 3,
-		.appl = "xrx",
-		.shb_len2 = 40,
-		.idb_type = PCAPNG_IDB,
-		.idb_len = 32,
-		.linktype = PCAP_LINKTYPE_ETHERNET,
-		.snaplen = p->snaplen,
-		.tsresol_code = PCAPNG_IF_TSRESOL,
-		.tsresol_len = 1,
-		.tsresol = { p->nsec ? 9 : 6 },
-		.idb_len2 = 32,
-	};
-	const void *hdr = p->ng ? (const void *)&ng : (const void *)&h;
+	char name[32], comment[128];
+	__u32 n;
+
+	if (!p->ng) {
+		memcpy(buf, &h, sizeof(h));
+		return sizeof(h);
+	}
+	snprintf(name, sizeof(name), "q%u", p->queue);
+	snprintf(comment, sizeof(comment),
+		 "xrx queue %u; timestamps: software, CLOCK_REALTIME when the packet reached the sink",
+		 p->queue);
+	n = xrx_pcapng_shb(buf, cap, "xrx");
+	return n + xrx_pcapng_idb(buf + n, cap - n, p->snaplen,
+				  p->nsec ? 9 : 6, name, comment);
+}
+
+static int pcap_write_header(struct xrx_sink *s, struct pcap_sink *p)
+{
+	__u8 hdr[PCAP_HDR_MAX];
 	ssize_t n;
 
-	p->hdr_bytes = p->ng ? sizeof(ng) : sizeof(h);
+	p->hdr_bytes = pcap_build_header(p, hdr, sizeof(hdr));
 	n = write(p->fd, hdr, p->hdr_bytes);
 	if (n != (ssize_t)p->hdr_bytes) {
 		int err = n < 0 ? -errno : -ENOSPC;
@@ -270,7 +247,7 @@ static void pcap_count_lost(struct xrx_sink *s, int err)
  * header, padding, comment and trailing length at their longest. */
 static __u32 pcap_rec_overhead(const struct pcap_sink *p)
 {
-	return p->ng ? sizeof(struct pcapng_epb_hdr) + PCAPNG_TRAILER :
+	return p->ng ? sizeof(struct xrx_pcapng_epb) + PCAPNG_TRAILER :
 		       sizeof(struct pcap_rec_hdr);
 }
 
@@ -420,17 +397,17 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 }
 
 /* PATH.(k-1) -> PATH.k, ..., PATH -> PATH.1: the oldest goes. */
-static int pcap_shift(struct pcap_sink *p)
+int xrx_pcap__shift(const char *path, __u32 count)
 {
 	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 	__u32 k;
 
-	for (k = p->rotate_count; k >= 1; k--) {
+	for (k = count; k >= 1; k--) {
 		if (k == 1)
-			snprintf(from, sizeof(from), "%s", p->path);
+			snprintf(from, sizeof(from), "%s", path);
 		else
-			snprintf(from, sizeof(from), "%s.%u", p->path, k - 1);
-		snprintf(to, sizeof(to), "%s.%u", p->path, k);
+			snprintf(from, sizeof(from), "%s.%u", path, k - 1);
+		snprintf(to, sizeof(to), "%s.%u", path, k);
 		if (rename(from, to) && errno != ENOENT)
 			return -errno;
 	}
@@ -444,7 +421,7 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 
 	close(p->fd);
 	p->fd = -1;
-	err = pcap_shift(p);
+	err = xrx_pcap__shift(p->path, p->rotate_count);
 	if (err)
 		return err;
 	xrx_sink__count(s, XRX_SINK_STAT_ROTATIONS, 1);
@@ -458,6 +435,23 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
  * short by a crash). Anything else, a file that is no capture included,
  * counts as records: it is moved aside, never emptied.
  */
+static bool pcapng_holds_records(int fd, off_t size)
+{
+	__u32 b[2];
+	off_t off = 0;
+
+	/* Any block but section and interface headers is a record. */
+	while (off + 8 <= size) {
+		if (pread(fd, b, sizeof(b), off) != (ssize_t)sizeof(b) ||
+		    b[1] < 12 || (b[1] & 3))
+			return true;
+		if (b[0] != XRX_PCAPNG_SHB && b[0] != XRX_PCAPNG_IDB)
+			return true;
+		off += b[1];
+	}
+	return off != size && size - off >= 4;
+}
+
 static bool pcap_holds_records(int fd, off_t size)
 {
 	__u32 magic;
@@ -472,8 +466,8 @@ static bool pcap_holds_records(int fd, off_t size)
 	case __builtin_bswap32(PCAP_MAGIC_US):
 	case __builtin_bswap32(PCAP_MAGIC_NS):
 		return size > (off_t)sizeof(struct pcap_file_hdr);
-	case PCAPNG_SHB:
-		return size > (off_t)sizeof(struct pcapng_hdr);
+	case XRX_PCAPNG_SHB:
+		return pcapng_holds_records(fd, size);
 	default:
 		return true;
 	}
@@ -483,63 +477,149 @@ static bool pcap_holds_records(int fd, off_t size)
  * At the start: a PATH left by an earlier run that holds records is
  * rotated out (the file comment says why), with one line saying so.
  */
-static int pcap_keep_earlier(struct pcap_sink *p)
+int xrx_pcap__keep_earlier(const char *path, __u32 count)
 {
 	struct stat st;
 	bool keep;
 	int fd, err;
 
-	if (stat(p->path, &st) || !S_ISREG(st.st_mode))
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;		/* none, or a FIFO: nothing to keep */
-	fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;		/* the open for writing says why */
 	keep = pcap_holds_records(fd, st.st_size);
 	close(fd);
 	if (!keep)
 		return 0;
-	err = pcap_shift(p);
+	err = xrx_pcap__shift(path, count);
 	if (err) {
 		fprintf(stderr, "xrx: pcap %s holds records of an earlier run, which cannot be moved to %s.1 to keep them: %s; make the directory writable or write another path\n",
-			p->path, p->path, strerror(-err));
+			path, path, strerror(-err));
 		return err;
 	}
 	fprintf(stderr, "xrx: pcap %s held %lld bytes of an earlier run: kept as %s.1, older files moved up, at most %u older kept (files=%u); the capture continues in a new %s\n",
-		p->path, (long long)st.st_size, p->path, p->rotate_count,
-		p->rotate_count + 1, p->path);
+		path, (long long)st.st_size, path, count, count + 1, path);
 	return 0;
 }
 
 /*
  * What follows an EPB's @cap_len data bytes into @t: the padding, the
- * opt_comment @c of @clen bytes (padded), opt_endofopt and the block's
- * @total length. Return: its bytes.
+ * opt_comment @c of @clen bytes, opt_endofopt and the block's @total
+ * length. Return: its bytes.
  */
 static __u32 pcapng_trailer(__u8 *t, __u32 cap_len, const char *c,
 			    __u32 clen, __u32 total)
 {
-	__u32 n = PCAPNG_PAD4(cap_len) - cap_len;
-	__u16 opt[2] = { PCAPNG_OPT_COMMENT, (__u16)clen };
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	__u32 n;
 
-	memset(t, 0, PCAPNG_TRAILER);
-	memcpy(t + n, opt, sizeof(opt));
-	memcpy(t + n + 4, c, clen);
-	n += 4 + PCAPNG_PAD4(clen) + 4;		/* zeros: opt_endofopt */
-	memcpy(t + n, &total, sizeof(total));
-	return n + 4;
+	n = xrx_pcapng_opt(opts, sizeof(opts), XRX_PCAPNG_OPT_COMMENT, c,
+			   (__u16)clen);
+	n += xrx_pcapng_opt_end(opts + n, sizeof(opts) - n);
+	return xrx_pcapng_epb_tail(t, cap_len, opts, n, total);
+}
+
+/* @pkt's first @cap bytes into @d, a stripped VLAN tag put back. */
+static void pcap_copy(const struct xrx_pkt *pkt, __u8 *d, __u32 cap)
+{
+	__u32 head = 0, take, i;
+
+	if (pkt->vlan_proto && pkt->head_len >= 12) {
+		__u8 t[4] = { pkt->vlan_proto >> 8, pkt->vlan_proto & 0xff,
+			      pkt->vlan_tci >> 8, pkt->vlan_tci & 0xff };
+
+		take = 12 < cap ? 12 : cap;
+		memcpy(d, pkt->head, take);
+		d += take;
+		cap -= take;
+		take = 4 < cap ? 4 : cap;
+		memcpy(d, t, take);
+		d += take;
+		cap -= take;
+		head = 12;
+	}
+	take = pkt->head_len - head < cap ? pkt->head_len - head : cap;
+	memcpy(d, pkt->head + head, take);
+	d += take;
+	cap -= take;
+	for (i = 0; i < pkt->nr_frags && cap; i++) {
+		take = pkt->frags[i].len < cap ? pkt->frags[i].len : cap;
+		memcpy(d, pkt->frags[i].data, take);
+		d += take;
+		cap -= take;
+	}
+}
+
+/*
+ * One file for all queues: the record, as the file will hold it, into
+ * the writer's hand-off (sink/merge.h); the packet goes back at once.
+ */
+static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
+			       struct xrx_pkt *pkt)
+{
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	char why[XRX_EXPLAIN_MAX];
+	__u32 wire, cap, len, olen = 0, clen;
+	struct timespec ts;
+	__u64 stamp;
+	__u8 *d;
+
+	wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
+	cap = wire < p->snaplen ? wire : p->snaplen;
+	if (p->ng && p->explain) {
+		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+					sizeof(why));
+		olen = xrx_pcapng_opt(opts, sizeof(opts),
+				      XRX_PCAPNG_OPT_COMMENT, why, (__u16)clen);
+		olen += xrx_pcapng_opt_end(opts + olen, sizeof(opts) - olen);
+	}
+	len = p->ng ? xrx_pcapng_epb_len(cap, olen) :
+		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
+	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
+	stamp = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+	d = xrx_merge__reserve(p->mq, len, stamp);
+	if (!d) {
+		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
+		xrx_sink__count(s, XRX_SINK_STAT_HANDOFF_FULL, 1);
+		xrx_sink__release(s, pkt);
+		return -ENOBUFS;
+	}
+	if (p->ng) {
+		xrx_pcapng_epb_head((struct xrx_pcapng_epb *)d, p->queue, stamp,
+				    cap, wire, len);
+		d += sizeof(struct xrx_pcapng_epb);
+		pcap_copy(pkt, d, cap);
+		xrx_pcapng_epb_tail(d + cap, cap, opts, olen, len);
+	} else {
+		struct pcap_rec_hdr rec = {
+			.ts_sec = (__u32)ts.tv_sec,
+			.ts_frac = (__u32)ts.tv_nsec,
+			.incl_len = cap,
+			.orig_len = wire,
+		};
+
+		memcpy(d, &rec, sizeof(rec));
+		pcap_copy(pkt, d + sizeof(rec), cap);
+	}
+	xrx_merge__commit(p->mq);
+	xrx_sink__release(s, pkt);
+	return 0;
 }
 
 static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct pcap_sink *p = s->priv;
 	struct pcap_rec_hdr *rec;
-	struct pcapng_epb_hdr *epb;
+	struct xrx_pcapng_epb *epb;
 	char why[XRX_EXPLAIN_MAX];
 	struct timespec ts;
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
 	__u64 stamp;
 	int err = 0;
 
+	if (p->mq)
+		return pcap_deliver_merged(s, p, pkt);
 	if (p->fd < 0) {
 		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
 		xrx_sink__release(s, pkt);
@@ -558,11 +638,13 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	wire = pkt->len + tag;
 	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
-	if (p->ng) {
+	if (p->ng && p->explain) {
 		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
 					sizeof(why));
-		rec_bytes = sizeof(*epb) + PCAPNG_PAD4(left) + 4 +
-			    PCAPNG_PAD4(clen) + 4 + 4;
+		rec_bytes = sizeof(*epb) + XRX_PCAPNG_PAD4(left) + 4 +
+			    XRX_PCAPNG_PAD4(clen) + 4 + 4;
+	} else if (p->ng) {
+		rec_bytes = xrx_pcapng_epb_len(left, 0);
 	}
 	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng; /* record header,
 							   * head (split at the
@@ -597,13 +679,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		epb = &p->epbs[p->nr_pkts];
 		stamp = p->nsec ? (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec :
 				  (__u64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-		epb->type = PCAPNG_EPB;
-		epb->total_len = rec_bytes;
-		epb->if_id = 0;
-		epb->ts_high = (__u32)(stamp >> 32);
-		epb->ts_low = (__u32)stamp;
-		epb->cap_len = left;
-		epb->orig_len = wire;
+		xrx_pcapng_epb_head(epb, 0, stamp, left, wire, rec_bytes);
 		p->iov[p->nr_iovs].iov_base = epb;
 		p->iov[p->nr_iovs++].iov_len = sizeof(*epb);
 	} else {
@@ -653,7 +729,10 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 
 		p->iov[p->nr_iovs].iov_base = tr;
 		p->iov[p->nr_iovs++].iov_len =
-			pcapng_trailer(tr, cap, why, clen, rec_bytes);
+			p->explain ? pcapng_trailer(tr, cap, why, clen,
+						    rec_bytes) :
+				     xrx_pcapng_epb_tail(tr, cap, NULL, 0,
+							 rec_bytes);
 	}
 	p->pkts[p->nr_pkts++] = pkt;
 	return err;
@@ -662,6 +741,15 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 static int pcap_flush(struct xrx_sink *s)
 {
 	struct pcap_sink *p = s->priv;
+	struct timespec ts;
+
+	if (p->mq) {
+		/* Every record of this queue to come is later than now. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		xrx_merge__mark(p->mq, (__u64)ts.tv_sec * 1000000000ull +
+					       (__u64)ts.tv_nsec);
+		return 0;
+	}
 
 	if (!p->file_bytes && p->fd >= 0)
 		return pcap_still_full(p) ? -ENOSPC : pcap_write_header(s, p);
@@ -672,7 +760,10 @@ static void pcap_close(struct xrx_sink *s)
 {
 	struct pcap_sink *p = s->priv;
 
-	pcap_flush(s);
+	if (p->mq)
+		xrx_merge__leave(p->mq);
+	else
+		pcap_flush(s);
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p);
@@ -704,86 +795,208 @@ static bool pcap_parse_size(const char *s, size_t len, __u64 *v)
 	return true;
 }
 
-int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
-			 struct xrx_sink_opts *opts, char *err, size_t errlen)
+#define PCAP_SPEC_FORM "pcap:PATH[,size=N][,files=N][,snaplen=N][,explain][,format=pcap|pcapng][,perqueue][,rotate=SECONDS][,compress=zstd][,hook=PROGRAM]"
+
+/* Is option @opt of @olen bytes "NAME" or "NAME=..."? Its value, if so. */
+static bool pcap_key(const char *opt, size_t olen, const char *name,
+		     const char **val, size_t *vlen)
 {
-	const char *comma = strchr(arg, ','), *opt, *eq;
-	size_t len = comma ? (size_t)(comma - arg) : strlen(arg), olen;
+	size_t n = strlen(name);
+
+	if (olen < n || strncmp(opt, name, n) || (olen > n && opt[n] != '='))
+		return false;
+	*val = olen > n ? opt + n + 1 : NULL;
+	*vlen = olen > n ? olen - n - 1 : 0;
+	return true;
+}
+
+/*
+ * The one parser of the pcap spec "PATH[,OPTION]...": PATH and what only
+ * the pcap sink knows into @ps, the table's options into @opts.
+ */
+static int pcap_parse(const char *arg, struct pcap_spec *ps,
+		      struct xrx_sink_opts *opts, char *err, size_t errlen)
+{
+	const char *comma = strchr(arg, ','), *opt, *val;
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg), olen, vlen;
+	const char *path = ps->path;
 	bool size = false, files = false;
 	__u64 v;
 
+	memset(ps, 0, sizeof(*ps));
 	if (!len) {
-		snprintf(err, errlen, "pcap:%s has no path; write pcap:PATH[,size=N][,files=N][,snaplen=N][,explain]",
-			 arg);
+		snprintf(err, errlen, "pcap:%s has no path; write %s", arg,
+			 PCAP_SPEC_FORM);
 		return -EINVAL;
 	}
-	if (len >= pathlen) {
+	if (len >= sizeof(ps->path)) {
 		snprintf(err, errlen, "pcap:%.*s...: the path is too long; use a shorter one", 40, arg);
 		return -ENAMETOOLONG;
 	}
-	memcpy(path, arg, len);
-	path[len] = '\0';
+	memcpy(ps->path, arg, len);
+	ps->path[len] = '\0';
 	while (comma) {
 		opt = comma + 1;
 		comma = strchr(opt, ',');
 		olen = comma ? (size_t)(comma - opt) : strlen(opt);
-		eq = memchr(opt, '=', olen);
-		if (eq && eq - opt == 4 && !strncmp(opt, "size", 4)) {
-			if (!pcap_parse_size(eq + 1, olen - 5, &v) ||
+		if (pcap_key(opt, olen, "size", &val, &vlen) && val) {
+			if (!pcap_parse_size(val, vlen, &v) ||
 			    v < PCAP_SIZE_MIN) {
 				snprintf(err, errlen, "pcap:%s: size=%.*s is not a size of at least %d bytes; write a byte count, with K, M or G for KiB, MiB, GiB (size=64M)",
-					 path, (int)(olen - 5), eq + 1, PCAP_SIZE_MIN);
+					 path, (int)vlen, val, PCAP_SIZE_MIN);
 				return -EINVAL;
 			}
 			opts->rotate_bytes = v;
 			size = true;
-		} else if (eq && eq - opt == 5 && !strncmp(opt, "files", 5)) {
-			if (!pcap_parse_size(eq + 1, olen - 6, &v) ||
+		} else if (pcap_key(opt, olen, "files", &val, &vlen) && val) {
+			if (!pcap_parse_size(val, vlen, &v) ||
 			    !isdigit((unsigned char)opt[olen - 1]) ||
 			    v < 2 || v > PCAP_FILES_MAX) {
 				snprintf(err, errlen, "pcap:%s: files=%.*s is out of range; write how many files to keep in all, 2 to %d (files=4: PATH and PATH.1 to PATH.3)",
-					 path, (int)(olen - 6), eq + 1, PCAP_FILES_MAX);
+					 path, (int)vlen, val, PCAP_FILES_MAX);
 				return -EINVAL;
 			}
 			opts->rotate_count = (__u32)v - 1;
 			files = true;
-		} else if (eq && eq - opt == 7 && !strncmp(opt, "snaplen", 7)) {
+		} else if (pcap_key(opt, olen, "snaplen", &val, &vlen) && val) {
 			/* the option of the table, as xrx-replay's --snaplen */
-			char val[16], msg[160];
+			char vbuf[16], msg[160];
 
-			snprintf(val, sizeof(val), "%.*s", (int)(olen - 8), eq + 1);
+			snprintf(vbuf, sizeof(vbuf), "%.*s", (int)vlen, val);
 			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_SNAPLEN), opts,
-					   val, XRX_OPT_FORM_SPEC, msg,
+					   vbuf, XRX_OPT_FORM_SPEC, msg,
 					   sizeof(msg))) {
 				snprintf(err, errlen, "pcap:%s: %s", path, msg);
 				return -EINVAL;
 			}
-		} else if (olen >= 7 && !strncmp(opt, "explain", 7) &&
-			   (olen == 7 || opt[7] == '=')) {
+		} else if (pcap_key(opt, olen, "explain", &val, &vlen)) {
 			/* the table's, as xrx-replay's --explain; alone: on */
-			char val[8], msg[160];
+			char vbuf[8], msg[160];
 
-			snprintf(val, sizeof(val), "%.*s",
-				 olen == 7 ? 2 : (int)(olen - 8),
-				 olen == 7 ? "on" : opt + 8);
+			snprintf(vbuf, sizeof(vbuf), "%.*s",
+				 val ? (int)vlen : 2, val ? val : "on");
 			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_EXPLAIN), opts,
-					   val, XRX_OPT_FORM_SPEC, msg,
+					   vbuf, XRX_OPT_FORM_SPEC, msg,
 					   sizeof(msg))) {
 				snprintf(err, errlen, "pcap:%s: %s", path, msg);
 				return -EINVAL;
 			}
+		} else if (pcap_key(opt, olen, "format", &val, &vlen) && val) {
+			if (vlen == 6 && !strncmp(val, "pcapng", 6)) {
+				ps->ng = true;
+			} else if (vlen == 4 && !strncmp(val, "pcap", 4)) {
+				ps->ng = false;
+			} else {
+				snprintf(err, errlen, "pcap:%s: format=%.*s is not a format; write format=pcap (nanosecond pcap) or format=pcapng (an interface per queue)",
+					 path, (int)vlen, val);
+				return -EINVAL;
+			}
+		} else if (pcap_key(opt, olen, "perqueue", &val, &vlen) && !val) {
+			ps->perqueue = true;
+		} else if (pcap_key(opt, olen, "rotate", &val, &vlen) && val) {
+			if (!pcap_parse_size(val, vlen, &v) ||
+			    !isdigit((unsigned char)opt[olen - 1]) || !v ||
+			    v > PCAP_ROTATE_SECS_MAX) {
+				snprintf(err, errlen, "pcap:%s: rotate=%.*s is out of range; write seconds per file, 1 to %d (rotate=60: a file a minute, on the minute)",
+					 path, (int)vlen, val, PCAP_ROTATE_SECS_MAX);
+				return -EINVAL;
+			}
+			ps->rotate_secs = (__u32)v;
+		} else if (pcap_key(opt, olen, "compress", &val, &vlen) && val) {
+			if (vlen != 4 || strncmp(val, "zstd", 4)) {
+				snprintf(err, errlen, "pcap:%s: compress=%.*s is not known; write compress=zstd",
+					 path, (int)vlen, val);
+				return -EINVAL;
+			}
+			ps->zstd = true;
+		} else if (pcap_key(opt, olen, "hook", &val, &vlen) && val) {
+			if (!vlen || vlen >= sizeof(ps->hook) || *val != '/') {
+				snprintf(err, errlen, "pcap:%s: hook=%.*s: write the absolute path of a program to run on each closed file (hook=/usr/local/bin/ship)",
+					 path, (int)vlen, val);
+				return -EINVAL;
+			}
+			memcpy(ps->hook, val, vlen);
+			ps->hook[vlen] = '\0';
 		} else {
-			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain (a path may not contain ',')",
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, format=pcap|pcapng, perqueue, rotate=SECONDS, compress=zstd, hook=PROGRAM (a path may not contain ',')",
 				 path, (int)olen, opt);
 			return -EINVAL;
 		}
 	}
+	if (opts->explain)
+		ps->ng = true;		/* comments need pcapng */
 	if (files && !size) {
 		snprintf(err, errlen, "pcap:%s: files= needs size= (when to rotate); add size=N",
 			 path);
 		return -EINVAL;
 	}
+	if (ps->rotate_secs && files) {
+		snprintf(err, errlen, "pcap:%s: files= counts size-rotated files; with rotate= every file has a name of its own, which the hook may remove: leave files= out",
+			 path);
+		return -EINVAL;
+	}
+	if ((ps->zstd || *ps->hook) && !ps->rotate_secs) {
+		snprintf(err, errlen, "pcap:%s: compress= and hook= act on files a time rotation closes; add rotate=SECONDS",
+			 path);
+		return -EINVAL;
+	}
+	if (ps->rotate_secs && !strchr(path, '%')) {
+		snprintf(err, errlen, "pcap:%s: with rotate= PATH names each file by its start time: put strftime(3) conversions in it (rx-%%Y%%m%%d-%%H%%M%%S.pcapng)",
+			 path);
+		return -EINVAL;
+	}
+	if (ps->rotate_secs && ps->perqueue) {
+		snprintf(err, errlen, "pcap:%s: rotate=, compress= and hook= need the one file for all queues; leave perqueue out",
+			 path);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
+			 struct xrx_sink_opts *opts, char *err, size_t errlen)
+{
+	struct pcap_spec *ps = malloc(sizeof(*ps));
+	int ret;
+
+	if (!ps) {
+		snprintf(err, errlen, "pcap:%s: out of memory", arg);
+		return -ENOMEM;
+	}
+	ret = pcap_parse(arg, ps, opts, err, errlen);
+	if (!ret && strlen(ps->path) >= pathlen) {
+		snprintf(err, errlen, "pcap:%.*s...: the path is too long; use a shorter one", 40, arg);
+		ret = -ENAMETOOLONG;
+	}
+	if (!ret)
+		strcpy(path, ps->path);
+	free(ps);
+	return ret;
+}
+
+/* One file for all queues, through the writer (sink/merge.h). */
+static int pcap_open_merged(struct xrx_sink *s, struct pcap_sink *p,
+			    const struct pcap_spec *ps,
+			    const struct xrx_sink_opts *o)
+{
+	struct xrx_merge_cfg *cfg = calloc(1, sizeof(*cfg));
+	int ret;
+
+	if (!cfg)
+		return -ENOMEM;
+	snprintf(cfg->path, sizeof(cfg->path), "%s", ps->path);
+	cfg->nr_queues = o->nr_queues ? o->nr_queues : 1;
+	cfg->snaplen = p->snaplen;
+	cfg->ng = p->ng;
+	cfg->no_wait = p->no_wait;
+	cfg->rotate_bytes = p->rotate_bytes;
+	cfg->rotate_count = p->rotate_count;
+	cfg->rotate_secs = ps->rotate_secs;
+	cfg->zstd = ps->zstd;
+	snprintf(cfg->hook, sizeof(cfg->hook), "%s", ps->hook);
+	ret = xrx_merge__join(cfg, p->queue, s, &p->mq);
+	free(cfg);
+	return ret;
 }
 
 /* The spec check of the kind (xrx_sink_ops.check): its own parser. */
@@ -799,48 +1012,68 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		     const struct xrx_sink_opts *opts)
 {
 	struct xrx_sink_opts o = *opts;
-	char base[PATH_MAX], err[PATH_MAX + 128];
+	char err[PATH_MAX + 160];
+	struct pcap_spec *ps;
 	struct pcap_sink *p;
 	int ret, n;
 
-	ret = xrx_sink_pcap__parse(arg, base, sizeof(base), &o, err,
-				   sizeof(err));
+	ps = malloc(sizeof(*ps));
+	p = calloc(1, sizeof(*p));
+	if (!ps || !p) {
+		free(ps);
+		free(p);
+		return -ENOMEM;
+	}
+	ret = pcap_parse(arg, ps, &o, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "xrx: %s\n", err);
-		return ret;
+		goto fail;
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
 	p->fd = -1;
+	p->queue = o.queue;
 	p->no_wait = o.no_wait;
-	p->nsec = o.nanosecond;
-	p->ng = o.explain;
+	/* Nanoseconds always: the nanosecond pcap magic, if_tsresol 9. */
+	p->nsec = true;
+	p->ng = ps->ng;
+	p->explain = o.explain;
 	p->max_aggregate = o.max_aggregate;
 	p->snaplen = o.snaplen;		/* xrx_sink__open() filled it in */
 	p->rotate_bytes = o.rotate_bytes;
 	p->rotate_count = o.rotate_count ? o.rotate_count :
 					   PCAP_ROTATE_COUNT_DEFAULT;
+	s->priv = p;
+	/* One file for the interface unless asked for one per queue; a
+	 * single queue without time rotation writes it directly. */
+	if (!ps->perqueue && (o.nr_queues > 1 || ps->rotate_secs)) {
+		ret = pcap_open_merged(s, p, ps, &o);
+		if (ret)
+			goto fail;
+		free(ps);
+		return 0;
+	}
 	if (o.nr_queues > 1)
-		n = snprintf(p->path, sizeof(p->path), "%s.q%u", base,
+		n = snprintf(p->path, sizeof(p->path), "%s.q%u", ps->path,
 			     o.queue);
 	else
-		n = snprintf(p->path, sizeof(p->path), "%s", base);
+		n = snprintf(p->path, sizeof(p->path), "%s", ps->path);
 	if (n < 0 || (size_t)n >= sizeof(p->path)) {
-		free(p);
-		return -ENAMETOOLONG;
+		ret = -ENAMETOOLONG;
+		goto fail;
 	}
 	p->root_reserve = pcap_may_use_reserve();
-	s->priv = p;
-	ret = pcap_keep_earlier(p);
+	ret = xrx_pcap__keep_earlier(p->path, p->rotate_count);
 	if (!ret)
 		ret = pcap_open_file(s, p);
-	if (ret) {
-		if (p->fd >= 0)
-			close(p->fd);
-		free(p);
-		s->priv = NULL;
-	}
+	if (ret)
+		goto fail;
+	free(ps);
+	return 0;
+fail:
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+	free(ps);
+	s->priv = NULL;
 	return ret;
 }
 

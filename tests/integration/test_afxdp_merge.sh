@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# One capture file for two queues: a veth with two queues on each side
+# (RSS as in test_afxdp_rss.sh: 8 flows sent from CPU 0, 8 from CPU 1,
+# each lands on the queue of its CPU), one pcap sink spec for both
+# workers. tshark must read one pcapng file with an Interface Description
+# Block per queue, nanosecond resolution, every packet of both queues
+# (one 20-segment aggregate per flow and train), each packet's interface
+# being its queue, and the packets in time order; the plain pcap format
+# must carry the nanosecond magic and the same packets in time order.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/afxdp_lib.sh"
+afxdp_need
+command -v tshark >/dev/null || { skip_all "tshark not installed (scripts/deps.sh)"; }
+testbed_up numrxqueues 2 numtxqueues 2 || { check "testbed" 1; done_testing; exit 1; }
+
+send_on() {
+	local cpu=$1
+	shift
+	in_src taskset -c $cpu "$XRX_SEND" -i $IF_SRC --dmac "$(dut_mac)" "$@"
+}
+
+# run FILE SPEC_OPTIONS: capture 16 flows x 2 trains over both queues
+run() {
+	local f=$1 opts=$2 p0 r1
+	rx_start -Q 2 -c 0,1 -p 5001 -s "pcap:$f$opts" -T 20000 -t 40 ||
+		return 1
+	send_on 0 --sport 40000 --flows 8 --segs 20 --trains 2 --gap-us 50000 -w $WORK/tx0.pcap &
+	p0=$!
+	send_on 1 --sport 41000 --flows 8 --segs 20 --trains 2 --gap-us 50000 -w $WORK/tx1.pcap
+	r1=$?
+	wait $p0 || return 1
+	[ $r1 = 0 ] || return 1
+	# the stop delivers what the engines hold and writes it all
+	rx_stop
+}
+
+NG=$WORK/rx.pcapng
+run $NG ",format=pcapng"
+check "live_rx on 2 queues wrote one pcapng file" $?
+q0=$(awk '$1 == "q0" { print $3 }' "$RX_OUT")
+q1=$(awk '$1 == "q1" { print $3 }' "$RX_OUT")
+diag "queue 0: ${q0:-0} frames, queue 1: ${q1:-0} frames"
+[ "${q0:-0}" -gt 0 ] && [ "${q1:-0}" -gt 0 ] && [ $((q0 + q1)) = 640 ]
+check "both queues received frames, 640 in all" $?
+[ ! -e $NG.q0 ] && [ ! -e $NG.q1 ]
+check "no per-queue files" $?
+
+tshark -r $NG -T fields -e frame.interface_id -e frame.time_epoch \
+	-e tcp.srcport -e tcp.len >$WORK/ng.txt 2>$WORK/ng.err
+check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $?
+n=$(wc -l <$WORK/ng.txt)
+[ "$n" = 32 ] && [ "$(rxstat engine pkts_out)" = 32 ] &&
+	[ "$(awk '$4 == 28960' $WORK/ng.txt | wc -l)" = 32 ]
+check "one 20-segment aggregate per flow and train, all 32 in the one file ($n)" $?
+[ "$(capinfos $NG | grep -c '^Interface #')" = 2 ]
+check "two Interface Description Blocks, one per queue" $?
+# Each IDB's if_tsresol, read from the file: tshark shows every time
+# with 9 digits whatever the resolution.
+res=$($PY -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, out = 0, []
+while off + 12 <= len(d):
+    t, n = struct.unpack_from("<II", d, off)
+    if t == 1:
+        o, r = off + 16, "none"
+        while o + 4 <= off + n - 4:
+            c, l = struct.unpack_from("<HH", d, o)
+            if c == 0:
+                break
+            if c == 9:
+                r = str(d[o + 4])
+            o += 4 + (l + 3) // 4 * 4
+        out.append(r)
+    off += n
+print(" ".join(out))' $NG)
+[ "$res" = "9 9" ]
+check "nanosecond resolution: if_tsresol 9 in both IDBs ($res)" $?
+[ "$(awk '$1 == 0' $WORK/ng.txt | wc -l)" -gt 0 ] &&
+	[ "$(awk '$1 == 1' $WORK/ng.txt | wc -l)" -gt 0 ] &&
+	[ "$(awk '$1 != 0 && $1 != 1' $WORK/ng.txt | wc -l)" = 0 ]
+check "packets of both queues, each on interface 0 or 1" $?
+# A flow's CPU picks its queue: ports 40000.. from CPU 0, 41000.. from 1.
+# Which CPU feeds which queue is veth's choice; one flow group per
+# interface is what must hold.
+awk '{ print $1, int($3 / 1000) }' $WORK/ng.txt | sort -u >$WORK/ifmap
+[ "$(wc -l <$WORK/ifmap)" = 2 ] && [ "$(cut -d' ' -f1 $WORK/ifmap | sort -u | wc -l)" = 2 ]
+check "each queue's flows on its own interface ($(tr '\n' ';' <$WORK/ifmap))" $?
+awk 'NR > 1 && $2 < prev { bad++ } { prev = $2 } END { exit bad ? 1 : 0 }' $WORK/ng.txt
+check "the packets of both queues in time order" $?
+awk '{ split($2, a, "."); if (length(a[2]) != 9) bad++ } END { exit bad ? 1 : 0 }' $WORK/ng.txt
+check "nanosecond timestamps in every record" $?
+$PY -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import xrxpcap
+w = sys.argv[2]
+xrxpcap.write_pcap(w + "/tx.pcap", [f for i in (0, 1) for f, _ in xrxpcap.read_pcap("%s/tx%d.pcap" % (w, i))])' \
+	"$TOP/tests/tools" "$WORK"
+out=$($PY "$XRXPCAP" check-payload $WORK/tx.pcap $NG 2>&1)
+check "every flow's payload in the one file, byte for byte" $?
+[ -n "$out" ] && diag "$out"
+
+PC=$WORK/rx.pcap
+run $PC ""
+check "live_rx on 2 queues wrote one pcap file (the default format)" $?
+[ "$(od -An -tx4 -N4 $PC | tr -d ' ')" = a1b23c4d ]
+check "the nanosecond pcap magic" $?
+tshark -r $PC -T fields -e frame.time_epoch -e tcp.len >$WORK/pc.txt 2>$WORK/pc.err &&
+	[ "$(awk '$2 == 28960' $WORK/pc.txt | wc -l)" = 32 ]
+check "tshark reads all 32 aggregates of both queues from it" $?
+awk 'NR > 1 && $1 < prev { bad++ } { prev = $1 } END { exit bad ? 1 : 0 }' $WORK/pc.txt
+check "in time order" $?
+
+done_testing
