@@ -91,7 +91,7 @@ bool xrxd_csum_watch(struct xrxd *x)
 	}
 	if (refused > x->health.csum_refused) {
 		x->health.csum_refused_ns = now;
-		changed = xrxd_degraded_set(x, XRX_DEGRADED_CSUM_PARTIAL,
+		changed = xrxd_degraded_set(&x->health, XRX_DEGRADED_CSUM_PARTIAL,
 					    "%llu frames with partial checksums (a sender's TX offload) refused, the stack drops them: ethtool -K PEER tx off on the sender, or csum_partial = accept",
 					    (unsigned long long)refused);
 		if (changed || !x->health.csum_refused)
@@ -106,7 +106,7 @@ bool xrxd_csum_watch(struct xrxd *x)
 	}
 	if ((x->health.degraded_why & (1u << XRX_DEGRADED_CSUM_PARTIAL)) &&
 	    now - x->health.csum_refused_ns >= CSUM_REFUSED_QUIET_NS) {
-		xrxd_degraded_clear(x, XRX_DEGRADED_CSUM_PARTIAL);
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_CSUM_PARTIAL);
 		ctl_notice("%s: no frame with a partial checksum for a minute; no longer degraded",
 			   x->ifname);
 		return true;

@@ -7,8 +7,8 @@
  * the degraded_reasons gauge of xrx_ustats, the degraded gauge 1 while
  * any is set, a "; DEGRADED: ..." part of STATUS= each, and a line of
  * `xrxctl status`. A failed bind is the oldest of them and keeps its own
- * flag and retry (x->workers.degraded, restart.c); any other part of xrxd reports
- * its trouble with xrxd_degraded_set() and its end with
+ * flag and retry (x->workers.degraded, restart.c); any other part of
+ * xrxd reports its trouble with xrxd_degraded_set() and its end with
  * xrxd_degraded_clear().
  *
  * The program: someone may detach xrx_rx (xdp-loader unload, ip link set
@@ -43,42 +43,43 @@
 
 #define SINK_LOG_GAP_NS 60000000000ull
 
-bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+bool xrxd_degraded_set(struct xrxd_health *h, enum xrx_degraded_reason r,
 		       const char *fmt, ...)
 {
-	bool was = x->health.degraded_why & (1u << r);
+	bool was = h->degraded_why & (1u << r);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(x->health.degraded_text[r], sizeof(x->health.degraded_text[r]), fmt, ap);
+	vsnprintf(h->degraded_text[r], sizeof(h->degraded_text[r]), fmt, ap);
 	va_end(ap);
-	x->health.degraded_why |= 1u << r;
+	h->degraded_why |= 1u << r;
 	return !was;
 }
 
-bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r)
+bool xrxd_degraded_clear(struct xrxd_health *h, enum xrx_degraded_reason r)
 {
-	bool was = x->health.degraded_why & (1u << r);
+	bool was = h->degraded_why & (1u << r);
 
-	x->health.degraded_why &= ~(1u << r);
+	h->degraded_why &= ~(1u << r);
 	return was;
 }
 
 __u32 xrxd_degraded_mask(const struct xrxd *x)
 {
-	return x->health.degraded_why | (x->workers.degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
+	return x->health.degraded_why |
+	       (x->workers.degraded ? 1u << XRX_DEGRADED_NO_SOCKETS : 0);
 }
 
-int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len)
+int xrxd_degraded_status(const struct xrxd_health *h, char *buf, size_t len)
 {
 	size_t n = 0;
 	int r, k;
 
 	for (r = 0; r < XRX_DEGRADED_MAX && n < len; r++) {
-		if (r == XRX_DEGRADED_NO_SOCKETS || !(x->health.degraded_why & (1u << r)))
+		if (r == XRX_DEGRADED_NO_SOCKETS || !(h->degraded_why & (1u << r)))
 			continue;
 		k = snprintf(buf + n, len - n, "; DEGRADED: %s",
-			     x->health.degraded_text[r]);
+			     h->degraded_text[r]);
 		if (k < 0)
 			break;
 		n += (size_t)k;
@@ -111,23 +112,23 @@ void xrxd_prog_watch(struct xrxd *x)
 	x->xdp.xdp_seen_id = now;
 	if (xrx_xdp_attached_flags(&q, ours) ||
 	    (now && xrx_xdp_behind_dispatcher(x->link.ifindex, ours))) {
-		if (xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED) |
-		    xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED))
+		if (xrxd_degraded_clear(&x->health, XRX_DEGRADED_PROG_DETACHED) |
+		    xrxd_degraded_clear(&x->health, XRX_DEGRADED_PROG_REPLACED))
 			ctl_notice("%s: xrx_rx (id %u) is attached again; no longer degraded",
 				   x->ifname, ours);
 		return;
 	}
 	if (!now) {
-		xrxd_degraded_clear(x, XRX_DEGRADED_PROG_REPLACED);
-		if (xrxd_degraded_set(x, XRX_DEGRADED_PROG_DETACHED,
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_PROG_REPLACED);
+		if (xrxd_degraded_set(&x->health, XRX_DEGRADED_PROG_DETACHED,
 				      "xrx_rx (id %u) was detached by someone else, nothing is accelerated; restart xrxd to attach it",
 				      ours))
 			ctl_err("%s: DEGRADED: xrx_rx (id %u) was detached by someone else (xdp-loader unload, ip link set dev %s xdp off?): nothing is accelerated. xrxd does not undo an unload by itself: restart xrxd to attach it again, or stop xrxd",
 				x->ifname, ours, x->ifname);
 		return;
 	}
-	xrxd_degraded_clear(x, XRX_DEGRADED_PROG_DETACHED);
-	xrxd_degraded_set(x, XRX_DEGRADED_PROG_REPLACED,
+	xrxd_degraded_clear(&x->health, XRX_DEGRADED_PROG_DETACHED);
+	xrxd_degraded_set(&x->health, XRX_DEGRADED_PROG_REPLACED,
 			  "XDP program id %u replaced xrx_rx (id %u), nothing reaches xrxd; xrxd leaves it alone",
 			  now, ours);
 	/* Logged for each new foreign program, once. */
@@ -149,7 +150,8 @@ static __u64 both(const struct xrxd *x, enum xrx_sink_stat st)
 bool xrxd_sink_watch(struct xrxd *x)
 {
 	__u64 errs = grew(both(x, XRX_SINK_STAT_ERRORS), x->health.sink_errors);
-	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE), x->health.sink_nospace);
+	__u64 full = grew(both(x, XRX_SINK_STAT_NOSPACE),
+			  x->health.sink_nospace);
 	__u64 out = grew(both(x, XRX_SINK_STAT_PKTS_OUT), x->health.sink_out);
 	bool tee = x->stats.us.tee[XRX_SINK_STAT_ERRORS] > x->health.tee_errors;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
@@ -176,13 +178,14 @@ bool xrxd_sink_watch(struct xrxd *x)
 	if (!errs) {
 		if (!out || !(x->health.degraded_why & any))
 			return false;
-		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_FULL);
-		xrxd_degraded_clear(x, XRX_DEGRADED_SINK_ERRORS);
-		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_FULL);
-		xrxd_degraded_clear(x, XRX_DEGRADED_TEE_ERRORS);
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_SINK_FULL);
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_SINK_ERRORS);
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_TEE_FULL);
+		xrxd_degraded_clear(&x->health, XRX_DEGRADED_TEE_ERRORS);
 		if (x->health.sink_episode_logged)
 			ctl_notice("%s: %s writes again; %llu packet%s lost while it could not; no longer degraded",
-				   x->ifname, name, (unsigned long long)x->health.sink_lost,
+				   x->ifname, name,
+				   (unsigned long long)x->health.sink_lost,
 				   x->health.sink_lost == 1 ? "" : "s");
 		return true;
 	}
@@ -192,15 +195,17 @@ bool xrxd_sink_watch(struct xrxd *x)
 		x->health.sink_lost = 0;
 	x->health.sink_lost += errs;
 	x->health.degraded_why &= ~any;
-	xrxd_degraded_set(x, r, "%s %s, %llu packets lost so far", name,
+	xrxd_degraded_set(&x->health, r, "%s %s, %llu packets lost so far", name,
 			  r == r_full ?
 				  "has no space left on its file system" :
 				  "cannot write",
 			  (unsigned long long)x->health.sink_lost);
 	if (started) {
 		/* The live path logs a tee's losses itself, per queue. */
-		x->health.sink_episode_logged = !tee && (!x->health.sink_logged_ns ||
-				now - x->health.sink_logged_ns >= SINK_LOG_GAP_NS);
+		x->health.sink_episode_logged =
+			!tee && (!x->health.sink_logged_ns ||
+				 now - x->health.sink_logged_ns >=
+					 SINK_LOG_GAP_NS);
 		if (tee)
 			return true;
 		if (!x->health.sink_episode_logged) {
@@ -222,10 +227,12 @@ bool xrxd_sink_watch(struct xrxd *x)
 		x->health.sink_reminded_ns = now;
 		return true;
 	}
-	if (x->health.sink_episode_logged && now - x->health.sink_reminded_ns >= SINK_LOG_GAP_NS) {
+	if (x->health.sink_episode_logged &&
+	    now - x->health.sink_reminded_ns >= SINK_LOG_GAP_NS) {
 		x->health.sink_reminded_ns = now;
 		ctl_warn("%s: still DEGRADED: %s: %llu packets lost so far",
-			 x->ifname, name, (unsigned long long)x->health.sink_lost);
+			 x->ifname, name,
+			 (unsigned long long)x->health.sink_lost);
 	}
 	return false;
 }

@@ -194,7 +194,8 @@ bool xrxd_ethtool_events(struct xrxd *x, struct mnl_socket *mon)
 			}
 			break;
 		}
-		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n, x->link.ifindex);
+		hit |= xrx_ethtool_channels_ntf(buf, (size_t)n,
+						x->link.ifindex);
 	}
 	return hit;
 }

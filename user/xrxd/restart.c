@@ -20,9 +20,11 @@ void xrxd_enter_degraded(struct xrxd *x, int err)
 	if (!x->workers.degraded)
 		x->workers.retry_gap_ns = 250000000ull;
 	x->workers.degraded = true;
-	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->workers.retry_gap_ns;
+	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) +
+			      x->workers.retry_gap_ns;
 	ctl_err("%s: DEGRADED: cannot open the AF_XDP sockets (%s); xrx_rx stays attached and passes the traffic to the kernel (pass_no_socket); retrying in %.2f s",
-		x->ifname, strerror(-err), (double)x->workers.retry_gap_ns / 1e9);
+		x->ifname, strerror(-err),
+		(double)x->workers.retry_gap_ns / 1e9);
 }
 
 /*
@@ -49,7 +51,8 @@ void xrxd_retry_degraded(struct xrxd *x)
 	unsigned int n;
 	int err;
 
-	if (!x->workers.degraded || xrxd_now_ns(CLOCK_MONOTONIC) < x->workers.retry_ns)
+	if (!x->workers.degraded ||
+	    xrxd_now_ns(CLOCK_MONOTONIC) < x->workers.retry_ns)
 		return;
 	/* The channels may have changed while degraded: a queue gone is
 	 * a bind that fails forever, a queue added one left unserved. */
@@ -74,7 +77,8 @@ void xrxd_retry_degraded(struct xrxd *x)
 	x->stats.us.hdr[XRX_USTATS_BIND_FAILURES]++;
 	if (x->workers.retry_gap_ns < 8000000000ull)
 		x->workers.retry_gap_ns *= 2;
-	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) + x->workers.retry_gap_ns;
+	x->workers.retry_ns = xrxd_now_ns(CLOCK_MONOTONIC) +
+			      x->workers.retry_gap_ns;
 	ctl_warn("%s: still degraded (%s); next try in %.1f s", x->ifname,
 		 strerror(-err), (double)x->workers.retry_gap_ns / 1e9);
 }

@@ -137,7 +137,8 @@ int xrxd_serve(struct xrxd *x, const sigset_t *sigs)
 				continue;
 			last_refresh = now;
 			/* Events can be lost (ENOBUFS): look for ourselves. */
-			if (!if_indextoname((unsigned int)x->link.ifindex, name)) {
+			if (!if_indextoname((unsigned int)x->link.ifindex,
+					    name)) {
 				x->link.gone = true;
 				ctl_notice("%s: the interface no longer exists; shutting down",
 					   x->ifname);

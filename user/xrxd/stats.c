@@ -102,7 +102,8 @@ void xrxd_stats_file_open(struct xrxd *x)
 	if (x->stats.stats_gid == (gid_t)-1)
 		return;
 	if (stat(dir, &st) ||
-	    (st.st_gid != x->stats.stats_gid && chown(dir, (uid_t)-1, x->stats.stats_gid)) ||
+	    (st.st_gid != x->stats.stats_gid &&
+	     chown(dir, (uid_t)-1, x->stats.stats_gid)) ||
 	    chmod(dir, (st.st_mode & 07777) | S_IRGRP | S_IXGRP))
 		ctl_warn("%s: cannot open %s to group %s (xrxctl as a member of it reads the counters there): %s%s",
 			 x->ifname, dir, XRX_STATS_GROUP, strerror(errno),
@@ -201,7 +202,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 {
 	const __u64 *e = x->stats.us.engine;
 	__u64 now = xrxd_now_ns(CLOCK_MONOTONIC);
-	double secs = x->stats.last_ns ? (double)(now - x->stats.last_ns) / 1e9 : 0;
+	double secs = x->stats.last_ns ?
+			      (double)(now - x->stats.last_ns) / 1e9 : 0;
 	double fps = 0, mbps = 0, ratio = 0, segs = 0;
 	unsigned int stuck;
 	__u64 age = 0;
@@ -209,9 +211,10 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 	int n;
 
 	if (secs > 0) {
-		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] - x->stats.last_frames) / secs;
-		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] - x->stats.last_bytes) * 8 /
-		       secs / 1e6;
+		fps = (double)(e[XRX_ENGINE_STAT_FRAMES_IN] -
+			       x->stats.last_frames) / secs;
+		mbps = (double)(e[XRX_ENGINE_STAT_BYTES_IN] -
+				x->stats.last_bytes) * 8 / secs / 1e6;
 	}
 	if (e[XRX_ENGINE_STAT_PKTS_OUT])
 		ratio = (double)e[XRX_ENGINE_STAT_FRAMES_IN] /
@@ -222,7 +225,8 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 		       (double)e[XRX_ENGINE_STAT_AGGS_OUT];
 	n = snprintf(buf, len,
 		     "%s: %llu queue%s, %.0f frames/s, %.1f Mbit/s in; %.2f frames per packet, %.1f segments per aggregate",
-		     x->ifname, (unsigned long long)x->stats.us.hdr[XRX_USTATS_QUEUES],
+		     x->ifname,
+		     (unsigned long long)x->stats.us.hdr[XRX_USTATS_QUEUES],
 		     x->stats.us.hdr[XRX_USTATS_QUEUES] == 1 ? "" : "s", fps, mbps,
 		     ratio, segs);
 	if (x->workers.degraded && n > 0 && (size_t)n < len)
@@ -230,7 +234,7 @@ void xrxd_status(struct xrxd *x, char *buf, size_t len)
 			      "; DEGRADED: no AF_XDP sockets (%s), traffic goes to the kernel, retrying",
 			      strerror(-x->workers.bind_err));
 	if (n > 0 && (size_t)n < len)
-		n += xrxd_degraded_status(x, buf + n, len - (size_t)n);
+		n += xrxd_degraded_status(&x->health, buf + n, len - (size_t)n);
 	stuck = xrxd_workers_stuck(x, &q, &age);
 	if (stuck && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n,

@@ -180,7 +180,8 @@ unsigned int xrxd_workers_stuck(struct xrxd *x, __u32 *first,
 	__u32 i;
 
 	for (i = 0; x->workers.live && i < x->workers.nr_queues; i++) {
-		if (xrx_live__queue_info(x->workers.live, i, &qi) || !qi.heartbeat_ns ||
+		if (xrx_live__queue_info(x->workers.live, i, &qi) ||
+		    !qi.heartbeat_ns ||
 		    now < qi.heartbeat_ns + XRXD_STUCK_NS)
 			continue;
 		if (!n++) {

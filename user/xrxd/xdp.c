@@ -257,7 +257,8 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		vals[i] = (struct xrx_rule_val){ .action = XRX_ACT_ACCEL,
 						 .id = i + 1 };
 	ret = xrx_rules__update(rules_fd,
-				xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_PORTS),
+				xrx_prog__map_fd(x->xdp.prog,
+						 XRX_PROG_MAP_PORTS),
 				old, ndel, conf->rules, vals, conf->nrules);
 	if (ret) {
 		/* Name what did not take. */
@@ -290,7 +291,8 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	if (inner)
 		cfg.flags |= XRX_CFG_F_INNER_RULES;
 	/* The flow hash key stays: it was chosen at attach (rules.h). */
-	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_CFG),
+	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->xdp.prog,
+						  XRX_PROG_MAP_CFG),
 				 &zero, &cur))
 		cfg.hash_key = cur.hash_key;
 	if (bpf_map_update_elem(xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_CFG),

@@ -207,13 +207,13 @@ void xrxd_reload_forget(struct xrxd *x);
 /* health.c */
 /* Degraded for @r (not NO_SOCKETS: that is x->degraded), detail for
  * STATUS=; return: true when @r was not set before. */
-bool xrxd_degraded_set(struct xrxd *x, enum xrx_degraded_reason r,
+bool xrxd_degraded_set(struct xrxd_health *h, enum xrx_degraded_reason r,
 		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Return: true when @r was set. */
-bool xrxd_degraded_clear(struct xrxd *x, enum xrx_degraded_reason r);
+bool xrxd_degraded_clear(struct xrxd_health *h, enum xrx_degraded_reason r);
 __u32 xrxd_degraded_mask(const struct xrxd *x);
 /* "; DEGRADED: ..." for each reason but NO_SOCKETS; return: its length. */
-int xrxd_degraded_status(const struct xrxd *x, char *buf, size_t len);
+int xrxd_degraded_status(const struct xrxd_health *h, char *buf, size_t len);
 void xrxd_prog_watch(struct xrxd *x);
 /* Return: true when it changed the degraded reasons. */
 bool xrxd_sink_watch(struct xrxd *x);
