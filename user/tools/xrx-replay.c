@@ -159,6 +159,7 @@ static void usage(FILE *f)
 "  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
 "                        as on the live path (default: the engine parses)\n"
 "  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
+"  -F, --filter EXPR     write only the packets EXPR (tcpdump's syntax) matches\n"
 "  -j, --json            print the engine's and the sink's counters as JSON\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n"
@@ -209,12 +210,13 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "meta", no_argument, NULL, 'M' },
 		{ "hash-key", required_argument, NULL, 'K' },
+		{ "filter", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	struct option longopts[sizeof(own) / sizeof(own[0]) + XRX_OPT_MAX + 1];
-	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MK:jhV", err[256];
+	char shortopts[2 * XRX_OPT_MAX + 16] = ":b:MK:F:jhV", err[256];
 	size_t n = sizeof(own) / sizeof(own[0]), k = strlen(shortopts);
 	const struct xrx_opt *t;
 	int c, i;
@@ -253,6 +255,9 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		case 'K':
 			if (parse_hash_key(optarg, &o->eng.hash_key))
 				return -EINVAL;
+			continue;
+		case 'F':
+			o->sink.filter = optarg;
 			continue;
 		case 'j':
 			o->json = true;
@@ -592,6 +597,11 @@ int main(int argc, char **argv)
 	o.sink.max_aggregate = o.eng.max_aggregate ? o.eng.max_aggregate :
 						     XRX_AGGREGATE_DEFAULT;
 	r.sink = xrx_sink__open(spec, &o.sink);
+	if (!r.sink && errno == EINVAL && o.sink.filter) {
+		/* the sink said what libpcap refused */
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!r.sink) {
 		fprintf(stderr, "xrx-replay: %s: cannot open for writing: %s\n",
 			tmp, strerror(errno));

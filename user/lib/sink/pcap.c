@@ -40,6 +40,10 @@
  * full file system) is emptied, and the header tried again at the end of
  * each batch; the packets until then are lost and counted.
  *
+ * ",filter=EXPR" (opts->filter), the last option, writes only the packets
+ * the tcpdump expression EXPR matches (sink/filter.h), counting the
+ * others in filtered, which is not a loss.
+ *
  * ",explain" (opts->explain) writes pcapng instead: a Section Header and
  * an Interface Description block, then every packet as an Enhanced Packet
  * Block whose opt_comment says why GRO ended it (xrx_pkt__explain()),
@@ -70,6 +74,7 @@
 #include <xrx/explain.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
+#include "sink/filter.h"
 
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
@@ -179,6 +184,7 @@ struct pcap_sink {
 	__u8 tags[PCAP_QUEUE][4];	/* out-of-band VLAN tags, put back */
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
+	struct xrx_filter *filter;	/* filter=: what to write */
 };
 
 static bool pcap_err_nospace(int err)
@@ -539,6 +545,12 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	__u64 stamp;
 	int err = 0;
 
+	/* Not written by choice: no loss, so before the checks of one. */
+	if (p->filter && !xrx_filter__match(p->filter, pkt)) {
+		xrx_sink__count(s, XRX_SINK_STAT_FILTERED, 1);
+		xrx_sink__release(s, pkt);
+		return 0;
+	}
 	if (p->fd < 0) {
 		xrx_sink__count(s, XRX_SINK_STAT_ERRORS, 1);
 		xrx_sink__release(s, pkt);
@@ -674,6 +686,7 @@ static void pcap_close(struct xrx_sink *s)
 	pcap_flush(s);
 	if (p->fd >= 0)
 		close(p->fd);
+	xrx_filter__free(p->filter);
 	free(p);
 	s->priv = NULL;
 }
@@ -727,7 +740,26 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 		comma = strchr(opt, ',');
 		olen = comma ? (size_t)(comma - opt) : strlen(opt);
 		eq = memchr(opt, '=', olen);
-		if (eq && eq - opt == 4 && !strncmp(opt, "size", 4)) {
+		if (!strncmp(opt, "filter=", 7)) {
+			/* The rest, as tcpdump takes the rest of its line. */
+			struct xrx_filter *f;
+			char msg[256];	/* PCAP_ERRBUF_SIZE */
+
+			if (!opt[7]) {
+				snprintf(err, errlen, "pcap:%s: filter= has no expression; write one in tcpdump's syntax (filter=tcp port 80), or leave filter= out",
+					 path);
+				return -EINVAL;
+			}
+			f = xrx_filter__new(opt + 7, msg, sizeof(msg));
+			if (!f) {
+				snprintf(err, errlen, "pcap:%s: filter=%s: %s; see pcap-filter(7)",
+					 path, opt + 7, msg);
+				return -EINVAL;
+			}
+			xrx_filter__free(f);
+			opts->filter = opt + 7;
+			break;
+		} else if (eq && eq - opt == 4 && !strncmp(opt, "size", 4)) {
 			if (!pcap_parse_size(eq + 1, olen - 5, &v) ||
 			    v < PCAP_SIZE_MIN) {
 				snprintf(err, errlen, "pcap:%s: size=%.*s is not a size of at least %d bytes; write a byte count, with K, M or G for KiB, MiB, GiB (size=64M)",
@@ -772,7 +804,7 @@ int xrx_sink_pcap__parse(const char *arg, char *path, size_t pathlen,
 				return -EINVAL;
 			}
 		} else {
-			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain (a path may not contain ',')",
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, filter=EXPR (last) (a path may not contain ',')",
 				 path, (int)olen, opt);
 			return -EINVAL;
 		}
@@ -820,6 +852,13 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		free(p);
 		return -ENAMETOOLONG;
 	}
+	if (o.filter && *o.filter &&
+	    !(p->filter = xrx_filter__new(o.filter, err, sizeof(err)))) {
+		fprintf(stderr, "xrx: pcap:%s: filter=%s: %s; see pcap-filter(7)\n",
+			base, o.filter, err);
+		free(p);
+		return -EINVAL;
+	}
 	p->root_reserve = pcap_may_use_reserve();
 	s->priv = p;
 	ret = pcap_keep_earlier(p);
@@ -828,6 +867,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	if (ret) {
 		if (p->fd >= 0)
 			close(p->fd);
+		xrx_filter__free(p->filter);
 		free(p);
 		s->priv = NULL;
 	}
