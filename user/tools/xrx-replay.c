@@ -156,8 +156,7 @@ static void usage(FILE *f)
 		if (t->flag && replay_opts_of(&o, t->set))
 			usage_row(f, t, replay_opts_of(&o, t->set));
 	fprintf(f,
-"  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
-"                        as on the live path (default: the engine parses)\n"
+"  -M, --meta            TCP/UDP frames carry xrx_rx's xrx_meta, as live\n"
 "  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
 "  -F, --filter EXPR     write only the packets EXPR (tcpdump's syntax) matches\n"
 "  -j, --json            print the engine's and the sink's counters as JSON\n"
