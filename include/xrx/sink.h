@@ -91,7 +91,13 @@ extern "C" {
 	X(BIG_SPLIT, "big_split",                                              \
 	  "aggregates too long for the IP length field written in pieces")    \
 	X(FILTERED, "filtered",                                                \
-	  "packets filter= did not match, not written (pcap; not a loss)")
+	  "packets filter= did not match, not written (pcap; not a loss)")    \
+	X(SEGS_IN, "segs_in",                                                  \
+	  "segments (frames) of the packets given to the sink")               \
+	X(SEGS_OUT, "segs_out",                                                \
+	  "segments of the packets written (pcap), for the loss ledger")       \
+	X(SEGS_FILTERED, "segs_filtered",                                      \
+	  "segments of the packets filter= did not match (pcap)")
 
 enum xrx_sink_stat {
 #define XRX_X_ENUM(e, n, d) XRX_SINK_STAT_##e,

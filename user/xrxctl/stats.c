@@ -425,7 +425,8 @@ static void on_stop(int sig)
 
 static void stats_usage(FILE *f)
 {
-	fprintf(f, "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n");
+	fprintf(f, "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n"
+		   "       xrxctl stats --losses IFACE [--json | --prom]\n");
 }
 
 int cmd_stats(const struct ctx *ctx, int argc, char **argv)
@@ -435,6 +436,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 		{ "prom", no_argument, NULL, 'p' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "losses", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -447,6 +449,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	const char *arg = NULL;
 	char *end;
 	int c, n, j, shown, ret = 1;
+	bool losses = false;
 
 	/* argv[-1] is the command name: getopt's argv[0]. optind 0 makes
 	 * glibc start afresh after main()'s own getopt run. */
@@ -477,6 +480,9 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'l':
+			losses = true;
+			break;
 		case 'h':
 			stats_usage(stdout);
 			return 0;
@@ -490,6 +496,14 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	if (optind < argc || (count > 0 && !watch)) {
 		stats_usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (losses) {
+		if (!arg || watch) {
+			stats_usage(stderr);
+			return EXIT_USAGE;
+		}
+		return xrxctl_losses(ctx, arg, fmt == FMT_JSON ? 1 :
+					       fmt == FMT_PROM ? 2 : 0);
 	}
 	if (watch && count < 0)
 		count = -1;	/* until SIGINT */

@@ -414,6 +414,9 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			done += rec;
 			xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
 			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, rec);
+			xrx_sink__count(s, XRX_SINK_STAT_SEGS_OUT,
+					p->pkts[i]->gso_segs ?
+						p->pkts[i]->gso_segs : 1);
 		}
 		xrx_sink__release(s, p->pkts[i]);
 	}
@@ -548,6 +551,8 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	/* Not written by choice: no loss, so before the checks of one. */
 	if (p->filter && !xrx_filter__match(p->filter, pkt)) {
 		xrx_sink__count(s, XRX_SINK_STAT_FILTERED, 1);
+		xrx_sink__count(s, XRX_SINK_STAT_SEGS_FILTERED,
+				pkt->gso_segs ? pkt->gso_segs : 1);
 		xrx_sink__release(s, pkt);
 		return 0;
 	}
