@@ -75,8 +75,8 @@ extern "C" {
 /*
  * Sink counters. X(enumerator suffix, name, description)
  * Every packet given to deliver() is counted in pkts_in, and then either
- * in pkts_out (written/injected whole or truncated to snaplen) or in
- * errors or dropped.
+ * in pkts_out (written/injected whole or truncated to snaplen), in
+ * filtered (a pcap sink's filter= left it out), or in errors or dropped.
  */
 #define XRX_SINK_STATS_TABLE(X)                                                \
 	X(PKTS_IN, "pkts_in", "packets given to the sink")                    \
@@ -106,7 +106,15 @@ extern "C" {
 	X(JUMBO_WRITES, "jumbo_writes",                                        \
 	  "IPv6 ones of them with the hop-by-hop jumbo option inserted")       \
 	X(BIG_SPLIT, "big_split",                                              \
-	  "aggregates too long for the IP length field written in pieces")
+	  "aggregates too long for the IP length field written in pieces")    \
+	X(FILTERED, "filtered",                                                \
+	  "packets filter= did not match, not written (pcap; not a loss)")    \
+	X(SEGS_IN, "segs_in",                                                  \
+	  "segments (frames) of the packets given to the sink")               \
+	X(SEGS_OUT, "segs_out",                                                \
+	  "segments of the packets written (pcap), for the loss ledger")       \
+	X(SEGS_FILTERED, "segs_filtered",                                      \
+	  "segments of the packets filter= did not match (pcap)")
 
 enum xrx_sink_stat {
 #define XRX_X_ENUM(e, n, d) XRX_SINK_STAT_##e,
@@ -163,6 +171,10 @@ struct xrx_sink_opts {
 	__u32 max_aggregate;		/* pcap explain: the engine's, named
 					 * in size-limit comments; 0: not
 					 * named */
+	/* pcap: write only the packets this expression in tcpdump's
+	 * syntax (pcap-filter(7)) matches; NULL or "": all. Read by open
+	 * only; a spec's filter= overrides it. */
+	const char *filter;
 };
 
 struct xrx_sink;
@@ -251,9 +263,13 @@ struct xrx_sink {
 XRX_API struct xrx_sink *xrx_sink__open(const char *spec,
 					const struct xrx_sink_opts *opts);
 /*
- * The pcap sink's argument "PATH[,size=N][,files=N][,snaplen=N][,explain]"
- * (the spec after "pcap:"): PATH into @path, the options into @opts
- * (fields not named stay as they are). Return: 0, or -EINVAL with one
+ * The pcap sink's argument
+ * "PATH[,size=N][,files=N][,snaplen=N][,explain][,filter=EXPR]" (the
+ * spec after "pcap:"): PATH into @path, the options into @opts (fields
+ * not named stay as they are). filter= comes last and takes the rest of
+ * the argument, blanks and commas included; opts->filter then points
+ * into @arg, and the expression has been compiled (libpcap's message in
+ * @err when it does not). Return: 0, or -EINVAL with one
  * line in @err naming the option and the accepted values (-ENAMETOOLONG:
  * PATH).
  */

@@ -330,6 +330,10 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=524793\n", 2, "snaplen=524793 is out of range" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,snaplen=1k\n", 2, "snaplen=1k is not a number" },
 	{ "interface = eth0\nsink = pcap:/x.pcap,count=3\n", 2, "unknown option 'count=3'" },
+	/* filter=: libpcap's own message, the expression named */
+	{ "interface = eth0\nsink = pcap:/x.pcap,filter=tcp prot 80\n", 2, "sink = pcap:/x.pcap: filter=tcp prot 80: can't parse filter expression: syntax error; see pcap-filter(7)" },
+	{ "interface = eth0\ntee = pcap:/x.pcap,filter=\n", 2, "tee = pcap:/x.pcap: filter= has no expression" },
+	{ "interface = eth0\ntee = pcap:/x.pcap,filter=port 99999\n", 2, "filter=port 99999: illegal port number 99999 > 65535" },
 	{ "interface = eth0\nsink = pcap:,size=1M\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = pcap:rel.pcap\n", 2, "needs an absolute path" },
 	{ "interface = eth0\nsink = tun:\n", 2, "not a valid TUN name" },
@@ -631,6 +635,22 @@ static void test_pcap_options(void **state)
 	assert_int_equal(xrx_sink_pcap__parse("/x,explain=yes", path, sizeof(path),
 					      &so, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "explain=yes is not a valid value; write off or on"));
+	/* filter=: the rest of the value, blanks and commas included, but
+	 * not a comment after a blank */
+	assert_null(so.filter);
+	assert_int_equal(parse(c, "interface=a\nsink=pcap:/run/a.pcap,size=1M,filter=tcp port 80 and (host 198.18.0.1 or net 2001:db8::/32)  # web\n",
+			       err), 0);
+	assert_string_equal(c->sink, "pcap:/run/a.pcap,size=1M,filter=tcp port 80 and (host 198.18.0.1 or net 2001:db8::/32)");
+	assert_int_equal(xrx_sink_pcap__parse(c->sink + 5, path, sizeof(path), &so,
+					      err, sizeof(err)), 0);
+	assert_string_equal(path, "/run/a.pcap");
+	assert_string_equal(so.filter, "tcp port 80 and (host 198.18.0.1 or net 2001:db8::/32)");
+	assert_int_equal(so.rotate_bytes, 1ull << 20);
+	/* Last: what follows is the expression's, not another option. */
+	assert_int_equal(xrx_sink_pcap__parse("/x,filter=udp,size=8K", path,
+					      sizeof(path), &so, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "filter=udp,size=8K: can't parse filter expression"));
 	free(c);
 }
 

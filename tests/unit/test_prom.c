@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "xrxctl/stats.c"
+#include "xrxctl/losses.c"
 
 #define GOLDEN "tests/fixtures/cli/prom.golden"
 

@@ -72,6 +72,11 @@ int ctl_genl_talk(struct xrx_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
  */
 struct nlmsghdr *ctl_netdev_msg(struct xrx_nl *nl, __u8 cmd, __u16 flags,
 				int *err);
+struct rtnl_link_stats64;
+/* The driver's counters of @ifname (IFLA_STATS64), as ip -s link shows
+ * them. Return: 0 or a negative errno. */
+int xrx_nl_link_stats(struct xrx_nl *nl, const char *ifname,
+		      struct rtnl_link_stats64 *st);
 /* The kernel's extack message for @err, or strerror(). */
 const char *ctl_nl_reason(const struct xrx_nl *nl, int err, char *buf,
 			  size_t len);

@@ -436,3 +436,39 @@ const char *ctl_nl_reason(const struct xrx_nl *nl, int err, char *buf,
 	return buf;
 }
 
+
+static int link_stats_cb(const struct nlattr *attr, void *data)
+{
+	struct rtnl_link_stats64 *st = data;
+
+	if (mnl_attr_get_type(attr) == IFLA_STATS64 &&
+	    mnl_attr_get_payload_len(attr) >= sizeof(*st))
+		memcpy(st, mnl_attr_get_payload(attr), sizeof(*st));
+	return MNL_CB_OK;
+}
+
+static int link_stats_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), link_stats_cb,
+			      data);
+}
+
+/*
+ * The driver's counters of @ifname (IFLA_STATS64 of RTM_GETLINK, what
+ * ip -s link shows): rx_packets, rx_dropped, rx_missed_errors, ...
+ * Return: 0, or a negative errno (-ENODEV: no such interface here).
+ */
+int xrx_nl_link_stats(struct xrx_nl *nl, const char *ifname,
+		      struct rtnl_link_stats64 *st)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->sbuf);
+	struct ifinfomsg *ifi;
+
+	memset(st, 0, sizeof(*st));
+	nlh->nlmsg_type = RTM_GETLINK;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	return ctl_nl_talk(nl, nl->rtnl, nl->rtnl_portid, nlh,
+			   link_stats_msg_cb, st);
+}

@@ -157,6 +157,8 @@ static void replay_cli_init(struct replay_cli *rc)
 			"frames carry xrx_rx's xrx_meta, as on the live path"),
 		CLI_OPT("hash-key", 'K', "HEX",
 			"flow hash key, 32 hex digits; default: random per run"),
+		CLI_OPT("filter", 'F', "EXPR",
+			"write only the packets EXPR (tcpdump's syntax) matches"),
 		CLI_OPT("json", 'j', NULL,
 			"print the engine's and the sink's counters as JSON"),
 		CLI_OPT_HELP,
@@ -186,8 +188,7 @@ static void replay_cli_init(struct replay_cli *rc)
 		.name = "xrx-replay",
 		.version = XRX_VERSION,
 		.usage = "Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
-			 "Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
-			 "delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
+			 "Run IN's frames through xrx's GRO engine; write what it delivers to OUT.\n"
 			 "\n",
 		.opts = rc->opts,
 		.width = 21,
@@ -261,6 +262,9 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		case 'K':
 			if (parse_hash_key(c.arg, &o->eng.hash_key))
 				return -EINVAL;
+			continue;
+		case 'F':
+			o->sink.filter = c.arg;
 			continue;
 		case 'j':
 			o->json = true;
@@ -587,6 +591,11 @@ int main(int argc, char **argv)
 	o.sink.max_aggregate = o.eng.max_aggregate ? o.eng.max_aggregate :
 						     XRX_AGGREGATE_DEFAULT;
 	r.sink = xrx_sink__open(spec, &o.sink);
+	if (!r.sink && errno == EINVAL && o.sink.filter) {
+		/* the sink said what libpcap refused */
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!r.sink) {
 		fprintf(stderr, "xrx-replay: %s: cannot open for writing: %s\n",
 			tmp, strerror(errno));

@@ -516,13 +516,14 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-enum { OPT_JSON = CLI_KEY, OPT_PROM, OPT_WATCH, OPT_COUNT };
+enum { OPT_JSON = CLI_KEY, OPT_PROM, OPT_WATCH, OPT_COUNT, OPT_LOSSES };
 
 static const struct cli_opt stats_opts[] = {
 	CLI_OPT("json", OPT_JSON, NULL, "one JSON object per interface and round"),
 	CLI_OPT("prom", OPT_PROM, NULL, "Prometheus text exposition"),
 	CLI_OPT("watch", OPT_WATCH, "SECONDS", "again every SECONDS, with rates"),
 	CLI_OPT("count", OPT_COUNT, "N", "N rounds of --watch"),
+	CLI_OPT("losses", OPT_LOSSES, NULL, "where received frames were lost, layer by layer"),
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
@@ -530,7 +531,8 @@ static const struct cli_opt stats_opts[] = {
 /* Its help is the usage line: xrxctl(8) tells the rest. */
 static const struct cli_cmd stats_cli = {
 	.name = "xrxctl stats",
-	.usage = "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n",
+	.usage = "usage: xrxctl stats [IFACE] [--json | --prom] [--watch SECONDS [--count N]]\n"
+		 "       xrxctl stats --losses IFACE [--json | --prom]\n",
 	.opts = stats_opts,
 	.on_error = CLI_ERR_HELP,
 };
@@ -547,6 +549,7 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	char *end;
 	int k, n, j, shown, ret = 1;
 	struct cli c;
+	bool losses = false;
 
 	/* argv[-1] is the command name: getopt's argv[0]. */
 	argv--;
@@ -577,6 +580,9 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_LOSSES:
+			losses = true;
+			break;
 		}
 	}
 	if (k < 0)
@@ -586,6 +592,14 @@ int cmd_stats(const struct ctx *ctx, int argc, char **argv)
 	if (c.ind < argc || (count > 0 && !watch)) {
 		cli_help(&stats_cli, stderr);
 		return EXIT_USAGE;
+	}
+	if (losses) {
+		if (!arg || watch) {
+			cli_help(&stats_cli, stderr);
+			return EXIT_USAGE;
+		}
+		return xrxctl_losses(ctx, arg, fmt == FMT_JSON ? 1 :
+					       fmt == FMT_PROM ? 2 : 0);
 	}
 	if (watch && count < 0)
 		count = -1;	/* until SIGINT */

@@ -55,6 +55,9 @@ int xrxctl_sub_args(const struct cli_cmd *cmd, int argc, char **argv,
 
 int cmd_status(const struct ctx *ctx, int argc, char **argv);
 int cmd_stats(const struct ctx *ctx, int argc, char **argv);
+/* stats --losses IFACE: the loss ledger (losses.c); @fmt 0 text, 1 JSON,
+ * 2 Prometheus. Return: the exit status. */
+int xrxctl_losses(const struct ctx *ctx, const char *ifname, int fmt);
 int cmd_rules(const struct ctx *ctx, int argc, char **argv);
 int cmd_reload(const struct ctx *ctx, int argc, char **argv);
 

@@ -46,6 +46,10 @@
  * full file system) is emptied, and the header tried again at the end of
  * each batch; the packets until then are lost and counted.
  *
+ * ",filter=EXPR" (opts->filter), the last option, writes only the packets
+ * the tcpdump expression EXPR matches (sink/filter.h), counting the
+ * others in filtered, which is not a loss.
+ *
  * ",explain" (opts->explain) writes pcapng instead: a Section Header and
  * an Interface Description block, then every packet as an Enhanced Packet
  * Block whose opt_comment says why GRO ended it (xrx_pkt__explain()),
@@ -77,6 +81,7 @@
 #include <xrx/live.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
+#include "sink/filter.h"
 
 #include "sink/merge.h"
 #include "sink/pcapng.h"
@@ -155,6 +160,7 @@ struct pcap_sink {
 	__u8 tags[PCAP_QUEUE][4];	/* out-of-band VLAN tags, put back */
 	struct iovec iov[PCAP_IOVS];
 	char path[PATH_MAX];
+	struct xrx_filter *filter;	/* filter=: what to write */
 };
 
 static bool pcap_err_nospace(int err)
@@ -386,6 +392,9 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 			done += rec;
 			xrx_sink__count(s, XRX_SINK_STAT_PKTS_OUT, 1);
 			xrx_sink__count(s, XRX_SINK_STAT_BYTES_OUT, rec);
+			xrx_sink__count(s, XRX_SINK_STAT_SEGS_OUT,
+					p->pkts[i]->gso_segs ?
+						p->pkts[i]->gso_segs : 1);
 		}
 		xrx_sink__release(s, p->pkts[i]);
 	}
@@ -618,6 +627,14 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	__u64 stamp;
 	int err = 0;
 
+	/* Not written by choice: no loss, so before the checks of one. */
+	if (p->filter && !xrx_filter__match(p->filter, pkt)) {
+		xrx_sink__count(s, XRX_SINK_STAT_FILTERED, 1);
+		xrx_sink__count(s, XRX_SINK_STAT_SEGS_FILTERED,
+				pkt->gso_segs ? pkt->gso_segs : 1);
+		xrx_sink__release(s, pkt);
+		return 0;
+	}
 	if (p->mq)
 		return pcap_deliver_merged(s, p, pkt);
 	if (p->fd < 0) {
@@ -766,6 +783,7 @@ static void pcap_close(struct xrx_sink *s)
 		pcap_flush(s);
 	if (p->fd >= 0)
 		close(p->fd);
+	xrx_filter__free(p->filter);
 	free(p);
 	s->priv = NULL;
 }
@@ -839,7 +857,26 @@ static int pcap_parse(const char *arg, struct pcap_spec *ps,
 		opt = comma + 1;
 		comma = strchr(opt, ',');
 		olen = comma ? (size_t)(comma - opt) : strlen(opt);
-		if (pcap_key(opt, olen, "size", &val, &vlen) && val) {
+		if (!strncmp(opt, "filter=", 7)) {
+			/* The rest, as tcpdump takes the rest of its line. */
+			struct xrx_filter *f;
+			char msg[256];	/* PCAP_ERRBUF_SIZE */
+
+			if (!opt[7]) {
+				snprintf(err, errlen, "pcap:%s: filter= has no expression; write one in tcpdump's syntax (filter=tcp port 80), or leave filter= out",
+					 path);
+				return -EINVAL;
+			}
+			f = xrx_filter__new(opt + 7, msg, sizeof(msg));
+			if (!f) {
+				snprintf(err, errlen, "pcap:%s: filter=%s: %s; see pcap-filter(7)",
+					 path, opt + 7, msg);
+				return -EINVAL;
+			}
+			xrx_filter__free(f);
+			opts->filter = opt + 7;
+			break;
+		} else if (pcap_key(opt, olen, "size", &val, &vlen) && val) {
 			if (!pcap_parse_size(val, vlen, &v) ||
 			    v < PCAP_SIZE_MIN) {
 				snprintf(err, errlen, "pcap:%s: size=%.*s is not a size of at least %d bytes; write a byte count, with K, M or G for KiB, MiB, GiB (size=64M)",
@@ -918,7 +955,7 @@ static int pcap_parse(const char *arg, struct pcap_spec *ps,
 			memcpy(ps->hook, val, vlen);
 			ps->hook[vlen] = '\0';
 		} else {
-			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, format=pcap|pcapng, perqueue, rotate=SECONDS, compress=zstd, hook=PROGRAM (a path may not contain ',')",
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, format=pcap|pcapng, perqueue, rotate=SECONDS, compress=zstd, hook=PROGRAM, filter=EXPR (last) (a path may not contain ',')",
 				 path, (int)olen, opt);
 			return -EINVAL;
 		}
@@ -1042,6 +1079,13 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->rotate_count = o.rotate_count ? o.rotate_count :
 					   PCAP_ROTATE_COUNT_DEFAULT;
 	s->priv = p;
+	if (o.filter && *o.filter &&
+	    !(p->filter = xrx_filter__new(o.filter, err, sizeof(err)))) {
+		fprintf(stderr, "xrx: pcap:%s: filter=%s: %s; see pcap-filter(7)\n",
+			ps->path, o.filter, err);
+		ret = -EINVAL;
+		goto fail;
+	}
 	/* One file for the interface unless asked for one per queue; a
 	 * single queue without time rotation writes it directly. */
 	if (!ps->perqueue && (o.nr_queues > 1 || ps->rotate_secs)) {
@@ -1071,6 +1115,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 fail:
 	if (p->fd >= 0)
 		close(p->fd);
+	xrx_filter__free(p->filter);
 	free(p);
 	free(ps);
 	s->priv = NULL;

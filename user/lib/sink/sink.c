@@ -242,6 +242,7 @@ int xrx_sink__deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	s->stats[XRX_SINK_STAT_PKTS_IN]++;
 	s->stats[XRX_SINK_STAT_BYTES_IN] += pkt->len;
+	s->stats[XRX_SINK_STAT_SEGS_IN] += pkt->gso_segs ? pkt->gso_segs : 1;
 	return s->ops->deliver(s, pkt);
 }
 
