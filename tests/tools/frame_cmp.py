@@ -3,7 +3,7 @@
 """Compare the frames of two captures exactly: the input a lossless
 capture was made from, and what xrx-replay --split rebuilt from it.
 
-    frame_cmp.py [--no-time] [--prefix] EXPECTED ACTUAL
+    frame_cmp.py [--no-time] [--prefix] EXPECTED ACTUAL [EXPECTED ACTUAL...]
 
 Both files are pcap (us or ns) or pcapng (Enhanced Packet Blocks, any
 if_tsresol of 10^-6 or 10^-9). Frames are compared flow by flow, in the
@@ -13,7 +13,7 @@ frames, and each the same wire length, captured length, bytes and, unless
 --no-time, timestamp in ns. --prefix: ACTUAL's bytes need only be a prefix
 of EXPECTED's (an aggregate cut by the capture's snaplen). The first
 difference is printed with its flow, frame numbers in both files and byte
-offset; exit 1. Exit 0 prints "N frames identical".
+offset; exit 1. Exit 0 prints "N frames identical" (per pair).
 """
 import os
 import struct
@@ -80,9 +80,18 @@ def main(argv):
     no_time = "--no-time" in argv
     prefix = "--prefix" in argv
     args = [a for a in argv[1:] if not a.startswith("--")]
-    if len(args) != 2:
+    if not args or len(args) % 2:
         print(__doc__, file=sys.stderr)
         return 2
+    bad = 0
+    for i in range(0, len(args), 2):
+        if cmp_pair(args[i:i + 2], no_time, prefix):
+            print("  (%s vs %s)" % (args[i], args[i + 1]))
+            bad = 1
+    return bad
+
+
+def cmp_pair(args, no_time, prefix):
     exp, act = frames(args[0]), frames(args[1])
     fe, fa = by_flow(exp), by_flow(act)
     if len(exp) != len(act):

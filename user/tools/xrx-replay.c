@@ -524,23 +524,93 @@ static void print_json(const struct replay *r, const struct replay_opts *o)
 #define PCAPNG_EPB 0x00000006
 #define PCAPNG_BOM 0x1a2b3c4d
 
+/*
+ * The engine delivers a frame it does not hold (a bad checksum, a cut
+ * frame) ahead of the aggregate of its flow it still holds, as the kernel
+ * does: in the file such a frame comes before segments that arrived
+ * earlier. The split puts the frames back in the order of their arrival
+ * times (equal times: the file's order), through a heap of the last
+ * SPLIT_WINDOW frames: an aggregate is held at most a batch or a flush
+ * timeout, far fewer frames than that.
+ */
+#define SPLIT_WINDOW 16384
+
+struct split_frame {
+	__u64 ts, nr;			/* arrival time; place in the file */
+	__u32 cap, len;
+	__u8 data[];
+};
+
 struct split {
 	FILE *out;
 	__u32 snaplen;
 	__u64 frames;
+	struct split_frame **heap;	/* min-heap by (ts, nr) */
+	__u32 nr_heap;
 };
+
+static bool split_before(const struct split_frame *a,
+			 const struct split_frame *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->nr < b->nr);
+}
+
+/* Write the earliest frame held. Return: 0 or -EIO. */
+static int split_pop(struct split *sp)
+{
+	struct split_frame *f = sp->heap[0], *t;
+	__u32 i = 0, c, rec[4] = { (__u32)(f->ts / 1000000000),
+				   (__u32)(f->ts % 1000000000), f->cap,
+				   f->len };
+	int ret = 0;
+
+	if (fwrite(rec, sizeof(rec), 1, sp->out) != 1 ||
+	    fwrite(f->data, 1, f->cap, sp->out) != f->cap)
+		ret = -EIO;
+	free(f);
+	sp->heap[0] = sp->heap[--sp->nr_heap];
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= sp->nr_heap)
+			break;
+		if (c + 1 < sp->nr_heap &&
+		    split_before(sp->heap[c + 1], sp->heap[c]))
+			c++;
+		if (!split_before(sp->heap[c], sp->heap[i]))
+			break;
+		t = sp->heap[c];
+		sp->heap[c] = sp->heap[i];
+		sp->heap[i] = t;
+		i = c;
+	}
+	return ret;
+}
 
 static int split_emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 		      __u64 ts_ns)
 {
 	struct split *sp = ctx;
-	__u32 rec[4] = { (__u32)(ts_ns / 1000000000), (__u32)(ts_ns % 1000000000),
-			 cap < sp->snaplen ? cap : sp->snaplen, len };
+	struct split_frame *f, *t;
+	__u32 i;
 
-	sp->frames++;
-	if (fwrite(rec, sizeof(rec), 1, sp->out) != 1 ||
-	    fwrite(data, 1, rec[2], sp->out) != rec[2])
+	if (cap > sp->snaplen)
+		cap = sp->snaplen;
+	if (sp->nr_heap == SPLIT_WINDOW && split_pop(sp))
 		return -EIO;
+	f = malloc(sizeof(*f) + cap);
+	if (!f)
+		return -ENOMEM;
+	*f = (struct split_frame){ .ts = ts_ns, .nr = sp->frames++,
+				   .cap = cap, .len = len };
+	memcpy(f->data, data, cap);
+	i = sp->nr_heap++;
+	sp->heap[i] = f;
+	while (i && split_before(sp->heap[i], sp->heap[(i - 1) / 2])) {
+		t = sp->heap[(i - 1) / 2];
+		sp->heap[(i - 1) / 2] = sp->heap[i];
+		sp->heap[i] = t;
+		i = (i - 1) / 2;
+	}
 	return 0;
 }
 
@@ -597,6 +667,12 @@ static int split_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rewind(in);
+	sp.heap = calloc(SPLIT_WINDOW, sizeof(*sp.heap));
+	if (!sp.heap) {
+		fprintf(stderr, "xrx-replay: no memory for --split\n");
+		fclose(in);
+		return 1;
+	}
 	ret = make_tmp(argv[3], tmp, sizeof(tmp));
 	if (ret || !(sp.out = fopen(tmp, "wb"))) {
 		fprintf(stderr, "xrx-replay: %s: cannot create a file next to it: %s; check the directory exists and is writable\n",
@@ -604,6 +680,7 @@ static int split_main(int argc, char **argv)
 		if (!ret)
 			unlink(tmp);
 		fclose(in);
+		free(sp.heap);
 		return EXIT_USAGE;
 	}
 	while (fread(hdr, sizeof(hdr), 1, in) == 1) {
@@ -623,6 +700,7 @@ static int split_main(int argc, char **argv)
 			if (bom != PCAPNG_BOM) {
 				fprintf(stderr, "xrx-replay: %s: written in the other byte order; split it on a host of that order\n",
 					argv[2]);
+				status = EXIT_USAGE;
 				goto out;
 			}
 		} else if (hdr[0] == PCAPNG_IDB && !idb) {
@@ -634,6 +712,7 @@ static int split_main(int argc, char **argv)
 			if (lt != 1) {
 				fprintf(stderr, "xrx-replay: %s: link type %u, not Ethernet\n",
 					argv[2], lt);
+				status = EXIT_USAGE;
 				goto out;
 			}
 			while (pos + 4 <= n) {
@@ -648,6 +727,7 @@ static int split_main(int argc, char **argv)
 			if (tsresol != 6 && tsresol != 9) {
 				fprintf(stderr, "xrx-replay: %s: time resolution 10^-%u; --split reads 6 (us) and 9 (ns)\n",
 					argv[2], tsresol);
+				status = EXIT_USAGE;
 				goto out;
 			}
 			file_hdr[4] = sp.snaplen ? sp.snaplen : 262144;
@@ -677,11 +757,12 @@ static int split_main(int argc, char **argv)
 			if (rec) {
 				ret = xrx_segrec__split(b + 28, cap, len, ts, rec,
 							rlen, split_emit, &sp);
-				if (ret == -EIO)
+				if (ret == -EIO || ret == -ENOMEM)
 					goto io;
 				if (ret) {
-					fprintf(stderr, "xrx-replay: %s: block %u: its segment record does not fit the packet: %s\n",
+					fprintf(stderr, "xrx-replay: %s: block %u: its segment record does not fit the packet: %s; the file is damaged\n",
 						argv[2], blocks, strerror(-ret));
+					status = EXIT_USAGE;
 					goto out;
 				}
 			} else if (split_emit(&sp, b + 28, cap, len, ts)) {
@@ -691,9 +772,13 @@ static int split_main(int argc, char **argv)
 	}
 	if (ferror(in) || !feof(in))
 		goto bad;
+	while (sp.nr_heap)
+		if (split_pop(&sp))
+			goto io;
 	if (!idb) {
 		fprintf(stderr, "xrx-replay: %s: no interface description block; not a capture xrx wrote\n",
 			argv[2]);
+		status = EXIT_USAGE;
 		goto out;
 	}
 	if (fclose(sp.out)) {
@@ -723,6 +808,9 @@ out:
 		unlink(tmp);
 	fclose(in);
 	free(b);
+	while (sp.nr_heap)
+		free(sp.heap[--sp.nr_heap]);
+	free(sp.heap);
 	return status;
 }
 

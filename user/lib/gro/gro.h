@@ -94,6 +94,7 @@ struct xrx_agg {
 	__u64 first_addr;
 	__u16 seg_hlen;
 	bool seg_inplace;
+	bool seg_csum_ok;		/* every segment's L4 checksum verified */
 	struct xrx_agg *hnext;		/* flow table bucket chain, older */
 	struct xrx_agg *hprev;		/* newer; the chain head: the oldest */
 	struct xrx_agg *older, *newer;	/* age list; also the free list */

@@ -192,6 +192,13 @@ static void xrx_segrec_finish(const struct xrx_segrec_layout *l, __u8 *out,
 	xrx_put16(l4 + c, check);
 }
 
+static bool segrec_csum_ambiguous(const __u8 *c)
+{
+	__u16 v = xrx_get16(c);
+
+	return v == 0 || v == 0xffff;
+}
+
 /* Do bytes [a, a + 2) meet a run of the mask? */
 static bool segrec_marked(const __u8 *mask, __u32 a)
 {
@@ -200,13 +207,14 @@ static bool segrec_marked(const __u8 *mask, __u32 a)
 
 int xrx_segrec_encode(const struct xrx_segrec_layout *l, const __u8 *ahdr,
 		      __u32 cap, const struct xrx_segrec_seg *segs, __u32 n,
-		      __u64 ts_ns, __u8 *out, __u32 max)
+		      __u64 ts_ns, __u8 ok, __u8 *out, __u32 max)
 {
 	__u8 base[SEGREC_HDR_MAX], mask[SEGREC_HDR_MAX];
 	__u32 i, j, k, runs, off = 0, prev_plen = 0, ipc, l4c, end;
 	struct wbuf w = { .p = out, .max = max };
 	__u64 prev_ts = ts_ns;
 	const __u8 *f;
+	bool kip, kl4;
 
 	if (!segrec_layout_ok(l) || !n)
 		return -EINVAL;
@@ -237,8 +245,18 @@ int xrx_segrec_encode(const struct xrx_segrec_layout *l, const __u8 *ahdr,
 		for (j = 0; j < l->hlen; j++)
 			if (mask[j])
 				base[j] = f[j];
-		xrx_segrec_finish(l, base, f + l->hlen, plen, whole, false,
-				  false);
+		/* A checksum the engine verified is what the rebuild computes
+		 * over these bytes: no need to sum the payload again. But for
+		 * 0x0000 and 0xffff, which both verify (ones' complement
+		 * zero), and what the split will not compute (!whole). */
+		kip = (ok & XRX_SEGREC_OK_IP) && !segrec_csum_ambiguous(f + ipc);
+		kl4 = (ok & XRX_SEGREC_OK_L4) && whole &&
+		      !segrec_csum_ambiguous(f + l4c);
+		if (kip && !(l->kind & XRX_SEGREC_K_IPV6))
+			memcpy(base + ipc, f + ipc, 2);
+		if (kl4)
+			memcpy(base + l4c, f + l4c, 2);
+		xrx_segrec_finish(l, base, f + l->hlen, plen, whole, kip, kl4);
 		if (base[l4c] != f[l4c] || base[l4c + 1] != f[l4c + 1])
 			mask[l4c] = mask[l4c + 1] = 1;
 		if (!(l->kind & XRX_SEGREC_K_IPV6) &&
@@ -387,7 +405,7 @@ int xrx_segrec__split(const __u8 *agg, __u32 cap, __u32 len, __u64 ts_ns,
  * fragment i. The engine noted at the start whether that holds.
  */
 int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
-		 __u32 max, __u32 *hlen)
+		 __u32 max, __u32 *hlen, __u8 *ok)
 {
 	const struct xrx_agg *a = container_of_agg(pkt);
 	__u32 i, n = pkt->gso_segs > 1 ? pkt->gso_segs : 1;
@@ -396,6 +414,7 @@ int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
 	if (n > max)
 		return -E2BIG;
 	*hlen = a->seg_hlen;
+	*ok = XRX_SEGREC_OK_IP | (a->seg_csum_ok ? XRX_SEGREC_OK_L4 : 0);
 	if (n == 1) {
 		segs[0] = (struct xrx_segrec_seg){ .addr = a->first_addr };
 		return 1;

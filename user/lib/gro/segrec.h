@@ -42,15 +42,25 @@ struct xrx_segrec_seg {
 };
 
 /*
+ * What the engine verified of every segment of an aggregate: its IPv4
+ * header checksum (inet_gro_receive() checks it always), its TCP/UDP
+ * checksum (csum = verify). A checksum known good need not be summed
+ * again to know that the rebuild's equals it.
+ */
+#define XRX_SEGREC_OK_IP 0x01
+#define XRX_SEGREC_OK_L4 0x02
+
+/*
  * The segments of the delivered packet @pkt, as the engine saw them, into
- * @segs (room for @max); the layout's hlen into *@hlen. A packet held
+ * @segs (room for @max); the layout's hlen into *@hlen, what was verified
+ * of them into *@ok (XRX_SEGREC_OK_*). A packet held
  * alone is one segment whose frame is not given (frame NULL), only its
  * addr. Return: the number of segments, or -ENODATA when the engine did
  * not keep the frames in place (copy = full or max-head, a frame in
  * several pieces), -E2BIG beyond @max.
  */
 int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
-		 __u32 max, __u32 *hlen);
+		 __u32 max, __u32 *hlen, __u8 *ok);
 
 /* The address of the first (or only) frame of the delivered @pkt. */
 __u64 xrx_pkt_first_addr(const struct xrx_pkt *pkt);
@@ -65,11 +75,12 @@ int xrx_segrec_layout_of(const struct xrx_pkt *pkt, __u32 hlen,
 /*
  * The record of an aggregate whose header bytes are @ahdr (l->aoff of
  * them), @cap bytes of it captured, its @n segments @segs, its timestamp
- * @ts_ns, into @out (@max bytes). Return: the record's length, or
+ * @ts_ns, into @out (@max bytes). @ok: the checksums the engine verified
+ * (XRX_SEGREC_OK_*). Return: the record's length, or
  * -E2BIG if it does not fit.
  */
 int xrx_segrec_encode(const struct xrx_segrec_layout *l, const __u8 *ahdr,
 		      __u32 cap, const struct xrx_segrec_seg *segs, __u32 n,
-		      __u64 ts_ns, __u8 *out, __u32 max);
+		      __u64 ts_ns, __u8 ok, __u8 *out, __u32 max);
 
 #endif /* XRX_LIB_GRO_SEGREC_H */

@@ -64,6 +64,7 @@ __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 {
 	struct xrx_segrec_layout lay;
 	__u32 hlen, i, pen = XRX_SEGREC_PEN;
+	__u8 ok;
 	__u16 opt[2];
 	int n, len;
 
@@ -71,7 +72,7 @@ __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 		return 0;
 	if (lossless_room(l, pkt->gso_segs))
 		return 0;
-	n = xrx_pkt_segs(pkt, l->segs, l->nr_segs, &hlen);
+	n = xrx_pkt_segs(pkt, l->segs, l->nr_segs, &hlen, &ok);
 	if (n < 2 || xrx_segrec_layout_of(pkt, hlen, &lay) ||
 	    cap < lay.aoff)
 		return 0;
@@ -80,7 +81,7 @@ __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 					   l->seg_time(l->ctx, l->segs[i].addr) :
 					   ts_ns;
 	len = xrx_segrec_encode(&lay, pkt->head, cap, l->segs, (__u32)n, ts_ns,
-				out + 8, XRX_SEGREC_MAX);
+				ok, out + 8, XRX_SEGREC_MAX);
 	if (len < 0)
 		return 0;
 	/* code and length in the section's (host) byte order, as every
