@@ -166,6 +166,8 @@ static void usage(FILE *f)
 "  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
 "                        as on the live path (default: the engine parses)\n"
 "  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
+"      --split IN.pcapng OUT.pcap  (first argument) rebuild the frames of a\n"
+"                        --lossless capture, byte for byte (docs/lossless.md)\n"
 "  -j, --json            print the engine's and the sink's counters as JSON\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n"
