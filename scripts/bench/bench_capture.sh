@@ -51,7 +51,10 @@
 #   BENCH_FRAMES=N    frames per run (default 600000, 0.87 GB of payload)
 #   BENCH_SNAPLEN=N   bytes kept per record, every tool (default 262144)
 #   BENCH_NAPI=defer|threaded|none   (default defer)
-#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20"  which rows
+#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20 xrx_lossless"
+#                     which rows (xrx_lossless: xrx with the sink's
+#                     lossless option, docs/lossless.md; not run unless
+#                     named)
 #                     (xrx_verify: xrx with csum = verify, like for like
 #                     with the kernel GRO under tcpdump, which sums every
 #                     payload on veth; xrx_nap20: xrx with the 20 us
@@ -88,7 +91,7 @@ case $NAPI in defer | threaded | none) ;; *) usage_err "BENCH_NAPI=$NAPI: use de
 { [[ $SNAPLEN =~ ^[0-9]+$ ]] && [ "$SNAPLEN" -ge 128 ] && [ "$SNAPLEN" -le 262144 ]; } ||
 	usage_err "BENCH_SNAPLEN=$SNAPLEN: 128 to 262144 bytes"
 for t in $TOOLS; do
-	case $t in xrx | xrx_verify | xrx_nap20 | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, tcpdump, xdpdump)" ;; esac
+	case $t in xrx | xrx_verify | xrx_nap20 | xrx_lossless | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, xrx_lossless, tcpdump, xdpdump)" ;; esac
 done
 if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ] || [ ! -x "$BUILD/xrxctl" ]; then
 	echo "bench_capture: needs root, $SEND, $XRXD and $BUILD/xrxctl (make)" >&2
@@ -150,6 +153,7 @@ csum = trust
 EOF
 sed 's/^csum = trust$/csum = verify/' "$OUT/xrx.conf" >"$OUT/xrx_verify.conf"
 { cat "$OUT/xrx.conf"; echo "coalesce_us = 20"; } >"$OUT/xrx_nap20.conf"
+sed "s|^sink = .*|sink = pcap:$CAP/xrx.pcapng,snaplen=$SNAPLEN,lossless|" "$OUT/xrx.conf" >"$OUT/xrx_lossless.conf"
 
 # xrx_stats_updated: when xrxd last wrote its stats (updated_ns)
 # Frames the source veth dropped: the DUT's XDP ring was full, so no
@@ -181,7 +185,7 @@ consumer_start() {
 	local t=$1
 	: >"$OUT/$t.err"
 	case $t in
-	xrx | xrx_verify | xrx_nap20)
+	xrx | xrx_verify | xrx_nap20 | xrx_lossless)
 		nsenter --net=/run/netns/$NS_DUT taskset -c $CON_CPU "$XRXD" \
 			--state-dir "$OUT/state" -c "$OUT/$t.conf" 2>"$OUT/$t.err" &
 		cp=$!
@@ -269,6 +273,7 @@ run() {
 	wait $cp
 	read -r rec pay wire < <($PY $XRXPCAP tcp-count "$CAP"/* $PORT) || return 1
 	{
+		echo "file_bytes $(cat "$CAP"/* | wc -c)"
 		echo "records $rec"
 		echo "payload $pay"
 		echo "wire $wire"
@@ -324,6 +329,7 @@ SETUP = {
     "xrx": "xrxd, sink = pcap:FILE,snaplen=N, accelerate = tcp/PORT, csum = trust, other keys default",
     "xrx_verify": "the same with csum = verify",
     "xrx_nap20": "the same with coalesce_us = 20 (a stack's nap, the default before naps followed the sink)",
+    "xrx_lossless": "the same as xrx with sink = pcap:FILE,snaplen=N,lossless (every aggregate with its segment record)",
     "tcpdump": "tcpdump -i DEV -n -s N -B 65536 -w FILE (AF_PACKET, after GRO)",
     "xdpdump": "xdpdump -i DEV --load-xdp-program -s N -w FILE (its own XDP program, perf ring, pcapng)",
 }
@@ -356,6 +362,7 @@ for t in tools:
                     "gbit_s": pay * 8 / secs / 1e9, "send_secs": round(secs, 3),
                     "captured_bytes": int(pay), "sent_bytes": int(sent),
                     "records": int(rec),
+                    "file_bytes": int(k["file_bytes"][0]),
                     # xrx: the worker's sleeps, frames and waits in poll()
                     "naps": int(k["naps"][0]) if "naps" in k else None,
                     "frames_per_nap": round(k["naps"][1] / k["naps"][0], 1) if k.get("naps", [0])[0] else None,
@@ -389,6 +396,7 @@ for t in tools:
         "frames_per_nap": med([p["frames_per_nap"] for p in per]) if all(p["frames_per_nap"] for p in per) else None,
         "nap_max_us": per[0]["nap_max_us"],
         "captured_bytes": cap, "sent_bytes": sent, "records": rec,
+        "file_bytes": sum(p["file_bytes"] for p in per),
         "captured_share": cap / sent if sent else 0,
         # what the tool itself counted as lost (-1: not read)
         "dropped_frames": sum(p["dropped_frames"] for p in per),
@@ -404,7 +412,8 @@ ratios, targets = {}, {}
 # tcpdump is the like-for-like pair on veth, where the kernel's GRO under
 # tcpdump sums every payload too.
 pairs = [("xrx", b) for b in ("tcpdump", "xdpdump", "xrx_nap20", "xrx_verify")] + \
-        [("xrx_verify", b) for b in ("tcpdump", "xdpdump")]
+        [("xrx_verify", b) for b in ("tcpdump", "xdpdump")] + \
+        [("xrx_lossless", "xrx")]
 for a_name, b in pairs:
     if a_name in by and b in by and by[b]["cpu_s_per_gb"]:
             x, y = by[a_name], by[b]
@@ -424,6 +433,14 @@ if "xrx" in by:
         lx, lt = 1 - by["xrx"]["captured_share"], 1 - by["tcpdump"]["captured_share"]
         targets["lost_share_vs_tcpdump"] = {"target": "xrx's lost share <= tcpdump's",
                                             "xrx": lx, "tcpdump": lt, "met": lx <= lt}
+if "xrx_lossless" in by and "xrx" in by:
+    # per payload byte captured: rounds may capture a little more or less
+    fl = by["xrx_lossless"]["file_bytes"] / by["xrx_lossless"]["captured_bytes"]
+    fp = by["xrx"]["file_bytes"] / by["xrx"]["captured_bytes"]
+    ratios["xrx_lossless/xrx_file_bytes_per_payload_byte"] = fl / fp
+    r = ratios["xrx_lossless/xrx_cpu_per_gb"]
+    targets["lossless_cpu_per_gb_vs_xrx"] = {"target": "<= 1.10", "measured": r, "met": r <= 1.10}
+    targets["lossless_file_vs_xrx"] = {"target": "<= 1.15", "measured": fl / fp, "met": fl / fp <= 1.15}
 res = {"bench": "capture", "rounds": rounds,
        "config": {"link": "veth, one queue", "traffic": "xrx-send pcap replay, TCP/IPv4 16 flows x 16-segment trains, %d-byte payload, %d frames per run, at full speed" % (mss, frames),
                   "dst_mac": "foreign (00:00:5e:00:53:01), as a mirror port delivers: the DUT's stack answers nothing",

@@ -246,17 +246,22 @@ int xrx_segrec_encode(const struct xrx_segrec_layout *l, const __u8 *ahdr,
 			if (mask[j])
 				base[j] = f[j];
 		/* A checksum the engine verified is what the rebuild computes
-		 * over these bytes: no need to sum the payload again. But for
-		 * 0x0000 and 0xffff, which both verify (ones' complement
-		 * zero), and what the split will not compute (!whole). */
+		 * over these bytes: no need to sum the payload again (but for
+		 * 0x0000 and 0xffff, which both verify: ones' complement
+		 * zero). One it did not verify (csum = trust) goes into the
+		 * record as it is, rather than summing every payload the
+		 * engine was told not to. What the split does not compute
+		 * (!whole) is compared below as it stands. */
 		kip = (ok & XRX_SEGREC_OK_IP) && !segrec_csum_ambiguous(f + ipc);
-		kl4 = (ok & XRX_SEGREC_OK_L4) && whole &&
-		      !segrec_csum_ambiguous(f + l4c);
+		kl4 = whole && !((ok & XRX_SEGREC_OK_L4) &&
+				 segrec_csum_ambiguous(f + l4c));
 		if (kip && !(l->kind & XRX_SEGREC_K_IPV6))
 			memcpy(base + ipc, f + ipc, 2);
 		if (kl4)
 			memcpy(base + l4c, f + l4c, 2);
 		xrx_segrec_finish(l, base, f + l->hlen, plen, whole, kip, kl4);
+		if (kl4 && !(ok & XRX_SEGREC_OK_L4))
+			mask[l4c] = mask[l4c + 1] = 1;
 		if (base[l4c] != f[l4c] || base[l4c + 1] != f[l4c + 1])
 			mask[l4c] = mask[l4c + 1] = 1;
 		if (!(l->kind & XRX_SEGREC_K_IPV6) &&
