@@ -68,7 +68,7 @@ check "the same with the fast path, UDP GRO and VXLAN" $?
 roundtrip batch1k --batch 1000 --max-size 524280 --max-segs 1000
 check "the same with batches of 1000, BIG TCP sizes and 1000 segments" $?
 roundtrip trust --csum trust --udp
-check "the same with checksums trusted, not verified (the record computes them)" $?
+check "the same with checksums trusted, not verified (the record carries them)" $?
 
 # Snaplen: an aggregate cut short gives frames cut short, every byte there
 # is the input's.

@@ -899,7 +899,8 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		return -ENOMEM;
 	p->fd = -1;
 	p->no_wait = o.no_wait;
-	p->nsec = o.nanosecond;
+	/* lossless: a frame written as it came keeps its ns time too */
+	p->nsec = o.nanosecond || o.lossless;
 	p->explain = o.explain;
 	p->ng = o.explain || o.lossless;
 	if (o.lossless && o.no_wait) {
