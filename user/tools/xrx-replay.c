@@ -154,9 +154,8 @@ static void usage(FILE *f)
 	replay_opts_init(&o);
 	fprintf(f,
 "Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
-"       xrx-replay --split IN.pcapng OUT.pcap\n"
-"Run the Ethernet frames of IN through xrx's GRO engine and write every\n"
-"delivered packet (aggregate or single frame) to OUT, in delivery order.\n"
+"       xrx-replay --split IN.pcapng OUT.pcap   (a --lossless OUT's frames)\n"
+"Run IN's frames through xrx's GRO engine into OUT, in delivery order.\n"
 "\n"
 "  -b, --batch N         frames per receive batch (flush at its end); 64\n");
 	for (i = 0; (t = xrx_opt__get(i)); i++)
@@ -166,11 +165,8 @@ static void usage(FILE *f)
 "  -M, --meta            give each TCP/UDP frame the xrx_meta xrx_rx writes,\n"
 "                        as on the live path (default: the engine parses)\n"
 "  -K, --hash-key HEX    flow hash key, 32 hex digits; default: random per run\n"
-"      --split IN.pcapng OUT.pcap  (first argument) rebuild the frames of a\n"
-"                        --lossless capture, byte for byte (docs/lossless.md)\n"
 "  -j, --json            print the engine's and the sink's counters as JSON\n"
-"  -h, --help            this text\n"
-"  -V, --version         the version\n"
+"  -h, --help / -V, --version   this text / the version\n"
 "\n"
 "Exit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n");
 }
