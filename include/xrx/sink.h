@@ -175,6 +175,15 @@ struct xrx_sink_opts {
 	 * syntax (pcap-filter(7)) matches; NULL or "": all. Read by open
 	 * only; a spec's filter= overrides it. */
 	const char *filter;
+	/* pcap: pcapng, every aggregate with a record of its segments
+	 * (include/xrx/segrec.h, docs/lossless.md) from which
+	 * xrx-replay --split rebuilds the frames. Packets must come
+	 * straight from an engine in copy = header (not through a tee). */
+	bool lossless;
+	/* pcap lossless: when the frame at @addr of the engine's region
+	 * arrived, in ns since the epoch; NULL: when it is written */
+	__u64 (*seg_time)(void *ctx, __u64 addr);
+	void *seg_time_ctx;
 };
 
 struct xrx_sink;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * libxrx, all of it: the one header an application includes. It includes
- * the ten below; each stands alone and none includes this one, so a
+ * the eleven below; each stands alone and none includes this one, so a
  * program that uses only a part (the GRO engine, as xrx-replay does) can
  * include just that.
  *
@@ -11,6 +11,7 @@
  *   explain.h why a packet ended, in words; per-flow summary
  *   sink.h    where packets go: null, pcap, tun, or a sink of your own
  *   options.h the options of both, and of live.h, in one table
+ *   segrec.h  segment records of lossless captures: split them again
  *   stats.h   xrx_rx's counters (the xrx_stats map)
  *   rules.h   xrx_rx's accelerate rules (the xrx_rules and xrx_ports maps)
  *   log.h     the levels of libxrx's messages
@@ -30,6 +31,7 @@
 #include <xrx/explain.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
+#include <xrx/segrec.h>
 #include <xrx/stats.h>
 #include <xrx/rules.h>
 #include <xrx/log.h>

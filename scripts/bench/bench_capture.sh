@@ -55,9 +55,11 @@
 #                     trains are sent from CPU 0 and CPU 1 at once, half
 #                     each, and veth puts each sender's frames on the
 #                     queue of its CPU: RSS over both, an xrxd worker each
-#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20 xrx_perqueue"
+#   BENCH_TOOLS="xrx xrx_verify tcpdump xdpdump xrx_nap20 xrx_perqueue xrx_lossless"
 #                     which rows (xrx_perqueue: xrx writing a file per
-#                     queue, PATH.qN, where xrx writes one for all)
+#                     queue, PATH.qN, where xrx writes one for all;
+#                     xrx_lossless: xrx with the sink's lossless option,
+#                     docs/lossless.md; not run unless named)
 #                     (xrx_verify: xrx with csum = verify, like for like
 #                     with the kernel GRO under tcpdump, which sums every
 #                     payload on veth; xrx_nap20: xrx with the 20 us
@@ -96,7 +98,7 @@ case $QUEUES in 1 | 2) ;; *) usage_err "BENCH_QUEUES=$QUEUES: use 1 or 2" ;; esa
 { [[ $SNAPLEN =~ ^[0-9]+$ ]] && [ "$SNAPLEN" -ge 128 ] && [ "$SNAPLEN" -le 262144 ]; } ||
 	usage_err "BENCH_SNAPLEN=$SNAPLEN: 128 to 262144 bytes"
 for t in $TOOLS; do
-	case $t in xrx | xrx_verify | xrx_nap20 | xrx_perqueue | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, xrx_perqueue, tcpdump, xdpdump)" ;; esac
+	case $t in xrx | xrx_verify | xrx_nap20 | xrx_perqueue | xrx_lossless | tcpdump | xdpdump) ;; *) usage_err "BENCH_TOOLS: unknown tool $t (xrx, xrx_verify, xrx_nap20, xrx_perqueue, xrx_lossless, tcpdump, xdpdump)" ;; esac
 done
 if [ "$(id -u)" != 0 ] || [ ! -x "$SEND" ] || [ ! -x "$XRXD" ] || [ ! -x "$BUILD/xrxctl" ]; then
 	echo "bench_capture: needs root, $SEND, $XRXD and $BUILD/xrxctl (make)" >&2
@@ -163,6 +165,7 @@ EOF
 sed 's/^csum = trust$/csum = verify/' "$OUT/xrx.conf" >"$OUT/xrx_verify.conf"
 { cat "$OUT/xrx.conf"; echo "coalesce_us = 20"; } >"$OUT/xrx_nap20.conf"
 sed 's/^sink = .*/&,perqueue/' "$OUT/xrx.conf" >"$OUT/xrx_perqueue.conf"
+sed "s|^sink = .*|sink = pcap:$CAP/xrx.pcapng,snaplen=$SNAPLEN,lossless|" "$OUT/xrx.conf" >"$OUT/xrx_lossless.conf"
 
 # xrx_stats_updated: when xrxd last wrote its stats (updated_ns)
 # Frames the source veth dropped: the DUT's XDP ring was full, so no
@@ -194,7 +197,7 @@ consumer_start() {
 	local t=$1
 	: >"$OUT/$t.err"
 	case $t in
-	xrx | xrx_verify | xrx_nap20 | xrx_perqueue)
+	xrx | xrx_verify | xrx_nap20 | xrx_perqueue | xrx_lossless)
 		nsenter --net=/run/netns/$NS_DUT taskset -c $CON_CPU "$XRXD" \
 			--state-dir "$OUT/state" -c "$OUT/$t.conf" 2>"$OUT/$t.err" &
 		cp=$!
@@ -290,6 +293,7 @@ run() {
 	wait $cp
 	read -r rec pay wire < <($PY $XRXPCAP tcp-count "$CAP"/* $PORT) || return 1
 	{
+		echo "file_bytes $(cat "$CAP"/* | wc -c)"
 		echo "records $rec"
 		echo "payload $pay"
 		echo "wire $wire"
@@ -347,6 +351,7 @@ SETUP = {
     "xrx_verify": "the same with csum = verify",
     "xrx_nap20": "the same with coalesce_us = 20 (a stack's nap, the default before naps followed the sink)",
     "xrx_perqueue": "the same with sink = pcap:FILE,snaplen=N,perqueue (a file per queue, FILE.qN; xrx writes one file for all queues)",
+    "xrx_lossless": "the same as xrx with sink = pcap:FILE,snaplen=N,lossless (every aggregate with its segment record)",
     "tcpdump": "tcpdump -i DEV -n -s N -B 65536 -w FILE (AF_PACKET, after GRO)",
     "xdpdump": "xdpdump -i DEV --load-xdp-program -s N -w FILE (its own XDP program, perf ring, pcapng)",
 }
@@ -379,6 +384,7 @@ for t in tools:
                     "gbit_s": pay * 8 / secs / 1e9, "send_secs": round(secs, 3),
                     "captured_bytes": int(pay), "sent_bytes": int(sent),
                     "records": int(rec),
+                    "file_bytes": int(k["file_bytes"][0]),
                     # xrx: the worker's sleeps, frames and waits in poll()
                     "naps": int(k["naps"][0]) if "naps" in k else None,
                     "frames_per_nap": round(k["naps"][1] / k["naps"][0], 1) if k.get("naps", [0])[0] else None,
@@ -412,6 +418,7 @@ for t in tools:
         "frames_per_nap": med([p["frames_per_nap"] for p in per]) if all(p["frames_per_nap"] for p in per) else None,
         "nap_max_us": per[0]["nap_max_us"],
         "captured_bytes": cap, "sent_bytes": sent, "records": rec,
+        "file_bytes": sum(p["file_bytes"] for p in per),
         "captured_share": cap / sent if sent else 0,
         # what the tool itself counted as lost (-1: not read)
         "dropped_frames": sum(p["dropped_frames"] for p in per),
@@ -427,7 +434,8 @@ ratios, targets = {}, {}
 # tcpdump is the like-for-like pair on veth, where the kernel's GRO under
 # tcpdump sums every payload too.
 pairs = [("xrx", b) for b in ("tcpdump", "xdpdump", "xrx_nap20", "xrx_verify", "xrx_perqueue")] + \
-        [("xrx_verify", b) for b in ("tcpdump", "xdpdump")]
+        [("xrx_verify", b) for b in ("tcpdump", "xdpdump")] + \
+        [("xrx_lossless", "xrx")]
 for a_name, b in pairs:
     if a_name in by and b in by and by[b]["cpu_s_per_gb"]:
             x, y = by[a_name], by[b]
@@ -451,6 +459,14 @@ if "xrx" in by and "xrx_perqueue" in by:
     r = ratios["xrx/xrx_perqueue_cpu_per_gb_median_round"]
     targets["one_file_vs_perqueue"] = {"target": "<= 1.05 (median of the rounds' ratios)", "measured": r,
                                        "met": r <= 1.05}
+if "xrx_lossless" in by and "xrx" in by:
+    # per payload byte captured: rounds may capture a little more or less
+    fl = by["xrx_lossless"]["file_bytes"] / by["xrx_lossless"]["captured_bytes"]
+    fp = by["xrx"]["file_bytes"] / by["xrx"]["captured_bytes"]
+    ratios["xrx_lossless/xrx_file_bytes_per_payload_byte"] = fl / fp
+    r = ratios["xrx_lossless/xrx_cpu_per_gb"]
+    targets["lossless_cpu_per_gb_vs_xrx"] = {"target": "<= 1.10", "measured": r, "met": r <= 1.10}
+    targets["lossless_file_vs_xrx"] = {"target": "<= 1.15", "measured": fl / fp, "met": fl / fp <= 1.15}
 res = {"bench": "capture", "rounds": rounds,
        "config": {"link": "veth, %s" % ("one queue" if queues == 1 else "%d queues, RSS: a sender per CPU" % queues),
                   "queues": queues, "traffic": "xrx-send pcap replay, TCP/IPv4 16 flows x 16-segment trains, %d-byte payload, %d frames per run, at full speed" % (mss, frames),

@@ -21,6 +21,11 @@
  * per-flow summary of those reasons (include/xrx/explain.h): the sink and
  * the summary read pkt->reason, which the engine sets where it decides.
  *
+ * --lossless (the pcap sink's lossless option) writes OUT as pcapng with
+ * a record of every aggregate's segments, their arrival times those of
+ * IN; --split IN.pcapng OUT.pcap turns such a file back into the frames
+ * (docs/lossless.md, include/xrx/segrec.h).
+ *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
  */
 #include <errno.h>
@@ -68,6 +73,7 @@ struct replay {
 	struct xrx_frame *frames;
 	struct xrx_meta *metas;	/* --meta: what xrx_rx would write */
 	__u8 *released;		/* per frame: times released */
+	__u64 *ts;		/* per frame: its time in IN, ns */
 	__u32 nr_frames;
 	__u64 in_bytes;
 	__u32 truncated;	/* input records shorter than the frame */
@@ -188,11 +194,11 @@ static void replay_cli_init(struct replay_cli *rc)
 		.name = "xrx-replay",
 		.version = XRX_VERSION,
 		.usage = "Usage: xrx-replay [OPTIONS] IN.pcap OUT.pcap|OUT.pcapng\n"
-			 "Run IN's frames through xrx's GRO engine; write what it delivers to OUT.\n"
-			 "\n",
+			 "       xrx-replay --split IN.pcapng OUT.pcap   (a --lossless OUT's frames)\n"
+			 "Run IN's frames through xrx's GRO engine; write what it delivers to OUT.\n",
 		.opts = rc->opts,
 		.width = 21,
-		.footer = "\nExit status: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
+		.footer = "Exit: 0 done, 1 runtime failure, 2 bad usage or unreadable input.\n",
 		.on_error = CLI_ERR_OWN,
 	};
 }
@@ -307,7 +313,8 @@ static int load_pcap(struct replay *r, const char *path)
 	int ret, pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		p = pcap_open_offline(path, errbuf);
+		p = pcap_open_offline_with_tstamp_precision(
+			path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 		if (!p) {
 			fprintf(stderr, "xrx-replay: %s: %s; give a readable pcap or pcapng file (tcpdump -w)\n",
 				path, errbuf);
@@ -339,6 +346,8 @@ static int load_pcap(struct replay *r, const char *path)
 			memcpy(r->region + off, data, h->caplen);
 			r->frames[i].addr = off;
 			r->frames[i].len = h->caplen;
+			r->ts[i] = (__u64)h->ts.tv_sec * 1000000000ull +
+				   (__u64)h->ts.tv_usec;	/* ns: NANO */
 			r->in_bytes += h->caplen;
 			if (h->caplen < h->len)
 				r->truncated++;
@@ -367,7 +376,8 @@ static int load_pcap(struct replay *r, const char *path)
 			r->frames = calloc(n ? n : 1, sizeof(*r->frames));
 			r->released = calloc(n ? n : 1, 1);
 			r->metas = calloc(n ? n : 1, sizeof(*r->metas));
-			if (!r->frames || !r->released || !r->metas) {
+			r->ts = calloc(n ? n : 1, sizeof(*r->ts));
+			if (!r->frames || !r->released || !r->metas || !r->ts) {
 				fprintf(stderr, "xrx-replay: %s: no memory for %u frames\n",
 					path, n);
 				return -ENOMEM;
@@ -401,9 +411,8 @@ static void on_sink_release(void *ctx, struct xrx_pkt *pkt)
  * out in address order, so the index is found by binary search; each
  * must come back exactly once (include/xrx/engine.h, Ownership).
  */
-static void on_release_frame(void *ctx, __u64 addr)
+static __u32 frame_index(const struct replay *r, __u64 addr)
 {
-	struct replay *r = ctx;
 	__u32 lo = 0, hi = r->nr_frames;
 
 	while (lo < hi) {
@@ -414,6 +423,23 @@ static void on_release_frame(void *ctx, __u64 addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* --lossless: a frame's time is the one IN gave it. */
+static __u64 on_seg_time(void *ctx, __u64 addr)
+{
+	struct replay *r = ctx;
+	__u32 i = frame_index(r, addr);
+
+	return i < r->nr_frames ? r->ts[i] : 0;
+}
+
+static void on_release_frame(void *ctx, __u64 addr)
+{
+	struct replay *r = ctx;
+	__u32 lo = frame_index(r, addr);
+
 	if (lo == r->nr_frames || r->frames[lo].addr != addr) {
 		r->bad_release++;
 		return;
@@ -481,6 +507,309 @@ static void print_json(const struct replay *r, const struct replay_opts *o)
 		xrx_explain__print(r->x, stdout, true);
 	}
 	printf("}\n");
+}
+
+/*
+ * --split: the frames of a lossless capture (--lossless, or a pcap sink
+ * with ",lossless") back as they arrived: each Enhanced Packet Block with
+ * a segment record (include/xrx/segrec.h) becomes its segments, every
+ * other one its packet, all in the order of the file, written as a
+ * nanosecond pcap file. Blocks this reader does not know are skipped, as
+ * any pcapng reader does.
+ */
+#define PCAPNG_SHB 0x0a0d0d0a
+#define PCAPNG_IDB 0x00000001
+#define PCAPNG_EPB 0x00000006
+#define PCAPNG_BOM 0x1a2b3c4d
+
+/*
+ * The engine delivers a frame it does not hold (a bad checksum, a cut
+ * frame) ahead of the aggregate of its flow it still holds, as the kernel
+ * does: in the file such a frame comes before segments that arrived
+ * earlier. The split puts the frames back in the order of their arrival
+ * times (equal times: the file's order), through a heap of the last
+ * SPLIT_WINDOW frames: an aggregate is held at most a batch or a flush
+ * timeout, far fewer frames than that.
+ */
+#define SPLIT_WINDOW 16384
+
+struct split_frame {
+	__u64 ts, nr;			/* arrival time; place in the file */
+	__u32 cap, len;
+	__u8 data[];
+};
+
+struct split {
+	FILE *out;
+	__u32 snaplen;
+	__u64 frames;
+	struct split_frame **heap;	/* min-heap by (ts, nr) */
+	__u32 nr_heap;
+};
+
+static bool split_before(const struct split_frame *a,
+			 const struct split_frame *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->nr < b->nr);
+}
+
+/* Write the earliest frame held. Return: 0 or -EIO. */
+static int split_pop(struct split *sp)
+{
+	struct split_frame *f = sp->heap[0], *t;
+	__u32 i = 0, c, rec[4] = { (__u32)(f->ts / 1000000000),
+				   (__u32)(f->ts % 1000000000), f->cap,
+				   f->len };
+	int ret = 0;
+
+	if (fwrite(rec, sizeof(rec), 1, sp->out) != 1 ||
+	    fwrite(f->data, 1, f->cap, sp->out) != f->cap)
+		ret = -EIO;
+	free(f);
+	sp->heap[0] = sp->heap[--sp->nr_heap];
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= sp->nr_heap)
+			break;
+		if (c + 1 < sp->nr_heap &&
+		    split_before(sp->heap[c + 1], sp->heap[c]))
+			c++;
+		if (!split_before(sp->heap[c], sp->heap[i]))
+			break;
+		t = sp->heap[c];
+		sp->heap[c] = sp->heap[i];
+		sp->heap[i] = t;
+		i = c;
+	}
+	return ret;
+}
+
+static int split_emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
+		      __u64 ts_ns)
+{
+	struct split *sp = ctx;
+	struct split_frame *f, *t;
+	__u32 i;
+
+	if (cap > sp->snaplen)
+		cap = sp->snaplen;
+	if (sp->nr_heap == SPLIT_WINDOW && split_pop(sp))
+		return -EIO;
+	f = malloc(sizeof(*f) + cap);
+	if (!f)
+		return -ENOMEM;
+	*f = (struct split_frame){ .ts = ts_ns, .nr = sp->frames++,
+				   .cap = cap, .len = len };
+	memcpy(f->data, data, cap);
+	i = sp->nr_heap++;
+	sp->heap[i] = f;
+	while (i && split_before(sp->heap[i], sp->heap[(i - 1) / 2])) {
+		t = sp->heap[(i - 1) / 2];
+		sp->heap[(i - 1) / 2] = sp->heap[i];
+		sp->heap[i] = t;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+/* The segment record among the options at @o (@n bytes), or NULL. */
+static const __u8 *split_find_rec(const __u8 *o, __u32 n, __u32 *len)
+{
+	__u32 pos = 0, pen;
+	__u16 code, olen;
+
+	while (pos + 4 <= n) {
+		memcpy(&code, o + pos, 2);
+		memcpy(&olen, o + pos + 2, 2);
+		if (!code || pos + 4 + olen > n)
+			break;
+		if (code == XRX_SEGREC_OPT_CODE && olen >= 4) {
+			memcpy(&pen, o + pos + 4, 4);
+			if (pen == XRX_SEGREC_PEN) {
+				*len = olen - 4u;
+				return o + pos + 8;
+			}
+		}
+		pos += 4 + ((olen + 3u) & ~3u);
+	}
+	return NULL;
+}
+
+static int split_main(int argc, char **argv)
+{
+	struct split sp = { .snaplen = 262144 };
+	__u32 tsresol = 6, hdr[2], blen, cap, len, rlen, blocks = 0;
+	__u32 file_hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0, 262144, 1 };
+	const __u8 *rec;
+	__u8 *b = NULL;
+	bool idb = false;
+	FILE *in;
+	char tmp[PATH_MAX];
+	int ret, status = 1;
+
+	if (argc != 4) {
+		fprintf(stderr, "xrx-replay: --split takes IN.pcapng and OUT.pcap, got %d argument(s); see --help\n",
+			argc - 2);
+		return EXIT_USAGE;
+	}
+	in = fopen(argv[2], "rb");
+	if (!in) {
+		fprintf(stderr, "xrx-replay: %s: %s; give a lossless capture (xrx-replay --lossless)\n",
+			argv[2], strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (fread(hdr, sizeof(hdr), 1, in) != 1 || hdr[0] != PCAPNG_SHB) {
+		fprintf(stderr, "xrx-replay: %s: not pcapng; give a lossless capture (xrx-replay --lossless)\n",
+			argv[2]);
+		fclose(in);
+		return EXIT_USAGE;
+	}
+	rewind(in);
+	sp.heap = calloc(SPLIT_WINDOW, sizeof(*sp.heap));
+	if (!sp.heap) {
+		fprintf(stderr, "xrx-replay: no memory for --split\n");
+		fclose(in);
+		return 1;
+	}
+	ret = make_tmp(argv[3], tmp, sizeof(tmp));
+	if (ret || !(sp.out = fopen(tmp, "wb"))) {
+		fprintf(stderr, "xrx-replay: %s: cannot create a file next to it: %s; check the directory exists and is writable\n",
+			argv[3], strerror(ret ? -ret : errno));
+		if (!ret)
+			unlink(tmp);
+		fclose(in);
+		free(sp.heap);
+		return EXIT_USAGE;
+	}
+	while (fread(hdr, sizeof(hdr), 1, in) == 1) {
+		blocks++;
+		blen = hdr[1];
+		if (blen < 12 || blen % 4 || blen > (1u << 26))
+			goto bad;
+		free(b);
+		b = malloc(blen);
+		if (!b || fread(b + 8, blen - 8, 1, in) != 1)
+			goto bad;
+		memcpy(b, hdr, 8);
+		if (hdr[0] == PCAPNG_SHB) {
+			__u32 bom;
+
+			memcpy(&bom, b + 8, 4);
+			if (bom != PCAPNG_BOM) {
+				fprintf(stderr, "xrx-replay: %s: written in the other byte order; split it on a host of that order\n",
+					argv[2]);
+				status = EXIT_USAGE;
+				goto out;
+			}
+		} else if (hdr[0] == PCAPNG_IDB && !idb) {
+			__u32 pos = 16, n = blen - 4;
+			__u16 code, olen, lt;
+
+			memcpy(&lt, b + 8, 2);
+			memcpy(&sp.snaplen, b + 12, 4);
+			if (lt != 1) {
+				fprintf(stderr, "xrx-replay: %s: link type %u, not Ethernet\n",
+					argv[2], lt);
+				status = EXIT_USAGE;
+				goto out;
+			}
+			while (pos + 4 <= n) {
+				memcpy(&code, b + pos, 2);
+				memcpy(&olen, b + pos + 2, 2);
+				if (!code)
+					break;
+				if (code == 9 && olen == 1)	/* if_tsresol */
+					tsresol = b[pos + 4];
+				pos += 4 + ((olen + 3u) & ~3u);
+			}
+			if (tsresol != 6 && tsresol != 9) {
+				fprintf(stderr, "xrx-replay: %s: time resolution 10^-%u; --split reads 6 (us) and 9 (ns)\n",
+					argv[2], tsresol);
+				status = EXIT_USAGE;
+				goto out;
+			}
+			file_hdr[4] = sp.snaplen ? sp.snaplen : 262144;
+			sp.snaplen = file_hdr[4];
+			if (fwrite(file_hdr, sizeof(file_hdr), 1, sp.out) != 1)
+				goto io;
+			idb = true;
+		} else if (hdr[0] == PCAPNG_EPB) {
+			__u32 if_id, th, tl, opt_off;
+			__u64 ts;
+
+			if (!idb || blen < 32)
+				goto bad;
+			memcpy(&if_id, b + 8, 4);
+			memcpy(&th, b + 12, 4);
+			memcpy(&tl, b + 16, 4);
+			memcpy(&cap, b + 20, 4);
+			memcpy(&len, b + 24, 4);
+			opt_off = 28 + ((cap + 3u) & ~3u);
+			if (if_id || cap > len || opt_off + 4 > blen)
+				goto bad;
+			ts = (__u64)th << 32 | tl;
+			if (tsresol == 6)
+				ts *= 1000;
+			rec = split_find_rec(b + opt_off, blen - 4 - opt_off,
+					     &rlen);
+			if (rec) {
+				ret = xrx_segrec__split(b + 28, cap, len, ts, rec,
+							rlen, split_emit, &sp);
+				if (ret == -EIO || ret == -ENOMEM)
+					goto io;
+				if (ret) {
+					fprintf(stderr, "xrx-replay: %s: block %u: its segment record does not fit the packet: %s; the file is damaged\n",
+						argv[2], blocks, strerror(-ret));
+					status = EXIT_USAGE;
+					goto out;
+				}
+			} else if (split_emit(&sp, b + 28, cap, len, ts)) {
+				goto io;
+			}
+		}
+	}
+	if (ferror(in) || !feof(in))
+		goto bad;
+	while (sp.nr_heap)
+		if (split_pop(&sp))
+			goto io;
+	if (!idb) {
+		fprintf(stderr, "xrx-replay: %s: no interface description block; not a capture xrx wrote\n",
+			argv[2]);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (fclose(sp.out)) {
+		sp.out = NULL;
+		goto io;
+	}
+	sp.out = NULL;
+	if (rename(tmp, argv[3])) {
+		fprintf(stderr, "xrx-replay: %s: cannot rename %s to it: %s\n",
+			argv[3], tmp, strerror(errno));
+		goto out;
+	}
+	status = 0;
+	goto out;
+bad:
+	fprintf(stderr, "xrx-replay: %s: block %u is damaged or cut short; the file is not whole\n",
+		argv[2], blocks);
+	status = EXIT_USAGE;
+	goto out;
+io:
+	fprintf(stderr, "xrx-replay: %s: write failed: %s; check the disk\n",
+		argv[3], strerror(errno));
+out:
+	if (sp.out)
+		fclose(sp.out);
+	if (status)
+		unlink(tmp);
+	fclose(in);
+	free(b);
+	while (sp.nr_heap)
+		free(sp.heap[--sp.nr_heap]);
+	free(sp.heap);
+	return status;
 }
 
 static __u64 now_ns(void)
@@ -567,11 +896,19 @@ int main(int argc, char **argv)
 	bool tmp_made = false;
 	int ret, status = 1;
 
+	if (argc > 1 && !strcmp(argv[1], "--split"))
+		return split_main(argc, argv);
 	ret = parse_args(argc, argv, &o);
 	if (ret > 0)
 		return 0;	/* --help, --version */
 	if (ret < 0)
 		return EXIT_USAGE;
+	if (o.sink.lossless && o.eng.copy != XRX_COPY_HEADER) {
+		fprintf(stderr, "xrx-replay: --lossless records the segments the engine keeps in place: it needs --copy header\n");
+		return EXIT_USAGE;
+	}
+	o.sink.seg_time = on_seg_time;
+	o.sink.seg_time_ctx = &r;
 
 	if (load_pcap(&r, o.in)) {
 		status = EXIT_USAGE;
@@ -655,6 +992,7 @@ out:
 	if (tmp_made)
 		unlink(tmp);
 	free(r.frames);
+	free(r.ts);
 	free(r.metas);
 	free(r.released);
 	if (r.region)

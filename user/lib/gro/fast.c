@@ -285,6 +285,7 @@ __u32 xrx_fast_merge(struct xrx_engine *e, struct xrx_agg *a,
 	xrx_count_frames(e, k, held - a->held_len + (__u64)k * a->pkt.headlen);
 	a->pkt.nr_frags += k;
 	xrx_agg_grow(e, a, k, held - a->held_len);
+	a->seg_csum_ok &= verify;	/* the run checked each, or none */
 	e->fast_merged += k;
 	e->fast_runs++;
 	if (done)

@@ -90,6 +90,13 @@ struct xrx_agg {
 	struct xrx_lvl lvl[XRX_LVLS];
 	__u32 vlan_all;			/* out-of-band tag, as xrx_seg's */
 	__u64 born_ns;			/* when the first segment arrived */
+	/* Segment records (segrec.c): the first frame, and whether every
+	 * segment's frame stays in place, its header seg_hlen bytes before
+	 * its fragment */
+	__u64 first_addr;
+	__u16 seg_hlen;
+	bool seg_inplace;
+	bool seg_csum_ok;		/* every segment's L4 checksum verified */
 	struct xrx_agg *hnext;		/* flow table bucket chain, older */
 	struct xrx_agg *hprev;		/* newer; the chain head: the oldest */
 	struct xrx_agg *older, *newer;	/* age list; also the free list */

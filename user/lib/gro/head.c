@@ -128,6 +128,9 @@ void xrx_head_start(struct xrx_engine *e, struct xrx_agg *a,
 	}
 	xrx_seg_copy(a->head, s, 0, n);
 	xrx_copied(e, n, hdr);
+	a->first_addr = s->addr;
+	a->seg_hlen = hdr;
+	a->seg_inplace = n == hdr && n < s->len && !s->nr_chunks;
 	a->pkt.head_len = n;
 	a->pkt.len = s->len;
 	a->pkt.nr_frags = 0;
@@ -155,6 +158,9 @@ void xrx_head_append_pieces(struct xrx_engine *e, struct xrx_agg *a,
 {
 	__u32 n;
 
+	/* a copy, or a frame in pieces: its header is not where a segment
+	 * record would look for it (segrec.c) */
+	a->seg_inplace = false;
 	switch (e->opts.copy) {
 	case XRX_COPY_FULL:
 		xrx_seg_copy(a->head + a->pkt.head_len, s, s->headlen,

@@ -276,6 +276,7 @@ static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
 
 	xrx_head_append(e, a, s);
 	xrx_agg_grow(e, a, 1, s->payload_len);
+	a->seg_csum_ok &= s->csum_ok;
 	if (s->l4_proto == XRX_IPPROTO_TCP)	/* FIN and PSH are OR-ed */
 		a->head[s->l4_off + XRX_TCPH_FLAGS] |=
 			s->data[s->l4_off + XRX_TCPH_FLAGS] &
@@ -341,6 +342,7 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 						 XRX_ETH_HLEN);
 	a->limit = xrx_agg_limit(e, s);
 	a->born_ns = now_ns;
+	a->seg_csum_ok = s->csum_ok;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
 	if (s->csum_partial) {
 		/* Alone, it goes out as it came: CHECKSUM_PARTIAL, for the

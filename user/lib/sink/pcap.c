@@ -86,6 +86,8 @@
 #include "sink/merge.h"
 #include "sink/pcapng.h"
 
+#include "sink/lossless.h"
+
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
 #define PCAP_LINKTYPE_ETHERNET 1
@@ -94,6 +96,7 @@
 #define PCAP_FILES_MAX 1000
 #define PCAP_QUEUE 64			/* packets per writev */
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
+#define PCAP_ARENA (1u << 20)		/* lossless: records of a queue */
 
 /* After an EPB's data: its padding, opt_comment, opt_endofopt and the
  * block's length again */
@@ -138,6 +141,11 @@ struct pcap_sink {
 	bool nsec;
 	bool ng;			/* pcapng */
 	bool explain;			/* ... with explanations */
+	struct xrx_lossless *ll;	/* ... with segment records */
+	__u8 *arena;			/* the queue's records, each followed
+					 * by opt_endofopt and the block's
+					 * length */
+	__u32 arena_used;
 	__u32 max_aggregate;		/* for them */
 	__u32 hdr_bytes;		/* of the file header */
 	__u32 snaplen;
@@ -402,6 +410,7 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	p->nr_pkts = 0;
 	p->nr_iovs = 0;
 	p->queued_bytes = 0;
+	p->arena_used = 0;
 	return err;
 }
 
@@ -518,15 +527,22 @@ int xrx_pcap__keep_earlier(const char *path, __u32 count)
  * length. Return: its bytes.
  */
 static __u32 pcapng_trailer(__u8 *t, __u32 cap_len, const char *c,
-			    __u32 clen, __u32 total)
+			    __u32 clen, __u32 total, bool end)
 {
 	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
-	__u32 n;
+	__u32 n = 0, pad = XRX_PCAPNG_PAD4(cap_len) - cap_len;
 
-	n = xrx_pcapng_opt(opts, sizeof(opts), XRX_PCAPNG_OPT_COMMENT, c,
-			   (__u16)clen);
-	n += xrx_pcapng_opt_end(opts + n, sizeof(opts) - n);
-	return xrx_pcapng_epb_tail(t, cap_len, opts, n, total);
+	if (c)
+		n = xrx_pcapng_opt(opts, sizeof(opts), XRX_PCAPNG_OPT_COMMENT,
+				   c, (__u16)clen);
+	if (end) {
+		n += xrx_pcapng_opt_end(opts + n, sizeof(opts) - n);
+		return xrx_pcapng_epb_tail(t, cap_len, opts, n, total);
+	}
+	/* more options follow (lossless): the padding and the comment */
+	memset(t, 0, pad);
+	memcpy(t + pad, opts, n);
+	return pad + n;
 }
 
 /* @pkt's first @cap bytes into @d, a stripped VLAN tag put back. */
@@ -616,6 +632,37 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 	return 0;
 }
 
+/*
+ * Lossless: the segment record option of @optlen bytes (in p->ll->opt),
+ * opt_endofopt and the block's @total length, into the arena. Return:
+ * where they start.
+ */
+static __u8 *pcapng_lossless_tail(struct pcap_sink *p, __u32 optlen,
+				  __u32 total)
+{
+	__u8 *t = p->arena + p->arena_used;
+
+	memcpy(t, p->ll->opt, optlen);
+	memset(t + optlen, 0, 4);
+	memcpy(t + optlen + 4, &total, sizeof(total));
+	p->arena_used += optlen + 8;
+	return t;
+}
+
+/*
+ * Lossless, an aggregate written without its record: what xrx-replay
+ * --split makes of it is the aggregate. Said once per file.
+ */
+static void pcap_unrecorded(struct pcap_sink *p, const struct xrx_pkt *pkt)
+{
+	if (p->ll->unrecorded++)
+		return;
+	fprintf(stderr, "xrx: pcap %s: an aggregate of %u segments is written without its segment record (%s); lossless needs copy = header, frames in one buffer and no VLAN tag out of band\n",
+		p->path, pkt->gso_segs,
+		pkt->vlan_proto ? "its VLAN tag was out of band" :
+				  "its frames were not kept in place");
+}
+
 static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 {
 	struct pcap_sink *p = s->priv;
@@ -624,7 +671,8 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	char why[XRX_EXPLAIN_MAX];
 	struct timespec ts;
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
-	__u64 stamp;
+	__u32 optlen = 0;
+	__u64 stamp, ts_ns = 0;
 	int err = 0;
 
 	/* Not written by choice: no loss, so before the checks of one. */
@@ -655,25 +703,41 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	wire = pkt->len + tag;
 	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
-	if (p->ng && p->explain) {
-		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
-					sizeof(why));
-		rec_bytes = sizeof(*epb) + XRX_PCAPNG_PAD4(left) + 4 +
-			    XRX_PCAPNG_PAD4(clen) + 4 + 4;
-	} else if (p->ng) {
-		rec_bytes = xrx_pcapng_epb_len(left, 0);
+	if (p->ng) {
+		if (p->explain)
+			clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+						sizeof(why));
+		rec_bytes = sizeof(*epb) + XRX_PCAPNG_PAD4(left) +
+			    (p->explain ? 4 + XRX_PCAPNG_PAD4(clen) : 0) + 4 + 4;
 	}
-	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng; /* record header,
-							   * head (split at the
-							   * tag), frags, EPB
-							   * trailer */
+	if (p->ll) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		ts_ns = xrx_lossless_time(p->ll, pkt,
+					  (__u64)now.tv_sec * 1000000000 +
+						  now.tv_nsec);
+		/* the block's time as written: ns, or us */
+		if (!p->nsec)
+			ts_ns -= ts_ns % 1000;
+		optlen = tag ? 0 :
+			       xrx_lossless_option(p->ll, pkt, cap, ts_ns,
+						   p->ll->opt);
+		if (tag || (pkt->gso_segs > 1 && !optlen))
+			pcap_unrecorded(p, pkt);
+		rec_bytes += optlen;
+	}
+	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng +
+	       !!p->ll;		/* record header, head (split at the tag),
+				 * frags, EPB trailer, lossless tail */
 	if (need > PCAP_IOVS) {
 		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
 		xrx_sink__release(s, pkt);
 		return -E2BIG;
 	}
 	/* Errors of packets already queued are theirs: counted there. */
-	if (p->nr_pkts == PCAP_QUEUE || p->nr_iovs + need > PCAP_IOVS)
+	if (p->nr_pkts == PCAP_QUEUE || p->nr_iovs + need > PCAP_IOVS ||
+	    (p->ll && p->arena_used + optlen + 8 > PCAP_ARENA))
 		pcap_write_queue(s, p);
 	if (p->rotate_bytes && !p->fifo &&
 	    p->file_bytes + p->queued_bytes + rec_bytes > p->rotate_bytes &&
@@ -690,6 +754,10 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	}
 
 	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
+	if (p->ll) {
+		ts.tv_sec = (time_t)(ts_ns / 1000000000);
+		ts.tv_nsec = (long)(ts_ns % 1000000000);
+	}
 	p->rec_bytes[p->nr_pkts] = rec_bytes;
 	p->queued_bytes += rec_bytes;
 	if (p->ng) {
@@ -746,13 +814,24 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 
 		p->iov[p->nr_iovs].iov_base = tr;
 		p->iov[p->nr_iovs++].iov_len =
-			p->explain ? pcapng_trailer(tr, cap, why, clen,
-						    rec_bytes) :
-				     xrx_pcapng_epb_tail(tr, cap, NULL, 0,
-							 rec_bytes);
+			pcapng_trailer(tr, cap, p->explain ? why : NULL, clen,
+				       rec_bytes, !p->ll);
+	}
+	if (p->ll) {
+		p->iov[p->nr_iovs].iov_base =
+			pcapng_lossless_tail(p, optlen, rec_bytes);
+		p->iov[p->nr_iovs++].iov_len = optlen + 8;
 	}
 	p->pkts[p->nr_pkts++] = pkt;
 	return err;
+}
+
+static void pcap_free(struct pcap_sink *p)
+{
+	xrx_filter__free(p->filter);
+	xrx_lossless_free(p->ll);
+	free(p->arena);
+	free(p);
 }
 
 static int pcap_flush(struct xrx_sink *s)
@@ -783,8 +862,7 @@ static void pcap_close(struct xrx_sink *s)
 		pcap_flush(s);
 	if (p->fd >= 0)
 		close(p->fd);
-	xrx_filter__free(p->filter);
-	free(p);
+	pcap_free(p);
 	s->priv = NULL;
 }
 
@@ -954,8 +1032,21 @@ static int pcap_parse(const char *arg, struct pcap_spec *ps,
 			}
 			memcpy(ps->hook, val, vlen);
 			ps->hook[vlen] = '\0';
+		} else if (olen >= 8 && !strncmp(opt, "lossless", 8) &&
+			   (olen == 8 || opt[8] == '=')) {
+			char val[8], msg[160];
+
+			snprintf(val, sizeof(val), "%.*s",
+				 olen == 8 ? 2 : (int)(olen - 9),
+				 olen == 8 ? "on" : opt + 9);
+			if (xrx_opt__parse(xrx_opt__get(XRX_OPT_LOSSLESS), opts,
+					   val, XRX_OPT_FORM_SPEC, msg,
+					   sizeof(msg))) {
+				snprintf(err, errlen, "pcap:%s: %s", path, msg);
+				return -EINVAL;
+			}
 		} else {
-			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, format=pcap|pcapng, perqueue, rotate=SECONDS, compress=zstd, hook=PROGRAM, filter=EXPR (last) (a path may not contain ',')",
+			snprintf(err, errlen, "pcap:%s: unknown option '%.*s'; the options are size=N, files=N, snaplen=N, explain, format=pcap|pcapng, perqueue, rotate=SECONDS, compress=zstd, hook=PROGRAM, lossless, filter=EXPR (last) (a path may not contain ',')",
 				 path, (int)olen, opt);
 			return -EINVAL;
 		}
@@ -984,6 +1075,11 @@ static int pcap_parse(const char *arg, struct pcap_spec *ps,
 	}
 	if (ps->rotate_secs && ps->perqueue) {
 		snprintf(err, errlen, "pcap:%s: rotate=, compress= and hook= need the one file for all queues; leave perqueue out",
+			 path);
+		return -EINVAL;
+	}
+	if (ps->rotate_secs && opts->lossless) {
+		snprintf(err, errlen, "pcap:%s: lossless writes a file per queue, rotated by size only; leave rotate=, compress= and hook= out, or lossless",
 			 path);
 		return -EINVAL;
 	}
@@ -1071,8 +1167,24 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->no_wait = o.no_wait;
 	/* Nanoseconds always: the nanosecond pcap magic, if_tsresol 9. */
 	p->nsec = true;
-	p->ng = ps->ng;
 	p->explain = o.explain;
+	p->ng = ps->ng || o.lossless;
+	if (o.lossless && o.no_wait) {
+		/* a tee hands the sink copies: the frames a record is made
+		 * of are gone by then */
+		fprintf(stderr, "xrx: pcap %s: lossless is for the primary sink, not a tee (its copies no longer hold the segments); make the lossless capture the sink\n",
+			ps->path);
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (o.lossless) {
+		p->ll = xrx_lossless_new(o.seg_time, o.seg_time_ctx);
+		p->arena = malloc(PCAP_ARENA);
+		if (!p->ll || !p->arena) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
 	p->max_aggregate = o.max_aggregate;
 	p->snaplen = o.snaplen;		/* xrx_sink__open() filled it in */
 	p->rotate_bytes = o.rotate_bytes;
@@ -1087,8 +1199,10 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		goto fail;
 	}
 	/* One file for the interface unless asked for one per queue; a
-	 * single queue without time rotation writes it directly. */
-	if (!ps->perqueue && (o.nr_queues > 1 || ps->rotate_secs)) {
+	 * single queue without time rotation writes it directly, and so
+	 * does lossless, which writes a file per queue (its records are
+	 * laid out by the direct writer). */
+	if (!ps->perqueue && !p->ll && (o.nr_queues > 1 || ps->rotate_secs)) {
 		ret = pcap_open_merged(s, p, ps, &o);
 		if (ret)
 			goto fail;
@@ -1115,8 +1229,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 fail:
 	if (p->fd >= 0)
 		close(p->fd);
-	xrx_filter__free(p->filter);
-	free(p);
+	pcap_free(p);
 	free(ps);
 	s->priv = NULL;
 	return ret;

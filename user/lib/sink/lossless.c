@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The pcap sink's lossless mode: each aggregate's segments, as the engine
+ * kept them in place (gro/segrec.c), encoded against what splitting the
+ * aggregate rebuilds, into one pcapng custom option of the aggregate's
+ * Enhanced Packet Block (docs/lossless.md).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xrx/engine.h>
+
+#include "gro/segrec.h"
+#include "sink/lossless.h"
+
+#define PCAPNG_PAD4(n) (((n) + 3u) & ~3u)
+
+struct xrx_lossless *xrx_lossless_new(__u64 (*seg_time)(void *, __u64),
+				      void *ctx)
+{
+	struct xrx_lossless *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->seg_time = seg_time;
+	l->ctx = ctx;
+	return l;
+}
+
+void xrx_lossless_free(struct xrx_lossless *l)
+{
+	if (!l)
+		return;
+	free(l->segs);
+	free(l);
+}
+
+/* Room for @n segments. */
+static int lossless_room(struct xrx_lossless *l, __u32 n)
+{
+	struct xrx_segrec_seg *s;
+
+	if (n <= l->nr_segs)
+		return 0;
+	s = realloc(l->segs, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	l->segs = s;
+	l->nr_segs = n;
+	return 0;
+}
+
+__u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			__u64 now_ns)
+{
+	if (!l->seg_time)
+		return now_ns;
+	return l->seg_time(l->ctx, xrx_pkt_first_addr(pkt));
+}
+
+__u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			  __u32 cap, __u64 ts_ns, __u8 *out)
+{
+	struct xrx_segrec_layout lay;
+	__u32 hlen, i, pen = XRX_SEGREC_PEN;
+	__u8 ok;
+	__u16 opt[2];
+	int n, len;
+
+	if (pkt->gso_segs < 2)
+		return 0;
+	if (lossless_room(l, pkt->gso_segs))
+		return 0;
+	n = xrx_pkt_segs(pkt, l->segs, l->nr_segs, &hlen, &ok);
+	if (n < 2 || xrx_segrec_layout_of(pkt, hlen, &lay) ||
+	    cap < lay.aoff)
+		return 0;
+	for (i = 0; i < (__u32)n; i++)
+		l->segs[i].ts_ns = l->seg_time ?
+					   l->seg_time(l->ctx, l->segs[i].addr) :
+					   ts_ns;
+	len = xrx_segrec_encode(&lay, pkt->head, cap, l->segs, (__u32)n, ts_ns,
+				ok, out + 8, XRX_SEGREC_MAX);
+	if (len < 0)
+		return 0;
+	/* code and length in the section's (host) byte order, as every
+	 * other field of the block; then the PEN, also so */
+	opt[0] = XRX_SEGREC_OPT_CODE;
+	opt[1] = (__u16)(len + 4);
+	memcpy(out, opt, sizeof(opt));
+	memcpy(out + 4, &pen, sizeof(pen));
+	memset(out + 8 + len, 0, PCAPNG_PAD4(len) - (__u32)len);
+	return 8 + PCAPNG_PAD4(len);
+}

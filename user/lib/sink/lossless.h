@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The pcap sink's lossless mode (docs/lossless.md): per delivered packet,
+ * the pcapng custom option holding its segment record, and the time its
+ * Enhanced Packet Block carries. Kept apart from the writer so that it
+ * moves onto another pcapng writer as it is. Not installed; not API.
+ */
+#ifndef XRX_LIB_SINK_LOSSLESS_H
+#define XRX_LIB_SINK_LOSSLESS_H
+
+#include <xrx/types.h>
+#include <xrx/segrec.h>
+
+struct xrx_pkt;
+struct xrx_segrec_seg;
+
+struct xrx_lossless {
+	__u64 (*seg_time)(void *ctx, __u64 addr);
+	void *ctx;
+	struct xrx_segrec_seg *segs;	/* room for nr_segs */
+	__u32 nr_segs;
+	__u64 unrecorded;		/* aggregates written without one */
+	__u8 opt[8 + XRX_SEGREC_MAX + 3];	/* for xrx_lossless_option() */
+};
+
+/* Return: NULL on ENOMEM. */
+struct xrx_lossless *xrx_lossless_new(__u64 (*seg_time)(void *, __u64),
+				      void *ctx);
+void xrx_lossless_free(struct xrx_lossless *l);
+
+/*
+ * The time of @pkt's block, in ns since the epoch: when its first frame
+ * arrived, or @now_ns if that is not known.
+ */
+__u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			__u64 now_ns);
+
+/*
+ * The custom option (code, length, PEN, record, padding to 4) of @pkt
+ * written with @cap of its bytes and the time @ts_ns, into @out (room for
+ * sizeof(l->opt)). Return: its bytes, 0 for a packet
+ * that needs none (held alone) or could not be recorded (counted in
+ * l->unrecorded).
+ */
+__u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			  __u32 cap, __u64 ts_ns, __u8 *out);
+
+#endif /* XRX_LIB_SINK_LOSSLESS_H */
