@@ -26,6 +26,8 @@
 #   optional         by hand only: what cannot boot is a SKIP that names
 #                    what is missing (ignored when CI is set: CI fails)
 #   none             every kernel reported as a SKIP, nothing booted
+# XRX_GUEST_TESTS: names of tests/kernels/NAME.sh to run in the guest
+# instead of tests/kernels/tests.list's (by hand, to try one test quickly).
 # XRX_KERNEL_SECS: time limit of one guest (default 1380 s; tests/run.sh stops an entry at 1440).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -120,6 +122,7 @@ one_kernel() {
 	cat >"$out/cmd" <<EOF
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export XRX_GUEST_NIC="$nicopts"
+export XRX_GUEST_TESTS="${XRX_GUEST_TESTS:-}"
 exec "$TOP/tests/kernels/guest.sh" --build "$BUILD" --kroot "$kdir/root" --kver "$kver" \
 	--out /run/xrx-guest >/run/xrx-guest/tap 2>/run/xrx-guest/guest.err
 EOF
