@@ -71,8 +71,11 @@ BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 # XRX_RX_COMPAT, for kernels without bpf_cast_to_kern_ctx() (Debian 12's
 # 6.1). bpf/xrx_rx.bpf.c says why.
 XRX_RX_VARIANTS := xrx_rx_hw xrx_rx_compat
+# A fourth, without metadata, only for xdp-loader to chain behind libxdp's
+# dispatcher on kernels that refuse the others there (no skeleton).
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) \
-	      $(patsubst %,$(BUILD)/%.bpf.o,$(XRX_RX_VARIANTS))
+	      $(patsubst %,$(BUILD)/%.bpf.o,$(XRX_RX_VARIANTS)) \
+	      $(BUILD)/xrx_rx_chain.bpf.o
 BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) \
 	      $(patsubst %,$(BUILD)/%.skel.h,$(XRX_RX_VARIANTS))
 # BPF objects are not built with $(DEPFLAGS) (clang -target bpf): they
@@ -149,6 +152,10 @@ $(BUILD)/xrx_rx_hw.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
 $(BUILD)/xrx_rx_compat.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_COMPAT -c $< -o $@
+
+$(BUILD)/xrx_rx_chain.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_COMPAT -DXRX_RX_NO_META -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)

@@ -222,7 +222,7 @@ for t in "$TOP"/user/tools/*.c; do
 	n=$(basename "$t" .c)
 	ok "$n in /usr/bin" has 755 /usr/bin/$n
 done
-for o in xrx_rx xrx_rx_compat; do
+for o in xrx_rx xrx_rx_compat xrx_rx_chain; do
 	ok "XDP object $o.bpf.o in /usr/lib/bpf, a BPF ELF with its xdp.frags program" eval \
 		"has 644 /usr/lib/bpf/$o.bpf.o &&
 		 readelf -hS '$R/usr/lib/bpf/$o.bpf.o' | grep -q 'Linux BPF' &&
