@@ -131,7 +131,9 @@ EOF
 	# The host says nothing on the tap: no IPv6 (no router solicitation,
 	# no DAD), no address. Only xrx-send writes to it.
 	sysctl -qw net.ipv6.conf.$tap.disable_ipv6=1 2>/dev/null
-	ip link set $tap up
+	# A long queue: the guest under TCG drains the tap slower than
+	# xrx-send fills it, and a full queue drops (live's stream).
+	ip link set $tap txqueuelen 10000 up
 	"$HERE/sender.sh" "$out" "$tap" "$BUILD/xrx-send" &
 	sender=$!
 	: >"$log.console"
