@@ -28,7 +28,7 @@
 #   none             every kernel reported as a SKIP, nothing booted
 # XRX_GUEST_TESTS: names of tests/kernels/NAME.sh to run in the guest
 # instead of tests/kernels/tests.list's (by hand, to try one test quickly).
-# XRX_KERNEL_SECS: time limit of one guest (default 1380 s; tests/run.sh stops an entry at 1440).
+# XRX_KERNEL_SECS: time limit of one guest (default 1800 s; tests/run.sh stops an entry at 1860).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/scripts/kernels
@@ -139,7 +139,7 @@ EOF
 	: >"$log.console"
 	: >"$log.console.qemu"
 	start=$(date +%s)
-	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1380}"
+	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1800}"
 	rc=$?
 	kill $sender 2>/dev/null
 	wait $sender 2>/dev/null
@@ -148,7 +148,7 @@ EOF
 	[ -s "$out/tap" ] && cat "$out/tap"
 	echo "# $name: guest ran $(($(date +%s) - start)) s (console: $log.console)"
 	if [ $rc = 124 ]; then
-		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-1380} s"
+		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-1800} s"
 	elif ! grep -q '^1\.\.' "$out/tap" 2>/dev/null; then
 		echo "not ok 9999 - $name: the guest did not complete its tests (QEMU exit $rc)"
 		sed 's/^/# /' "$log.console.qemu" | tail -5

@@ -41,7 +41,7 @@ while read -r t _; do
 	[ -n "$t" ] || continue
 	log=$GUEST_OUT/$t.log
 	start=$(date +%s)
-	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-900}" \
+	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-1200}" \
 		bash "$TOP/tests/kernels/$t.sh" >"$log" 2>&1 </dev/null
 	rc=$?
 	bad=0
