@@ -17,8 +17,7 @@ need_root
 # where the kernel's BTF has bpf_cast_to_kern_ctx(), else the compat one
 # (libbpf refuses the plain build there: the kfunc is not found).
 OBJ=$BUILD/xrx_rx.bpf.o
-bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
-	grep -q "FUNC 'bpf_cast_to_kern_ctx'" || OBJ=$BUILD/xrx_rx_compat.bpf.o
+kernel_btf_has bpf_cast_to_kern_ctx || OBJ=$BUILD/xrx_rx_compat.bpf.o
 # A pass-everything program of xdp-tools, to chain behind (xdp-filter's).
 OTHER=/usr/lib/$(gcc -print-multiarch 2>/dev/null)/bpf/xdpfilt_alw_all.o
 

@@ -19,8 +19,7 @@ export XRX_DIFF_FRAMES=${XRX_GUEST_DIFF_FRAMES:-20000}
 # BPF/userspace differential (test_parse_diff: the same bytecode compared
 # with the C parser, which no kernel changes), are left to the host,
 # which runs them all. XRX_GUEST_BPF_ALL=1 runs them all here too.
-if bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null |
-	grep -q "FUNC 'bpf_cast_to_kern_ctx'"; then
+if kernel_btf_has bpf_cast_to_kern_ctx; then
 	tests="test_xrx_rx"
 	[ -n "${XRX_GUEST_BPF_ALL:-}" ] && tests="$tests test_parse_diff test_xrx_rx_compat test_parse_diff_compat"
 else
