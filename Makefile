@@ -5,6 +5,7 @@
 #                 (the kernel matrix last)
 # make test-kernels  the kernel matrix alone: Debian's 6.1, 6.12 and newest
 #                 kernels under QEMU, tests/kernels/ inside each
+# make test-kernels-soak  a million frames through zero-copy on the newest
 # make bench      benchmarks (not tests): tables and JSON in build/bench/
 # make fuzz       each fuzz target for FUZZ_SECONDS (300), then the 1M-frame
 #                 BPF-vs-userspace parser differential (scripts/fuzz.sh)
@@ -71,8 +72,11 @@ BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 # XRX_RX_COMPAT, for kernels without bpf_cast_to_kern_ctx() (Debian 12's
 # 6.1). bpf/xrx_rx.bpf.c says why.
 XRX_RX_VARIANTS := xrx_rx_hw xrx_rx_compat
+# A fourth, without metadata, only for xdp-loader to chain behind libxdp's
+# dispatcher on kernels that refuse the others there (no skeleton).
 BPF_OBJS   := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS)) \
-	      $(patsubst %,$(BUILD)/%.bpf.o,$(XRX_RX_VARIANTS))
+	      $(patsubst %,$(BUILD)/%.bpf.o,$(XRX_RX_VARIANTS)) \
+	      $(BUILD)/xrx_rx_chain.bpf.o
 BPF_SKELS  := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS)) \
 	      $(patsubst %,$(BUILD)/%.skel.h,$(XRX_RX_VARIANTS))
 # BPF objects are not built with $(DEPFLAGS) (clang -target bpf): they
@@ -150,6 +154,10 @@ $(BUILD)/xrx_rx_hw.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
 $(BUILD)/xrx_rx_compat.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_COMPAT -c $< -o $@
+
+$(BUILD)/xrx_rx_chain.bpf.o: bpf/xrx_rx.bpf.c $(HDRS) | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DXRX_RX_COMPAT -DXRX_RX_NO_META -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,SKEL,$@)
@@ -399,6 +407,13 @@ test-kernels: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/kernels/run.sh --build $(BUILD)
 
+# The zero-copy soak: the newest kernel's live test with a million frames
+# through zero-copy (make test sends 100000), every UMEM frame accounted.
+test-kernels-soak: deps
+	$(Q)scripts/bpffs.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)XRX_GUEST_ZC_FRAMES=1000000 XRX_GUEST_TESTS=live scripts/kernels/run.sh --build $(BUILD) newest
+
 bench: deps
 	$(Q)scripts/deps.sh --bench
 	$(Q)scripts/bpffs.sh
@@ -415,7 +430,7 @@ clean:
 format:
 	$(Q)clang-format -i $(wildcard bpf/*.c include/xrx/*.h user/*/*.c user/*/*.h tests/*/*.c tests/*/*.h)
 
-.PHONY: all deps test test-kernels bench benches clean format \
+.PHONY: all deps test test-kernels test-kernels-soak bench benches clean format \
 	san-build san-bins fuzz fuzz-build fuzz-bins
 
 # The newcomer's path: pictures, plots, a demo, and an installation.

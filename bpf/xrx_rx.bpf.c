@@ -43,6 +43,14 @@
  * the kernel loads callers of these kfuncs only device-bound (prog_ifindex,
  * BPF_F_XDP_DEV_BOUND_ONLY), which the stock loaders do not do, so libxrx
  * loads that build itself and attaches it in native mode.
+ * build/xrx_rx_chain.bpf.o (XRX_RX_COMPAT and XRX_RX_NO_META) writes no
+ * xrx_meta, so it calls no helper that changes packet data: since Linux
+ * 6.13 (and Debian's 6.12) the kernel refuses an extension that does
+ * ("Extension program changes packet data, while original does not") in
+ * place of a function that does not, and the slots of libxdp's
+ * dispatcher before xdp-tools 1.5.5 do not. That build is the one
+ * xdp-loader can chain there; its redirected frames carry no metadata
+ * (the engine parses them itself).
  *
  * VXLAN: a UDP frame to one of xrx_cfg's vxlan_ports (outer IPv4, or
  * IPv6 without extension headers, as the engine takes them) is counted
@@ -67,6 +75,10 @@
 
 #if defined(XRX_RX_COMPAT) && defined(XRX_RX_HW_META)
 #error "the metadata kfuncs came after bpf_cast_to_kern_ctx(): no compat device-bound build"
+#endif
+
+#if defined(XRX_RX_NO_META) && defined(XRX_RX_HW_META)
+#error "the device-bound build writes the NIC's metadata: no XRX_RX_NO_META"
 #endif
 
 #define XRX_MAX_QUEUES 256
@@ -365,6 +377,11 @@ static __always_inline int write_meta(struct xdp_md *ctx,
 	void *data;
 	int nic_hash = 0;
 
+#ifdef XRX_RX_NO_META
+	/* xrx_rx_chain: bpf_xdp_adjust_meta() must not be in the program at
+	 * all (the kernel's check is on the code, not on what runs). */
+	return 0;
+#endif
 	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)) && !XRX_BENCH_REUSE_META)
 		return -1;
 	data = (void *)(long)ctx->data;

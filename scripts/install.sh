@@ -57,6 +57,9 @@ files() {
 	# bpf_cast_to_kern_ctx() (xrxd embeds both and picks by itself).
 	echo "0644 $BUILD/xrx_rx.bpf.o $BPFDIR/xrx_rx.bpf.o"
 	echo "0644 $BUILD/xrx_rx_compat.bpf.o $BPFDIR/xrx_rx_compat.bpf.o"
+	# xrx_rx_chain: for xdp-loader behind libxdp's dispatcher where the
+	# kernel refuses the others there (README).
+	echo "0644 $BUILD/xrx_rx_chain.bpf.o $BPFDIR/xrx_rx_chain.bpf.o"
 	echo "0644 $BUILD/libxrx.a $LIBDIR/libxrx.a"
 	for h in include/xrx/*.h; do
 		echo "0644 $h $INCLUDEDIR/xrx/$(basename "$h")"

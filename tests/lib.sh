@@ -267,3 +267,8 @@ tc_egress() {
 	[ $rc = 0 ] || TC_ERR=$(head -1 "$src.err")
 	return $rc
 }
+
+# kernel_btf_has NAME: the running kernel's BTF names NAME (a kfunc, which
+# libbpf looks up there). A search of the raw bytes: bpftool's dump of all
+# of vmlinux's BTF takes a minute and a half in a TCG guest.
+kernel_btf_has() { grep -qaw "$1" /sys/kernel/btf/vmlinux 2>/dev/null; }

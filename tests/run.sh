@@ -63,7 +63,7 @@ for t in "${tests[@]}"; do
 	start=$(date +%s)
 	# A guest under TCG verifies xrx_rx in about a minute a load.
 	limit=900
-	[[ "$t" == kernels:* ]] && limit=1440
+	[[ "$t" == kernels:* ]] && limit=1860
 	timeout --kill-after=10 $limit "${cmd[@]}" >"$log" 2>&1 </dev/null
 	rc=$?
 	if [[ "$t" == kernels:* ]]; then

@@ -22,7 +22,7 @@ nic=virtio-net-pci,netdev=n0,mq=on,vectors=6,mac=52:54:00:12:34:56
 exec timeout --kill-after=10 "$SECS" qemu-system-x86_64 \
 	-accel $accel -cpu max -smp 2 -m 2048 -nographic -no-reboot \
 	-kernel "$KDIR/vmlinuz" -initrd "$KDIR/initrd.img" \
-	-append "console=ttyS0 quiet panic=-1 oops=panic" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic no_timer_check" \
 	-fsdev local,id=r,path=/,readonly=on,security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=xrxroot \
 	-fsdev local,id=o,path="$OUT",security_model=none \

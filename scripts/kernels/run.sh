@@ -26,7 +26,11 @@
 #   optional         by hand only: what cannot boot is a SKIP that names
 #                    what is missing (ignored when CI is set: CI fails)
 #   none             every kernel reported as a SKIP, nothing booted
-# XRX_KERNEL_SECS: time limit of one guest (default 1380 s; tests/run.sh stops an entry at 1440).
+# XRX_GUEST_ZC_FRAMES: frames of live's zero-copy stream (default 100000;
+# `make test-kernels-soak` sends a million)
+# XRX_GUEST_TESTS: names of tests/kernels/NAME.sh to run in the guest
+# instead of tests/kernels/tests.list's (by hand, to try one test quickly).
+# XRX_KERNEL_SECS: time limit of one guest (default 1800 s; tests/run.sh stops an entry at 1860).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/scripts/kernels
@@ -120,6 +124,8 @@ one_kernel() {
 	cat >"$out/cmd" <<EOF
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export XRX_GUEST_NIC="$nicopts"
+export XRX_GUEST_TESTS="${XRX_GUEST_TESTS:-}"
+export XRX_GUEST_ZC_FRAMES="${XRX_GUEST_ZC_FRAMES:-}"
 exec "$TOP/tests/kernels/guest.sh" --build "$BUILD" --kroot "$kdir/root" --kver "$kver" \
 	--out /run/xrx-guest >/run/xrx-guest/tap 2>/run/xrx-guest/guest.err
 EOF
@@ -128,13 +134,15 @@ EOF
 	# The host says nothing on the tap: no IPv6 (no router solicitation,
 	# no DAD), no address. Only xrx-send writes to it.
 	sysctl -qw net.ipv6.conf.$tap.disable_ipv6=1 2>/dev/null
-	ip link set $tap up
+	# A long queue: the guest under TCG drains the tap slower than
+	# xrx-send fills it, and a full queue drops (live's stream).
+	ip link set $tap txqueuelen 10000 up
 	"$HERE/sender.sh" "$out" "$tap" "$BUILD/xrx-send" &
 	sender=$!
 	: >"$log.console"
 	: >"$log.console.qemu"
 	start=$(date +%s)
-	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1380}"
+	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1800}"
 	rc=$?
 	kill $sender 2>/dev/null
 	wait $sender 2>/dev/null
@@ -143,7 +151,7 @@ EOF
 	[ -s "$out/tap" ] && cat "$out/tap"
 	echo "# $name: guest ran $(($(date +%s) - start)) s (console: $log.console)"
 	if [ $rc = 124 ]; then
-		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-1380} s"
+		echo "not ok 9999 - $name: the guest did not finish in ${XRX_KERNEL_SECS:-1800} s"
 	elif ! grep -q '^1\.\.' "$out/tap" 2>/dev/null; then
 		echo "not ok 9999 - $name: the guest did not complete its tests (QEMU exit $rc)"
 		sed 's/^/# /' "$log.console.qemu" | tail -5

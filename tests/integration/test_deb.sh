@@ -222,7 +222,7 @@ for t in "$TOP"/user/tools/*.c; do
 	n=$(basename "$t" .c)
 	ok "$n in /usr/bin" has 755 /usr/bin/$n
 done
-for o in xrx_rx xrx_rx_compat; do
+for o in xrx_rx xrx_rx_compat xrx_rx_chain; do
 	ok "XDP object $o.bpf.o in /usr/lib/bpf, a BPF ELF with its xdp.frags program" eval \
 		"has 644 /usr/lib/bpf/$o.bpf.o &&
 		 readelf -hS '$R/usr/lib/bpf/$o.bpf.o' | grep -q 'Linux BPF' &&
@@ -398,5 +398,10 @@ check "purge keeps a config the admin wrote, and removes example.conf" \
 check "purge keeps the captures in /var/lib/xrx and says so" \
 	$([ "$(cat "$R/var/lib/xrx/eth0.pcap" 2>/dev/null)" = capture ] &&
 	  grep -q "purge keeps the captures in /var/lib/xrx; remove them with rm -r /var/lib/xrx" "$WORK/dpkg-p2.log"; echo $?)
+
+# The package just built, where make deb puts it, for the kernel matrix
+# that follows the host's tests: its 6.1 guest runs the packaged xrxd
+# (tests/kernels/deb.sh). Last, after every check of an untouched build/.
+mkdir -p "$BUILD/deb" && cp "$XRX_DEB" "$BUILD/deb/"
 
 done_testing

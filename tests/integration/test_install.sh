@@ -59,6 +59,8 @@ done
 ok "BPF object in lib/bpf for xdp-loader, 0644" has 644 $P/lib/bpf/xrx_rx.bpf.o
 ok "the compat BPF object (kernels without bpf_cast_to_kern_ctx()) beside it, 0644" \
 	has 644 $P/lib/bpf/xrx_rx_compat.bpf.o
+ok "the chain BPF object (behind libxdp's dispatcher) beside it, 0644" \
+	has 644 $P/lib/bpf/xrx_rx_chain.bpf.o
 ok "BPF object is a BPF ELF with its xdp.frags program" \
 	eval "readelf -hS '$D$P/lib/bpf/xrx_rx.bpf.o' | grep -q 'Linux BPF' &&
 	      readelf -S '$D$P/lib/bpf/xrx_rx.bpf.o' | grep -q 'xdp.frags'"

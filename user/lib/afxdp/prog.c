@@ -86,6 +86,13 @@ static const struct xrx_prog *xrx_prog_logger;
  */
 static char xrx_prog_kmsg[256];
 #define XRX_KMSG_TAG "Kernel error message: "
+/*
+ * The verifier's refusal of xrx_rx in a slot of libxdp's dispatcher on
+ * Linux 6.13+ (and Debian's 6.12): xrx_rx changes packet data
+ * (bpf_xdp_adjust_meta()), the slots of xdp-tools before 1.5.5 do not.
+ */
+static bool xrx_prog_ext_refused;
+#define XRX_EXT_PKT_DATA "Extension program changes packet data"
 
 static int xrx_prog_vprint(const char *fmt, va_list ap)
 {
@@ -99,6 +106,8 @@ static int xrx_prog_vprint(const char *fmt, va_list ap)
 	if (xrx_prog_logger && strstr(buf, XRX_KMSG_TAG))
 		snprintf(xrx_prog_kmsg, sizeof(xrx_prog_kmsg), "%s",
 			 strstr(buf, XRX_KMSG_TAG) + strlen(XRX_KMSG_TAG));
+	if (xrx_prog_logger && strstr(buf, XRX_EXT_PKT_DATA))
+		xrx_prog_ext_refused = true;
 	if (xrx_prog_logger && n)
 		xrx_prog_log(xrx_prog_logger, XRX_LOG_DEBUG, "%s", buf);
 	return 0;
@@ -355,6 +364,50 @@ static struct bpf_object *xrx_prog_open_plain(struct xrx_prog *p, bool compat)
 	return p->skel ? p->skel->obj : NULL;
 }
 
+/*
+ * The plain or compat build attached without libxdp's dispatcher, where
+ * the kernel refused it in one (xrx_prog_ext_refused): that failed load
+ * left the object loaded as an extension, so it is opened again.
+ * Return: 0 attached, or a negative errno with nothing left behind.
+ */
+static int xrx_prog_attach_direct(struct xrx_prog *p, bool compat,
+				  enum xrx_live_attach want)
+{
+	struct bpf_program *prog;
+	struct bpf_object *obj;
+	int err;
+
+	xdp_program__close(p->prog);
+	p->prog = NULL;
+	p->obj = NULL;
+	xrx_rx__destroy(p->skel);
+	p->skel = NULL;
+	xrx_rx_compat__destroy(p->compat_skel);
+	p->compat_skel = NULL;
+	obj = xrx_prog_open_plain(p, compat);
+	if (!obj)
+		return -errno;
+	p->obj = obj;	/* xrx_prog__close() destroys it */
+	prog = bpf_object__find_program_by_name(obj, "xrx_rx");
+	if (!prog)
+		return -ENOENT;
+	err = bpf_object__load(obj);
+	if (!err)
+		err = bpf_xdp_attach(p->ifindex, bpf_program__fd(prog),
+				     (want == XRX_LIVE_ATTACH_NATIVE ?
+					      XDP_FLAGS_DRV_MODE :
+					      XDP_FLAGS_SKB_MODE) |
+					     XDP_FLAGS_UPDATE_IF_NOEXIST,
+				     NULL);
+	if (err) {
+		bpf_object__unpin_maps(obj, NULL);
+		return err;
+	}
+	p->prog_fd = bpf_program__fd(prog);
+	p->mode = want;
+	return 0;
+}
+
 /* Log, once, what the kernel lacks that this attach does without. */
 static void xrx_prog_log_lacks(struct xrx_prog *p, enum xrx_kernel_feature f)
 {
@@ -437,10 +490,20 @@ static int xrx_prog_load_attach(struct xrx_prog *p)
 		    p->o.attach != modes[i].want)
 			continue;
 		xrx_prog_kmsg[0] = '\0';
+		xrx_prog_ext_refused = false;
 		err = xdp_program__attach(p->prog, p->ifindex, modes[i].mode, 0);
 		if (!err) {
 			p->mode = modes[i].want;
 			break;
+		}
+		if (xrx_prog_ext_refused) {
+			xrx_prog_log(p, XRX_LOG_INFO,
+				     "%s: this kernel refuses xrx_rx behind libxdp's dispatcher (\"%s\": xdp-tools before 1.5.5); attaching it directly in %s mode",
+				     p->ifname, XRX_EXT_PKT_DATA, modes[i].name);
+			err = xrx_prog_attach_direct(p, compat, modes[i].want);
+			if (!err)
+				goto attached;
+			break;	/* libxdp's program is gone: no other mode */
 		}
 		/* auto: native refused, skb next. Slower, so say why. */
 		if (p->o.attach == XRX_LIVE_ATTACH_AUTO &&
