@@ -46,6 +46,12 @@ diag "queue 0: ${q0:-0} frames, queue 1: ${q1:-0} frames"
 check "both queues received frames, 640 in all" $?
 [ ! -e $NG.q0 ] && [ ! -e $NG.q1 ]
 check "no per-queue files" $?
+# The loss ledger's written (xrxctl stats --losses) is the sink's
+# segs_out: the writer of the one file counts it as the per-queue one.
+po=$(rxstat sink pkts_out)
+so=$(rxstat sink segs_out)
+[ "$po" = 32 ] && [ "$so" = 640 ]
+check "the sink counts 32 packets, 640 segments written ($po, $so)" $?
 
 tshark -r $NG -T fields -e frame.interface_id -e frame.time_epoch \
 	-e tcp.srcport -e tcp.len >$WORK/ng.txt 2>$WORK/ng.err
