@@ -55,7 +55,9 @@ check "the sink counts 32 packets, 640 segments written ($po, $so)" $?
 
 tshark -r $NG -T fields -e frame.interface_id -e frame.time_epoch \
 	-e tcp.srcport -e tcp.len >$WORK/ng.txt 2>$WORK/ng.err
-check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $?
+# The status before the message's $(...), which would replace $?.
+r=$?
+check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $r
 n=$(wc -l <$WORK/ng.txt)
 [ "$n" = 32 ] && [ "$(rxstat engine pkts_out)" = 32 ] &&
 	[ "$(awk '$4 == 28960' $WORK/ng.txt | wc -l)" = 32 ]
@@ -93,7 +95,8 @@ check "packets of both queues, each on interface 0 or 1" $?
 # interface is what must hold.
 awk '{ print $1, int($3 / 1000) }' $WORK/ng.txt | sort -u >$WORK/ifmap
 [ "$(wc -l <$WORK/ifmap)" = 2 ] && [ "$(cut -d' ' -f1 $WORK/ifmap | sort -u | wc -l)" = 2 ]
-check "each queue's flows on its own interface ($(tr '\n' ';' <$WORK/ifmap))" $?
+r=$?
+check "each queue's flows on its own interface ($(tr '\n' ';' <$WORK/ifmap))" $r
 awk 'NR > 1 && $2 < prev { bad++ } { prev = $2 } END { exit bad ? 1 : 0 }' $WORK/ng.txt
 check "the packets of both queues in time order" $?
 awk '{ split($2, a, "."); if (length(a[2]) != 9) bad++ } END { exit bad ? 1 : 0 }' $WORK/ng.txt
