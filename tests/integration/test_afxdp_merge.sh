@@ -46,10 +46,18 @@ diag "queue 0: ${q0:-0} frames, queue 1: ${q1:-0} frames"
 check "both queues received frames, 640 in all" $?
 [ ! -e $NG.q0 ] && [ ! -e $NG.q1 ]
 check "no per-queue files" $?
+# The loss ledger's written (xrxctl stats --losses) is the sink's
+# segs_out: the writer of the one file counts it as the per-queue one.
+po=$(rxstat sink pkts_out)
+so=$(rxstat sink segs_out)
+[ "$po" = 32 ] && [ "$so" = 640 ]
+check "the sink counts 32 packets, 640 segments written ($po, $so)" $?
 
 tshark -r $NG -T fields -e frame.interface_id -e frame.time_epoch \
 	-e tcp.srcport -e tcp.len >$WORK/ng.txt 2>$WORK/ng.err
-check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $?
+# The status before the message's $(...), which would replace $?.
+r=$?
+check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $r
 n=$(wc -l <$WORK/ng.txt)
 [ "$n" = 32 ] && [ "$(rxstat engine pkts_out)" = 32 ] &&
 	[ "$(awk '$4 == 28960' $WORK/ng.txt | wc -l)" = 32 ]
@@ -87,7 +95,8 @@ check "packets of both queues, each on interface 0 or 1" $?
 # interface is what must hold.
 awk '{ print $1, int($3 / 1000) }' $WORK/ng.txt | sort -u >$WORK/ifmap
 [ "$(wc -l <$WORK/ifmap)" = 2 ] && [ "$(cut -d' ' -f1 $WORK/ifmap | sort -u | wc -l)" = 2 ]
-check "each queue's flows on its own interface ($(tr '\n' ';' <$WORK/ifmap))" $?
+r=$?
+check "each queue's flows on its own interface ($(tr '\n' ';' <$WORK/ifmap))" $r
 awk 'NR > 1 && $2 < prev { bad++ } { prev = $2 } END { exit bad ? 1 : 0 }' $WORK/ng.txt
 check "the packets of both queues in time order" $?
 awk '{ split($2, a, "."); if (length(a[2]) != 9) bad++ } END { exit bad ? 1 : 0 }' $WORK/ng.txt

@@ -64,12 +64,15 @@ done
 check "each file named by its start time, whole (zstd -t) and read by tshark" $?
 n=$(records $WORK/a/*)
 [ "$n" = "$(rxstat engine pkts_out)" ] && [ "$n" -gt 0 ]
-check "every delivered packet in the files ($n of $(rxstat engine pkts_out))" $?
+r=$?
+check "every delivered packet in the files ($n of $(rxstat engine pkts_out))" $r
 [ "$(sort $WORK/hook.log)" = "$(ls -d $WORK/a/* | sort)" ]
-check "the hook ran once on each closed file, with its final name ($(wc -l <$WORK/hook.log) runs)" $?
+r=$?
+check "the hook ran once on each closed file, with its final name ($(wc -l <$WORK/hook.log) runs)" $r
 [ "$(rxstat sink rotations)" -ge 2 ] && [ "$(rxstat sink compress_errors)" = 0 ] &&
 	[ "$(rxstat sink hook_errors)" = 0 ]
-check "rotations $(rxstat sink rotations), no compress or hook errors" $?
+r=$?
+check "rotations $(rxstat sink rotations), no compress or hook errors" $r
 
 # Failures: no room for any .zst (a directory in its place), a hook
 # that exits 1.
@@ -88,7 +91,8 @@ caps=$(ls -d $WORK/b/rx-*.pcap $WORK/b/rx-*.pcap.[0-9]* 2>/dev/null)
 nc=$(echo "$caps" | grep -c .)
 n=$(records $caps)
 [ "$nc" -ge 3 ] && [ "$n" = "$(rxstat engine pkts_out)" ] && [ "$n" -gt 0 ]
-check "the capture went on: $nc readable files, every packet in them ($n of $(rxstat engine pkts_out))" $?
+r=$?
+check "the capture went on: $nc readable files, every packet in them ($n of $(rxstat engine pkts_out))" $r
 ce=$(rxstat sink compress_errors)
 he=$(rxstat sink hook_errors)
 # counters as the stop found them: the last file's are counted after

@@ -11,7 +11,8 @@
  *
  * The writer thread takes, of the records waiting at the heads of the
  * rings, the earliest, as long as every other queue either has a record
- * waiting (its ring is in time order) or marked a later time; up to
+ * waiting (its ring is in time order), or marked a later time, or is in
+ * no delivery while the record is no later than the writer's clock; up to
  * MERGE_IOVS records go out in one writev(), straight from the rings.
  * It holds the group's lock for a pass, so that queues join and leave
  * between passes, never under it; the workers do not take the lock.
@@ -51,8 +52,8 @@
 #include "sink/pcapng.h"
 
 #define MERGE_IOVS 1024			/* UIO_MAXIOV */
-#define MERGE_HOLD_NS 200000000ull	/* a queue silent this long (and
-					 * without a mark) holds no one up */
+#define MERGE_HOLD_NS 200000000ull	/* a worker stopped this long in a
+					 * delivery holds no one up */
 /*
  * The writer sleeps MERGE_IDLE_NS between passes, unless a queue's ring
  * fills past MERGE_WAKE_BYTES (its worker wakes it at a batch end): a
@@ -72,6 +73,8 @@
 struct merge_rec {
 	__u32 size;			/* in the ring, padded to 8 */
 	__u32 len;			/* the file's bytes in data */
+	__u32 segs;			/* the packet's, for segs_out */
+	__u32 unused;
 	__u64 ts;
 	__u8 data[];
 };
@@ -87,6 +90,8 @@ struct xrx_merge_q {
 	_Atomic __u64 head;		/* published by the worker */
 	_Atomic __u64 tail;		/* freed by the writer */
 	_Atomic __u64 mark;		/* nothing earlier comes any more */
+	_Atomic __u32 busy;		/* in a delivery: from before its
+					 * clock read to after its commit */
 	__u64 wtail;			/* the writer's, ahead of tail until
 					 * its writev() is done */
 	__u64 reserved;			/* the record being filled */
@@ -127,6 +132,7 @@ struct xrx_merge {
 	bool failing;			/* a write error, logged */
 	struct iovec iov[MERGE_IOVS];
 	__u32 lens[MERGE_IOVS];		/* each record's, as iov_len was */
+	__u32 segs[MERGE_IOVS];
 	struct xrx_merge_q *owner[MERGE_IOVS];
 	/* The closer's counts, moved into a queue's sink by the writer. */
 	_Atomic __u64 compress_errors, hook_errors, rotations;
@@ -135,6 +141,8 @@ struct xrx_merge {
 
 static pthread_mutex_t merge_groups_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xrx_merge *merge_groups;
+
+__u64 xrx_merge__hold_ns = MERGE_HOLD_NS;
 
 static __u64 merge_now(void)
 {
@@ -555,6 +563,7 @@ static void merge_flush_iov(struct xrx_merge *m, int cnt)
 			whole += m->lens[i];
 			merge_count(q, XRX_SINK_STAT_PKTS_OUT, 1);
 			merge_count(q, XRX_SINK_STAT_BYTES_OUT, m->lens[i]);
+			merge_count(q, XRX_SINK_STAT_SEGS_OUT, m->segs[i]);
 		} else {
 			merge_count(q, XRX_SINK_STAT_ERRORS, 1);
 			if (err == -ENOSPC || err == -EDQUOT)
@@ -617,7 +626,7 @@ static int merge_pass(struct xrx_merge *m, __u64 now, bool final)
 	struct merge_rec *r, *br;
 	__u64 pending = 0, mark;
 	int cnt = 0, total = 0;
-	__u32 i;
+	__u32 i, busy;
 
 	while (cnt < MERGE_IOVS) {
 		best = NULL;
@@ -634,18 +643,33 @@ static int merge_pass(struct xrx_merge *m, __u64 now, bool final)
 		}
 		if (!best)
 			break;
-		/* A queue with nothing waiting may still bring an earlier
+		/*
+		 * A queue with nothing waiting may still bring an earlier
 		 * record, unless it marked a later time (its mark read
-		 * before its ring, which the mark's release orders). */
+		 * before its ring, which the mark's release orders), or is
+		 * in no delivery: its worker sets busy before it reads the
+		 * clock for a stamp and clears it after the commit, so a
+		 * queue seen not busy (after the clock read here), then
+		 * with an empty ring, stamps whatever comes next at now or
+		 * later. An idle queue thus holds no one up; a busy one
+		 * commits within a copy (the hold bounds a worker stopped
+		 * in between).
+		 */
+		if (br->ts > now)
+			now = merge_now();
+		/* The flags below are read after that clock read. */
+		atomic_thread_fence(memory_order_seq_cst);
 		for (i = 0; i < m->cfg.nr_queues && !final; i++) {
 			q = m->q[i];
 			if (!q || q == best)
 				continue;
 			mark = atomic_load_explicit(&q->mark,
 						    memory_order_acquire);
-			if (merge_peek(q))
+			busy = atomic_load(&q->busy);
+			if (merge_peek(q) || mark >= br->ts ||
+			    (!busy && br->ts <= now))
 				continue;
-			if (mark < br->ts && now < br->ts + MERGE_HOLD_NS)
+			if (now < br->ts + xrx_merge__hold_ns)
 				goto out;
 		}
 		if ((m->cfg.rotate_secs && br->ts >= m->period_end) ||
@@ -661,6 +685,7 @@ static int merge_pass(struct xrx_merge *m, __u64 now, bool final)
 		m->iov[cnt].iov_base = br->data;
 		m->iov[cnt].iov_len = br->len;
 		m->lens[cnt] = br->len;
+		m->segs[cnt] = br->segs;
 		m->owner[cnt++] = best;
 		pending += br->len;
 		best->wtail += br->size;
@@ -868,7 +893,14 @@ int xrx_merge__join(const struct xrx_merge_cfg *cfg, __u32 queue,
 	return 0;
 }
 
-void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts)
+void xrx_merge__begin(struct xrx_merge_q *q)
+{
+	/* seq_cst: seen by the writer before this worker reads its clock */
+	atomic_store(&q->busy, 1);
+}
+
+void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
+			 __u32 segs)
 {
 	__u64 need = MERGE_ALIGN(sizeof(struct merge_rec) + len);
 	__u64 head = q->head_own, pos = head % XRX_MERGE_RING_BYTES;
@@ -880,8 +912,10 @@ void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts)
 
 	if (contig < need)
 		skip = contig;		/* the record starts over at 0 */
-	if (need + skip > room || need > XRX_MERGE_RING_BYTES / 2)
+	if (need + skip > room || need > XRX_MERGE_RING_BYTES / 2) {
+		atomic_store_explicit(&q->busy, 0, memory_order_release);
 		return NULL;
+	}
 	if (skip) {
 		((struct merge_rec *)(q->ring + pos))->size = 0;
 		head += skip;
@@ -890,6 +924,7 @@ void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts)
 	r = (struct merge_rec *)(q->ring + pos);
 	r->size = (__u32)need;
 	r->len = len;
+	r->segs = segs;
 	r->ts = ts;
 	q->reserved = head + need;
 	return r->data;
@@ -899,6 +934,8 @@ void xrx_merge__commit(struct xrx_merge_q *q)
 {
 	q->head_own = q->reserved;
 	atomic_store_explicit(&q->head, q->head_own, memory_order_release);
+	/* After the head: a writer that sees it clear sees the record. */
+	atomic_store_explicit(&q->busy, 0, memory_order_release);
 }
 
 void xrx_merge__mark(struct xrx_merge_q *q, __u64 now)

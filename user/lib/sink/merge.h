@@ -10,21 +10,26 @@
  * counted in the queue's dropped and handoff_full. Not API.
  *
  *   open (per queue):   xrx_merge__join(&cfg, queue, sink, &mq);
- *   per packet:         buf = xrx_merge__reserve(mq, len, ts);
+ *   per packet:         xrx_merge__begin(mq);
+ *                       ts = the clock (CLOCK_REALTIME);
+ *                       buf = xrx_merge__reserve(mq, len, ts, segs);
  *                       ... the record's bytes into buf ...
  *                       xrx_merge__commit(mq);
  *   batch end:          xrx_merge__mark(mq, now);
  *   close:              xrx_merge__leave(mq);
  *
  * Order: a record is written once every other queue has either a record
- * at least as late waiting or has marked a time at least as late (its
- * worker ended a batch after it). A queue silent past MERGE_HOLD_NS
- * (a worker stopped in between) no longer holds the others up.
+ * at least as late waiting, or has marked a time at least as late (its
+ * worker ended a batch after it), or is in no delivery and the record
+ * is no later than the writer's clock (what that queue delivers next is
+ * stamped later). A worker stopped within a delivery past MERGE_HOLD_NS
+ * no longer holds the others up.
  *
- * Counters: the writer adds pkts_out, bytes_out, errors, nospace and
- * rotations to the sink of the queue whose record it was (atomically:
- * those counters are the writer's alone in this mode), and the closer's
- * compress_errors and hook_errors to the first queue's sink.
+ * Counters: the writer adds pkts_out, bytes_out, segs_out, errors,
+ * nospace and rotations to the sink of the queue whose record it was
+ * (atomically: those counters are the writer's alone in this mode), and
+ * the closer's compress_errors and hook_errors to the first queue's
+ * sink.
  */
 #ifndef XRX_LIB_SINK_MERGE_H
 #define XRX_LIB_SINK_MERGE_H
@@ -62,12 +67,16 @@ struct xrx_merge_q;
  */
 int xrx_merge__join(const struct xrx_merge_cfg *cfg, __u32 queue,
 		    struct xrx_sink *s, struct xrx_merge_q **out);
+/* A delivery starts: before the clock is read for its record's time. */
+void xrx_merge__begin(struct xrx_merge_q *q);
 /*
- * Room for a record of @len bytes of time @ts (ns since the epoch), to
- * be filled and committed before the next reserve. NULL: the ring is
- * full (the caller counts the packet).
+ * Room for a record of @len bytes of time @ts (ns since the epoch) and
+ * @segs segments, to be filled and committed before the next begin.
+ * NULL: the ring is full (the caller counts the packet; the delivery is
+ * over).
  */
-void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts);
+void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
+			 __u32 segs);
 void xrx_merge__commit(struct xrx_merge_q *q);
 /* A batch ended at @now: this queue has nothing earlier to come. */
 void xrx_merge__mark(struct xrx_merge_q *q, __u64 now);
@@ -77,6 +86,9 @@ void xrx_merge__mark(struct xrx_merge_q *q, __u64 now);
  * closer to finish with it.
  */
 void xrx_merge__leave(struct xrx_merge_q *q);
+
+/* MERGE_HOLD_NS; the tests lengthen it, to see that no one waits on it. */
+extern __u64 xrx_merge__hold_ns;
 
 /* The pcap sink's (sink/pcap.c), for the writer's files. */
 int xrx_pcap__shift(const char *path, __u32 count);

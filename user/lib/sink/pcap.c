@@ -601,9 +601,12 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 	}
 	len = p->ng ? xrx_pcapng_epb_len(cap, olen) :
 		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
+	/* Busy before the clock read: the writer orders by it. */
+	xrx_merge__begin(p->mq);
 	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
 	stamp = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-	d = xrx_merge__reserve(p->mq, len, stamp);
+	d = xrx_merge__reserve(p->mq, len, stamp,
+			       pkt->gso_segs ? pkt->gso_segs : 1);
 	if (!d) {
 		xrx_sink__count(s, XRX_SINK_STAT_DROPPED, 1);
 		xrx_sink__count(s, XRX_SINK_STAT_HANDOFF_FULL, 1);
