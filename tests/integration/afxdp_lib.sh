@@ -89,10 +89,10 @@ rxstat() {
 # means write_meta or the UMEM offset is broken. The counter must be in
 # the report (rxstat's 0 for a missing line would hide a rename).
 rx_meta_check() {
-	local n
+	local n rc
 	n=$(awk '$1 == "engine" && $2 == "frames_no_meta" { print $3 }' "$RX_OUT")
 	[ "$n" = 0 ] && [ "$(rxstat engine frames_in)" -gt 0 ]
-	check "every frame carried xrx_meta (frames_no_meta ${n:-missing} of $(rxstat engine frames_in))" $?
+	rc=$?; check "every frame carried xrx_meta (frames_no_meta ${n:-missing} of $(rxstat engine frames_in))" $rc
 }
 
 send() {

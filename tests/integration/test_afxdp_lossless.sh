@@ -32,14 +32,14 @@ done
 redirected() { in_dut ethtool -S $IF_DUT | awk '/xdp_redirect/ { s += $2 } END { print s + 0 }'; }
 all_redirected() { [ "$(redirected)" -ge $sent ]; }
 wait_for 20 all_redirected
-check "xrx_rx redirected all $sent frames ($(redirected))" $?
+rc=$?; check "xrx_rx redirected all $sent frames ($(redirected))" $rc
 rx_stop
 check "live_rx stopped cleanly" $?
 [ "$(rxstat live rx_frames)" = $sent ] && [ "$(rxstat sink errors)" = 0 ] &&
 	[ "$(rxstat sink dropped)" = 0 ]
-check "all $sent frames sent reached the engine ($(rxstat live rx_frames)), every packet written" $?
+rc=$?; check "all $sent frames sent reached the engine ($(rxstat live rx_frames)), every packet written" $rc
 [ "$(rxstat engine aggs_out)" -gt 20 ] && [ "$(rxstat engine single_tcp_flags)$(rxstat engine flush_seq)" != 00 ]
-check "aggregates ($(rxstat engine aggs_out)) and frames that did not merge (flush_seq $(rxstat engine flush_seq))" $?
+rc=$?; check "aggregates ($(rxstat engine aggs_out)) and frames that did not merge (flush_seq $(rxstat engine flush_seq))" $rc
 
 "$BUILD/xrx-replay" --split $WORK/rx.pcapng $WORK/split.pcap 2>$WORK/split.err
 check "xrx-replay --split reads the live capture" $?

@@ -43,12 +43,12 @@ rx_meta_check
 grep -q '^check ok' "$RX_OUT"
 check "frame ownership invariant holds ($(grep '^check' "$RX_OUT"))" $?
 [ "$(rxstat live rx_frames)" = 300 ] && [ "$(rxstat prog redirect)" = 300 ]
-check "all 300 accelerated frames reached the engine (rx_frames $(rxstat live rx_frames), redirect $(rxstat prog redirect))" $?
+rc=$?; check "all 300 accelerated frames reached the engine (rx_frames $(rxstat live rx_frames), redirect $(rxstat prog redirect))" $rc
 [ "$(rxstat engine payload_bytes_copied)" = 0 ]
 check "no payload byte copied (header-only copy)" $?
 [ "$(rxstat sink pkts_out)" = "$(rxstat engine pkts_out)" ] &&
 	[ "$(rxstat sink errors)" = 0 ] && [ "$(rxstat sink dropped)" = 0 ]
-check "the sink wrote every delivered packet ($(rxstat sink pkts_out))" $?
+rc=$?; check "the sink wrote every delivered packet ($(rxstat sink pkts_out))" $rc
 
 # Expected: per flow and train one aggregate of every segment.
 $PY "$XRXPCAP" summary $WORK/rx.pcap >$WORK/summary 2>&1

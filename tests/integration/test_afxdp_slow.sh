@@ -40,6 +40,6 @@ check "every redirected frame is either received or counted as dropped" $?
 	[ "$(rxstat engine frames_released)" = "$(rxstat engine frames_in)" ]
 check "every frame received was delivered to the callback and released" $?
 [ "$(rxstat cb late)" = 100 ]
-check "throughput recovered: the paced train arrived whole ($(rxstat cb late)/100)" $?
+rc=$?; check "throughput recovered: the paced train arrived whole ($(rxstat cb late)/100)" $rc
 
 done_testing

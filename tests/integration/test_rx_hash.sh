@@ -163,7 +163,7 @@ run() {
 	local want=0
 	[ $mode = hw ] && want=$TOTAL
 	[ "$(rxstat prog hash_nic)" = $want ]
-	check "$name: xrx_rx counts $want frames on the NIC's hash (hash_nic $(rxstat prog hash_nic))" $?
+	rc=$?; check "$name: xrx_rx counts $want frames on the NIC's hash (hash_nic $(rxstat prog hash_nic))" $rc
 	flows_check "$name" $mode
 	rc=$?
 	if [ $mode = hw ]; then

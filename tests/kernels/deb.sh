@@ -36,7 +36,7 @@ check "the package's xrxd and xrxctl find every library" $([ -z "$missing" ]; ec
 check "the package's xrxd runs: $(head -1 "$WORK/version")" $?
 guest_conf "sink = null"
 xrxd_up
-check "the package's xrxd starts on $(uname -r)" $?
+rc=$?; check "the package's xrxd starts on $(uname -r)" $rc
 grep -E 'attached' "$WORK/xrxd.err" | sed 's/^/# /'
 host_send --dport 5201 --flows 4 --segs 20 --trains 2 --gap-us 20000 -r 2000
 check "the host sent 160 frames into the tap" $?

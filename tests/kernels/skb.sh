@@ -13,7 +13,7 @@ xrxd_work skb
 keep_logs skb
 guest_conf "attach = skb" "sink = null"
 xrxd_up
-check "xrxd starts with attach = skb on $(uname -r)" $?
+rc=$?; check "xrxd starts with attach = skb on $(uname -r)" $rc
 grep -E 'attached|dispatcher|directly' "$WORK/xrxd.err" | sed 's/^/# /'
 in_dut ip -d link show $IF_DUT | grep -q 'xdpgeneric'
 check "xrx_rx is attached in skb (generic) mode" $?
