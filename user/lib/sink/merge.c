@@ -48,6 +48,7 @@
 #include <sys/wait.h>
 #include <zstd.h>
 
+#include "sink/capfile.h"
 #include "sink/merge.h"
 #include "sink/pcapng.h"
 
@@ -67,7 +68,6 @@
 #define MERGE_CLOSER_QUEUE 64		/* closed files waiting */
 #define MERGE_SEQ_MAX 1000		/* names tried within a period */
 #define MERGE_LEAVE_WAIT_MS 5000	/* a leaving queue's drain, at most */
-#define PCAP_MAGIC_NS 0xa1b23c4d
 
 /* A record in a ring; size 0: the records go on at the ring's start. */
 struct merge_rec {

@@ -90,8 +90,4 @@ void xrx_merge__leave(struct xrx_merge_q *q);
 /* MERGE_HOLD_NS; the tests lengthen it, to see that no one waits on it. */
 extern __u64 xrx_merge__hold_ns;
 
-/* The pcap sink's (sink/pcap.c), for the writer's files. */
-int xrx_pcap__shift(const char *path, __u32 count);
-int xrx_pcap__keep_earlier(const char *path, __u32 count);
-
 #endif /* XRX_LIB_SINK_MERGE_H */

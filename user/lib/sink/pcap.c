@@ -83,13 +83,12 @@
 #include <xrx/options.h>
 #include "sink/filter.h"
 
+#include "sink/capfile.h"
 #include "sink/merge.h"
 #include "sink/pcapng.h"
 
 #include "sink/lossless.h"
 
-#define PCAP_MAGIC_US 0xa1b2c3d4
-#define PCAP_MAGIC_NS 0xa1b23c4d
 #define PCAP_LINKTYPE_ETHERNET 1
 #define PCAP_ROTATE_COUNT_DEFAULT 8
 #define PCAP_SIZE_MIN 4096		/* a header and a few records */
@@ -103,16 +102,6 @@
 #define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
 #define PCAP_HDR_MAX 512		/* the direct writer's file header */
 #define PCAP_ROTATE_SECS_MAX (7 * 86400)
-
-struct pcap_file_hdr {
-	__u32 magic;
-	__u16 version_major;
-	__u16 version_minor;
-	__s32 thiszone;
-	__u32 sigfigs;
-	__u32 snaplen;
-	__u32 linktype;
-};
 
 struct pcap_rec_hdr {
 	__u32 ts_sec;
@@ -414,24 +403,6 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	return err;
 }
 
-/* PATH.(k-1) -> PATH.k, ..., PATH -> PATH.1: the oldest goes. */
-int xrx_pcap__shift(const char *path, __u32 count)
-{
-	char from[PATH_MAX + 16], to[PATH_MAX + 16];
-	__u32 k;
-
-	for (k = count; k >= 1; k--) {
-		if (k == 1)
-			snprintf(from, sizeof(from), "%s", path);
-		else
-			snprintf(from, sizeof(from), "%s.%u", path, k - 1);
-		snprintf(to, sizeof(to), "%s.%u", path, k);
-		if (rename(from, to) && errno != ENOENT)
-			return -errno;
-	}
-	return 0;
-}
-
 /* The files one up, then a fresh PATH. */
 static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 {
@@ -446,80 +417,6 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 	return pcap_open_file(s, p);
 }
 
-/*
- * Does the regular file @fd of @size bytes hold more than a header? A
- * pcap or pcapng file as long as the header xrx writes has no record; a
- * file shorter than a magic number holds nothing either (a header cut
- * short by a crash). Anything else, a file that is no capture included,
- * counts as records: it is moved aside, never emptied.
- */
-static bool pcapng_holds_records(int fd, off_t size)
-{
-	__u32 b[2];
-	off_t off = 0;
-
-	/* Any block but section and interface headers is a record. */
-	while (off + 8 <= size) {
-		if (pread(fd, b, sizeof(b), off) != (ssize_t)sizeof(b) ||
-		    b[1] < 12 || (b[1] & 3))
-			return true;
-		if (b[0] != XRX_PCAPNG_SHB && b[0] != XRX_PCAPNG_IDB)
-			return true;
-		off += b[1];
-	}
-	return off != size && size - off >= 4;
-}
-
-static bool pcap_holds_records(int fd, off_t size)
-{
-	__u32 magic;
-
-	if (size < (off_t)sizeof(magic))
-		return false;
-	if (pread(fd, &magic, sizeof(magic), 0) != (ssize_t)sizeof(magic))
-		return true;
-	switch (magic) {
-	case PCAP_MAGIC_US:
-	case PCAP_MAGIC_NS:
-	case __builtin_bswap32(PCAP_MAGIC_US):
-	case __builtin_bswap32(PCAP_MAGIC_NS):
-		return size > (off_t)sizeof(struct pcap_file_hdr);
-	case XRX_PCAPNG_SHB:
-		return pcapng_holds_records(fd, size);
-	default:
-		return true;
-	}
-}
-
-/*
- * At the start: a PATH left by an earlier run that holds records is
- * rotated out (the file comment says why), with one line saying so.
- */
-int xrx_pcap__keep_earlier(const char *path, __u32 count)
-{
-	struct stat st;
-	bool keep;
-	int fd, err;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return 0;		/* none, or a FIFO: nothing to keep */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;		/* the open for writing says why */
-	keep = pcap_holds_records(fd, st.st_size);
-	close(fd);
-	if (!keep)
-		return 0;
-	err = xrx_pcap__shift(path, count);
-	if (err) {
-		fprintf(stderr, "xrx: pcap %s holds records of an earlier run, which cannot be moved to %s.1 to keep them: %s; make the directory writable or write another path\n",
-			path, path, strerror(-err));
-		return err;
-	}
-	fprintf(stderr, "xrx: pcap %s held %lld bytes of an earlier run: kept as %s.1, older files moved up, at most %u older kept (files=%u); the capture continues in a new %s\n",
-		path, (long long)st.st_size, path, count, count + 1, path);
-	return 0;
-}
 
 /*
  * What follows an EPB's @cap_len data bytes into @t: the padding, the

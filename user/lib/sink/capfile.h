@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Capture files on disk, as the pcap sink's two writers (sink/pcap.c,
+ * one file per queue; sink/merge.c, one for all) keep them: the classic
+ * pcap header, a set PATH, PATH.1, ... shifted one up, and a file an
+ * earlier run left with records moved aside instead of emptied.
+ */
+#ifndef XRX_LIB_SINK_CAPFILE_H
+#define XRX_LIB_SINK_CAPFILE_H
+
+#include <linux/types.h>
+
+#define PCAP_MAGIC_US 0xa1b2c3d4
+#define PCAP_MAGIC_NS 0xa1b23c4d
+
+struct pcap_file_hdr {
+	__u32 magic;
+	__u16 version_major;
+	__u16 version_minor;
+	__s32 thiszone;
+	__u32 sigfigs;
+	__u32 snaplen;
+	__u32 linktype;
+};
+
+/* PATH.(count-1) -> PATH.count, ..., PATH -> PATH.1. Return: 0, -errno. */
+int xrx_pcap__shift(const char *path, __u32 count);
+/* PATH holding records of an earlier run is shifted out, said on stderr. */
+int xrx_pcap__keep_earlier(const char *path, __u32 count);
+
+#endif /* XRX_LIB_SINK_CAPFILE_H */
