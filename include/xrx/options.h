@@ -129,7 +129,7 @@ extern "C" {
 	  "pcapng saying why each packet ended")                               \
 	X(LOSSLESS, SINK, lossless, NULL, "lossless", 'L', BOOL, 0, 0, 1,      \
 	  XRX_OPT_WORDS_ONOFF, NULL, NULL,                                     \
-	  "pcapng with every aggregate's segment record")                      \
+	  "pcapng, each packet's segment record")                      \
 	X(COALESCE, LIVE, no_coalesce, "coalesce", NULL, 0, BOOL, 0, 0, 1,     \
 	  XRX_OPT_WORDS_COALESCE, NULL, NULL,                                  \
 	  "sleep when a batch empties the RX ring")                            \
