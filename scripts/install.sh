@@ -89,8 +89,9 @@ gen_man() {
 	    -e "s#/usr/share/doc/xrx/#$DOCDIR/#g" "$1"
 }
 
-# libxrx is a static library: its users link libbpf, libxdp and libpcap
-# too, so they are Requires, not Requires.private.
+# libxrx is a static library: its users link libbpf, libxdp, libpcap and
+# libzstd (the pcap sink compresses closed files) too, so they are
+# Requires, not Requires.private.
 gen_pc() {
 	cat <<EOF
 prefix=$PREFIX
@@ -100,7 +101,7 @@ includedir=$INCLUDEDIR
 Name: xrx
 Description: XDP/AF_XDP receive path with header-only copy and GRO
 Version: $VERSION
-Requires: libbpf libxdp libpcap
+Requires: libbpf libxdp libpcap libzstd
 Libs: -L\${libdir} -lxrx -lpthread
 Cflags: -I\${includedir}
 EOF
