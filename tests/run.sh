@@ -83,6 +83,14 @@ for t in "${tests[@]}"; do
 		f=1
 		echo "not ok - $name exited with $rc without reporting a failure" >>"$log"
 	fi
+	# /dev/null must still be the null device: a test that replaced it
+	# (a rename, an unlink and a write) would break every test after it.
+	# Said against the test that did it, and mended.
+	if [ ! -c /dev/null ]; then
+		f=$((f + 1))
+		echo "not ok - $name left /dev/null a $(stat -c %F /dev/null 2>/dev/null || echo missing file); made the null device again" >>"$log"
+		rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+	fi
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	printf '%-40s %3d passed %3d failed %3d skipped  (%ss)\n' "$name" $p $f $s $secs
 	grep -E '^(not )?ok [0-9]+.*# SKIP' "$log" | sed 's/^/    /'
