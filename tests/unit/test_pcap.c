@@ -400,6 +400,7 @@ static void test_spec_errors(void **state)
 		{ "/x/rx.pcap,format=erf", "format=erf" },
 		{ "/x/rx-%s.pcap,rotate=5,perqueue", "perqueue" },
 		{ "/x/rx-%s.pcap,rotate=5,size=1M,files=3", "files=" },
+		{ "/x/rx-%s.pcapng,rotate=5,lossless", "lossless writes a file per queue" },
 	};
 	struct xrx_sink_opts o = { .sz = sizeof(o) };
 	char path[256], err[512];
