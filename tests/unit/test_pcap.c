@@ -408,6 +408,7 @@ static void test_spec_errors(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = (struct xrx_sink_opts){ .sz = sizeof(o) };
 		assert_int_equal(xrx_sink_pcap__parse(bad[i][0], path,
 						      sizeof(path), &o, err,
 						      sizeof(err)), -EINVAL);
@@ -415,6 +416,7 @@ static void test_spec_errors(void **state)
 			fail_msg("%s: '%s' lacks '%s'", bad[i][0], err,
 				 bad[i][1]);
 	}
+	o = (struct xrx_sink_opts){ .sz = sizeof(o) };
 	assert_int_equal(xrx_sink_pcap__parse("/x/rx-%s.pcapng,format=pcapng,rotate=5,compress=zstd,hook=/bin/true",
 					      path, sizeof(path), &o, err,
 					      sizeof(err)), 0);
