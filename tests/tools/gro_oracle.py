@@ -165,6 +165,9 @@ def main():
               "work"):
         ap.add_argument("--" + o, required=True)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--ignore-field", action="append", default=[],
+                    help="a packet field not compared (a known difference "
+                         "of the kernel under test), said in a DIAG line")
     ap.add_argument("--retries", type=int, default=3)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--capture", action="append", default=[],
@@ -204,12 +207,14 @@ def main():
     names = [t["name"] for t in trains]
     xrx = {t["name"]: xrx_run(a, t) for t in trains}
 
+    if a.ignore_field:
+        print("DIAG not compared on this kernel: %s" % ", ".join(a.ignore_field))
     runs = [kernel_run(a, names, str(i)) for i in range(a.runs)]
     verdict = {}
     for t in trains:
         n = t["name"]
         outs = [r[n] for r in runs if n in r]
-        match = [i for i, k in enumerate(outs) if not xrxpcap.compare(k, xrx[n])]
+        match = [i for i, k in enumerate(outs) if not xrxpcap.compare(k, xrx[n], ignore=a.ignore_field)]
         verdict[n] = (match, outs)
 
     retried = {}
@@ -223,7 +228,7 @@ def main():
                 continue
             match, outs = verdict[n]
             outs.append(r[n])
-            if not xrxpcap.compare(r[n], xrx[n]):
+            if not xrxpcap.compare(r[n], xrx[n], ignore=a.ignore_field):
                 match.append(len(outs) - 1)
             retried[n] = k + 1
 
@@ -237,7 +242,7 @@ def main():
         match, outs = verdict[n]
         distinct = []
         for o in outs:
-            if not any(not xrxpcap.compare(o, d) for d in distinct):
+            if not any(not xrxpcap.compare(o, d, ignore=a.ignore_field) for d in distinct):
                 distinct.append(o)
         if len(distinct) > 1:
             flaky += 1
@@ -254,7 +259,7 @@ def main():
             if not outs:
                 print("DIAG %s: the train never reached the capture" % n)
             else:
-                for line in xrxpcap.compare(outs[0], xrx[n])[:8]:
+                for line in xrxpcap.compare(outs[0], xrx[n], ignore=a.ignore_field)[:8]:
                     print("DIAG %s: kernel -> xrx: %s" % (n, line))
         if len(distinct) > 1:
             print("DIAG %s: the kernel gave %d different results in %d runs" %
@@ -265,7 +270,7 @@ def main():
               ("FAIL" if bad else "PASS", c, len(ts)))
         for t in bad[:3]:
             outs = verdict[t["name"]][1]
-            for line in (xrxpcap.compare(outs[0], xrx[t["name"]])[:4]
+            for line in (xrxpcap.compare(outs[0], xrx[t["name"]], ignore=a.ignore_field)[:4]
                          if outs else ["never reached the capture"]):
                 print("DIAG %s (%s): kernel -> xrx: %s" %
                       (t["name"], t["rule"], line))
