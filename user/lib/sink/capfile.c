@@ -104,3 +104,30 @@ int xrx_pcap__keep_earlier(const char *path, __u32 count)
 		path, (long long)st.st_size, path, count, count + 1, path);
 	return 0;
 }
+
+int xrx_pcap__writev_all(int fd, struct iovec *iov, int cnt, __u64 *written)
+{
+	ssize_t n;
+
+	*written = 0;
+	while (cnt > 0) {
+		n = writev(fd, iov, cnt);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		*written += (__u64)n;
+		/* A short write: skip what went out, go on with the rest. */
+		while (cnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt > 0 && n > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
+	}
+	return 0;
+}

@@ -9,6 +9,7 @@
 #define XRX_LIB_SINK_CAPFILE_H
 
 #include <linux/types.h>
+#include <sys/uio.h>
 
 #define PCAP_MAGIC_US 0xa1b2c3d4
 #define PCAP_MAGIC_NS 0xa1b23c4d
@@ -27,5 +28,12 @@ struct pcap_file_hdr {
 int xrx_pcap__shift(const char *path, __u32 count);
 /* PATH holding records of an earlier run is shifted out, said on stderr. */
 int xrx_pcap__keep_earlier(const char *path, __u32 count);
+
+/*
+ * writev() @cnt iovecs to @fd until all went out or a write fails, a
+ * short write going on with the rest (@iov is consumed). *@written: the
+ * bytes that went out. Return: 0, or -errno of the failed write.
+ */
+int xrx_pcap__writev_all(int fd, struct iovec *iov, int cnt, __u64 *written);
 
 #endif /* XRX_LIB_SINK_CAPFILE_H */

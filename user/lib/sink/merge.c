@@ -528,34 +528,15 @@ static struct merge_rec *merge_peek(struct xrx_merge_q *q)
  */
 static void merge_flush_iov(struct xrx_merge *m, int cnt)
 {
-	struct iovec *iov = m->iov;
 	__u64 written = 0, whole = 0;
-	int left = cnt, err = 0, i;
-	ssize_t n;
+	int err = 0, i;
 
 	if (m->fd < 0)
 		err = -EBADF;
 	else if (!m->file_bytes)
 		err = merge_write_header(m);
-	while (!err && left > 0) {
-		n = writev(m->fd, iov, left);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		written += (__u64)n;
-		while (left > 0 && (size_t)n >= iov->iov_len) {
-			n -= iov->iov_len;
-			iov++;
-			left--;
-		}
-		if (left > 0 && n > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= n;
-		}
-	}
+	if (!err && cnt > 0)
+		err = xrx_pcap__writev_all(m->fd, m->iov, cnt, &written);
 	for (i = 0; i < cnt; i++) {
 		struct xrx_merge_q *q = m->owner[i];
 

@@ -352,33 +352,14 @@ static int pcap_write_queue(struct xrx_sink *s, struct pcap_sink *p)
 	struct iovec *iov = p->iov;
 	int cnt = (int)p->nr_iovs, err = 0;
 	__u64 written = 0, whole, rec, done = 0;
-	ssize_t n;
 	__u32 i;
 
 	if (pcap_still_full(p)) {
 		err = -ENOSPC;
 		cnt = 0;
 	}
-	while (cnt > 0) {
-		n = writev(p->fd, iov, cnt);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		written += (__u64)n;
-		/* A short write: skip what went out, go on with the rest. */
-		while (cnt > 0 && (size_t)n >= iov->iov_len) {
-			n -= iov->iov_len;
-			iov++;
-			cnt--;
-		}
-		if (cnt > 0 && n > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= n;
-		}
-	}
+	if (cnt > 0)
+		err = xrx_pcap__writev_all(p->fd, iov, cnt, &written);
 	whole = err ? pcap_keep_whole(p, written) : p->queued_bytes;
 	p->full = pcap_err_nospace(err);
 	for (i = 0; i < p->nr_pkts; i++) {
