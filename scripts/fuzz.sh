@@ -90,7 +90,7 @@ for t in "${targets[@]}"; do
 		"$([ $rc = 0 ] && echo "no crash" || echo "CRASH (exit $rc) ${crash:-}")"
 	if [ $rc != 0 ]; then
 		status=1
-		grep -E -m1 -A8 'ERROR: |invariant|deadly signal|timeout after' "$log" | sed 's/^/    /'
+		grep -E -m1 -A8 'ERROR: |runtime error: |invariant|deadly signal|timeout after' "$log" | sed 's/^/    /'
 		echo "    log: $log"
 	fi
 done

@@ -286,6 +286,48 @@ static void test_malformed(void **state)
 	free(r);
 }
 
+/*
+ * Length deltas are the file's: one that leaves [0, packet length] is
+ * malformed, also where the sum would wrap back to a length that adds
+ * up (2^32 + 1 as a __u32 is 1) or overflow (INT64_MAX, found by
+ * fuzz_segrec). The same record with a delta of 0 is taken: 2 frames.
+ */
+static void test_delta_out_of_range(void **state)
+{
+	/* n 2, hlen 54, aoff 54, l3 14, l4 34, TCP/IPv4; segment 1 is 1
+	 * byte (zigzag 2), segment 2 is 1 + DELTA */
+	static const __u8 head[] = { 1, 2, 54, 0, 14, 34, 0, 2, 0, 0 };
+	static const __u8 zero[] = { 0 };
+	static const __u8 wrap[] = { 0x80, 0x80, 0x80, 0x80, 0x20 };
+	static const __u8 huge[] = { 0xfe, 0xff, 0xff, 0xff, 0xff,
+				     0xff, 0xff, 0xff, 0xff, 0x01 };
+	const struct { const __u8 *d; size_t n; int ret; } c[] = {
+		{ zero, sizeof(zero), 0 },
+		{ wrap, sizeof(wrap), -EINVAL },
+		{ huge, sizeof(huge), -EINVAL },
+	};
+	__u8 pkt[56] = { 0 }, rec[32];
+	size_t i, l;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rt *r = calloc(1, sizeof(*r));
+
+		assert_non_null(r);
+		memcpy(rec, head, sizeof(head));
+		memcpy(rec + sizeof(head), c[i].d, c[i].n);
+		l = sizeof(head) + c[i].n;
+		rec[l++] = 0;	/* time delta */
+		rec[l++] = 0;	/* runs */
+		assert_int_equal(xrx_segrec__split(pkt, sizeof(pkt),
+						   sizeof(pkt), 0, rec,
+						   (__u32)l, emit, r),
+				 c[i].ret);
+		assert_int_equal(r->nr_out, c[i].ret ? 0 : 2);
+		free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test_setup_teardown(test_tee_refused, setup, teardown),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_delta_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,22 @@ static __s64 zz_dec(__u64 v)
 	return (__s64)(v >> 1) ^ -(__s64)(v & 1);
 }
 
+/*
+ * The next payload length: @prev plus the zigzag delta @zz, which comes
+ * from the file. A delta that leaves [0, @max] is malformed (*@bad); the
+ * sum is never formed then, so no delta can overflow it.
+ */
+static __u32 plen_next(__u32 prev, __u64 zz, __u32 max, bool *bad)
+{
+	__s64 d = zz_dec(zz);
+
+	if (d < -(__s64)prev || d > (__s64)max - (__s64)prev) {
+		*bad = true;
+		return 0;
+	}
+	return (__u32)((__s64)prev + d);
+}
+
 struct wbuf {
 	__u8 *p;
 	__u32 len, max;
@@ -353,10 +369,10 @@ int xrx_segrec__split(const __u8 *agg, __u32 cap, __u32 len, __u64 ts_ns,
 	for (i = 0; i < n; i++) {
 		__u32 runs;
 
-		plen = (__u32)((__s64)plen + zz_dec(get_var(&r)));
+		plen = plen_next(plen, get_var(&r), len, &r.bad);
 		get_var(&r);
 		runs = (__u32)get_var(&r);
-		if (r.bad || plen > len || runs > l.hlen ||
+		if (r.bad || runs > l.hlen ||
 		    !segrec_runs(&r, runs, l.hlen, NULL, mask))
 			return -EINVAL;
 		total += plen;
@@ -377,7 +393,7 @@ int xrx_segrec__split(const __u8 *agg, __u32 cap, __u32 len, __u64 ts_ns,
 	for (i = 0; i < n && !ret; i++) {
 		__u32 runs;
 
-		plen = (__u32)((__s64)plen + zz_dec(get_var(&r)));
+		plen = plen_next(plen, get_var(&r), len, &r.bad);
 		ts += (__u64)zz_dec(get_var(&r));
 		runs = (__u32)get_var(&r);
 		xrx_segrec_base(&l, agg, i, n, off, plen, hdr);
