@@ -328,6 +328,28 @@ static void test_delta_out_of_range(void **state)
 	}
 }
 
+/*
+ * Header offsets are the file's too: one near 2^32 must not wrap the
+ * layout's bounds checks into passing (an L4 offset of 0xfffffff0 plus
+ * a TCP header is 4, found by fuzz_segrec).
+ */
+static void test_offset_wrap(void **state)
+{
+	static const __u8 rec[] = { 1, 2, 54, 0, 14,
+				    0xf0, 0xff, 0xff, 0xff, 0x0f, 0,
+				    2, 0, 0, 0, 0, 0 };
+	__u8 pkt[56] = { 0 };
+	struct rt *r = calloc(1, sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(xrx_segrec__split(pkt, sizeof(pkt), sizeof(pkt), 0,
+					   rec, sizeof(rec), emit, r),
+			 -EINVAL);
+	assert_int_equal(r->nr_out, 0);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tee_refused, setup, teardown),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_delta_out_of_range),
+		cmocka_unit_test(test_offset_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

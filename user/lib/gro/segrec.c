@@ -117,7 +117,10 @@ static bool segrec_layout_ok(const struct xrx_segrec_layout *l)
 	__u32 l4_len = (l->kind & XRX_SEGREC_K_UDP) ? XRX_UDPH_LEN :
 						      XRX_TCPH_LEN;
 
+	/* each offset bounded first, so no sum below can wrap: a file's
+	 * record gives them */
 	if (l->kind & ~XRX_SEGREC_K_ALL || l->hlen > SEGREC_HDR_MAX ||
+	    l->l3_off > l->hlen || l->l4_off > l->hlen ||
 	    l->l3_off + (v6 ? XRX_IP6H_LEN : XRX_IPH_LEN) > l->l4_off ||
 	    l->l4_off + l4_len > l->hlen)
 		return false;
