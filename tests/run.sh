@@ -18,6 +18,10 @@
 # booted under QEMU (scripts/kernels/run.sh), one entry each, kernel-6.1,
 # kernel-6.12, kernel-7.3, its guest's cases counted like any test's
 # (pattern "kernel" selects them; XRX_KERNELS, documented there, chooses).
+# The guests run side by side, each on its own tap: a TCG guest keeps
+# about one CPU busy (the verifier, single-threaded, is most of its time),
+# so on 2 CPUs three together take about half the time of one after
+# another. XRX_KERNELS_SERIAL=1 runs them one after another.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
@@ -51,28 +55,36 @@ done
 
 pass=0 fail=0 skip=0
 failed_names=()
-for t in "${tests[@]}"; do
-	name=$(basename "$t")
-	[ -n "$SAN_BUILD" ] && [[ "$t" == "$SAN_BUILD"/* ]] && name=$name-san
-	cmd=("$t")
+
+# entry T: its name and command, in NAME and CMD.
+entry() {
+	local t=$1
+	NAME=$(basename "$t")
+	[ -n "$SAN_BUILD" ] && [[ "$t" == "$SAN_BUILD"/* ]] && NAME=$NAME-san
+	CMD=("$t")
 	if [[ "$t" == kernels:* ]]; then
-		cmd=(scripts/kernels/run.sh --tap --build "$BUILD" "${t#kernels:}")
-		name=kernel-${t#kernels:}
+		CMD=(scripts/kernels/run.sh --tap --build "$BUILD" "${t#kernels:}")
+		NAME=kernel-${t#kernels:}
 	fi
-	log=$LOGDIR/$name.log
-	start=$(date +%s)
+}
+
+# run T LOG: run one entry within its time limit; its exit status.
+run() {
+	local t=$1 log=$2 limit=900
 	# A guest under TCG verifies xrx_rx in about a minute a load.
-	limit=900
 	[[ "$t" == kernels:* ]] && limit=1860
-	timeout --kill-after=10 $limit "${cmd[@]}" >"$log" 2>&1 </dev/null
-	rc=$?
+	timeout --kill-after=10 $limit "${CMD[@]}" >"$log" 2>&1 </dev/null
+}
+
+# report T NAME LOG RC SECS: count an entry's TAP and print its line.
+report() {
+	local t=$1 name=$2 log=$3 rc=$4 secs=$5 k p s f ps fs
 	if [[ "$t" == kernels:* ]]; then
 		# The newest kernel by its version: kernel-7.3.
 		k=$(scripts/kernels/run.sh --name "${t#kernels:}")
 		[ "$k" = "$name" ] || mv "$log" "$LOGDIR/$k.log"
 		name=$k log=$LOGDIR/$k.log
 	fi
-	secs=$(( $(date +%s) - start ))
 	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
 	s=$(grep -cE '^(not )?ok [0-9]+.*# SKIP' "$log" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -98,7 +110,45 @@ for t in "${tests[@]}"; do
 		failed_names+=("$name")
 		grep -E -A12 '^not ok' "$log" | grep -vE '# SKIP' | head -40 | sed 's/^/    /'
 	fi
+}
+
+guests=()
+for t in "${tests[@]}"; do
+	if [[ "$t" == kernels:* ]] && [ -z "${XRX_KERNELS_SERIAL:-}" ]; then
+		guests+=("$t")
+		continue
+	fi
+	entry "$t"
+	start=$(date +%s)
+	run "$t" "$LOGDIR/$NAME.log"
+	report "$t" "$NAME" "$LOGDIR/$NAME.log" $? $(( $(date +%s) - start ))
 done
+
+# The guests side by side, reported in the list's order, each with its
+# own time. (A first run downloads their kernels one at a time:
+# scripts/kernels/fetch.sh holds a lock on the cache.)
+if [ ${#guests[@]} -gt 0 ]; then
+	declare -A gpid
+	start=$(date +%s)
+	# Stopped by hand: each guest's timeout (its own process group,
+	# which a ^C at the terminal does not reach) stops its QEMU.
+	trap 'for p in "${gpid[@]}"; do pkill -TERM -P "$p"; done; exit 130' INT TERM
+	for t in "${guests[@]}"; do
+		entry "$t"
+		( run "$t" "$LOGDIR/$NAME.log"; rc=$?
+		  echo $(( $(date +%s) - start )) >"$LOGDIR/$NAME.secs"
+		  exit $rc ) &
+		gpid[$t]=$!
+	done
+	for t in "${guests[@]}"; do
+		entry "$t"
+		wait "${gpid[$t]}"
+		rc=$?
+		report "$t" "$NAME" "$LOGDIR/$NAME.log" $rc \
+			"$(cat "$LOGDIR/$NAME.secs" 2>/dev/null || echo ?)"
+		rm -f "$LOGDIR/$NAME.secs"
+	done
+fi
 
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]} (logs in $LOGDIR/)"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -3,7 +3,7 @@
 #
 # The kernel matrix: boot each kernel of tests/kernels/kernels.list under
 # QEMU and run the tests of tests/kernels/tests.list inside, against a
-# build directory of the host's. One guest after another.
+# build directory of the host's.
 #
 #   scripts/kernels/run.sh [--build DIR] [LABEL...]
 #       every kernel (or those whose label, or major.minor, is given);
@@ -17,7 +17,9 @@
 #
 # DIR defaults to $BUILD or build/; the guest sees the host's / read-only,
 # so DIR may be any build of xrx (another checkout's too). Console logs,
-# TAP and the guest's work files: DIR/test-logs/kernel-NAME.*.
+# TAP and the guest's work files: DIR/test-logs/kernel-NAME.*. The
+# guests run side by side (XRX_KERNELS_SERIAL=1: one after another), as
+# tests/run.sh runs them; each has its own tap.
 #
 # XRX_KERNELS chooses:
 #   (unset), all     every kernel; a kernel that cannot boot (no QEMU, a
@@ -83,7 +85,7 @@ fi
 
 # One kernel: TAP on stdout.
 one_kernel() {
-	local label=$1 line suite nicopts kdir kver name out log tap sender rc
+	local label=$1 line suite nicopts kdir kver name out log tap sender boot rc
 	line=$(kernels | awk -v l="$label" '$1 == l')
 	if [ -z "$line" ]; then
 		# A major.minor for the newest kernel: 7.3.
@@ -118,7 +120,7 @@ one_kernel() {
 	rm -rf "$log.work"
 	mkdir -p "$log.work/req"
 	out=$log.work
-	tap=xrxk$$
+	tap=xrxk$BASHPID	# $$ is the same in every side-by-side guest
 	# The guest's command: tests/kernels/guest.sh of this tree, TAP in
 	# OUT/tap, against BUILD.
 	cat >"$out/cmd" <<EOF
@@ -142,8 +144,16 @@ EOF
 	: >"$log.console"
 	: >"$log.console.qemu"
 	start=$(date +%s)
-	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1800}"
+	# In the background and waited for, so that a TERM (tests/run.sh's
+	# time limit, ^C) runs the trap at once: boot.sh's timeout is a
+	# process group of its own, which no signal to ours reaches, and
+	# it stops QEMU only when told.
+	"$HERE/boot.sh" "$kdir" "$out" "$tap" "$nicopts" "$log.console" "${XRX_KERNEL_SECS:-1800}" &
+	boot=$!
+	trap 'kill -TERM $boot $sender 2>/dev/null; wait $boot; ip link del $tap 2>/dev/null; exit 143' TERM INT
+	wait $boot
 	rc=$?
+	trap - TERM INT
 	kill $sender 2>/dev/null
 	wait $sender 2>/dev/null
 	ip link del $tap 2>/dev/null
@@ -175,9 +185,17 @@ if [ $mode = tap ]; then
 	exit 0
 fi
 tp=0 tf=0 ts=0
+declare -A out pid
 for l in "${want[@]}"; do
-	t=$(mktemp)
-	one_kernel "$l" >"$t" 2>&1
+	out[$l]=$(mktemp)
+	one_kernel "$l" >"${out[$l]}" 2>&1 &
+	pid[$l]=$!
+	[ -n "${XRX_KERNELS_SERIAL:-}" ] && wait "${pid[$l]}"
+done
+trap 'kill "${pid[@]}" 2>/dev/null; exit 130' INT TERM
+for l in "${want[@]}"; do
+	t=${out[$l]}
+	wait "${pid[$l]}"
 	read -r p f s <<<"$(count "$t")"
 	grep -E '^not ok|# SKIP|^# (console|guest|QEMU)' "$t" | sed 's/^/    /'
 	echo "$(entry_name "$l"): $p passed, $f failed, $s skipped"
