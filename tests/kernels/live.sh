@@ -19,7 +19,9 @@
 #             fill ring never found empty
 #   rebind    SIGHUP with a socket option changed closes and rebinds every
 #             socket at once: the queue's EBUSY is waited out (logged)
-#   kill -9   and a restart binds the same mode again; frames accounted
+#   kill -9   and a restart binds the same mode again, through an EBUSY
+#             on queue 1 (another socket holds it until xrxd says so);
+#             frames accounted
 #   stop      every NIC setting restored exactly, no program left
 #   refusal   where zero-copy is not possible, bind = zero-copy fails with
 #             the driver's refusal named
@@ -191,14 +193,32 @@ check "rebind: every frame accounted for" $?
 umem_ok "$WORK/s5.json"
 check "rebind: every UMEM frame accounted" $?
 
-# --- kill -9
+# --- kill -9, and a restart that meets EBUSY
 kill -KILL $pid
 wait $pid 2>/dev/null
 : >"$WORK/xrxd.err.old"
 cat "$WORK/xrxd.err" >>"$WORK/xrxd.err.old"
+: >"$WORK/xrxd.err"
+# Another AF_XDP socket holds queue 1 when xrxd starts again, and lets go
+# as soon as xrxd logs that it met EBUSY there: xrxd's bind retry (up to
+# 1 s) must then take the queue, in the same mode, on this driver. A
+# restart right after a close may meet EBUSY by itself, or not; this
+# makes sure it does.
+busy="$IF_DUT queue 1: the queue is still busy"
+bg_dut "$BUILD/tests/xsk_hold" -i $IF_DUT -q 1 -t 300 -u "$WORK/xrxd.err" \
+	-m "$busy" >"$WORK/hold" 2>&1
+hold=$!
+at_exit kill $hold
+wait_for 30 grep -q '^bound' "$WORK/hold"
+check "kill -9: another socket holds queue 1 for the restart" $?
 xrxd_up
 check "kill -9: a restart starts and binds again" $?
 grep -E 'AF_XDP|still busy|left|stale|restor' "$WORK/xrxd.err" | sed 's/^/# /'
+wait_for 30 grep -q '^released' "$WORK/hold"
+check "kill -9: the restart met EBUSY on queue 1 and said so" \
+	$(grep -q "$busy (EBUSY" "$WORK/xrxd.err" && grep -q '^released' "$WORK/hold"; echo $?)
+kill $hold 2>/dev/null
+wait $hold
 if [ $want = zero-copy ]; then
 	check "kill -9: the restart binds zero-copy on every queue ($(nzc) of 2)" $([ "$(nzc)" = 2 ]; echo $?)
 fi
@@ -206,6 +226,9 @@ send
 check "kill -9: the host sent 160 frames after the restart" $?
 stats_settled "$WORK/s6.json"
 check "kill -9: every frame accounted for" $?
+retries=$(jpath "$WORK/s6.json" user.live.bind_busy_retries)
+check "kill -9: queue 1 bound after $retries EBUSY retries, 2 queues served" \
+	$([ "${retries:-0}" -gt 0 ] && [ "$(jpath "$WORK/s6.json" user.queues)" = 2 ]; echo $?)
 umem_ok "$WORK/s6.json"
 check "kill -9: every UMEM frame accounted" $?
 
