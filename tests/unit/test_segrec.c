@@ -267,23 +267,31 @@ static void test_tee_refused(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* Split @rec against a zeroed packet of @plen bytes: refused, nothing out. */
+static void refused(__u32 plen, const __u8 *rec, __u32 rec_len)
+{
+	__u8 *pkt = calloc(1, plen);
+	struct rt *r = calloc(1, sizeof(*r));
+
+	assert_non_null(pkt);
+	assert_non_null(r);
+	assert_int_equal(xrx_segrec__split(pkt, plen, plen, 0, rec, rec_len,
+					   emit, r),
+			 -EINVAL);
+	assert_int_equal(r->nr_out, 0);
+	free(r);
+	free(pkt);
+}
+
 /* A record that does not add up to its packet: refused, nothing out. */
 static void test_malformed(void **state)
 {
 	static const __u8 rec[] = { 1, 2, 54, 0, 14, 34, 0,
 				    0x80, 0x0f, 0, 0, 0, 0, 0 };
-	__u8 pkt[600] = { 0 };
-	struct rt *r = calloc(1, sizeof(*r));
 
 	(void)state;
-	assert_non_null(r);
-	assert_int_equal(xrx_segrec__split(pkt, sizeof(pkt), sizeof(pkt), 0,
-					   rec, sizeof(rec), emit, r),
-			 -EINVAL);
-	assert_int_equal(r->nr_out, 0);
-	assert_int_equal(xrx_segrec__split(pkt, sizeof(pkt), sizeof(pkt), 0,
-					   rec, 3, emit, r), -EINVAL);
-	free(r);
+	refused(600, rec, sizeof(rec));
+	refused(600, rec, 3);
 }
 
 /*
@@ -338,16 +346,9 @@ static void test_offset_wrap(void **state)
 	static const __u8 rec[] = { 1, 2, 54, 0, 14,
 				    0xf0, 0xff, 0xff, 0xff, 0x0f, 0,
 				    2, 0, 0, 0, 0, 0 };
-	__u8 pkt[56] = { 0 };
-	struct rt *r = calloc(1, sizeof(*r));
 
 	(void)state;
-	assert_non_null(r);
-	assert_int_equal(xrx_segrec__split(pkt, sizeof(pkt), sizeof(pkt), 0,
-					   rec, sizeof(rec), emit, r),
-			 -EINVAL);
-	assert_int_equal(r->nr_out, 0);
-	free(r);
+	refused(56, rec, sizeof(rec));
 }
 
 int main(void)
