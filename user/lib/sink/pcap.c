@@ -456,7 +456,8 @@ static void pcap_copy(const struct xrx_pkt *pkt, __u8 *d, __u32 cap)
 
 /*
  * Lossless, an aggregate written without its record: what xrx-replay
- * --split makes of it is the aggregate. Said once per file.
+ * --split makes of it is the aggregate. Said once per sink instance
+ * (per file, or per queue of one file).
  */
 static void pcap_unrecorded(struct pcap_sink *p, const struct xrx_pkt *pkt)
 {
