@@ -178,7 +178,8 @@ struct xrx_sink_opts {
 	/* pcap: pcapng, every aggregate with a record of its segments
 	 * (include/xrx/segrec.h, docs/lossless.md) from which
 	 * xrx-replay --split rebuilds the frames. Packets must come
-	 * straight from an engine in copy = header (not through a tee). */
+	 * straight from an engine in copy = header; a tee (sink/tee.c)
+	 * makes the records on its worker and hands them over. */
 	bool lossless;
 	/* pcap lossless: when the frame at @addr of the engine's region
 	 * arrived, in ns since the epoch; NULL: when it is written */

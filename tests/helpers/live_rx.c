@@ -5,7 +5,7 @@
  * TCP and UDP to the given ports, receives until told to stop, and prints
  * every counter and the frame-ownership check.
  *
- *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]
+ *   live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK] [-e TEE]
  *           [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]
  *           [-T FLUSH_US] [-A MAX_AGGREGATE] [-u] [-a auto|native|skb] [-f NFRAMES]
  *           [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES] [-H] [-W]
@@ -30,10 +30,12 @@
  * counts, and with -R PORT counts packets from source ports >= PORT
  * ("cb late N"). -L/-B: pcap sink snaplen and rotation size. -n: stop when this many frames have reached the engines.
  * -N: the workers' coalesce_usec (0: no_coalesce, block in poll()).
+ * -e: a tee beside the sink (xrx_live_opts.tee); its counters as "tee".
  * Prints "ready" once the sockets are bound, then at the end
  *   info attach MODE queues N zerocopy 0 multi_buffer 1
  *   q0 pkts N ...
- *   live NAME VALUE / engine NAME VALUE / sink NAME VALUE / prog NAME VALUE
+ *   live NAME VALUE / engine NAME VALUE / sink NAME VALUE / tee NAME VALUE
+ *   prog NAME VALUE
  *   check ok | check FAIL reason
  * Exit 0 when it ran (the test judges the numbers), 1 on setup failure,
  * 2 on bad usage.
@@ -178,7 +180,7 @@ static void log_cb(void *ctx, enum xrx_log_level lvl, const char *msg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK]\n"
+		"usage: live_rx -i IFACE [-P PINROOT] [-Q NQUEUES] [-p PORT]... [-s SINK] [-e TEE]\n"
 		"               [-m sink|cb|poll] [-S USEC] [-t SECONDS] [-n FRAMES]\n"
 		"               [-T FLUSH_US] [-A MAX_AGGREGATE] [-u] [-a auto|native|skb] [-f NFRAMES]\n"
 		"               [-r RINGSIZE] [-c CPU,CPU] [-L SNAPLEN] [-B ROTATE_BYTES]\n"
@@ -223,6 +225,9 @@ static void print_stats(struct xrx_live *l, const struct cb_state *cs)
 	for (j = 0; j < XRX_SINK_STAT_MAX; j++)
 		printf("sink %s %llu\n", xrx_sink_stat__name(j),
 		       (unsigned long long)st.sink[j]);
+	for (j = 0; j < XRX_SINK_STAT_MAX; j++)
+		printf("tee %s %llu\n", xrx_sink_stat__name(j),
+		       (unsigned long long)st.tee[j]);
 	for (j = 0; j < XRX_STAT_MAX; j++)
 		printf("prog %s %llu\n", xrx_stat_names[j],
 		       (unsigned long long)st.prog[j]);
@@ -262,7 +267,7 @@ int main(int argc, char **argv)
 
 	pthread_mutex_init(&cs.lock, NULL);
 	o.sink = "null";
-	while ((opt = getopt(argc, argv, "i:P:Q:p:s:m:S:t:n:T:A:ua:f:r:c:L:B:R:N:HWFb:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:P:Q:p:s:e:m:S:t:n:T:A:ua:f:r:c:L:B:R:N:HWFb:vh")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'P': o.pin_root = optarg; break;
@@ -275,6 +280,7 @@ int main(int argc, char **argv)
 			ports[nports++] = atoi(optarg);
 			break;
 		case 's': o.sink = optarg; break;
+		case 'e': o.tee = optarg; break;
 		case 'm': mode = optarg; break;
 		case 'S': cs.sleep_us = atoi(optarg); break;
 		case 't': timeout = atoi(optarg); break;

@@ -7,7 +7,11 @@
 # for byte, flow by flow in the order sent -- TCP/IPv4, TCP/IPv6 and UDP
 # trains that merge, and reordered and duplicated segments the kernel's
 # rules would not merge, which must come back intact too. Times are not
-# compared: the capture has the receive side's.
+# compared: the capture has the receive side's. Then the same through
+# the one-file writer's time rotation (rotate=1, compress=zstd): each
+# file splits on its own and together they are what was sent; and
+# through a tee beside a null sink, whose copies no longer hold the
+# frames (the worker makes each record while it has them).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/afxdp_lib.sh"
 afxdp_need
@@ -63,4 +67,123 @@ if command -v tshark >/dev/null; then
 else
 	skip "tshark reads the lossless capture" "tshark not installed"
 fi
+
+# tshark on @1: it reads every block, says nothing on stderr, finds
+# nothing malformed (the reordered and duplicated flows are TCP analysis
+# warnings of their own, so: no error)
+tshark_clean() {
+	local err=$WORK/tshark.err bad
+	command -v tshark >/dev/null || return 0
+	tshark -r "$1" >/dev/null 2>$err || return 1
+	bad=$(tshark -r "$1" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null | wc -l)
+	[ "$bad" = 0 ] || tshark -r "$1" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null | head -3 | sed 's/^/# /'
+	grep -v "Running as user" $err | head -3 | sed "s/^/# /"
+	[ "$bad" = 0 ] && ! grep -v 'Running as user' $err | grep -q .
+}
+
+# --split each of FILES into one frame stream, in the files' order, as
+# $WORK/$1.split.pcap
+split_all() {
+	local out=$1 f
+	shift
+	for f in "$@"; do
+		"$BUILD/xrx-replay" --split "$f" "$f.split" 2>>$WORK/split.err ||
+			return 1
+	done
+	$PY - "$TOP/tests/tools" "$WORK/$out.split.pcap" "$@" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import xrxpcap
+frames = []
+for f in sys.argv[3:]:
+    frames += [x for x, _ in xrxpcap.read_pcap(f + ".split")]
+xrxpcap.write_pcap(sys.argv[2], frames)
+PYEOF
+}
+
+# rotate=1: three trains 0.7 s apart span more than a second, so at
+# least two files, each closed one compressed
+ROT=$WORK/rot
+mkdir -p $ROT
+base=$(redirected)
+rx_start -p 5001 -u -s "pcap:$ROT/rx-%s.pcapng,lossless,rotate=1,compress=zstd" -T 20000 -t 60
+check "live_rx with lossless, rotate=1 and compress=zstd" $?
+send --sport 44000 --flows 4 --segs 20 --trains 3 --gap-us 700000 -w $WORK/txrot.pcap
+check "sent 3 trains of 4 TCP flows, 0.7 s apart" $?
+sent=$($PY "$XRXPCAP" count $WORK/txrot.pcap | cut -d' ' -f1)
+# every frame sent since $base was counted
+sent_since_base() { [ $(($(redirected) - base)) -ge $sent ]; }
+wait_for 20 sent_since_base
+rc=$?; check "xrx_rx redirected all $sent frames" $rc
+rx_stop
+check "live_rx stopped cleanly" $?
+ls $ROT >$WORK/rot.ls
+diag "files: $(tr '\n' ' ' <$WORK/rot.ls)"
+[ "$(rxstat sink pkts_out)" = "$(rxstat engine pkts_out)" ] &&
+	[ "$(rxstat sink compress_errors)" = 0 ] &&
+	[ "$(grep -vc '\.zst$' $WORK/rot.ls)" = 0 ] &&
+	[ "$(rxstat sink rotations)" -ge 1 ]
+r=$?
+check "every packet written, $(rxstat sink rotations) rotations, each file compressed" $r
+for f in $ROT/*.zst; do zstd -dq --rm "$f" || break; done
+files=()
+for f in $(ls $ROT/*.pcapng | sort); do
+	# a period no packet came in has a file of its headers alone
+	[ "$(capinfos -c -M "$f" 2>/dev/null | awk '/Number of packets/ { print $NF }')" -gt 0 ] &&
+		files+=("$f")
+done
+[ ${#files[@]} -ge 2 ]
+check "the packets in ${#files[@]} files" $?
+split_all rot "${files[@]}"
+r=$?
+check "each file splits on its own ($(head -c 200 $WORK/split.err))" $r
+out=$($PY "$TOP/tests/tools/frame_cmp.py" --no-time $WORK/txrot.pcap $WORK/rot.split.pcap)
+check "together the files give every frame sent, byte for byte: $out" $?
+for f in "${files[@]}"; do tshark_clean "$f" || break; done
+check "tshark reads every file without a word, nothing malformed" $?
+
+# a tee: the sink null, the lossless capture beside it
+TEE=$WORK/tee.pcapng
+base=$(redirected)
+rx_start -p 5001 -u -s null -e "pcap:$TEE,lossless" -T 20000 -t 60
+check "live_rx with sink null and a lossless pcap tee" $?
+send --flows 4 --segs 20 --trains 2 --gap-us 20000 -w $WORK/txt4.pcap &&
+	send --src $IP6_SRC --dst $IP6_DUT --sport 41000 --flows 2 --segs 20 \
+		--mss 1428 -w $WORK/txt6.pcap &&
+	send --udp --sport 42000 --flows 2 --segs 10 --mss 1000 -w $WORK/txtu.pcap &&
+	send --sport 43000 --flows 2 --segs 30 --trains 2 --reorder 15 --dup 10 \
+		--gap-us 20000 -w $WORK/txtr.pcap
+check "sent TCP/IPv4, TCP/IPv6, UDP, and reordered and duplicated TCP" $?
+sent=0
+for f in txt4 txt6 txtu txtr; do
+	sent=$((sent + $($PY "$XRXPCAP" count $WORK/$f.pcap | cut -d' ' -f1)))
+done
+wait_for 20 sent_since_base
+rc=$?; check "xrx_rx redirected all $sent frames" $rc
+rx_stop
+check "live_rx stopped cleanly" $?
+po=$(rxstat engine pkts_out)
+[ "$(rxstat sink pkts_out)" = $po ] && [ "$(rxstat tee pkts_in)" = $po ] &&
+	[ "$(rxstat tee pkts_out)" = $po ] && [ "$(rxstat tee dropped)" = 0 ] &&
+	[ "$(rxstat tee errors)" = 0 ] && [ "$(rxstat engine aggs_out)" -gt 10 ]
+r=$?
+check "the sink and the tee got all $po packets ($(rxstat engine aggs_out) aggregates), the tee wrote each ($(rxstat tee pkts_out))" $r
+$PY - "$TOP/tests/tools" "$WORK" <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import xrxpcap
+w = sys.argv[2]
+frames = []
+for n in ("txt4", "txt6", "txtu", "txtr"):
+    frames += [f for f, _ in xrxpcap.read_pcap("%s/%s.pcap" % (w, n))]
+xrxpcap.write_pcap(w + "/txt.pcap", frames)
+PYEOF
+: >$WORK/split.err
+split_all tee $TEE
+r=$?
+check "xrx-replay --split reads the tee's capture ($(head -c 200 $WORK/split.err))" $r
+out=$($PY "$TOP/tests/tools/frame_cmp.py" --no-time $WORK/txt.pcap $WORK/tee.split.pcap)
+check "every frame sent comes back from the tee byte for byte, in order per flow: $out" $?
+tshark_clean $TEE
+check "tshark reads the tee's capture without a word, nothing malformed" $?
 done_testing

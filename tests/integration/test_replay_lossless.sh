@@ -159,6 +159,43 @@ PYEOF
 rc=$?
 [ $rc = 2 ] && grep -q 'block [0-9]*: its segment record' "$W/bad.err" && [ ! -e "$W/bad.pcap" ]
 check "a damaged record: exit 2, the block named, no OUT" $?
+# An interface per queue (a live capture of several queues): the same
+# blocks behind a first IDB of 10^-6 s, each EPB on the second (10^-9 s),
+# split as before, every time read in its own interface's resolution;
+# an EPB on an interface the file does not describe is damage.
+$PY - "$W/default/iperf3-tcp4.pcapng" "$W/two.pcapng" "$W/noif.pcapng" <<'PYEOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+blocks, off = [], 0
+while off < len(d):
+    bt, bl = struct.unpack_from("<II", d, off)
+    blocks.append(bytearray(d[off:off + bl]))
+    off += bl
+# IDB: linktype 1, snaplen 65535, if_tsresol 6, opt_endofopt
+idb = struct.pack("<IIHHIHHB3xHHI", 1, 32, 1, 0, 65535, 9, 1, 6, 0, 0, 32)
+out, bad, moved = [blocks[0], idb], [blocks[0], idb], False
+for b in blocks[1:]:
+    if struct.unpack_from("<I", b, 0)[0] == 6:
+        struct.pack_into("<I", b, 8, 1)
+        c = bytearray(b)
+        if not moved:
+            struct.pack_into("<I", c, 8, 2)
+            moved = True
+        bad.append(c)
+    else:
+        bad.append(b)
+    out.append(b)
+open(sys.argv[2], "wb").write(b"".join(out))
+open(sys.argv[3], "wb").write(b"".join(bad))
+PYEOF
+"$R" --split "$W/two.pcapng" "$W/two.pcap" 2>"$W/two.err" &&
+	cmp -s "$W/two.pcap" "$W/default/iperf3-tcp4.split.pcap"
+r=$?
+check "an IDB per queue: the split is the same, byte for byte ($(head -c 200 "$W/two.err"))" $r
+"$R" --split "$W/noif.pcapng" "$W/noif.pcap" 2>"$W/noif.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'block [0-9]* is damaged' "$W/noif.err" && [ ! -e "$W/noif.pcap" ]
+check "an EPB of an interface not described: exit 2, the block named, no OUT" $?
 "$R" --lossless --copy full "$W/in/tcp4_contig.pcap" "$W/x.pcapng" 2>"$W/err"
 [ $? = 2 ] && grep -q 'copy header' "$W/err"
 check "--lossless --copy full: exit 2, says why" $?

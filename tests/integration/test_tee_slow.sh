@@ -13,10 +13,20 @@
 # its own drops. Once thawed, the tee writes what it
 # kept: its pkts_out + errors + dropped = pkts_in = the sink's pkts_in,
 # the file holds pkts_out records, and every frame is accounted for.
+#
+# TEE_LOSSLESS=1 (test_tee_slow_lossless.sh): the same with a lossless
+# tee (docs/lossless.md), whose worker makes each aggregate's segment
+# record in the copy: it holds nothing up either, and once thawed the
+# file splits into the segments of the packets it wrote.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/xrxd_lib.sh"
 xrxd_need bpffs
 need_built "$BUILD/xrx-send"
+CAPF=cap.pcap TEE_OPT=
+if [ -n "${TEE_LOSSLESS:-}" ]; then
+	need_built "$BUILD/xrx-replay"
+	CAPF=cap.pcapng TEE_OPT=,lossless
+fi
 for t in losetup mkfs.ext4 fsfreeze; do
 	command -v $t >/dev/null || skip_all "$t missing (util-linux, e2fsprogs)"
 done
@@ -32,7 +42,7 @@ mkfs.ext4 -q -F "$LOOP" >/dev/null 2>&1 && mount "$LOOP" "$SLOW" ||
 	skip_all "cannot make and mount an ext4 file system on $LOOP"
 at_exit umount "$SLOW"
 at_exit fsfreeze -u "$SLOW"
-printf 'sink = null\ntee = pcap:%s/cap.pcap\n' "$SLOW" >>"$WORK/xrx.conf"
+printf 'sink = null\ntee = pcap:%s/%s%s\n' "$SLOW" $CAPF "$TEE_OPT" >>"$WORK/xrx.conf"
 xrxd_up || { check "xrxd up with a tee on ext4 on $LOOP" 1; done_testing; exit 1; }
 check "xrxd up with a tee on ext4 on $LOOP" 0
 redirected "before the freeze"
@@ -89,12 +99,20 @@ check "thawed: the tee wrote what it kept: out + errors + dropped = in = the sin
 	  [ "$(j user.tee.pkts_in)" = "$(j user.sink.pkts_in)" ] && [ "$(j user.unaccounted)" = 0 ]; echo $?)
 grep tee "$WORK/xrxd.err" | sed 's/^/# /'
 check "the losses logged once, as the writer falling behind" \
-	$([ "$(grep -c "tee pcap:$SLOW/cap.pcap is losing packets" "$WORK/xrxd.err")" = 1 ] &&
+	$([ "$(grep -c "tee pcap:$SLOW/$CAPF$TEE_OPT is losing packets" "$WORK/xrxd.err")" = 1 ] &&
 	  grep -q "is losing packets (dropped: its writer is behind" "$WORK/xrxd.err"; echo $?)
 kill -TERM $pid
 wait $pid
 check "SIGTERM: exit 0" $?
-recs=$($PY "$TOP/tests/tools/xrxpcap.py" count "$SLOW/cap.pcap" | cut -d' ' -f1)
+recs=$($PY "$TOP/tests/tools/xrxpcap.py" count "$SLOW/$CAPF" | cut -d' ' -f1)
 check "the file holds the $(j user.tee.pkts_out) records the tee wrote ($recs)" \
 	$([ "$recs" = "$(j user.tee.pkts_out)" ]; echo $?)
+if [ -n "$TEE_OPT" ]; then
+	"$BUILD/xrx-replay" --split "$SLOW/$CAPF" "$WORK/split.pcap" 2>"$WORK/split.err"
+	r=$?
+	frames=$($PY "$TOP/tests/tools/xrxpcap.py" count "$WORK/split.pcap" 2>/dev/null | cut -d' ' -f1)
+	check "the lossless file splits into the $(j user.tee.segs_out) segments of the packets written ($frames; $(head -c 200 "$WORK/split.err"))" \
+		$([ $r = 0 ] && [ "$frames" = "$(j user.tee.segs_out)" ] &&
+		  [ "$(j user.tee.segs_out)" -gt "$(j user.tee.pkts_out)" ]; echo $?)
+fi
 done_testing

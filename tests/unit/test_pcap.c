@@ -400,7 +400,6 @@ static void test_spec_errors(void **state)
 		{ "/x/rx.pcap,format=erf", "format=erf" },
 		{ "/x/rx-%s.pcap,rotate=5,perqueue", "perqueue" },
 		{ "/x/rx-%s.pcap,rotate=5,size=1M,files=3", "files=" },
-		{ "/x/rx-%s.pcapng,rotate=5,lossless", "lossless writes a file per queue" },
 	};
 	struct xrx_sink_opts o = { .sz = sizeof(o) };
 	char path[256], err[512];
@@ -421,6 +420,12 @@ static void test_spec_errors(void **state)
 					      path, sizeof(path), &o, err,
 					      sizeof(err)), 0);
 	assert_string_equal(path, "/x/rx-%s.pcapng");
+	/* lossless goes through the one-file writer: rotate= and all */
+	o = (struct xrx_sink_opts){ .sz = sizeof(o) };
+	assert_int_equal(xrx_sink_pcap__parse("/x/rx-%s.pcapng,lossless,rotate=5,compress=zstd,hook=/bin/true",
+					      path, sizeof(path), &o, err,
+					      sizeof(err)), 0);
+	assert_true(o.lossless);
 }
 
 /*

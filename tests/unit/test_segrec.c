@@ -5,9 +5,14 @@
  * file read back, every aggregate split with xrx_segrec__split(): the
  * frames come back byte for byte with their times, also where a sender
  * did what the rebuild does not (a jumping IP ID cannot merge, so: a
- * checksum left for offload, PSH on the last, CWR on the first). The
- * spec's lossless option, and its refusal for a tee.
+ * checksum left for offload, PSH on the last, CWR on the first). Also
+ * through the one-file writer: two queues into one file, and a file a
+ * second (rotate=), each file split on its own; and through a tee, whose
+ * copies no longer have the frames (they are scribbled over once the
+ * primary gives them back): the records come from the worker. The
+ * spec's lossless option.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,22 +21,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include <xrx/engine.h>
 #include <xrx/sink.h>
 #include <xrx/segrec.h>
 #include "util/frames.h"
+#include "sink/lossless.h"
+#include "sink/tee.h"
 
 #define NF 12
 #define ALIGN 2048
 
+/* Where the engine's packets go. */
+enum rt_mode {
+	RT_DIRECT,			/* one queue, the per-queue writer */
+	RT_TWO_QUEUES,			/* odd sports on queue 1: one file */
+	RT_ROTATE,			/* rotate=1: the second half a second
+					 * later, into another file */
+	RT_TEE,				/* a null primary, the capture a tee */
+};
+
 struct rt {
 	__u8 region[NF * ALIGN];
+	__u8 orig[NF * ALIGN];		/* the frames as built */
 	struct xrx_frame frames[NF];
 	__u64 ts[NF];
 	struct xrx_engine *e;
-	struct xrx_sink *s;
+	struct xrx_sink *s, *s1;	/* queue 0's (or the tee's), 1's */
+	struct xrx_sink *primary;	/* RT_TEE */
+	struct xrx_tee *tee;
+	enum rt_mode mode;
 	/* what the split gave back */
 	__u8 out[NF][ALIGN];
 	__u32 out_len[NF];
@@ -42,8 +64,15 @@ struct rt {
 static void deliver(void *ctx, struct xrx_pkt *pkt)
 {
 	struct rt *r = ctx;
+	__u16 sport = (__u16)(pkt->head[pkt->l4_off] << 8 |
+			      pkt->head[pkt->l4_off + 1]);
 
-	assert_int_equal(xrx_sink__deliver(r->s, pkt), 0);
+	if (r->mode == RT_TEE)
+		assert_int_equal(xrx_tee__deliver(r->tee, r->primary, pkt), 0);
+	else if (r->mode == RT_TWO_QUEUES && (sport & 1))
+		assert_int_equal(xrx_sink__deliver(r->s1, pkt), 0);
+	else
+		assert_int_equal(xrx_sink__deliver(r->s, pkt), 0);
 }
 
 static void release(void *ctx, struct xrx_pkt *pkt)
@@ -55,8 +84,11 @@ static void release(void *ctx, struct xrx_pkt *pkt)
 
 static void release_frame(void *ctx, __u64 addr)
 {
-	(void)ctx;
-	(void)addr;
+	struct rt *r = ctx;
+
+	/* Back to the UMEM: the next frame may be there by now. */
+	if (r->mode == RT_TEE)
+		memset(r->region + addr, 0xee, ALIGN);
 }
 
 static __u64 seg_time(void *ctx, __u64 addr)
@@ -73,14 +105,18 @@ static int emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 
 	assert_true(r->nr_out < NF);
 	assert_int_equal(cap, len);
-	memcpy(r->out[r->nr_out], data, len);
+	/* an aggregate without its record is longer than a frame */
+	memcpy(r->out[r->nr_out], data, len < ALIGN ? len : ALIGN);
 	r->out_len[r->nr_out] = len;
 	r->out_ts[r->nr_out++] = ts_ns;
 	return 0;
 }
 
-/* Every EPB of the file at @path: split with its record, or taken as is. */
-static void split_file(struct rt *r, const char *path)
+/*
+ * Every EPB of the file at @path: split with its record, or taken as is.
+ * Return: the records in it.
+ */
+static __u32 split_file(struct rt *r, const char *path)
 {
 	static __u8 buf[1 << 20];
 	FILE *f = fopen(path, "rb");
@@ -117,23 +153,132 @@ static void split_file(struct rt *r, const char *path)
 		}
 		off += blen;
 	}
-	assert_true(records >= 1);
+	assert_int_equal(off, n);
+	return records;
+}
+
+/* Every file in @dir, each split on its own. Return: the records. */
+static __u32 split_dir(struct rt *r, const char *dir, __u32 *files)
+{
+	char path[512];
+	struct dirent *de;
+	__u32 records = 0;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	*files = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		records += split_file(r, path);
+		(*files)++;
+	}
+	closedir(d);
+	return records;
+}
+
+/* Wait (bounded) until the clock is in the second after @sec. */
+static void wait_next_second(time_t sec)
+{
+	struct timespec ts, nap = { .tv_nsec = 10000000 };
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (ts.tv_sec > sec)
+			return;
+		nanosleep(&nap, NULL);
+	}
+	fail_msg("the clock did not move on in 3 s");
+}
+
+/* What the split gave back in the order of arrival (xrx-replay --split's:
+ * by time, ties in the file's order), as two flows' blocks interleave. */
+static void sort_out(struct rt *r)
+{
+	static __u8 d[ALIGN];
+	__u32 i, j, l;
+	__u64 t;
+
+	for (i = 1; i < r->nr_out; i++) {
+		for (j = i; j && r->out_ts[j - 1] > r->out_ts[j]; j--) {
+			memcpy(d, r->out[j], ALIGN);
+			memcpy(r->out[j], r->out[j - 1], ALIGN);
+			memcpy(r->out[j - 1], d, ALIGN);
+			l = r->out_len[j];
+			r->out_len[j] = r->out_len[j - 1];
+			r->out_len[j - 1] = l;
+			t = r->out_ts[j];
+			r->out_ts[j] = r->out_ts[j - 1];
+			r->out_ts[j - 1] = t;
+		}
+	}
+}
+
+/* The capture's sinks for @r->mode, from @spec. */
+static void rt_open(struct rt *r, const char *spec)
+{
+	struct xrx_sink_opts so = { .sz = sizeof(so) };
+
+	so.seg_time = seg_time;
+	so.seg_time_ctx = r;
+	if (r->mode == RT_TWO_QUEUES) {
+		so.nr_queues = 2;
+		so.queue = 1;
+		r->s1 = xrx_sink__open(spec, &so);
+		assert_non_null(r->s1);
+		xrx_sink__bind(r->s1, release, r);
+		so.queue = 0;
+	}
+	if (r->mode == RT_TEE) {
+		/* as the live path opens a tee (afxdp/rxq_sink.c) */
+		so.no_wait = true;
+		r->s = xrx_sink__open(spec, &so);
+		assert_non_null(r->s);
+		r->tee = xrx_tee__new(r->s);
+		assert_non_null(r->tee);
+		so.no_wait = false;
+		r->primary = xrx_sink__open("null", &so);
+		assert_non_null(r->primary);
+		xrx_sink__bind(r->primary, release, r);
+		return;
+	}
+	r->s = xrx_sink__open(spec, &so);
+	assert_non_null(r->s);
+	xrx_sink__bind(r->s, release, r);
+}
+
+static void rt_close(struct rt *r)
+{
+	if (r->mode == RT_TEE) {
+		xrx_tee__free(r->tee);	/* writes everything, closes */
+		xrx_sink__close(r->primary);
+		return;
+	}
+	xrx_sink__close(r->s);
+	if (r->s1)
+		xrx_sink__close(r->s1);
 }
 
 /*
- * @n TCP/IPv4 frames of one flow, @mod() changing each spec, through the
- * engine into a lossless capture and back.
+ * @n TCP/IPv4 frames of one flow (two with RT_TWO_QUEUES: odd frames on
+ * sport + 1), @mod() changing each spec, through the engine (copy @copy)
+ * into a lossless capture as @mode says and back. Return: the records
+ * of the files (in @dir/ll).
  */
-static void roundtrip(const char *dir, __u32 n,
-		      void (*mod)(struct frame_spec *s, __u32 i))
+static __u32 roundtrip_as(const char *dir, __u32 n,
+			  void (*mod)(struct frame_spec *s, __u32 i),
+			  enum rt_mode mode, enum xrx_copy_mode copy)
 {
 	struct rt *r = calloc(1, sizeof(*r));
 	struct xrx_engine_opts eo = { .sz = sizeof(eo) };
-	struct xrx_sink_opts so = { .sz = sizeof(so) };
-	char spec[256];
-	__u32 i;
+	struct timespec now;
+	char spec[320], cap[128];
+	__u32 i, files = 0, records, half = n, aggs = 0;
 
 	assert_non_null(r);
+	r->mode = mode;
 	for (i = 0; i < n; i++) {
 		struct frame_spec fs;
 		int len;
@@ -143,6 +288,12 @@ static void roundtrip(const char *dir, __u32 n,
 		fs.payload_len = 1000;
 		fs.ip_id = 7 + i;
 		fs.tcp_flags = 0x10;
+		if (mode == RT_TWO_QUEUES) {
+			/* two flows, each in order */
+			fs.sport += i & 1;
+			fs.seq = 1000 + i / 2 * 1000;
+			fs.ip_id = 7 + i / 2;
+		}
 		if (mod)
 			mod(&fs, i);
 		len = frame_build(&fs, r->region + i * ALIGN, ALIGN);
@@ -151,35 +302,94 @@ static void roundtrip(const char *dir, __u32 n,
 		r->frames[i].len = (__u32)len;
 		r->ts[i] = 1700000000123456789ull + i * 1234567;
 	}
-	snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,lossless", dir);
-	so.seg_time = seg_time;
-	so.seg_time_ctx = r;
-	r->s = xrx_sink__open(spec, &so);
-	assert_non_null(r->s);
-	xrx_sink__bind(r->s, release, r);
+	memcpy(r->orig, r->region, sizeof(r->orig));
+	snprintf(cap, sizeof(cap), "%s/ll", dir);
+	assert_int_equal(mkdir(cap, 0700), 0);
+	if (mode == RT_TWO_QUEUES)
+		snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,lossless",
+			 cap);
+	else if (mode == RT_ROTATE)
+		snprintf(spec, sizeof(spec),
+			 "pcap:%s/ll-%%s.pcapng,lossless,rotate=1", cap);
+	else
+		snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,lossless",
+			 cap);
+	rt_open(r, spec);
 	eo.region = r->region;
 	eo.region_size = sizeof(r->region);
 	eo.deliver = deliver;
 	eo.release_frame = release_frame;
+	eo.copy = copy;
 	eo.ctx = r;
 	r->e = xrx_engine__new(&eo);
 	assert_non_null(r->e);
-	assert_true(xrx_engine__rx(r->e, r->frames, n, 0) >= 0);
+	if (mode == RT_ROTATE)
+		half = n / 2;
+	clock_gettime(CLOCK_REALTIME, &now);
+	assert_true(xrx_engine__rx(r->e, r->frames, half, 0) >= 0);
 	xrx_engine__flush_all(r->e);
-	xrx_sink__close(r->s);
+	if (half < n) {
+		/* the rest in the next second: the next file */
+		xrx_sink__flush(r->s);
+		wait_next_second(now.tv_sec);
+		assert_true(xrx_engine__rx(r->e, r->frames + half, n - half,
+					   0) >= 0);
+		xrx_engine__flush_all(r->e);
+	}
+	if (mode == RT_TEE)
+		xrx_tee__drain(r->tee);
+	if (mode == RT_TEE && copy != XRX_COPY_HEADER) {
+		struct xrx_lossless *ll;
+		__u32 snap;
+
+		/* no record to make: each aggregate as it is, counted */
+		ll = xrx_sink_pcap__lossless(r->s, &snap);
+		assert_non_null(ll);
+		aggs = (__u32)r->s->stats[XRX_SINK_STAT_PKTS_OUT];
+		assert_true(aggs >= 1 && aggs < n);
+		assert_int_equal(ll->unrecorded, aggs);
+		assert_int_equal(r->s->stats[XRX_SINK_STAT_SEGS_OUT], n);
+	}
+	rt_close(r);
 	xrx_engine__free(r->e);
 
-	snprintf(spec, sizeof(spec), "%s/ll.pcapng", dir);
-	split_file(r, spec);
+	records = split_dir(r, cap, &files);
+	if (mode == RT_ROTATE)
+		assert_true(files >= 2);
+	else
+		assert_int_equal(files, 1);
+	sort_out(r);
+	if (copy != XRX_COPY_HEADER) {
+		/* the aggregates, whole: a header each and every payload */
+		__u32 sum = 0;
+
+		assert_int_equal(r->nr_out, aggs);
+		for (i = 0; i < aggs; i++) {
+			sum += r->out_len[i] - (r->frames[0].len - 1000);
+			/* Ethernet, version to TOS; addresses, ports */
+			assert_memory_equal(r->out[i], r->orig, 16);
+			assert_memory_equal(r->out[i] + 26, r->orig + 26, 12);
+		}
+		assert_int_equal(sum, n * 1000);
+		free(r);
+		return records;
+	}
 	assert_int_equal(r->nr_out, n);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(r->out_len[i], r->frames[i].len);
-		assert_memory_equal(r->out[i], r->region + i * ALIGN,
+		assert_memory_equal(r->out[i], r->orig + i * ALIGN,
 				    r->frames[i].len);
 		/* ns, also of a frame that went as it came (the CWR) */
 		assert_true(r->out_ts[i] == r->ts[i]);
 	}
 	free(r);
+	return records;
+}
+
+static void roundtrip(const char *dir, __u32 n,
+		      void (*mod)(struct frame_spec *s, __u32 i))
+{
+	assert_true(roundtrip_as(dir, n, mod, RT_DIRECT, XRX_COPY_HEADER) >= 1);
 }
 
 static void mod_offload(struct frame_spec *s, __u32 i)
@@ -255,16 +465,37 @@ static void test_spec(void **state)
 	assert_non_null(strstr(err, "lossless"));
 }
 
-static void test_tee_refused(void **state)
+/* Two queues, one file: an IDB each, the records in their blocks. */
+static void test_two_queues(void **state)
 {
-	struct xrx_sink_opts o = { .sz = sizeof(o), .no_wait = true };
-	char spec[128];
-
 	(void)state;
-	snprintf(spec, sizeof(spec), "pcap:%s/tee.pcapng,lossless", dir);
-	errno = 0;
-	assert_null(xrx_sink__open(spec, &o));
-	assert_int_equal(errno, EINVAL);
+	assert_int_equal(roundtrip_as(dir, NF, NULL, RT_TWO_QUEUES,
+				      XRX_COPY_HEADER), 2);
+}
+
+/* rotate=1: each file splits on its own, together they are the frames. */
+static void test_rotate(void **state)
+{
+	(void)state;
+	assert_int_equal(roundtrip_as(dir, NF, NULL, RT_ROTATE,
+				      XRX_COPY_HEADER), 2);
+}
+
+/* A tee: the records made while the frames were there. */
+static void test_tee(void **state)
+{
+	(void)state;
+	assert_true(roundtrip_as(dir, NF, mod_offload, RT_TEE,
+				 XRX_COPY_HEADER) >= 1);
+}
+
+/* A tee whose engine keeps no frame in place: the aggregate written, no
+ * record, counted; nothing lost. */
+static void test_tee_unrecorded(void **state)
+{
+	(void)state;
+	assert_int_equal(roundtrip_as(dir, 4, NULL, RT_TEE, XRX_COPY_FULL),
+			 0);
 }
 
 /* Split @rec against a zeroed packet of @plen bytes: refused, nothing out. */
@@ -358,7 +589,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_id, setup, teardown),
 		cmocka_unit_test(test_spec),
-		cmocka_unit_test_setup_teardown(test_tee_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_queues, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rotate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tee, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tee_unrecorded, setup,
+						teardown),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_delta_out_of_range),
 		cmocka_unit_test(test_offset_wrap),

@@ -539,9 +539,14 @@ struct split_frame {
 	__u8 data[];
 };
 
+/* Interfaces a file may describe: xrx writes one per queue. */
+#define SPLIT_IFS_MAX 1024
+
 struct split {
 	FILE *out;
 	__u32 snaplen;
+	__u32 nr_ifs;
+	__u8 tsresol[SPLIT_IFS_MAX];	/* each interface's: 6 or 9 */
 	__u64 frames;
 	struct split_frame **heap;	/* min-heap by (ts, nr) */
 	__u32 nr_heap;
@@ -638,7 +643,7 @@ static const __u8 *split_find_rec(const __u8 *o, __u32 n, __u32 *len)
 static int split_main(int argc, char **argv)
 {
 	struct split sp = { .snaplen = 262144 };
-	__u32 tsresol = 6, hdr[2], blen, cap, len, rlen, blocks = 0;
+	__u32 tsresol, hdr[2], blen, cap, len, rlen, blocks = 0, snaplen;
 	__u32 file_hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0, 262144, 1 };
 	const __u8 *rec;
 	__u8 *b = NULL;
@@ -701,12 +706,24 @@ static int split_main(int argc, char **argv)
 				status = EXIT_USAGE;
 				goto out;
 			}
-		} else if (hdr[0] == PCAPNG_IDB && !idb) {
+			sp.nr_ifs = 0;	/* a section's interfaces are its own */
+		} else if (hdr[0] == PCAPNG_IDB) {
+			/* one per queue: the same link type, snaplen and
+			 * resolution in xrx's files, yet each is read */
 			__u32 pos = 16, n = blen - 4;
 			__u16 code, olen, lt;
 
+			if (blen < 20)
+				goto bad;
+			if (sp.nr_ifs == SPLIT_IFS_MAX) {
+				fprintf(stderr, "xrx-replay: %s: more than %d interfaces; not a capture xrx wrote\n",
+					argv[2], SPLIT_IFS_MAX);
+				status = EXIT_USAGE;
+				goto out;
+			}
+			tsresol = 6;
 			memcpy(&lt, b + 8, 2);
-			memcpy(&sp.snaplen, b + 12, 4);
+			memcpy(&snaplen, b + 12, 4);
 			if (lt != 1) {
 				fprintf(stderr, "xrx-replay: %s: link type %u, not Ethernet\n",
 					argv[2], lt);
@@ -728,9 +745,18 @@ static int split_main(int argc, char **argv)
 				status = EXIT_USAGE;
 				goto out;
 			}
-			file_hdr[4] = sp.snaplen ? sp.snaplen : 262144;
-			sp.snaplen = file_hdr[4];
-			if (fwrite(file_hdr, sizeof(file_hdr), 1, sp.out) != 1)
+			sp.tsresol[sp.nr_ifs++] = (__u8)tsresol;
+			if (!snaplen)
+				snaplen = 262144;
+			/* the output's header: the first interface's
+			 * snaplen, the largest if they differ (rewritten
+			 * at the end) */
+			if (!idb || snaplen > file_hdr[4]) {
+				file_hdr[4] = snaplen;
+				sp.snaplen = snaplen;
+			}
+			if (!idb &&
+			    fwrite(file_hdr, sizeof(file_hdr), 1, sp.out) != 1)
 				goto io;
 			idb = true;
 		} else if (hdr[0] == PCAPNG_EPB) {
@@ -745,10 +771,11 @@ static int split_main(int argc, char **argv)
 			memcpy(&cap, b + 20, 4);
 			memcpy(&len, b + 24, 4);
 			opt_off = 28 + ((cap + 3u) & ~3u);
-			if (if_id || cap > len || opt_off + 4 > blen)
+			if (if_id >= sp.nr_ifs || cap > len ||
+			    opt_off + 4 > blen)
 				goto bad;
 			ts = (__u64)th << 32 | tl;
-			if (tsresol == 6)
+			if (sp.tsresol[if_id] == 6)
 				ts *= 1000;
 			rec = split_find_rec(b + opt_off, blen - 4 - opt_off,
 					     &rlen);
@@ -779,6 +806,9 @@ static int split_main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (fseek(sp.out, 0, SEEK_SET) ||
+	    fwrite(file_hdr, sizeof(file_hdr), 1, sp.out) != 1)
+		goto io;
 	if (fclose(sp.out)) {
 		sp.out = NULL;
 		goto io;

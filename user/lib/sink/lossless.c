@@ -93,3 +93,30 @@ __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 	memset(out + 8 + len, 0, PCAPNG_PAD4(len) - (__u32)len);
 	return 8 + PCAPNG_PAD4(len);
 }
+
+void xrx_lossless_give(struct xrx_lossless *l, const __u8 *opt, __u32 len,
+		       __u64 ts_ns)
+{
+	l->given = opt;
+	l->given_len = len;
+	l->given_ts = ts_ns;
+}
+
+__u32 xrx_lossless_record(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			  __u32 cap, __u64 now_ns, __u64 *ts_ns,
+			  const __u8 **opt)
+{
+	__u32 n;
+
+	if (l->given_only) {
+		/* a copy: its frames are not there to make one from */
+		n = l->given ? l->given_len : 0;
+		*ts_ns = l->given ? l->given_ts : now_ns;
+		*opt = l->given;
+		l->given = NULL;
+		return n;
+	}
+	*ts_ns = xrx_lossless_time(l, pkt, now_ns);
+	*opt = l->opt;
+	return xrx_lossless_option(l, pkt, cap, *ts_ns, l->opt);
+}

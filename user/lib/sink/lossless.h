@@ -8,6 +8,7 @@
 #ifndef XRX_LIB_SINK_LOSSLESS_H
 #define XRX_LIB_SINK_LOSSLESS_H
 
+#include <stdbool.h>
 #include <xrx/types.h>
 #include <xrx/segrec.h>
 
@@ -20,6 +21,16 @@ struct xrx_lossless {
 	struct xrx_segrec_seg *segs;	/* room for nr_segs */
 	__u32 nr_segs;
 	__u64 unrecorded;		/* aggregates written without one */
+	/*
+	 * A tee's sink (sink/tee.c): its packets are copies, whose frames
+	 * have gone back by the time it writes them; the tee's worker made
+	 * each record while it had them, and gives it with the packet
+	 * (xrx_lossless_give()). Such a sink never makes one itself.
+	 */
+	bool given_only;
+	const __u8 *given;
+	__u32 given_len;
+	__u64 given_ts;
 	__u8 opt[8 + XRX_SEGREC_MAX + 3];	/* for xrx_lossless_option() */
 };
 
@@ -44,5 +55,30 @@ __u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
  */
 __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 			  __u32 cap, __u64 ts_ns, __u8 *out);
+
+/*
+ * The option of the next packet @l's sink writes (a tee's: given_only),
+ * @len bytes at @opt (0: none, or none could be made), made for its
+ * block's time @ts_ns. @opt must stay until that packet is written.
+ */
+void xrx_lossless_give(struct xrx_lossless *l, const __u8 *opt, __u32 len,
+		       __u64 ts_ns);
+
+/*
+ * The option of @pkt written with @cap of its bytes, the time @now_ns if
+ * its first frame's is not known: made here, or the one given. Its time
+ * into *@ts_ns, where it is into *@opt. Return: its bytes, 0 for none.
+ */
+__u32 xrx_lossless_record(struct xrx_lossless *l, const struct xrx_pkt *pkt,
+			  __u32 cap, __u64 now_ns, __u64 *ts_ns,
+			  const __u8 **opt);
+
+struct xrx_sink;
+/*
+ * @s's lossless state, if @s is a pcap sink writing a lossless capture,
+ * with its snaplen into *@snaplen; else NULL (sink/pcap.c).
+ */
+struct xrx_lossless *xrx_sink_pcap__lossless(struct xrx_sink *s,
+					     __u32 *snaplen);
 
 #endif /* XRX_LIB_SINK_LOSSLESS_H */

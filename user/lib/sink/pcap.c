@@ -455,17 +455,54 @@ static void pcap_copy(const struct xrx_pkt *pkt, __u8 *d, __u32 cap)
 }
 
 /*
+ * Lossless, an aggregate written without its record: what xrx-replay
+ * --split makes of it is the aggregate. Said once per sink instance
+ * (per file, or per queue of one file).
+ */
+static void pcap_unrecorded(struct pcap_sink *p, const struct xrx_pkt *pkt)
+{
+	if (p->ll->unrecorded++)
+		return;
+	fprintf(stderr, "xrx: pcap %s: an aggregate of %u segments is written without its segment record (%s); lossless needs copy = header, frames in one buffer and no VLAN tag out of band\n",
+		p->path, pkt->gso_segs,
+		pkt->vlan_proto ? "its VLAN tag was out of band" :
+				  "its frames were not kept in place");
+}
+
+/*
+ * Lossless: @pkt's record option (made here, or given by a tee's worker)
+ * for @cap of its bytes, @now_ns the time if its first frame's is not
+ * known; the block's time into *@ts_ns, the option's bytes into *@opt.
+ * An aggregate without one is written as it is, counted and said once.
+ * Return: the option's bytes, 0 for none.
+ */
+static __u32 pcap_lossless(struct pcap_sink *p, const struct xrx_pkt *pkt,
+			   __u32 cap, __u64 now_ns, __u64 *ts_ns,
+			   const __u8 **opt)
+{
+	__u32 n = xrx_lossless_record(p->ll, pkt, cap, now_ns, ts_ns, opt);
+
+	if (pkt->gso_segs > 1 && !n)
+		pcap_unrecorded(p, pkt);
+	return n;
+}
+
+/*
  * One file for all queues: the record, as the file will hold it, into
  * the writer's hand-off (sink/merge.h); the packet goes back at once.
+ * A lossless record is copied with its block, in the block's options
+ * (opt_comment first, with explain), as the per-queue writer lays it out:
+ * the writer moves whole blocks, so it travels with its packet.
  */
 static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 			       struct xrx_pkt *pkt)
 {
-	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX)];
 	char why[XRX_EXPLAIN_MAX];
-	__u32 wire, cap, len, olen = 0, clen;
+	__u32 wire, cap, len, olen = 0, clen, rlen = 0, all;
+	const __u8 *rec = NULL;
 	struct timespec ts;
-	__u64 stamp;
+	__u64 stamp, bts;
 	__u8 *d;
 
 	wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
@@ -475,14 +512,19 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 					sizeof(why));
 		olen = xrx_pcapng_opt(opts, sizeof(opts),
 				      XRX_PCAPNG_OPT_COMMENT, why, (__u16)clen);
-		olen += xrx_pcapng_opt_end(opts + olen, sizeof(opts) - olen);
 	}
-	len = p->ng ? xrx_pcapng_epb_len(cap, olen) :
-		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
 	/* Busy before the clock read: the writer orders by it. */
 	xrx_merge__begin(p->mq);
 	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
 	stamp = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+	/* The block's time: the stamp, or with lossless its first frame's
+	 * (the writer still orders by the stamp, the time it came). */
+	bts = stamp;
+	if (p->ll)
+		rlen = pcap_lossless(p, pkt, cap, stamp, &bts, &rec);
+	all = olen + rlen ? olen + rlen + 4 : 0;	/* opt_endofopt */
+	len = p->ng ? xrx_pcapng_epb_len(cap, all) :
+		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
 	d = xrx_merge__reserve(p->mq, len, stamp,
 			       pkt->gso_segs ? pkt->gso_segs : 1);
 	if (!d) {
@@ -492,11 +534,21 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 		return -ENOBUFS;
 	}
 	if (p->ng) {
-		xrx_pcapng_epb_head((struct xrx_pcapng_epb *)d, p->queue, stamp,
+		xrx_pcapng_epb_head((struct xrx_pcapng_epb *)d, p->queue, bts,
 				    cap, wire, len);
 		d += sizeof(struct xrx_pcapng_epb);
 		pcap_copy(pkt, d, cap);
-		xrx_pcapng_epb_tail(d + cap, cap, opts, olen, len);
+		d += cap;
+		memset(d, 0, XRX_PCAPNG_PAD4(cap) - cap);
+		d += XRX_PCAPNG_PAD4(cap) - cap;
+		if (all) {
+			memcpy(d, opts, olen);
+			if (rlen)
+				memcpy(d + olen, rec, rlen);
+			memset(d + olen + rlen, 0, 4);
+			d += all;
+		}
+		memcpy(d, &len, sizeof(len));
 	} else {
 		struct pcap_rec_hdr rec = {
 			.ts_sec = (__u32)ts.tv_sec,
@@ -514,34 +566,21 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 }
 
 /*
- * Lossless: the segment record option of @optlen bytes (in p->ll->opt),
+ * Lossless: the segment record option of @optlen bytes at @opt,
  * opt_endofopt and the block's @total length, into the arena. Return:
  * where they start.
  */
-static __u8 *pcapng_lossless_tail(struct pcap_sink *p, __u32 optlen,
-				  __u32 total)
+static __u8 *pcapng_lossless_tail(struct pcap_sink *p, const __u8 *opt,
+				  __u32 optlen, __u32 total)
 {
 	__u8 *t = p->arena + p->arena_used;
 
-	memcpy(t, p->ll->opt, optlen);
+	if (optlen)
+		memcpy(t, opt, optlen);
 	memset(t + optlen, 0, 4);
 	memcpy(t + optlen + 4, &total, sizeof(total));
 	p->arena_used += optlen + 8;
 	return t;
-}
-
-/*
- * Lossless, an aggregate written without its record: what xrx-replay
- * --split makes of it is the aggregate. Said once per file.
- */
-static void pcap_unrecorded(struct pcap_sink *p, const struct xrx_pkt *pkt)
-{
-	if (p->ll->unrecorded++)
-		return;
-	fprintf(stderr, "xrx: pcap %s: an aggregate of %u segments is written without its segment record (%s); lossless needs copy = header, frames in one buffer and no VLAN tag out of band\n",
-		p->path, pkt->gso_segs,
-		pkt->vlan_proto ? "its VLAN tag was out of band" :
-				  "its frames were not kept in place");
 }
 
 static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
@@ -554,6 +593,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
 	__u32 optlen = 0;
 	__u64 stamp, ts_ns = 0;
+	const __u8 *opt = NULL;
 	int err = 0;
 
 	/* Not written by choice: no loss, so before the checks of one. */
@@ -595,17 +635,10 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		struct timespec now;
 
 		clock_gettime(CLOCK_REALTIME, &now);
-		ts_ns = xrx_lossless_time(p->ll, pkt,
-					  (__u64)now.tv_sec * 1000000000 +
-						  now.tv_nsec);
-		/* the block's time as written: ns, or us */
-		if (!p->nsec)
-			ts_ns -= ts_ns % 1000;
-		optlen = tag ? 0 :
-			       xrx_lossless_option(p->ll, pkt, cap, ts_ns,
-						   p->ll->opt);
-		if (tag || (pkt->gso_segs > 1 && !optlen))
-			pcap_unrecorded(p, pkt);
+		optlen = pcap_lossless(p, pkt, cap,
+				       (__u64)now.tv_sec * 1000000000 +
+					       now.tv_nsec,
+				       &ts_ns, &opt);
 		rec_bytes += optlen;
 	}
 	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng +
@@ -700,7 +733,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	}
 	if (p->ll) {
 		p->iov[p->nr_iovs].iov_base =
-			pcapng_lossless_tail(p, optlen, rec_bytes);
+			pcapng_lossless_tail(p, opt, optlen, rec_bytes);
 		p->iov[p->nr_iovs++].iov_len = optlen + 8;
 	}
 	p->pkts[p->nr_pkts++] = pkt;
@@ -959,11 +992,6 @@ static int pcap_parse(const char *arg, struct pcap_spec *ps,
 			 path);
 		return -EINVAL;
 	}
-	if (ps->rotate_secs && opts->lossless) {
-		snprintf(err, errlen, "pcap:%s: lossless writes a file per queue, rotated by size only; leave rotate=, compress= and hook= out, or lossless",
-			 path);
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -1050,18 +1078,9 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->nsec = true;
 	p->explain = o.explain;
 	p->ng = ps->ng || o.lossless;
-	if (o.lossless && o.no_wait) {
-		/* a tee hands the sink copies: the frames a record is made
-		 * of are gone by then */
-		fprintf(stderr, "xrx: pcap %s: lossless is for the primary sink, not a tee (its copies no longer hold the segments); make the lossless capture the sink\n",
-			ps->path);
-		ret = -EINVAL;
-		goto fail;
-	}
 	if (o.lossless) {
 		p->ll = xrx_lossless_new(o.seg_time, o.seg_time_ctx);
-		p->arena = malloc(PCAP_ARENA);
-		if (!p->ll || !p->arena) {
+		if (!p->ll) {
 			ret = -ENOMEM;
 			goto fail;
 		}
@@ -1079,11 +1098,10 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		ret = -EINVAL;
 		goto fail;
 	}
+	snprintf(p->path, sizeof(p->path), "%s", ps->path);
 	/* One file for the interface unless asked for one per queue; a
-	 * single queue without time rotation writes it directly, and so
-	 * does lossless, which writes a file per queue (its records are
-	 * laid out by the direct writer). */
-	if (!ps->perqueue && !p->ll && (o.nr_queues > 1 || ps->rotate_secs)) {
+	 * single queue without time rotation writes it directly. */
+	if (!ps->perqueue && (o.nr_queues > 1 || ps->rotate_secs)) {
 		ret = pcap_open_merged(s, p, ps, &o);
 		if (ret)
 			goto fail;
@@ -1097,6 +1115,11 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		n = snprintf(p->path, sizeof(p->path), "%s", ps->path);
 	if (n < 0 || (size_t)n >= sizeof(p->path)) {
 		ret = -ENAMETOOLONG;
+		goto fail;
+	}
+	/* the direct writer's lossless records, until each writev() */
+	if (p->ll && !(p->arena = malloc(PCAP_ARENA))) {
+		ret = -ENOMEM;
 		goto fail;
 	}
 	p->root_reserve = pcap_may_use_reserve();
@@ -1128,3 +1151,15 @@ const struct xrx_sink_ops xrx_sink_pcap_ops = {
 	.usage = "pcap:/PATH[,size=N,files=N,snaplen=N,explain]",
 	.coalesce_usec = XRX_LIVE_COALESCE_USEC_FILE,
 };
+
+struct xrx_lossless *xrx_sink_pcap__lossless(struct xrx_sink *s,
+					     __u32 *snaplen)
+{
+	struct pcap_sink *p;
+
+	if (s->ops != &xrx_sink_pcap_ops || !s->priv)
+		return NULL;
+	p = s->priv;
+	*snaplen = p->snaplen;
+	return p->ll;
+}

@@ -12,19 +12,31 @@
  * as a packet whose head is that buffer, flushes the sink, and only then
  * frees the records (pcap queues pointers to the bytes until its flush).
  * A full ring costs the tee the packet, counted, never the primary.
+ *
+ * A lossless pcap tee (sink/lossless.h) needs each aggregate's frames
+ * for its segment record, and they are gone by the time the writer
+ * writes the copy: the worker makes the record with the copy, while the
+ * frames are still there (the cost of the copy and the record, no wait),
+ * and puts it in the ring after the packet's bytes; the writer gives it
+ * to the sink with the packet. An aggregate it makes none for (the
+ * frames not kept in place) goes without one, which the sink writes as
+ * it is and counts, as a lossless primary does.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "sink/lossless.h"
 #include "sink/tee.h"
 
-/* A record: the packet as delivered, then pkt.len bytes, padded to 8. A
- * size of 0 says the records go on at the start of the ring. */
+/* A record: the packet as delivered, then pkt.len bytes, then a lossless
+ * tee's segment record option of optlen bytes, padded to 8. A size of 0
+ * says the records go on at the start of the ring. */
 struct tee_rec {
 	__u32 size;			/* the record's bytes, padding included */
-	__u32 pad;
+	__u32 optlen;			/* lossless: the option's bytes */
+	__u64 ts_ns;			/* lossless: the time it was made for */
 	struct xrx_pkt pkt;
 	__u8 data[];
 };
@@ -48,6 +60,9 @@ static void tee_write(struct xrx_tee *t, __u64 from, __u64 to)
 		r->pkt.head_len = r->pkt.len;
 		r->pkt.frags = NULL;
 		r->pkt.nr_frags = 0;
+		if (t->sink_ll)
+			xrx_lossless_give(t->sink_ll, r->data + r->pkt.len,
+					  r->optlen, r->ts_ns);
 		err = xrx_sink__deliver(t->sink, &r->pkt);
 		if (err)
 			atomic_store(&t->werr, err);
@@ -124,6 +139,19 @@ struct xrx_tee *xrx_tee__new(struct xrx_sink *sink)
 		return NULL;
 	}
 	t->sink = sink;
+	/* A lossless capture: the worker makes the records (above). */
+	t->sink_ll = xrx_sink_pcap__lossless(sink, &t->snaplen);
+	if (t->sink_ll) {
+		t->ll = xrx_lossless_new(t->sink_ll->seg_time,
+					 t->sink_ll->ctx);
+		if (!t->ll) {
+			free(t->ring);
+			free(t);
+			errno = ENOMEM;
+			return NULL;
+		}
+		t->sink_ll->given_only = true;
+	}
 	/* The tee's packets are its own copies: nothing to give back. */
 	xrx_sink__bind(sink, NULL, NULL);
 	pthread_mutex_init(&t->lock, NULL);
@@ -132,6 +160,9 @@ struct xrx_tee *xrx_tee__new(struct xrx_sink *sink)
 	if (err) {
 		pthread_cond_destroy(&t->cond);
 		pthread_mutex_destroy(&t->lock);
+		if (t->sink_ll)
+			t->sink_ll->given_only = false;
+		xrx_lossless_free(t->ll);
 		free(t->ring);
 		free(t);
 		errno = err;
@@ -161,6 +192,7 @@ void xrx_tee__free(struct xrx_tee *t)
 	xrx_sink__close(t->sink);
 	pthread_cond_destroy(&t->cond);
 	pthread_mutex_destroy(&t->lock);
+	xrx_lossless_free(t->ll);
 	free(t->ring);
 	free(t);
 }
@@ -177,10 +209,32 @@ void xrx_tee__drain(struct xrx_tee *t)
 	}
 }
 
+/*
+ * A lossless tee: @pkt's record option, made now that its frames are
+ * here, into t->ll->opt; its time into *@ts_ns. Return: its bytes, 0 for
+ * none (the sink writes the aggregate as it is, and counts it).
+ */
+static __u32 tee_record(struct xrx_tee *t, const struct xrx_pkt *pkt,
+			__u64 *ts_ns)
+{
+	__u32 wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
+	struct timespec now;
+	const __u8 *opt;
+
+	clock_gettime(CLOCK_REALTIME, &now);	/* vDSO: no syscall */
+	return xrx_lossless_record(t->ll, pkt,
+				   wire < t->snaplen ? wire : t->snaplen,
+				   (__u64)now.tv_sec * 1000000000ull +
+					   (__u64)now.tv_nsec,
+				   ts_ns, &opt);
+}
+
 /* Copy @pkt into the ring. Return: false when there is no room. */
 static bool tee_put(struct xrx_tee *t, const struct xrx_pkt *pkt)
 {
-	__u64 need = TEE_ALIGN(sizeof(struct tee_rec) + pkt->len);
+	__u64 ts_ns = 0;
+	__u32 optlen = t->ll ? tee_record(t, pkt, &ts_ns) : 0;
+	__u64 need = TEE_ALIGN(sizeof(struct tee_rec) + pkt->len + optlen);
 	__u64 head = t->head_own, pos = head % XRX_TEE_RING_BYTES;
 	__u64 room = XRX_TEE_RING_BYTES -
 		     (head - atomic_load_explicit(&t->tail, memory_order_acquire));
@@ -200,6 +254,8 @@ static bool tee_put(struct xrx_tee *t, const struct xrx_pkt *pkt)
 	}
 	r = (struct tee_rec *)(t->ring + pos);
 	r->size = (__u32)need;
+	r->optlen = optlen;
+	r->ts_ns = ts_ns;
 	r->pkt = *pkt;
 	d = r->data;
 	memcpy(d, pkt->head, pkt->head_len);
@@ -208,6 +264,8 @@ static bool tee_put(struct xrx_tee *t, const struct xrx_pkt *pkt)
 		memcpy(d, pkt->frags[i].data, pkt->frags[i].len);
 		d += pkt->frags[i].len;
 	}
+	if (optlen)
+		memcpy(d, t->ll->opt, optlen);
 	t->head_own = head + need;
 	atomic_store_explicit(&t->head, t->head_own, memory_order_release);
 	return true;

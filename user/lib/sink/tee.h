@@ -45,10 +45,16 @@ enum xrx_tee_turn {
 	XRX_TEE_WRITING,	/* writes again, none lost since */
 };
 
+struct xrx_lossless;
+
 struct xrx_tee {
 	struct xrx_sink *sink;		/* the second sink, owned; its
 					 * deliver and flush run on the
 					 * writer thread only */
+	/* A lossless pcap sink: its state (the writer's), and the worker's
+	 * to make the records with (sink/tee.c) */
+	struct xrx_lossless *sink_ll, *ll;
+	__u32 snaplen;			/* the sink's */
 	/* The worker's side. */
 	bool losing;			/* in an episode of losses */
 	int err;			/* last error the sink returned */
