@@ -54,18 +54,24 @@ check "no per-queue files" $?
 # segs_out: the writer of the one file counts it as the per-queue one.
 po=$(rxstat sink pkts_out)
 so=$(rxstat sink segs_out)
-[ "$po" = 32 ] && [ "$so" = 640 ]
-check "the sink counts 32 packets, 640 segments written ($po, $so)" $?
+[ "$po" = "$(rxstat engine pkts_out)" ] && [ "$so" = 640 ]
+check "the sink counts every packet the engine gave it, 640 segments written ($po, $so)" $?
 
 tshark -r $NG -T fields -e frame.interface_id -e frame.time_epoch \
 	-e tcp.srcport -e tcp.len >$WORK/ng.txt 2>$WORK/ng.err
 # The status before the message's $(...), which would replace $?.
 r=$?
 check "tshark reads the file ($(head -c 200 $WORK/ng.err))" $r
+# Every payload byte of the 640 segments (1448 each) in the one file, in
+# as many records as the engine delivered: 32 when no train is split by
+# the 20 ms flush timeout, which a stalled sender on a busy machine can
+# do, so only "merged" is asserted (the merge rules have their own
+# exact tests).
 n=$(wc -l <$WORK/ng.txt)
-[ "$n" = 32 ] && [ "$(rxstat engine pkts_out)" = 32 ] &&
-	[ "$(awk '$4 == 28960' $WORK/ng.txt | wc -l)" = 32 ]
-check "one 20-segment aggregate per flow and train, all 32 in the one file ($n)" $?
+pk=$(rxstat engine pkts_out)
+[ "$n" = "$pk" ] && [ "$n" -le 320 ] &&
+	[ "$(awk '{ s += $4 } END { print s }' $WORK/ng.txt)" = $((640 * 1448)) ]
+check "all 640 segments' payload in the one file, merged into $n aggregates (32 unless a train was split)" $?
 [ "$(capinfos $NG | grep -c '^Interface #')" = 2 ]
 check "two Interface Description Blocks, one per queue" $?
 # Each IDB's if_tsresol, read from the file: tshark shows every time
@@ -121,9 +127,11 @@ run $PC ""
 check "live_rx on 2 queues wrote one pcap file (the default format)" $?
 [ "$(od -An -tx4 -N4 $PC | tr -d ' ')" = a1b23c4d ]
 check "the nanosecond pcap magic" $?
+pk=$(rxstat engine pkts_out)
 tshark -r $PC -T fields -e frame.time_epoch -e tcp.len >$WORK/pc.txt 2>$WORK/pc.err &&
-	[ "$(awk '$2 == 28960' $WORK/pc.txt | wc -l)" = 32 ]
-check "tshark reads all 32 aggregates of both queues from it" $?
+	[ "$(wc -l <$WORK/pc.txt)" = "$pk" ] &&
+	[ "$(awk '{ s += $2 } END { print s }' $WORK/pc.txt)" = $((640 * 1448)) ]
+check "tshark reads all $pk aggregates of both queues from it, every payload byte" $?
 awk 'NR > 1 && $1 < prev { bad++ } { prev = $1 } END { exit bad ? 1 : 0 }' $WORK/pc.txt
 check "in time order" $?
 
