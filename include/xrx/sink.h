@@ -180,10 +180,6 @@ struct xrx_sink_opts {
 	 * xrx-replay --split rebuilds the frames. Packets must come
 	 * straight from an engine in copy = header (not through a tee). */
 	bool lossless;
-	/* pcap lossless: when the frame at @addr of the engine's region
-	 * arrived, in ns since the epoch; NULL: when it is written */
-	__u64 (*seg_time)(void *ctx, __u64 addr);
-	void *seg_time_ctx;
 };
 
 struct xrx_sink;
@@ -249,6 +245,14 @@ struct xrx_sink_ops {
 	 * for a kind a peer may wait on (an ACK, a reply).
 	 */
 	__u32 coalesce_usec;
+	/*
+	 * A receive batch starts: called before its frames' arrival time
+	 * (xrx_frame.ts_ns) is read, and ended by flush(). What the batch
+	 * delivers arrived then or later, but for aggregates held from
+	 * before it. May be NULL (the pcap sink's one-file writer orders
+	 * records by arrival time with it).
+	 */
+	void (*begin)(struct xrx_sink *s);
 };
 
 /* Public so that sinks can live in their own files; users treat it as

@@ -5,8 +5,11 @@
  * file read back, every aggregate split with xrx_segrec__split(): the
  * frames come back byte for byte with their times, also where a sender
  * did what the rebuild does not (a jumping IP ID cannot merge, so: a
- * checksum left for offload, PSH on the last, CWR on the first). The
- * spec's lossless option, and its refusal for a tee.
+ * checksum left for offload, PSH on the last, CWR on the first). Every
+ * frame's arrival time (xrx_frame.ts_ns) travels through the engine: the
+ * EPB has the first segment's, its time option the last one's, and the
+ * record each segment's. The spec's lossless option, and its refusal
+ * for a tee.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -37,6 +40,10 @@ struct rt {
 	__u32 out_len[NF];
 	__u64 out_ts[NF];
 	__u32 nr_out;
+	/* the time options read: per EPB, the EPB's time and the option */
+	__u64 epb_ts[NF];
+	struct xrx_time_opt topt[NF];
+	__u32 nr_epb;
 };
 
 static void deliver(void *ctx, struct xrx_pkt *pkt)
@@ -59,13 +66,6 @@ static void release_frame(void *ctx, __u64 addr)
 	(void)addr;
 }
 
-static __u64 seg_time(void *ctx, __u64 addr)
-{
-	struct rt *r = ctx;
-
-	return r->ts[addr / ALIGN];
-}
-
 static int emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 		__u64 ts_ns)
 {
@@ -79,12 +79,18 @@ static int emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 	return 0;
 }
 
-/* Every EPB of the file at @path: split with its record, or taken as is. */
-static void split_file(struct rt *r, const char *path)
+/*
+ * Every EPB of the file at @path: split with its record, or taken as is
+ * (@want_records: whether there must be records); its time option into
+ * r->topt[].
+ */
+static void split_file(struct rt *r, const char *path, bool want_records)
 {
 	static __u8 buf[1 << 20];
 	FILE *f = fopen(path, "rb");
-	__u32 off = 0, n, type, blen, cap, len, th, tl, o, pen, records = 0;
+	__u32 off = 0, n, type, blen, cap, len, th, tl, o, end, pen;
+	__u32 records = 0, rec_len = 0, topts;
+	const __u8 *rec;
 	__u16 code, olen;
 
 	assert_non_null(f);
@@ -99,16 +105,40 @@ static void split_file(struct rt *r, const char *path)
 			memcpy(&tl, buf + off + 16, 4);
 			memcpy(&cap, buf + off + 20, 4);
 			memcpy(&len, buf + off + 24, 4);
-			o = off + 28 + ((cap + 3) & ~3u);
-			memcpy(&code, buf + o, 2);
-			memcpy(&olen, buf + o + 2, 2);
-			memcpy(&pen, buf + o + 4, 4);
-			if (code == XRX_SEGREC_OPT_CODE) {
+			rec = NULL;
+			topts = 0;
+			end = off + blen - 4;
+			/* the options: the time option, a record */
+			for (o = off + 28 + ((cap + 3) & ~3u); o + 4 <= end;
+			     o += 4 + ((olen + 3u) & ~3u)) {
+				memcpy(&code, buf + o, 2);
+				memcpy(&olen, buf + o + 2, 2);
+				if (!code)
+					break;
+				assert_int_equal(code, XRX_SEGREC_OPT_CODE);
+				memcpy(&pen, buf + o + 4, 4);
 				assert_int_equal(pen, XRX_SEGREC_PEN);
+				if (buf[o + 8] == XRX_TIME_OPT_KIND) {
+					assert_int_equal(olen, 4 + sizeof(struct xrx_time_opt));
+					assert_true(r->nr_epb < NF);
+					memcpy(&r->topt[r->nr_epb], buf + o + 8,
+					       sizeof(struct xrx_time_opt));
+					topts++;
+				} else {
+					assert_int_equal(buf[o + 8],
+							 XRX_SEGREC_VERSION);
+					rec = buf + o + 8;
+					rec_len = olen - 4u;
+				}
+			}
+			/* every EPB has one time option */
+			assert_int_equal(topts, 1);
+			r->epb_ts[r->nr_epb++] = (__u64)th << 32 | tl;
+			if (rec) {
 				assert_int_equal(xrx_segrec__split(
 					buf + off + 28, cap, len,
 					(__u64)th << 32 | tl,
-					buf + o + 8, olen - 4u, emit, r), 0);
+					rec, rec_len, emit, r), 0);
 				records++;
 			} else {
 				emit(r, buf + off + 28, cap, len,
@@ -117,21 +147,23 @@ static void split_file(struct rt *r, const char *path)
 		}
 		off += blen;
 	}
-	assert_true(records >= 1);
+	assert_true(want_records ? records >= 1 : records == 0);
 }
 
 /*
- * @n TCP/IPv4 frames of one flow, @mod() changing each spec, through the
- * engine into a lossless capture and back.
+ * @n TCP/IPv4 frames of one flow, @mod() changing each spec, each with
+ * its own arrival time, through the engine into a capture (@lossless,
+ * or plain pcapng) and back.
  */
-static void roundtrip(const char *dir, __u32 n,
-		      void (*mod)(struct frame_spec *s, __u32 i))
+static void roundtrip_as(const char *dir, __u32 n,
+			 void (*mod)(struct frame_spec *s, __u32 i),
+			 bool lossless)
 {
 	struct rt *r = calloc(1, sizeof(*r));
 	struct xrx_engine_opts eo = { .sz = sizeof(eo) };
 	struct xrx_sink_opts so = { .sz = sizeof(so) };
 	char spec[256];
-	__u32 i;
+	__u32 i, seg, aggs = 0;
 
 	assert_non_null(r);
 	for (i = 0; i < n; i++) {
@@ -150,10 +182,10 @@ static void roundtrip(const char *dir, __u32 n,
 		r->frames[i].addr = i * ALIGN;
 		r->frames[i].len = (__u32)len;
 		r->ts[i] = 1700000000123456789ull + i * 1234567;
+		r->frames[i].ts_ns = r->ts[i];
 	}
-	snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,lossless", dir);
-	so.seg_time = seg_time;
-	so.seg_time_ctx = r;
+	snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,%s", dir,
+		 lossless ? "lossless" : "format=pcapng");
 	r->s = xrx_sink__open(spec, &so);
 	assert_non_null(r->s);
 	xrx_sink__bind(r->s, release, r);
@@ -170,7 +202,27 @@ static void roundtrip(const char *dir, __u32 n,
 	xrx_engine__free(r->e);
 
 	snprintf(spec, sizeof(spec), "%s/ll.pcapng", dir);
-	split_file(r, spec);
+	split_file(r, spec, lossless);
+	/* each EPB: its first segment's time, the last's in the option,
+	 * software times (no NIC stamp came with the frames) */
+	for (i = 0, seg = 0; i < r->nr_epb; i++) {
+		assert_int_equal(r->topt[i].kind, XRX_TIME_OPT_KIND);
+		assert_int_equal(r->topt[i].flags, 0);
+		assert_int_equal(r->topt[i].reserved, 0);
+		assert_true(r->topt[i].segs >= 1);
+		assert_true(seg + r->topt[i].segs <= n);
+		assert_true(r->epb_ts[i] == r->ts[seg]);
+		seg += r->topt[i].segs;
+		assert_true(r->topt[i].last_ns == r->ts[seg - 1]);
+		if (r->topt[i].segs > 1)
+			aggs++;
+	}
+	assert_int_equal(seg, n);
+	assert_true(aggs >= 1);
+	if (!lossless) {
+		free(r);
+		return;
+	}
 	assert_int_equal(r->nr_out, n);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(r->out_len[i], r->frames[i].len);
@@ -180,6 +232,12 @@ static void roundtrip(const char *dir, __u32 n,
 		assert_true(r->out_ts[i] == r->ts[i]);
 	}
 	free(r);
+}
+
+static void roundtrip(const char *dir, __u32 n,
+		      void (*mod)(struct frame_spec *s, __u32 i))
+{
+	roundtrip_as(dir, n, mod, true);
 }
 
 static void mod_offload(struct frame_spec *s, __u32 i)
@@ -233,6 +291,14 @@ static void test_fixed_id(void **state)
 {
 	(void)state;
 	roundtrip(dir, NF, mod_fixed_id);
+}
+
+/* Not lossless: the EPB and its time option alone say when the first and
+ * the last segment came. */
+static void test_times_plain(void **state)
+{
+	(void)state;
+	roundtrip_as(dir, NF, mod_offload, false);
 }
 
 static void test_spec(void **state)
@@ -334,6 +400,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bulk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_times_plain, setup, teardown),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test_setup_teardown(test_tee_refused, setup, teardown),
 		cmocka_unit_test(test_malformed),

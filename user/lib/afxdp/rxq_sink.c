@@ -135,6 +135,13 @@ void xrx_rxq_tee_flush(struct xrx_rxq *q)
 	}
 }
 
+/* A batch starts, before its arrival time is read (xrx_sink_ops.begin). */
+void xrx_rxq_begin_sinks(struct xrx_rxq *q)
+{
+	if (q->sink && q->sink->ops->begin)
+		q->sink->ops->begin(q->sink);
+}
+
 /* The end of a batch: the sink first, then its tee. */
 void xrx_rxq_flush_sinks(struct xrx_rxq *q)
 {

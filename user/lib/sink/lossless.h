@@ -15,8 +15,6 @@ struct xrx_pkt;
 struct xrx_segrec_seg;
 
 struct xrx_lossless {
-	__u64 (*seg_time)(void *ctx, __u64 addr);
-	void *ctx;
 	struct xrx_segrec_seg *segs;	/* room for nr_segs */
 	__u32 nr_segs;
 	__u64 unrecorded;		/* aggregates written without one */
@@ -24,20 +22,13 @@ struct xrx_lossless {
 };
 
 /* Return: NULL on ENOMEM. */
-struct xrx_lossless *xrx_lossless_new(__u64 (*seg_time)(void *, __u64),
-				      void *ctx);
+struct xrx_lossless *xrx_lossless_new(void);
 void xrx_lossless_free(struct xrx_lossless *l);
 
 /*
- * The time of @pkt's block, in ns since the epoch: when its first frame
- * arrived, or @now_ns if that is not known.
- */
-__u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
-			__u64 now_ns);
-
-/*
  * The custom option (code, length, PEN, record, padding to 4) of @pkt
- * written with @cap of its bytes and the time @ts_ns, into @out (room for
+ * written with @cap of its bytes and the block's time @ts_ns (each
+ * segment's is its arrival time, xrx_pkt_segs()), into @out (room for
  * sizeof(l->opt)). Return: its bytes, 0 for a packet
  * that needs none (held alone) or could not be recorded (counted in
  * l->unrecorded).

@@ -81,6 +81,7 @@
 #include <xrx/live.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
+#include <xrx/segrec.h>
 #include "sink/filter.h"
 
 #include "sink/capfile.h"
@@ -97,9 +98,12 @@
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
 #define PCAP_ARENA (1u << 20)		/* lossless: records of a queue */
 
-/* After an EPB's data: its padding, opt_comment, opt_endofopt and the
- * block's length again */
-#define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
+/* The time option (include/xrx/segrec.h): code, length, PEN, value */
+#define PCAPNG_TIME_OPT (8 + sizeof(struct xrx_time_opt))
+/* After an EPB's data: its padding, opt_comment, the time option,
+ * opt_endofopt and the block's length again */
+#define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + \
+			PCAPNG_TIME_OPT + 4 + 4)
 #define PCAP_HDR_MAX 512		/* the direct writer's file header */
 #define PCAP_ROTATE_SECS_MAX (7 * 86400)
 
@@ -186,7 +190,7 @@ static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
 	}
 	snprintf(name, sizeof(name), "q%u", p->queue);
 	snprintf(comment, sizeof(comment),
-		 "xrx queue %u; timestamps: software, CLOCK_REALTIME when the packet reached the sink",
+		 "xrx queue %u; timestamps: arrival (first segment), CLOCK_REALTIME at the RX ring or the NIC's; see the time option",
 		 p->queue);
 	n = xrx_pcapng_shb(buf, cap, "xrx");
 	return n + xrx_pcapng_idb(buf + n, cap - n, p->snaplen,
@@ -399,20 +403,56 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 }
 
 
+/* The packet's arrival time (an aggregate's first segment's), ns since
+ * the epoch; the clock's now for a packet that came without one. */
+static __u64 pcap_pkt_time(const struct xrx_pkt *pkt)
+{
+	struct timespec ts;
+
+	if (pkt->ts_ns)
+		return pkt->ts_ns;
+	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/*
+ * The time option of @pkt, whose EPB has the time @first (ns), into @buf
+ * (PCAPNG_TIME_OPT bytes). Return: its bytes.
+ */
+static __u32 pcapng_time_opt(void *buf, size_t cap, const struct xrx_pkt *pkt,
+			     __u64 first)
+{
+	struct xrx_time_opt v = {
+		.kind = XRX_TIME_OPT_KIND,
+		.flags = (pkt->ts_flags & XRX_PKT_TS_NIC ? XRX_TIME_OPT_F_NIC :
+							    0) |
+			 (pkt->ts_flags & XRX_PKT_TS_NIC_LAST ?
+				  XRX_TIME_OPT_F_NIC_LAST : 0),
+		.segs = pkt->gso_segs ? pkt->gso_segs : 1,
+		.last_ns = pkt->ts_last_ns ? pkt->ts_last_ns : first,
+	};
+
+	return xrx_pcapng_opt_custom(buf, cap, XRX_PCAPNG_OPT_CUSTOM_BIN,
+				     XRX_SEGREC_PEN, &v, sizeof(v));
+}
+
 /*
  * What follows an EPB's @cap_len data bytes into @t: the padding, the
- * opt_comment @c of @clen bytes, opt_endofopt and the block's @total
- * length. Return: its bytes.
+ * opt_comment @c of @clen bytes, the time option of @pkt (its EPB's
+ * time @first), opt_endofopt and the block's @total length. Return: its
+ * bytes.
  */
 static __u32 pcapng_trailer(__u8 *t, __u32 cap_len, const char *c,
-			    __u32 clen, __u32 total, bool end)
+			    __u32 clen, const struct xrx_pkt *pkt, __u64 first,
+			    __u32 total, bool end)
 {
-	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + PCAPNG_TIME_OPT + 4];
 	__u32 n = 0, pad = XRX_PCAPNG_PAD4(cap_len) - cap_len;
 
 	if (c)
 		n = xrx_pcapng_opt(opts, sizeof(opts), XRX_PCAPNG_OPT_COMMENT,
 				   c, (__u16)clen);
+	n += pcapng_time_opt(opts + n, sizeof(opts) - n, pkt, first);
 	if (end) {
 		n += xrx_pcapng_opt_end(opts + n, sizeof(opts) - n);
 		return xrx_pcapng_epb_tail(t, cap_len, opts, n, total);
@@ -461,28 +501,32 @@ static void pcap_copy(const struct xrx_pkt *pkt, __u8 *d, __u32 cap)
 static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 			       struct xrx_pkt *pkt)
 {
-	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + PCAPNG_TIME_OPT + 4];
 	char why[XRX_EXPLAIN_MAX];
 	__u32 wire, cap, len, olen = 0, clen;
-	struct timespec ts;
 	__u64 stamp;
 	__u8 *d;
 
 	wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
 	cap = wire < p->snaplen ? wire : p->snaplen;
-	if (p->ng && p->explain) {
-		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
-					sizeof(why));
-		olen = xrx_pcapng_opt(opts, sizeof(opts),
-				      XRX_PCAPNG_OPT_COMMENT, why, (__u16)clen);
+	/* Busy before a clock read (a packet without a time): the writer
+	 * orders by the time. */
+	xrx_merge__begin(p->mq);
+	stamp = pcap_pkt_time(pkt);
+	if (p->ng) {
+		if (p->explain) {
+			clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+						sizeof(why));
+			olen = xrx_pcapng_opt(opts, sizeof(opts),
+					      XRX_PCAPNG_OPT_COMMENT, why,
+					      (__u16)clen);
+		}
+		olen += pcapng_time_opt(opts + olen, sizeof(opts) - olen, pkt,
+					stamp);
 		olen += xrx_pcapng_opt_end(opts + olen, sizeof(opts) - olen);
 	}
 	len = p->ng ? xrx_pcapng_epb_len(cap, olen) :
 		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
-	/* Busy before the clock read: the writer orders by it. */
-	xrx_merge__begin(p->mq);
-	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
-	stamp = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 	d = xrx_merge__reserve(p->mq, len, stamp,
 			       pkt->gso_segs ? pkt->gso_segs : 1);
 	if (!d) {
@@ -499,8 +543,8 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 		xrx_pcapng_epb_tail(d + cap, cap, opts, olen, len);
 	} else {
 		struct pcap_rec_hdr rec = {
-			.ts_sec = (__u32)ts.tv_sec,
-			.ts_frac = (__u32)ts.tv_nsec,
+			.ts_sec = (__u32)(stamp / 1000000000),
+			.ts_frac = (__u32)(stamp % 1000000000),
 			.incl_len = cap,
 			.orig_len = wire,
 		};
@@ -550,10 +594,9 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	struct pcap_rec_hdr *rec;
 	struct xrx_pcapng_epb *epb;
 	char why[XRX_EXPLAIN_MAX];
-	struct timespec ts;
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
 	__u32 optlen = 0;
-	__u64 stamp, ts_ns = 0;
+	__u64 stamp, ts_ns;
 	int err = 0;
 
 	/* Not written by choice: no loss, so before the checks of one. */
@@ -584,23 +627,19 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	wire = pkt->len + tag;
 	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
+	/* the block's time as written: ns, or us */
+	ts_ns = pcap_pkt_time(pkt);
+	if (!p->nsec)
+		ts_ns -= ts_ns % 1000;
 	if (p->ng) {
 		if (p->explain)
 			clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
 						sizeof(why));
 		rec_bytes = sizeof(*epb) + XRX_PCAPNG_PAD4(left) +
-			    (p->explain ? 4 + XRX_PCAPNG_PAD4(clen) : 0) + 4 + 4;
+			    (p->explain ? 4 + XRX_PCAPNG_PAD4(clen) : 0) +
+			    PCAPNG_TIME_OPT + 4 + 4;
 	}
 	if (p->ll) {
-		struct timespec now;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		ts_ns = xrx_lossless_time(p->ll, pkt,
-					  (__u64)now.tv_sec * 1000000000 +
-						  now.tv_nsec);
-		/* the block's time as written: ns, or us */
-		if (!p->nsec)
-			ts_ns -= ts_ns % 1000;
 		optlen = tag ? 0 :
 			       xrx_lossless_option(p->ll, pkt, cap, ts_ns,
 						   p->ll->opt);
@@ -634,25 +673,19 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		}
 	}
 
-	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
-	if (p->ll) {
-		ts.tv_sec = (time_t)(ts_ns / 1000000000);
-		ts.tv_nsec = (long)(ts_ns % 1000000000);
-	}
 	p->rec_bytes[p->nr_pkts] = rec_bytes;
 	p->queued_bytes += rec_bytes;
 	if (p->ng) {
 		epb = &p->epbs[p->nr_pkts];
-		stamp = p->nsec ? (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec :
-				  (__u64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+		stamp = p->nsec ? ts_ns : ts_ns / 1000;
 		xrx_pcapng_epb_head(epb, 0, stamp, left, wire, rec_bytes);
 		p->iov[p->nr_iovs].iov_base = epb;
 		p->iov[p->nr_iovs++].iov_len = sizeof(*epb);
 	} else {
 		rec = &p->recs[p->nr_pkts];
-		rec->ts_sec = (__u32)ts.tv_sec;
-		rec->ts_frac = p->nsec ? (__u32)ts.tv_nsec :
-					 (__u32)(ts.tv_nsec / 1000);
+		rec->ts_sec = (__u32)(ts_ns / 1000000000);
+		rec->ts_frac = p->nsec ? (__u32)(ts_ns % 1000000000) :
+					 (__u32)(ts_ns % 1000000000 / 1000);
 		rec->incl_len = left;
 		rec->orig_len = wire;
 		p->iov[p->nr_iovs].iov_base = rec;
@@ -696,7 +729,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		p->iov[p->nr_iovs].iov_base = tr;
 		p->iov[p->nr_iovs++].iov_len =
 			pcapng_trailer(tr, cap, p->explain ? why : NULL, clen,
-				       rec_bytes, !p->ll);
+				       pkt, ts_ns, rec_bytes, !p->ll);
 	}
 	if (p->ll) {
 		p->iov[p->nr_iovs].iov_base =
@@ -713,6 +746,15 @@ static void pcap_free(struct pcap_sink *p)
 	xrx_lossless_free(p->ll);
 	free(p->arena);
 	free(p);
+}
+
+/* One file for all queues: this queue's batch is stamped after this. */
+static void pcap_begin(struct xrx_sink *s)
+{
+	struct pcap_sink *p = s->priv;
+
+	if (p->mq)
+		xrx_merge__batch(p->mq);
 }
 
 static int pcap_flush(struct xrx_sink *s)
@@ -1059,7 +1101,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 		goto fail;
 	}
 	if (o.lossless) {
-		p->ll = xrx_lossless_new(o.seg_time, o.seg_time_ctx);
+		p->ll = xrx_lossless_new();
 		p->arena = malloc(PCAP_ARENA);
 		if (!p->ll || !p->arena) {
 			ret = -ENOMEM;
@@ -1127,4 +1169,5 @@ const struct xrx_sink_ops xrx_sink_pcap_ops = {
 	.flags = XRX_SINK_F_CONSUMES | XRX_SINK_F_FILES,
 	.usage = "pcap:/PATH[,size=N,files=N,snaplen=N,explain]",
 	.coalesce_usec = XRX_LIVE_COALESCE_USEC_FILE,
+	.begin = pcap_begin,
 };
