@@ -320,10 +320,15 @@ static void xrx_rxq_stamp(struct xrx_rxq *q, __u32 nf)
 		f->ts_ns = now;
 		if (m && m->rx_ts && m->magic == XRX_META_MAGIC &&
 		    m->version == XRX_META_VERSION) {
-			f->ts_ns = xrx_rxts_nic(&q->rxts, m->rx_ts, now);
+			xrx_rxts_see(&q->rxts, m->rx_ts, now);
 			f->flags |= XRX_FRAME_F_TS_NIC;
 		}
 	}
+	/* the NIC's stamps, once the batch has set the offset */
+	for (i = 0; i < nf; i++)
+		if (q->frames[i].flags & XRX_FRAME_F_TS_NIC)
+			q->frames[i].ts_ns = xrx_rxts_nic(
+				&q->rxts, q->frames[i].meta->rx_ts, now);
 }
 
 /*

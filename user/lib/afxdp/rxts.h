@@ -33,14 +33,23 @@ struct xrx_rxts {
 	__u64 win_start;		/* 0: no stamp seen yet */
 };
 
-/* The NIC's stamp @nic of a frame read from the ring at @now (both ns;
- * @now on CLOCK_REALTIME), on CLOCK_REALTIME. */
-static inline __u64 xrx_rxts_nic(struct xrx_rxts *t, __u64 nic, __u64 now)
+static inline bool xrx_rxts_synced(__s64 d)
 {
-	__s64 d = (__s64)(now - nic), off;
+	return d > -XRX_RXTS_SYNCED && d < XRX_RXTS_SYNCED;
+}
 
-	if (d > -XRX_RXTS_SYNCED && d < XRX_RXTS_SYNCED)
-		return nic;
+/*
+ * A frame stamped @nic by the NIC was read from the ring at @now (both
+ * ns; @now on CLOCK_REALTIME). Every frame of a batch is seen before any
+ * is converted: the batch's last frame, the nearest to the ring read,
+ * sets the offset for all of them, so their intervals stay the NIC's.
+ */
+static inline void xrx_rxts_see(struct xrx_rxts *t, __u64 nic, __u64 now)
+{
+	__s64 d = (__s64)(now - nic);
+
+	if (xrx_rxts_synced(d))
+		return;
 	if (!t->win_start) {
 		t->win_start = now;
 		t->cur_min = t->prev_min = d;
@@ -53,6 +62,17 @@ static inline __u64 xrx_rxts_nic(struct xrx_rxts *t, __u64 nic, __u64 now)
 	} else if (d < t->cur_min) {
 		t->cur_min = d;
 	}
+}
+
+/* The stamp @nic of a frame of the batch read at @now (seen before), on
+ * CLOCK_REALTIME. */
+static inline __u64 xrx_rxts_nic(const struct xrx_rxts *t, __u64 nic,
+				 __u64 now)
+{
+	__s64 off;
+
+	if (xrx_rxts_synced((__s64)(now - nic)) || !t->win_start)
+		return nic;
 	off = t->cur_min < t->prev_min ? t->cur_min : t->prev_min;
 	return nic + (__u64)off;
 }
