@@ -511,6 +511,12 @@ XRX_API __u64 xrx_engine__memory(const struct xrx_engine *e);
 XRX_API __u32 xrx_engine__held(const struct xrx_engine *e);
 /* When the oldest held aggregate times out (ns, same clock), or 0. */
 XRX_API __u64 xrx_engine__next_timeout(const struct xrx_engine *e);
+/*
+ * The arrival time (xrx_frame.ts_ns) of the oldest held aggregate's first
+ * segment, or 0 if none is held: no packet delivered later, but by a
+ * frame given later, arrived earlier (frames given in arrival order).
+ */
+XRX_API __u64 xrx_engine__held_since(const struct xrx_engine *e);
 
 /* Give back a delivered packet: its frames are released. */
 XRX_API void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt);

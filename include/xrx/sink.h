@@ -246,13 +246,16 @@ struct xrx_sink_ops {
 	 */
 	__u32 coalesce_usec;
 	/*
-	 * A receive batch starts: called before its frames' arrival time
-	 * (xrx_frame.ts_ns) is read, and ended by flush(). What the batch
-	 * delivers arrived then or later, but for aggregates held from
-	 * before it. May be NULL (the pcap sink's one-file writer orders
-	 * records by arrival time with it).
+	 * Arrival order (the pcap sink's one-file writer orders records by
+	 * arrival time with it; may be NULL). begin(s, 0): a receive batch
+	 * starts, before its frames' arrival time (xrx_frame.ts_ns) is read;
+	 * what it delivers arrived then or later, but for packets held from
+	 * before. begin(s, T), right before a flush(): the engine still
+	 * holds packets, the earliest arrived at T
+	 * (xrx_engine__held_since()); until the next flush() nothing
+	 * delivered arrived before T.
 	 */
-	void (*begin)(struct xrx_sink *s);
+	void (*begin)(struct xrx_sink *s, __u64 held_ns);
 };
 
 /* Public so that sinks can live in their own files; users treat it as

@@ -156,6 +156,11 @@ fail:
 	return NULL;
 }
 
+__u64 xrx_engine__held_since(const struct xrx_engine *e)
+{
+	return e && e->table.oldest ? e->table.oldest->pkt.ts_ns : 0;
+}
+
 __u64 xrx_engine__memory(const struct xrx_engine *e)
 {
 	return e ? e->mem_bytes : 0;

@@ -384,9 +384,7 @@ static void merge_build_header(struct xrx_merge *m)
 		__u32 k;
 
 		snprintf(name, sizeof(name), "q%u", i);
-		snprintf(comment, sizeof(comment),
-			 "xrx queue %u; timestamps: software, CLOCK_REALTIME when the packet reached the sink (an aggregate: when its last segment had arrived), nanoseconds",
-			 i);
+		snprintf(comment, sizeof(comment), XRX_PCAPNG_IDB_COMMENT, i);
 		k = xrx_pcapng_idb(m->hdr + n, sizeof(m->hdr) - n,
 				   m->cfg.snaplen, 9, name, comment);
 		if (!k) {
@@ -951,14 +949,19 @@ void xrx_merge__commit(struct xrx_merge_q *q)
 	merge_done(q);
 }
 
-void xrx_merge__mark(struct xrx_merge_q *q, __u64 now)
+void xrx_merge__mark(struct xrx_merge_q *q, __u64 now, __u64 held)
 {
+	if (held && held < now)
+		now = held;
 	if (now > q->floor)
 		q->floor = now;
 	atomic_store_explicit(&q->mark, now, memory_order_release);
-	/* the batch is over, after its records and its mark */
-	q->in_batch = false;
-	atomic_store_explicit(&q->busy, 0, memory_order_release);
+	/* the batch is over, after its records and its mark; with packets
+	 * held, this queue is not idle: as in a delivery until they are
+	 * out (the hold bounds the wait) */
+	q->in_batch = held != 0;
+	if (!held)
+		atomic_store_explicit(&q->busy, 0, memory_order_release);
 	if (q->head_own - atomic_load_explicit(&q->tail, memory_order_relaxed) >=
 	    MERGE_WAKE_BYTES)
 		merge_wake(q->m);
@@ -972,7 +975,7 @@ void xrx_merge__leave(struct xrx_merge_q *q)
 	int i;
 
 	/* Nothing earlier comes from this queue: the others go on. */
-	xrx_merge__mark(q, ~0ull);
+	xrx_merge__mark(q, ~0ull, 0);
 	pthread_mutex_lock(&merge_groups_lock);
 	last = m->members == 1;
 	if (last) {

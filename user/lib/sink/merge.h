@@ -16,7 +16,7 @@
  *                       buf = xrx_merge__reserve(mq, len, ts, segs);
  *                       ... the record's bytes into buf ...
  *                       xrx_merge__commit(mq);
- *   batch end:          xrx_merge__mark(mq, now);
+ *   batch end:          xrx_merge__mark(mq, now, held);
  *   close:              xrx_merge__leave(mq);
  *
  * Order: a record is written once every other queue has either a record
@@ -85,8 +85,12 @@ void xrx_merge__batch(struct xrx_merge_q *q);
 void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
 			 __u32 segs);
 void xrx_merge__commit(struct xrx_merge_q *q);
-/* A batch ended at @now: this queue has nothing earlier to come. */
-void xrx_merge__mark(struct xrx_merge_q *q, __u64 now);
+/*
+ * A batch ended at @now: this queue has nothing earlier to come, but
+ * for packets held since @held (0: none), before which nothing comes;
+ * the queue then stays in a delivery until a mark without them.
+ */
+void xrx_merge__mark(struct xrx_merge_q *q, __u64 now, __u64 held);
 /*
  * Leave after the writer wrote what this queue handed off (bounded);
  * the last queue out stops the writer, closes the file and waits for the

@@ -128,6 +128,8 @@ struct pcap_sink {
 	int fd;
 	struct xrx_merge_q *mq;		/* one file for all queues: the
 					 * writer's hand-off (sink/merge.h) */
+	__u64 held_ns;			/* ... the engine holds packets
+					 * that arrived then (pcap_begin()) */
 	__u32 queue;
 	bool fifo;
 	bool no_wait;			/* refuse a FIFO (opts->no_wait) */
@@ -181,7 +183,7 @@ static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
 		.snaplen = p->snaplen,
 		.linktype = PCAP_LINKTYPE_ETHERNET,
 	};
-	char name[32], comment[128];
+	char name[32], comment[160];
 	__u32 n;
 
 	if (!p->ng) {
@@ -189,9 +191,7 @@ static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
 		return sizeof(h);
 	}
 	snprintf(name, sizeof(name), "q%u", p->queue);
-	snprintf(comment, sizeof(comment),
-		 "xrx queue %u; timestamps: arrival (first segment), CLOCK_REALTIME at the RX ring or the NIC's; see the time option",
-		 p->queue);
+	snprintf(comment, sizeof(comment), XRX_PCAPNG_IDB_COMMENT, p->queue);
 	n = xrx_pcapng_shb(buf, cap, "xrx");
 	return n + xrx_pcapng_idb(buf + n, cap - n, p->snaplen,
 				  p->nsec ? 9 : 6, name, comment);
@@ -748,12 +748,17 @@ static void pcap_free(struct pcap_sink *p)
 	free(p);
 }
 
-/* One file for all queues: this queue's batch is stamped after this. */
-static void pcap_begin(struct xrx_sink *s)
+/* One file for all queues: this queue's batch is stamped after this;
+ * at its end, what it still holds arrived at @held_ns. */
+static void pcap_begin(struct xrx_sink *s, __u64 held_ns)
 {
 	struct pcap_sink *p = s->priv;
 
-	if (p->mq)
+	if (!p->mq)
+		return;
+	if (held_ns)
+		p->held_ns = held_ns;
+	else
 		xrx_merge__batch(p->mq);
 }
 
@@ -763,10 +768,12 @@ static int pcap_flush(struct xrx_sink *s)
 	struct timespec ts;
 
 	if (p->mq) {
-		/* Every record of this queue to come is later than now. */
+		/* Every record of this queue to come arrived later than now,
+		 * or than what the engine still holds (pcap_begin()). */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		xrx_merge__mark(p->mq, (__u64)ts.tv_sec * 1000000000ull +
-					       (__u64)ts.tv_nsec);
+					       (__u64)ts.tv_nsec, p->held_ns);
+		p->held_ns = 0;
 		return 0;
 	}
 
