@@ -320,6 +320,8 @@ extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
 extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx,
 					__be16 *vlan_proto,
 					__u16 *vlan_tci) __ksym;
+extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx,
+					 __u64 *timestamp) __ksym;
 
 /*
  * 1: the NIC's L4 hash replaces xrx_flow_hash(). 0: hash in software
@@ -335,6 +337,10 @@ const volatile __u8 xrx_use_nic_hash = 1;
  * xrx_meta. -ENODATA: no tag on this frame, which is an answer too
  * (XRX_META_F_HW_META); -EOPNOTSUPP: the driver has no such op. The NIC's
  * hash replaces ours only when it covers the ports (enum xrx_hash_type).
+ * The NIC's RX timestamp goes into rx_ts as it is (its own clock;
+ * userspace moves it onto CLOCK_REALTIME); a driver without one, or
+ * a frame it did not stamp, leaves the 0 that xrx_meta_fill() wrote
+ * (veth answers 0 unless the skb it forwards carries a hardware stamp).
  * Return: 1 if m->hash is the NIC's, 0 if xrx_rx must compute it.
  */
 static __always_inline int read_hw_meta(struct xdp_md *ctx,
@@ -344,7 +350,11 @@ static __always_inline int read_hw_meta(struct xdp_md *ctx,
 	__u16 tci = 0;
 	__be16 proto = 0;
 	__u32 hash = 0;
+	__u64 ts = 0;
 	int err;
+
+	if (!bpf_xdp_metadata_rx_timestamp(ctx, &ts))
+		m->rx_ts = ts;
 
 	err = bpf_xdp_metadata_rx_vlan_tag(ctx, &proto, &tci);
 	if (!err) {

@@ -164,6 +164,9 @@ struct xrx_chunk {
 };
 
 #define XRX_FRAME_F_CHAIN (1u << 0)	/* chunks[] continue the frame */
+#define XRX_FRAME_F_TS_NIC (1u << 1)	/* ts_ns is the NIC's RX timestamp
+					 * (moved onto the caller's clock),
+					 * not the caller's own */
 #define XRX_CHUNKS_MAX 18		/* pieces of one frame, first included:
 					 * MAX_SKB_FRAGS + 1, the most an
 					 * AF_XDP multi-buffer frame spans */
@@ -186,6 +189,11 @@ struct xrx_frame {
 	const struct xrx_chunk *chunks;	/* XRX_FRAME_F_CHAIN only */
 	__u32 nr_chunks;
 	__u32 pad;
+	/* When it arrived, in ns on any clock the consumer knows (the live
+	 * path: CLOCK_REALTIME, when it was taken from the RX ring, or the
+	 * NIC's stamp); 0: not known. The engine only carries it to the
+	 * packet (xrx_pkt.ts_ns, ts_last_ns). */
+	__u64 ts_ns;
 };
 
 /* Payload by reference: bytes the consumer reads in place. */
@@ -238,7 +246,7 @@ struct xrx_pkt {
 	__u8 gso_type;			/* enum xrx_gso_type */
 	__u8 gso_flags;			/* enum xrx_gso_flags */
 	__u8 csum;			/* enum xrx_pkt_csum */
-	__u8 pad0;
+	__u8 ts_flags;			/* XRX_PKT_TS_*: ts_ns, ts_last_ns */
 	__u16 csum_start;		/* = l4_off when csum is PARTIAL */
 	__u16 csum_offset;		/* 16 (TCP) or 6 (UDP) from csum_start */
 	__u16 reason;			/* enum xrx_engine_stat: why delivered */
@@ -260,7 +268,16 @@ struct xrx_pkt {
 	__u16 outer_l3_off;		/* outer IPv4 or IPv6 header */
 	__u16 outer_l4_off;		/* outer UDP header */
 	__u16 inner_mac_off;		/* inner Ethernet header */
+	/* The first segment's arrival time and the last one's
+	 * (xrx_frame.ts_ns; equal for a packet of one segment), 0 if its
+	 * frame carried none. An aggregate's headers are its first
+	 * segment's, and so is its time. */
+	__u64 ts_ns;
+	__u64 ts_last_ns;
 };
+
+#define XRX_PKT_TS_NIC (1u << 0)	/* ts_ns is the NIC's stamp */
+#define XRX_PKT_TS_NIC_LAST (1u << 1)	/* ts_last_ns is the NIC's */
 
 /*
  * Engine counters, one table for the library, CLI and JSON.
@@ -494,6 +511,12 @@ XRX_API __u64 xrx_engine__memory(const struct xrx_engine *e);
 XRX_API __u32 xrx_engine__held(const struct xrx_engine *e);
 /* When the oldest held aggregate times out (ns, same clock), or 0. */
 XRX_API __u64 xrx_engine__next_timeout(const struct xrx_engine *e);
+/*
+ * The arrival time (xrx_frame.ts_ns) of the oldest held aggregate's first
+ * segment, or 0 if none is held: no packet delivered later, but by a
+ * frame given later, arrived earlier (frames given in arrival order).
+ */
+XRX_API __u64 xrx_engine__held_since(const struct xrx_engine *e);
 
 /* Give back a delivered packet: its frames are released. */
 XRX_API void xrx_pkt__release(struct xrx_engine *e, struct xrx_pkt *pkt);

@@ -14,7 +14,7 @@
 #include <xrx/types.h>
 
 #define XRX_META_MAGIC 0x5852	/* "XR" */
-#define XRX_META_VERSION 3	/* 3: struct xrx_hdrs first */
+#define XRX_META_VERSION 4	/* 4: rx_ts first */
 
 enum xrx_meta_flags {
 	XRX_META_F_VLAN = 1 << 0,	/* one or more VLAN tags */
@@ -82,7 +82,16 @@ struct xrx_hdrs {
 
 XRX_STATIC_ASSERT(sizeof(struct xrx_hdrs) == 16, "xrx_hdrs: no padding");
 
+/*
+ * rx_ts comes first, outside the bytes a flow's frames share: the
+ * engine's fast path compares everything from hdrs on
+ * (XRX_META_CMP_OFF). The kernel takes at most 32 bytes of metadata
+ * (xdp_metalen_invalid()): this is all of them.
+ */
 struct xrx_meta {
+	__u64 rx_ts;	/* the NIC's RX timestamp, ns, its own clock
+			 * (bpf_xdp_metadata_rx_timestamp(), the
+			 * device-bound build); 0: none */
 	XRX_HDRS_GROUP;	/* result is XRX_PARSE_L4: xrx_rx writes no
 			 * metadata for other frames */
 	__u16 vlan_tci;	/* the tag the NIC stripped (XRX_META_F_HW_VLAN), */
@@ -92,9 +101,12 @@ struct xrx_meta {
 	__u16 magic;	/* XRX_META_MAGIC; last, next to the packet */
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 24,
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 32,
 		  "xrx_meta layout is ABI between xrx_rx and libxrx");
 XRX_STATIC_ASSERT(sizeof(struct xrx_meta) % 4 == 0,
 		  "bpf_xdp_adjust_meta needs a multiple of 4");
+
+/* Where the bytes every frame of a flow shares start (all but rx_ts). */
+#define XRX_META_CMP_OFF 8
 
 #endif /* XRX_META_H */

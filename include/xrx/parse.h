@@ -531,6 +531,7 @@ static __always_inline int xrx_parse_copy(const __u8 *p, __u32 len,
 static __always_inline void xrx_meta_fill(struct xrx_meta *m,
 					  const struct xrx_parsed *r)
 {
+	m->rx_ts = 0;
 	m->hdrs = r->hdrs;
 	m->vlan_tci = 0;
 	m->vlan_proto = 0;

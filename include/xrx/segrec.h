@@ -41,6 +41,32 @@ extern "C" {
 /* The largest record an option holds: its 16-bit length, less the PEN. */
 #define XRX_SEGREC_MAX (65535 - 4)
 
+/*
+ * The time option: every EPB xrx writes in pcapng carries one, with the
+ * same code and PEN as the segment record, told apart from it by its
+ * first byte (a record's is its version, 1). The EPB's own timestamp is
+ * the packet's arrival time (an aggregate's first segment's); this adds
+ * the last segment's and where each came from (docs/capture.md). All in
+ * the section's byte order.
+ */
+#define XRX_TIME_OPT_KIND 0x54		/* 'T' */
+#define XRX_TIME_OPT_F_NIC 0x01		/* the EPB's time is the NIC's
+					 * RX timestamp, else software */
+#define XRX_TIME_OPT_F_NIC_LAST 0x02	/* last_ns is the NIC's */
+
+struct xrx_time_opt {
+	__u8 kind;			/* XRX_TIME_OPT_KIND */
+	__u8 flags;			/* XRX_TIME_OPT_F_* */
+	__u16 reserved;			/* zero */
+	__u32 segs;			/* segments in the packet, >= 1 */
+	__u64 last_ns;			/* the last segment's arrival, ns
+					 * since the epoch (whatever the
+					 * interface's if_tsresol) */
+};
+
+XRX_STATIC_ASSERT(sizeof(struct xrx_time_opt) == 16,
+		  "the time option's value, after the PEN");
+
 /* One rebuilt frame: @len bytes of which @cap are at @data. */
 typedef int (*xrx_segrec_emit_fn)(void *ctx, const __u8 *data, __u32 cap,
 				  __u32 len, __u64 ts_ns);

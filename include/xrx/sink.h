@@ -181,10 +181,6 @@ struct xrx_sink_opts {
 	 * straight from an engine in copy = header; a tee (sink/tee.c)
 	 * makes the records on its worker and hands them over. */
 	bool lossless;
-	/* pcap lossless: when the frame at @addr of the engine's region
-	 * arrived, in ns since the epoch; NULL: when it is written */
-	__u64 (*seg_time)(void *ctx, __u64 addr);
-	void *seg_time_ctx;
 };
 
 struct xrx_sink;
@@ -250,6 +246,17 @@ struct xrx_sink_ops {
 	 * for a kind a peer may wait on (an ACK, a reply).
 	 */
 	__u32 coalesce_usec;
+	/*
+	 * Arrival order (the pcap sink's one-file writer orders records by
+	 * arrival time with it; may be NULL). begin(s, 0): a receive batch
+	 * starts, before its frames' arrival time (xrx_frame.ts_ns) is read;
+	 * what it delivers arrived then or later, but for packets held from
+	 * before. begin(s, T), right before a flush(): the engine still
+	 * holds packets, the earliest arrived at T
+	 * (xrx_engine__held_since()); until the next flush() nothing
+	 * delivered arrived before T.
+	 */
+	void (*begin)(struct xrx_sink *s, __u64 held_ns);
 };
 
 /* Public so that sinks can live in their own files; users treat it as

@@ -125,7 +125,9 @@ def opt_bytes(path):
                 code, ol = struct.unpack_from("<HH", d, o)
                 if code == 0:
                     break
-                if code == 2989:
+                # the record (first byte: its version), not the time
+                # option every EPB carries (docs/capture.md)
+                if code == 2989 and ol > 4 and d[o + 8] == 1:
                     n += 4 + ((ol + 3) & ~3)
                 o += 4 + ((ol + 3) & ~3)
         off += bl

@@ -12,6 +12,10 @@
 # Lossless (docs/lossless.md) goes through the same writer: one file for
 # both queues, each aggregate's segment record in its block, and
 # xrx-replay --split gives back every frame sent, byte for byte.
+# Times are arrival times (docs/capture.md): every EPB's lies within the
+# capture's wall-clock window, and its time option names the last
+# segment's, no earlier, its segments, and software as the source
+# (veth gives XDP no hardware stamp); the times never go back.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/afxdp_lib.sh"
 afxdp_need
@@ -41,8 +45,10 @@ run() {
 }
 
 NG=$WORK/rx.pcapng
+T0=$(date +%s%N)
 run $NG ",format=pcapng"
 check "live_rx on 2 queues wrote one pcapng file" $?
+T1=$(date +%s%N)
 q0=$(awk '$1 == "q0" { print $3 }' "$RX_OUT")
 q1=$(awk '$1 == "q1" { print $3 }' "$RX_OUT")
 diag "queue 0: ${q0:-0} frames, queue 1: ${q1:-0} frames"
@@ -111,6 +117,41 @@ awk 'NR > 1 && $2 < prev { bad++ } { prev = $2 } END { exit bad ? 1 : 0 }' $WORK
 check "the packets of both queues in time order" $?
 awk '{ split($2, a, "."); if (length(a[2]) != 9) bad++ } END { exit bad ? 1 : 0 }' $WORK/ng.txt
 check "nanosecond timestamps in every record" $?
+grep -v 'Running as user "root"' $WORK/ng.err >$WORK/ng.warn
+bad=$(tshark -r $NG -Y '_ws.malformed' 2>/dev/null | wc -l)
+[ ! -s $WORK/ng.warn ] && [ "$bad" = 0 ]
+check "tshark reads it without a warning, nothing malformed ($(head -c 200 $WORK/ng.warn))" $?
+# Each EPB: its time (ns), then its time options' kind, flags, segments
+# and last time (include/xrx/segrec.h), one line per EPB.
+$PY -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off = 0
+while off + 12 <= len(d):
+    t, n = struct.unpack_from("<II", d, off)
+    if t == 6:
+        hi, lo, cap = struct.unpack_from("<III", d, off + 12)
+        o, out = off + 28 + (cap + 3) // 4 * 4, []
+        while o + 4 <= off + n - 4:
+            c, l = struct.unpack_from("<HH", d, o)
+            if c == 0:
+                break
+            if c == 2989 and l == 20 and struct.unpack_from("<I", d, o + 4)[0] == 32473:
+                k, f, r, s, last = struct.unpack_from("<BBHIQ", d, o + 8)
+                out.append("%d %d %d %d %d" % (k, f, r, s, last))
+            o += 4 + (l + 3) // 4 * 4
+        print(hi << 32 | lo, len(out), " ".join(out))
+    off += n' $NG >$WORK/times.txt
+diag "capture window $T0 .. $T1; first EPB: $(head -1 $WORK/times.txt)"
+awk -v t0=$T0 -v t1=$T1 '$2 != 1 || $3 != 84 || $4 != 0 || $5 != 0 || $6 < 1 { bad++ }
+	{ segs += $6; if ($1 < t0 || $1 > t1 || $7 < $1 || $7 > t1) late++ }
+	END { exit bad || late || segs != 640 ? 1 : 0 }' $WORK/times.txt
+check "every EPB: one time option, software times, its segments (640 in all), first <= last, all within the capture" $?
+$PY -c '
+import sys
+t = [int(l.split()[0]) for l in open(sys.argv[1])]
+sys.exit(any(b < a for a, b in zip(t, t[1:])))' $WORK/times.txt
+check "the EPB times, exact to the ns, never go back" $?
 $PY -c '
 import sys
 sys.path.insert(0, sys.argv[1])

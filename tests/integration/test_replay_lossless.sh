@@ -119,7 +119,8 @@ while off < len(d):
             code, ol = struct.unpack_from("<HH", d, o)
             if code == 0:
                 break
-            if code == 2989 and struct.unpack_from("<I", d, o + 4)[0] == 32473:
+            # the record, not the time option beside it (first byte 0x54)
+            if code == 2989 and struct.unpack_from("<I", d, o + 4)[0] == 32473 and d[o + 8] == 1:
                 n += 1
             o += 4 + ((ol + 3) & ~3)
     off += bl

@@ -10,7 +10,10 @@
  * second (rotate=), each file split on its own; and through a tee, whose
  * copies no longer have the frames (they are scribbled over once the
  * primary gives them back): the records come from the worker. The
- * spec's lossless option.
+ * spec's lossless option. Every frame's arrival time (xrx_frame.ts_ns)
+ * travels through the engine: the EPB has the first segment's, its time
+ * option the last one's, and the record each segment's; a plain pcapng
+ * capture has the time options too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +45,7 @@ enum rt_mode {
 	RT_ROTATE,			/* rotate=1: the second half a second
 					 * later, into another file */
 	RT_TEE,				/* a null primary, the capture a tee */
+	RT_PLAIN,			/* not lossless: plain pcapng */
 };
 
 struct rt {
@@ -58,6 +62,10 @@ struct rt {
 	__u8 out[NF][ALIGN];
 	__u32 out_len[NF];
 	__u64 out_ts[NF];
+	/* the time options read: per EPB, the EPB's time and the option */
+	__u64 epb_ts[NF];
+	struct xrx_time_opt topt[NF];
+	__u32 nr_epb;
 	__u32 nr_out;
 };
 
@@ -91,13 +99,6 @@ static void release_frame(void *ctx, __u64 addr)
 		memset(r->region + addr, 0xee, ALIGN);
 }
 
-static __u64 seg_time(void *ctx, __u64 addr)
-{
-	struct rt *r = ctx;
-
-	return r->ts[addr / ALIGN];
-}
-
 static int emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 		__u64 ts_ns)
 {
@@ -113,14 +114,16 @@ static int emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 }
 
 /*
- * Every EPB of the file at @path: split with its record, or taken as is.
- * Return: the records in it.
+ * Every EPB of the file at @path: split with its record, or taken as is;
+ * its time option into r->topt[]. Return: the records in it.
  */
 static __u32 split_file(struct rt *r, const char *path)
 {
 	static __u8 buf[1 << 20];
 	FILE *f = fopen(path, "rb");
-	__u32 off = 0, n, type, blen, cap, len, th, tl, o, pen, records = 0;
+	__u32 off = 0, n, type, blen, cap, len, th, tl, o, end, pen;
+	__u32 records = 0, rec_len = 0, topts;
+	const __u8 *rec;
 	__u16 code, olen;
 
 	assert_non_null(f);
@@ -135,16 +138,40 @@ static __u32 split_file(struct rt *r, const char *path)
 			memcpy(&tl, buf + off + 16, 4);
 			memcpy(&cap, buf + off + 20, 4);
 			memcpy(&len, buf + off + 24, 4);
-			o = off + 28 + ((cap + 3) & ~3u);
-			memcpy(&code, buf + o, 2);
-			memcpy(&olen, buf + o + 2, 2);
-			memcpy(&pen, buf + o + 4, 4);
-			if (code == XRX_SEGREC_OPT_CODE) {
+			rec = NULL;
+			topts = 0;
+			end = off + blen - 4;
+			/* the options: the time option, a record */
+			for (o = off + 28 + ((cap + 3) & ~3u); o + 4 <= end;
+			     o += 4 + ((olen + 3u) & ~3u)) {
+				memcpy(&code, buf + o, 2);
+				memcpy(&olen, buf + o + 2, 2);
+				if (!code)
+					break;
+				assert_int_equal(code, XRX_SEGREC_OPT_CODE);
+				memcpy(&pen, buf + o + 4, 4);
 				assert_int_equal(pen, XRX_SEGREC_PEN);
+				if (buf[o + 8] == XRX_TIME_OPT_KIND) {
+					assert_int_equal(olen, 4 + sizeof(struct xrx_time_opt));
+					assert_true(r->nr_epb < NF);
+					memcpy(&r->topt[r->nr_epb], buf + o + 8,
+					       sizeof(struct xrx_time_opt));
+					topts++;
+				} else {
+					assert_int_equal(buf[o + 8],
+							 XRX_SEGREC_VERSION);
+					rec = buf + o + 8;
+					rec_len = olen - 4u;
+				}
+			}
+			/* every EPB has one time option */
+			assert_int_equal(topts, 1);
+			r->epb_ts[r->nr_epb++] = (__u64)th << 32 | tl;
+			if (rec) {
 				assert_int_equal(xrx_segrec__split(
 					buf + off + 28, cap, len,
 					(__u64)th << 32 | tl,
-					buf + o + 8, olen - 4u, emit, r), 0);
+					rec, rec_len, emit, r), 0);
 				records++;
 			} else {
 				emit(r, buf + off + 28, cap, len,
@@ -221,8 +248,6 @@ static void rt_open(struct rt *r, const char *spec)
 {
 	struct xrx_sink_opts so = { .sz = sizeof(so) };
 
-	so.seg_time = seg_time;
-	so.seg_time_ctx = r;
 	if (r->mode == RT_TWO_QUEUES) {
 		so.nr_queues = 2;
 		so.queue = 1;
@@ -276,9 +301,12 @@ static __u32 roundtrip_as(const char *dir, __u32 n,
 	struct timespec now;
 	char spec[320], cap[128];
 	__u32 i, files = 0, records, half = n, aggs = 0;
+	__u64 base;
 
 	assert_non_null(r);
 	r->mode = mode;
+	clock_gettime(CLOCK_REALTIME, &now);
+	base = (__u64)now.tv_sec * 1000000000ull + (__u64)now.tv_nsec;
 	for (i = 0; i < n; i++) {
 		struct frame_spec fs;
 		int len;
@@ -300,7 +328,13 @@ static __u32 roundtrip_as(const char *dir, __u32 n,
 		assert_true(len > 0);
 		r->frames[i].addr = i * ALIGN;
 		r->frames[i].len = (__u32)len;
-		r->ts[i] = 1700000000123456789ull + i * 1234567;
+		/* arrival times as a capture has them, now or so (rotate=
+		 * goes by them, and by the clock when none comes) */
+		r->ts[i] = base + i * 1234567;
+		/* the second half of a rotate= run a second later */
+		if (mode == RT_ROTATE && i >= n / 2)
+			r->ts[i] += 1000000000ull;
+		r->frames[i].ts_ns = r->ts[i];
 	}
 	memcpy(r->orig, r->region, sizeof(r->orig));
 	snprintf(cap, sizeof(cap), "%s/ll", dir);
@@ -312,8 +346,8 @@ static __u32 roundtrip_as(const char *dir, __u32 n,
 		snprintf(spec, sizeof(spec),
 			 "pcap:%s/ll-%%s.pcapng,lossless,rotate=1", cap);
 	else
-		snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,lossless",
-			 cap);
+		snprintf(spec, sizeof(spec), "pcap:%s/ll.pcapng,%s", cap,
+			 mode == RT_PLAIN ? "format=pcapng" : "lossless");
 	rt_open(r, spec);
 	eo.region = r->region;
 	eo.region_size = sizeof(r->region);
@@ -358,6 +392,31 @@ static __u32 roundtrip_as(const char *dir, __u32 n,
 		assert_true(files >= 2);
 	else
 		assert_int_equal(files, 1);
+	if (mode == RT_DIRECT || mode == RT_PLAIN) {
+		__u32 seg = 0, multi = 0;
+
+		/* each EPB: its first segment's time, the last's in the
+		 * option, software times (no NIC stamp came with them) */
+		for (i = 0; i < r->nr_epb; i++) {
+			assert_int_equal(r->topt[i].kind, XRX_TIME_OPT_KIND);
+			assert_int_equal(r->topt[i].flags, 0);
+			assert_int_equal(r->topt[i].reserved, 0);
+			assert_true(r->topt[i].segs >= 1);
+			assert_true(seg + r->topt[i].segs <= n);
+			assert_true(r->epb_ts[i] == r->ts[seg]);
+			seg += r->topt[i].segs;
+			assert_true(r->topt[i].last_ns == r->ts[seg - 1]);
+			if (r->topt[i].segs > 1)
+				multi++;
+		}
+		assert_int_equal(seg, n);
+		assert_true(multi >= 1);
+	}
+	if (mode == RT_PLAIN) {
+		assert_int_equal(records, 0);
+		free(r);
+		return records;
+	}
 	sort_out(r);
 	if (copy != XRX_COPY_HEADER) {
 		/* the aggregates, whole: a header each and every payload */
@@ -443,6 +502,14 @@ static void test_fixed_id(void **state)
 {
 	(void)state;
 	roundtrip(dir, NF, mod_fixed_id);
+}
+
+/* Not lossless: the EPB and its time option alone say when the first and
+ * the last segment came. */
+static void test_times_plain(void **state)
+{
+	(void)state;
+	roundtrip_as(dir, NF, mod_offload, RT_PLAIN, XRX_COPY_HEADER);
 }
 
 static void test_spec(void **state)
@@ -588,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bulk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_times_plain, setup, teardown),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test_setup_teardown(test_two_queues, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rotate, setup, teardown),

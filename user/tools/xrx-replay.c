@@ -73,7 +73,6 @@ struct replay {
 	struct xrx_frame *frames;
 	struct xrx_meta *metas;	/* --meta: what xrx_rx would write */
 	__u8 *released;		/* per frame: times released */
-	__u64 *ts;		/* per frame: its time in IN, ns */
 	__u32 nr_frames;
 	__u64 in_bytes;
 	__u32 truncated;	/* input records shorter than the frame */
@@ -346,8 +345,10 @@ static int load_pcap(struct replay *r, const char *path)
 			memcpy(r->region + off, data, h->caplen);
 			r->frames[i].addr = off;
 			r->frames[i].len = h->caplen;
-			r->ts[i] = (__u64)h->ts.tv_sec * 1000000000ull +
-				   (__u64)h->ts.tv_usec;	/* ns: NANO */
+			/* its time in IN travels with it into the packet */
+			r->frames[i].ts_ns =
+				(__u64)h->ts.tv_sec * 1000000000ull +
+				(__u64)h->ts.tv_usec;	/* ns: NANO */
 			r->in_bytes += h->caplen;
 			if (h->caplen < h->len)
 				r->truncated++;
@@ -376,8 +377,7 @@ static int load_pcap(struct replay *r, const char *path)
 			r->frames = calloc(n ? n : 1, sizeof(*r->frames));
 			r->released = calloc(n ? n : 1, 1);
 			r->metas = calloc(n ? n : 1, sizeof(*r->metas));
-			r->ts = calloc(n ? n : 1, sizeof(*r->ts));
-			if (!r->frames || !r->released || !r->metas || !r->ts) {
+			if (!r->frames || !r->released || !r->metas) {
 				fprintf(stderr, "xrx-replay: %s: no memory for %u frames\n",
 					path, n);
 				return -ENOMEM;
@@ -424,15 +424,6 @@ static __u32 frame_index(const struct replay *r, __u64 addr)
 			hi = mid;
 	}
 	return lo;
-}
-
-/* --lossless: a frame's time is the one IN gave it. */
-static __u64 on_seg_time(void *ctx, __u64 addr)
-{
-	struct replay *r = ctx;
-	__u32 i = frame_index(r, addr);
-
-	return i < r->nr_frames ? r->ts[i] : 0;
 }
 
 static void on_release_frame(void *ctx, __u64 addr)
@@ -617,7 +608,8 @@ static int split_emit(void *ctx, const __u8 *data, __u32 cap, __u32 len,
 	return 0;
 }
 
-/* The segment record among the options at @o (@n bytes), or NULL. */
+/* The segment record among the options at @o (@n bytes), or NULL; the
+ * time option, with the same code and PEN, is not one. */
 static const __u8 *split_find_rec(const __u8 *o, __u32 n, __u32 *len)
 {
 	__u32 pos = 0, pen;
@@ -630,7 +622,8 @@ static const __u8 *split_find_rec(const __u8 *o, __u32 n, __u32 *len)
 			break;
 		if (code == XRX_SEGREC_OPT_CODE && olen >= 4) {
 			memcpy(&pen, o + pos + 4, 4);
-			if (pen == XRX_SEGREC_PEN) {
+			if (pen == XRX_SEGREC_PEN &&
+			    (olen == 4 || o[pos + 8] != XRX_TIME_OPT_KIND)) {
 				*len = olen - 4u;
 				return o + pos + 8;
 			}
@@ -937,8 +930,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xrx-replay: --lossless records the segments the engine keeps in place: it needs --copy header\n");
 		return EXIT_USAGE;
 	}
-	o.sink.seg_time = on_seg_time;
-	o.sink.seg_time_ctx = &r;
 
 	if (load_pcap(&r, o.in)) {
 		status = EXIT_USAGE;
@@ -1022,7 +1013,6 @@ out:
 	if (tmp_made)
 		unlink(tmp);
 	free(r.frames);
-	free(r.ts);
 	free(r.metas);
 	free(r.released);
 	if (r.region)

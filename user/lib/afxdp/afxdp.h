@@ -28,6 +28,7 @@
 #include "sink/tee.h"
 
 #include "afxdp/log.h"
+#include "afxdp/rxts.h"
 #include "afxdp/umem.h"
 
 #define XRX_FRAME_SIZE_DEFAULT 4096
@@ -75,6 +76,7 @@ struct xrx_rxq {
 	struct xrx_umem umem;
 	struct xrx_xsk xsk;
 	struct xrx_engine *e;
+	struct xrx_rxts rxts;		/* the NIC's clock's offset */
 	struct xrx_sink *sink;
 	struct xrx_tee *tee;		/* beside the sink, NULL: none */
 	struct xrx_frame *frames;	/* one batch */
@@ -174,6 +176,7 @@ struct xrx_sink *xrx_rxq_sink_open(struct xrx_live *l, struct xrx_rxq *q,
 				   const char *spec,
 				   const struct xrx_sink_opts *opts,
 				   const struct xrx_engine_opts *eng);
+void xrx_rxq_begin_sinks(struct xrx_rxq *q);
 void xrx_rxq_flush_sinks(struct xrx_rxq *q);
 struct xrx_tee *xrx_rxq_tee_open(struct xrx_live *l, struct xrx_rxq *q,
 				 const char *spec,

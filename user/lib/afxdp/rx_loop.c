@@ -299,6 +299,39 @@ static const struct xrx_meta *xrx_rxq_meta(const struct xrx_umem *u,
 }
 
 /*
+ * The arrival times of the batch's @nf frames (xrx_frame.ts_ns): the
+ * clock the pcap sink writes (CLOCK_REALTIME), read once as they leave
+ * the ring, or the NIC's stamp where xrx_rx's metadata has one
+ * (afxdp/rxts.h).
+ */
+static void xrx_rxq_stamp(struct xrx_rxq *q, __u32 nf)
+{
+	const struct xrx_meta *m;
+	struct timespec ts;
+	__u64 now;
+	__u32 i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
+	now = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+	for (i = 0; i < nf; i++) {
+		struct xrx_frame *f = &q->frames[i];
+
+		m = f->meta;
+		f->ts_ns = now;
+		if (m && m->rx_ts && m->magic == XRX_META_MAGIC &&
+		    m->version == XRX_META_VERSION) {
+			xrx_rxts_see(&q->rxts, m->rx_ts, now);
+			f->flags |= XRX_FRAME_F_TS_NIC;
+		}
+	}
+	/* the NIC's stamps, once the batch has set the offset */
+	for (i = 0; i < nf; i++)
+		if (q->frames[i].flags & XRX_FRAME_F_TS_NIC)
+			q->frames[i].ts_ns = xrx_rxts_nic(
+				&q->rxts, q->frames[i].meta->rx_ts, now);
+}
+
+/*
  * One batch: up to q->batch frames. A multi-buffer frame's descriptors
  * are peeked together (up to XRX_CHUNKS_MAX beyond the batch), so a chain
  * is never split between batches; the kernel posts a frame's
@@ -380,6 +413,8 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
 	q->stats[XRX_LIVE_STAT_RX_BATCHES]++;
 	q->stats[XRX_LIVE_STAT_RX_DESCS] += used;
 	q->stats[XRX_LIVE_STAT_RX_FRAMES] += nf;
+	xrx_rxq_begin_sinks(q);
+	xrx_rxq_stamp(q, nf);
 	xrx_engine__rx(q->e, q->frames, nf, xrx_now_ns());
 	xrx_rxq_flush_sinks(q);
 	xrx_rxq_refill(q);

@@ -135,11 +135,24 @@ void xrx_rxq_tee_flush(struct xrx_rxq *q)
 	}
 }
 
+/* A batch starts, before its arrival time is read (xrx_sink_ops.begin). */
+void xrx_rxq_begin_sinks(struct xrx_rxq *q)
+{
+	if (q->sink && q->sink->ops->begin)
+		q->sink->ops->begin(q->sink, 0);
+}
+
 /* The end of a batch: the sink first, then its tee. */
 void xrx_rxq_flush_sinks(struct xrx_rxq *q)
 {
+	__u64 held;
+
 	if (!q->sink)
 		return;
+	/* what the engine holds past the batch arrived when? */
+	held = xrx_engine__held_since(q->e);
+	if (held && q->sink->ops->begin)
+		q->sink->ops->begin(q->sink, held);
 	xrx_sink__flush(q->sink);
 	if (q->tee)
 		xrx_rxq_tee_flush(q);

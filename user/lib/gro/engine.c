@@ -54,6 +54,10 @@ static int xrx_engine_pools(struct xrx_engine *e)
 	/* A segment's payload is one fragment per piece it spans. */
 	__u32 max_frags = o->copy == XRX_COPY_FULL ? 1 :
 			  (o->max_segs + 1) * o->max_chunks;
+	/* a segment's time each: UDP aggregates may reach
+	 * XRX_UDP_SEGS_MAX whatever max_segs says */
+	__u32 max_ts = (o->max_segs > XRX_UDP_SEGS_MAX ? o->max_segs :
+						       XRX_UDP_SEGS_MAX) + 1;
 	size_t stride;
 	__u32 i;
 
@@ -78,10 +82,12 @@ static int xrx_engine_pools(struct xrx_engine *e)
 	e->aggs = calloc(o->pkts, sizeof(*e->aggs));
 	e->frag_store = calloc((size_t)o->pkts * max_frags,
 			       sizeof(*e->frag_store));
-	if (!e->aggs || !e->frag_store)
+	e->ts_store = calloc((size_t)o->pkts * max_ts, sizeof(*e->ts_store));
+	if (!e->aggs || !e->frag_store || !e->ts_store)
 		return -ENOMEM;
 	e->mem_bytes = e->heads_size + (size_t)o->pkts * sizeof(*e->aggs) +
 		       (size_t)o->pkts * max_frags * sizeof(*e->frag_store) +
+		       (size_t)o->pkts * max_ts * sizeof(*e->ts_store) +
 		       ((size_t)e->table.mask + 1) * sizeof(*e->table.buckets);
 	for (i = o->pkts; i-- > 0;) {
 		struct xrx_agg *a = &e->aggs[i];
@@ -89,6 +95,8 @@ static int xrx_engine_pools(struct xrx_engine *e)
 		a->head = e->heads + (size_t)i * stride;
 		a->frags = e->frag_store + (size_t)i * max_frags;
 		a->max_frags = max_frags;
+		a->seg_ts = e->ts_store + (size_t)i * max_ts;
+		a->max_ts = max_ts;
 		a->pkt.head = a->head;
 		a->pkt.frags = a->frags;
 		xrx_agg_free(e, a);
@@ -103,6 +111,7 @@ static void xrx_engine_destroy(struct xrx_engine *e)
 		munmap(e->heads, e->heads_size);
 	free(e->aggs);
 	free(e->frag_store);
+	free(e->ts_store);
 	free(e);
 }
 
@@ -145,6 +154,11 @@ fail:
 	xrx_engine_destroy(e);
 	errno = -err;
 	return NULL;
+}
+
+__u64 xrx_engine__held_since(const struct xrx_engine *e)
+{
+	return e && e->table.oldest ? e->table.oldest->pkt.ts_ns : 0;
 }
 
 __u64 xrx_engine__memory(const struct xrx_engine *e)
@@ -396,6 +410,8 @@ static void xrx_engine_frame(struct xrx_engine *e, const struct xrx_frame *f,
 	s.chunks = nc ? f->chunks : NULL;
 	s.nr_chunks = nc;
 	s.region = e->region;
+	s.ts_ns = f->ts_ns;
+	s.ts_nic = f->flags & XRX_FRAME_F_TS_NIC;
 	if (unlikely(!xrx_seg_from_meta(&s, f->meta))) {
 		/* Not an error (replay has no metadata), but on the live
 		 * path every frame xrx_rx redirects should carry it: the

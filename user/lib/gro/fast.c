@@ -33,9 +33,12 @@
 #include "gro/engine_priv.h"
 #include "gro/fast.h"
 
-/* The metadata is compared whole, as two overlapping vectors. */
-XRX_STATIC_ASSERT(sizeof(struct xrx_meta) == 24,
+/* The metadata is compared whole but its RX time, as two overlapping
+ * vectors. */
+XRX_STATIC_ASSERT(sizeof(struct xrx_meta) - XRX_META_CMP_OFF == 24,
 		  "fast_meta holds one struct xrx_meta in two vectors");
+XRX_STATIC_ASSERT(offsetof(struct xrx_meta, hdrs) == XRX_META_CMP_OFF,
+		  "rx_ts first, outside the compare");
 
 void xrx_engine_fast_disable(struct xrx_engine *e, bool off)
 {
@@ -109,8 +112,9 @@ void xrx_fast_start(struct xrx_engine *e, struct xrx_agg *a,
 	a->fast_slot = i;
 	a->fast_key = key;
 	a->fast_min_len = min;
-	memcpy(&a->fast_meta[0], s->meta, 16);
-	memcpy(&a->fast_meta[1], (const __u8 *)s->meta + 8, 16);
+	memcpy(&a->fast_meta[0], (const __u8 *)s->meta + XRX_META_CMP_OFF, 16);
+	memcpy(&a->fast_meta[1], (const __u8 *)s->meta + XRX_META_CMP_OFF + 8,
+	       16);
 	if (!s->lvl[0].ipv6) {
 		/* the IPv4 header sum without length, ID and checksum */
 		const __u8 *ip = a->head + s->l3_off;
@@ -215,8 +219,10 @@ __u32 xrx_fast_merge(struct xrx_engine *e, struct xrx_agg *a,
 	for (;;) {
 		/* The metadata compared whole, then the header bytes: same
 		 * flow, same flags, window, ack, options, TTL, TOS, DF. */
-		acc = (xrx_fast_load((const __u8 *)m) ^ a->fast_meta[0]) |
-		      (xrx_fast_load((const __u8 *)m + 8) ^ a->fast_meta[1]);
+		acc = (xrx_fast_load((const __u8 *)m + XRX_META_CMP_OFF) ^
+		       a->fast_meta[0]) |
+		      (xrx_fast_load((const __u8 *)m + XRX_META_CMP_OFF + 8) ^
+		       a->fast_meta[1]);
 		len = f->len;
 		if (f->addr > ahead.region_size ||
 		    len > ahead.region_size - f->addr || len < a->fast_min_len)
@@ -264,6 +270,8 @@ __u32 xrx_fast_merge(struct xrx_engine *e, struct xrx_agg *a,
 		 * FIN and PSH are not set: the flags equal the head's, which
 		 * has none. */
 		xrx_frag_set(frag++, d + a->pkt.headlen, payload, f->addr);
+		xrx_agg_seg_time(a, count, f->ts_ns,
+				 f->flags & XRX_FRAME_F_TS_NIC);
 		count++;
 		held += payload;
 		xrx_prefetch_step(&ahead, f);

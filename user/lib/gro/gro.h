@@ -90,6 +90,9 @@ struct xrx_agg {
 	struct xrx_lvl lvl[XRX_LVLS];
 	__u32 vlan_all;			/* out-of-band tag, as xrx_seg's */
 	__u64 born_ns;			/* when the first segment arrived */
+	__u64 *seg_ts;			/* each segment's xrx_frame.ts_ns, in
+					 * order, room for max_ts */
+	__u32 max_ts;
 	/* Segment records (segrec.c): the first frame, and whether every
 	 * segment's frame stays in place, its header seg_hlen bytes before
 	 * its fragment */
@@ -108,8 +111,9 @@ struct xrx_agg {
 	__u16 fast_min_len;		/* shortest frame that may merge */
 	__u32 fast_key;			/* the mask's layout key */
 	__u64 fast_ipsum;		/* IPv4 header sum but length, ID, check */
-	xrx_fast_vec fast_meta[2];	/* that segment's xrx_meta: bytes 0 .. 15
-					 * and 8 .. 23 */
+	xrx_fast_vec fast_meta[2];	/* that segment's xrx_meta from
+					 * XRX_META_CMP_OFF: bytes 0 .. 15
+					 * and 8 .. 23 of it */
 };
 
 /*
@@ -147,6 +151,8 @@ struct xrx_seg {
 					 * as a tunnel's UDP check left it
 					 * (NAPI_GRO_CB(skb)->csum) */
 	const struct xrx_meta *meta;	/* the frame's, if hdrs came from it */
+	__u64 ts_ns;			/* xrx_frame.ts_ns */
+	bool ts_nic;			/* ... is the NIC's (XRX_FRAME_F_TS_NIC) */
 };
 
 /* The innermost level of a segment or aggregate: its TCP/UDP header's. */
@@ -219,6 +225,7 @@ struct xrx_engine {
 	size_t heads_size;
 	size_t mem_bytes;		/* allocated at creation, for xrx_engine__memory() */
 	struct xrx_frag *frag_store;
+	__u64 *ts_store;		/* the aggregates' seg_ts */
 	__u32 max_segs;			/* per aggregate, TCP */
 	__u8 scratch[XRX_HEAD_SIZE];	/* max-head copies of merged frames */
 	bool tnl;			/* some tunnel port is configured */
@@ -373,6 +380,18 @@ static __always_inline void xrx_frag_add(struct xrx_agg *a, const __u8 *data,
  * segments of @payload bytes in all add to the aggregate's length, count
  * and sizes.
  */
+/* Segment @i (from 0) of @a arrived at @ts_ns, by the NIC's clock if
+ * @nic; the last so far. */
+static __always_inline void xrx_agg_seg_time(struct xrx_agg *a, __u32 i,
+					     __u64 ts_ns, bool nic)
+{
+	if (likely(i < a->max_ts))
+		a->seg_ts[i] = ts_ns;
+	a->pkt.ts_last_ns = ts_ns;
+	a->pkt.ts_flags = (a->pkt.ts_flags & ~XRX_PKT_TS_NIC_LAST) |
+			  (nic ? XRX_PKT_TS_NIC_LAST : 0);
+}
+
 static __always_inline void xrx_agg_grow(struct xrx_engine *e,
 					 struct xrx_agg *a, __u32 segs,
 					 __u32 payload)

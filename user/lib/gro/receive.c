@@ -275,6 +275,7 @@ static void xrx_gro_merge(struct xrx_engine *e, struct xrx_agg *a,
 	int done;
 
 	xrx_head_append(e, a, s);
+	xrx_agg_seg_time(a, a->count, s->ts_ns, s->ts_nic);
 	xrx_agg_grow(e, a, 1, s->payload_len);
 	a->seg_csum_ok &= s->csum_ok;
 	if (s->l4_proto == XRX_IPPROTO_TCP)	/* FIN and PSH are OR-ed */
@@ -342,6 +343,10 @@ static struct xrx_agg *xrx_agg_start(struct xrx_engine *e,
 						 XRX_ETH_HLEN);
 	a->limit = xrx_agg_limit(e, s);
 	a->born_ns = now_ns;
+	a->seg_ts[0] = s->ts_ns;
+	a->pkt.ts_ns = s->ts_ns;
+	a->pkt.ts_last_ns = s->ts_ns;
+	a->pkt.ts_flags = s->ts_nic ? XRX_PKT_TS_NIC | XRX_PKT_TS_NIC_LAST : 0;
 	a->seg_csum_ok = s->csum_ok;
 	a->pkt.csum = s->csum_ok ? XRX_PKT_CSUM_UNNECESSARY : XRX_PKT_CSUM_NONE;
 	if (s->csum_partial) {

@@ -440,7 +440,8 @@ int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
 	*hlen = a->seg_hlen;
 	*ok = XRX_SEGREC_OK_IP | (a->seg_csum_ok ? XRX_SEGREC_OK_L4 : 0);
 	if (n == 1) {
-		segs[0] = (struct xrx_segrec_seg){ .addr = a->first_addr };
+		segs[0] = (struct xrx_segrec_seg){ .addr = a->first_addr,
+						   .ts_ns = pkt->ts_ns };
 		return 1;
 	}
 	if (!a->seg_inplace || pkt->nr_frags != n)
@@ -456,14 +457,9 @@ int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
 		segs[i].frame = f->data - a->seg_hlen;
 		segs[i].len = a->seg_hlen + f->len;
 		segs[i].addr = f->addr;
-		segs[i].ts_ns = 0;
+		segs[i].ts_ns = i < a->max_ts ? a->seg_ts[i] : pkt->ts_last_ns;
 	}
 	return (int)n;
-}
-
-__u64 xrx_pkt_first_addr(const struct xrx_pkt *pkt)
-{
-	return container_of_agg(pkt)->first_addr;
 }
 
 int xrx_segrec_layout_of(const struct xrx_pkt *pkt, __u32 hlen,

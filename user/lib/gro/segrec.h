@@ -52,7 +52,8 @@ struct xrx_segrec_seg {
 
 /*
  * The segments of the delivered packet @pkt, as the engine saw them, into
- * @segs (room for @max); the layout's hlen into *@hlen, what was verified
+ * @segs (room for @max), each with its arrival time (xrx_frame.ts_ns);
+ * the layout's hlen into *@hlen, what was verified
  * of them into *@ok (XRX_SEGREC_OK_*). A packet held
  * alone is one segment whose frame is not given (frame NULL), only its
  * addr. Return: the number of segments, or -ENODATA when the engine did
@@ -61,9 +62,6 @@ struct xrx_segrec_seg {
  */
 int xrx_pkt_segs(const struct xrx_pkt *pkt, struct xrx_segrec_seg *segs,
 		 __u32 max, __u32 *hlen, __u8 *ok);
-
-/* The address of the first (or only) frame of the delivered @pkt. */
-__u64 xrx_pkt_first_addr(const struct xrx_pkt *pkt);
 
 /*
  * The layout of @pkt's record, its segments' header length @hlen.

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
+
+#include <xrx/engine.h>
 
 #include "sink/capfile.h"
 #include "sink/pcapng.h"
@@ -130,4 +133,14 @@ int xrx_pcap__writev_all(int fd, struct iovec *iov, int cnt, __u64 *written)
 		}
 	}
 	return 0;
+}
+
+__u64 xrx_pcap__pkt_time(const struct xrx_pkt *pkt)
+{
+	struct timespec ts;
+
+	if (pkt->ts_ns)
+		return pkt->ts_ns;
+	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
 }

@@ -36,4 +36,9 @@ int xrx_pcap__keep_earlier(const char *path, __u32 count);
  */
 int xrx_pcap__writev_all(int fd, struct iovec *iov, int cnt, __u64 *written);
 
+struct xrx_pkt;
+/* @pkt's arrival time (an aggregate's first segment's), ns since the
+ * epoch; the clock's now for a packet that came without one. */
+__u64 xrx_pcap__pkt_time(const struct xrx_pkt *pkt);
+
 #endif /* XRX_LIB_SINK_CAPFILE_H */

@@ -16,16 +16,9 @@
 
 #define PCAPNG_PAD4(n) (((n) + 3u) & ~3u)
 
-struct xrx_lossless *xrx_lossless_new(__u64 (*seg_time)(void *, __u64),
-				      void *ctx)
+struct xrx_lossless *xrx_lossless_new(void)
 {
-	struct xrx_lossless *l = calloc(1, sizeof(*l));
-
-	if (!l)
-		return NULL;
-	l->seg_time = seg_time;
-	l->ctx = ctx;
-	return l;
+	return calloc(1, sizeof(struct xrx_lossless));
 }
 
 void xrx_lossless_free(struct xrx_lossless *l)
@@ -51,19 +44,11 @@ static int lossless_room(struct xrx_lossless *l, __u32 n)
 	return 0;
 }
 
-__u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
-			__u64 now_ns)
-{
-	if (!l->seg_time)
-		return now_ns;
-	return l->seg_time(l->ctx, xrx_pkt_first_addr(pkt));
-}
-
 __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 			  __u32 cap, __u64 ts_ns, __u8 *out)
 {
 	struct xrx_segrec_layout lay;
-	__u32 hlen, i, pen = XRX_SEGREC_PEN;
+	__u32 hlen, pen = XRX_SEGREC_PEN;
 	__u8 ok;
 	__u16 opt[2];
 	int n, len;
@@ -73,13 +58,10 @@ __u32 xrx_lossless_option(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 	if (lossless_room(l, pkt->gso_segs))
 		return 0;
 	n = xrx_pkt_segs(pkt, l->segs, l->nr_segs, &hlen, &ok);
+	/* each segment with its arrival time, as the engine carried it */
 	if (n < 2 || xrx_segrec_layout_of(pkt, hlen, &lay) ||
 	    cap < lay.aoff)
 		return 0;
-	for (i = 0; i < (__u32)n; i++)
-		l->segs[i].ts_ns = l->seg_time ?
-					   l->seg_time(l->ctx, l->segs[i].addr) :
-					   ts_ns;
 	len = xrx_segrec_encode(&lay, pkt->head, cap, l->segs, (__u32)n, ts_ns,
 				ok, out + 8, XRX_SEGREC_MAX);
 	if (len < 0)
@@ -116,7 +98,7 @@ __u32 xrx_lossless_record(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 		l->given = NULL;
 		return n;
 	}
-	*ts_ns = xrx_lossless_time(l, pkt, now_ns);
+	*ts_ns = now_ns;
 	*opt = l->opt;
 	return xrx_lossless_option(l, pkt, cap, *ts_ns, l->opt);
 }

@@ -16,8 +16,6 @@ struct xrx_pkt;
 struct xrx_segrec_seg;
 
 struct xrx_lossless {
-	__u64 (*seg_time)(void *ctx, __u64 addr);
-	void *ctx;
 	struct xrx_segrec_seg *segs;	/* room for nr_segs */
 	__u32 nr_segs;
 	__u64 unrecorded;		/* aggregates written without one */
@@ -35,20 +33,13 @@ struct xrx_lossless {
 };
 
 /* Return: NULL on ENOMEM. */
-struct xrx_lossless *xrx_lossless_new(__u64 (*seg_time)(void *, __u64),
-				      void *ctx);
+struct xrx_lossless *xrx_lossless_new(void);
 void xrx_lossless_free(struct xrx_lossless *l);
 
 /*
- * The time of @pkt's block, in ns since the epoch: when its first frame
- * arrived, or @now_ns if that is not known.
- */
-__u64 xrx_lossless_time(struct xrx_lossless *l, const struct xrx_pkt *pkt,
-			__u64 now_ns);
-
-/*
  * The custom option (code, length, PEN, record, padding to 4) of @pkt
- * written with @cap of its bytes and the time @ts_ns, into @out (room for
+ * written with @cap of its bytes and the block's time @ts_ns (each
+ * segment's is its arrival time, xrx_pkt_segs()), into @out (room for
  * sizeof(l->opt)). Return: its bytes, 0 for a packet
  * that needs none (held alone) or could not be recorded (counted in
  * l->unrecorded).
@@ -65,9 +56,10 @@ void xrx_lossless_give(struct xrx_lossless *l, const __u8 *opt, __u32 len,
 		       __u64 ts_ns);
 
 /*
- * The option of @pkt written with @cap of its bytes, the time @now_ns if
- * its first frame's is not known: made here, or the one given. Its time
- * into *@ts_ns, where it is into *@opt. Return: its bytes, 0 for none.
+ * The option of @pkt written with @cap of its bytes and its block's time
+ * @now_ns (the packet's arrival time): made here, or the one given (a
+ * tee's, with the time it was made for). Its block's time into *@ts_ns,
+ * where it is into *@opt. Return: its bytes, 0 for none.
  */
 __u32 xrx_lossless_record(struct xrx_lossless *l, const struct xrx_pkt *pkt,
 			  __u32 cap, __u64 now_ns, __u64 *ts_ns,

@@ -12,7 +12,12 @@
  * The writer thread takes, of the records waiting at the heads of the
  * rings, the earliest, as long as every other queue either has a record
  * waiting (its ring is in time order), or marked a later time, or is in
- * no delivery while the record is no later than the writer's clock; up to
+ * no delivery while the record is no later than the writer's clock. A
+ * record's time is its packet's arrival: a queue in a receive batch
+ * (xrx_merge__batch()) is in a delivery from before the batch's clock
+ * read to its end, and a packet that arrived before the queue's last
+ * record or mark (an aggregate held across batches) takes that time as
+ * its place in the order (its own goes into the file as it is); up to
  * MERGE_IOVS records go out in one writev(), straight from the rings.
  * It holds the group's lock for a pass, so that queues join and leave
  * between passes, never under it; the workers do not take the lock.
@@ -91,7 +96,11 @@ struct xrx_merge_q {
 	_Atomic __u64 tail;		/* freed by the writer */
 	_Atomic __u64 mark;		/* nothing earlier comes any more */
 	_Atomic __u32 busy;		/* in a delivery: from before its
-					 * clock read to after its commit */
+					 * clock read to after its commit,
+					 * or in a batch: to its mark */
+	bool in_batch;			/* the worker's: xrx_merge__batch() */
+	__u64 floor;			/* the worker's: its last record's
+					 * order or mark; none earlier */
 	__u64 wtail;			/* the writer's, ahead of tail until
 					 * its writev() is done */
 	__u64 reserved;			/* the record being filled */
@@ -375,9 +384,7 @@ static void merge_build_header(struct xrx_merge *m)
 		__u32 k;
 
 		snprintf(name, sizeof(name), "q%u", i);
-		snprintf(comment, sizeof(comment),
-			 "xrx queue %u; timestamps: software, CLOCK_REALTIME when the packet reached the sink (an aggregate: when its last segment had arrived), nanoseconds",
-			 i);
+		snprintf(comment, sizeof(comment), XRX_PCAPNG_IDB_COMMENT, i);
 		k = xrx_pcapng_idb(m->hdr + n, sizeof(m->hdr) - n,
 				   m->cfg.snaplen, 9, name, comment);
 		if (!k) {
@@ -610,6 +617,7 @@ static int merge_pass(struct xrx_merge *m, __u64 now, bool final)
 	__u32 i, busy;
 
 	while (cnt < MERGE_IOVS) {
+again:
 		best = NULL;
 		br = NULL;
 		for (i = 0; i < m->cfg.nr_queues; i++) {
@@ -647,8 +655,12 @@ static int merge_pass(struct xrx_merge *m, __u64 now, bool final)
 			mark = atomic_load_explicit(&q->mark,
 						    memory_order_acquire);
 			busy = atomic_load(&q->busy);
-			if (merge_peek(q) || mark >= br->ts ||
-			    (!busy && br->ts <= now))
+			/* the ring looked at again after busy: a batch that
+			 * ended in between committed its records first */
+			r = merge_peek(q);
+			if (r && r->ts < br->ts)
+				goto again;	/* came since: it is earlier */
+			if (r || mark >= br->ts || (!busy && br->ts <= now))
 				continue;
 			if (now < br->ts + xrx_merge__hold_ns)
 				goto out;
@@ -880,6 +892,19 @@ void xrx_merge__begin(struct xrx_merge_q *q)
 	atomic_store(&q->busy, 1);
 }
 
+void xrx_merge__batch(struct xrx_merge_q *q)
+{
+	q->in_batch = true;
+	xrx_merge__begin(q);
+}
+
+/* A delivery is over: out of it unless the batch goes on. */
+static void merge_done(struct xrx_merge_q *q)
+{
+	if (!q->in_batch)
+		atomic_store_explicit(&q->busy, 0, memory_order_release);
+}
+
 void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
 			 __u32 segs)
 {
@@ -894,9 +919,14 @@ void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
 	if (contig < need)
 		skip = contig;		/* the record starts over at 0 */
 	if (need + skip > room || need > XRX_MERGE_RING_BYTES / 2) {
-		atomic_store_explicit(&q->busy, 0, memory_order_release);
+		merge_done(q);
 		return NULL;
 	}
+	/* the ring stays in order: a packet that arrived before what this
+	 * queue has handed off or marked goes where it is delivered */
+	if (ts < q->floor)
+		ts = q->floor;
+	q->floor = ts;
 	if (skip) {
 		((struct merge_rec *)(q->ring + pos))->size = 0;
 		head += skip;
@@ -916,12 +946,22 @@ void xrx_merge__commit(struct xrx_merge_q *q)
 	q->head_own = q->reserved;
 	atomic_store_explicit(&q->head, q->head_own, memory_order_release);
 	/* After the head: a writer that sees it clear sees the record. */
-	atomic_store_explicit(&q->busy, 0, memory_order_release);
+	merge_done(q);
 }
 
-void xrx_merge__mark(struct xrx_merge_q *q, __u64 now)
+void xrx_merge__mark(struct xrx_merge_q *q, __u64 now, __u64 held)
 {
+	if (held && held < now)
+		now = held;
+	if (now > q->floor)
+		q->floor = now;
 	atomic_store_explicit(&q->mark, now, memory_order_release);
+	/* the batch is over, after its records and its mark; with packets
+	 * held, this queue is not idle: as in a delivery until they are
+	 * out (the hold bounds the wait) */
+	q->in_batch = held != 0;
+	if (!held)
+		atomic_store_explicit(&q->busy, 0, memory_order_release);
 	if (q->head_own - atomic_load_explicit(&q->tail, memory_order_relaxed) >=
 	    MERGE_WAKE_BYTES)
 		merge_wake(q->m);
@@ -935,7 +975,7 @@ void xrx_merge__leave(struct xrx_merge_q *q)
 	int i;
 
 	/* Nothing earlier comes from this queue: the others go on. */
-	xrx_merge__mark(q, ~0ull);
+	xrx_merge__mark(q, ~0ull, 0);
 	pthread_mutex_lock(&merge_groups_lock);
 	last = m->members == 1;
 	if (last) {

@@ -10,20 +10,23 @@
  * counted in the queue's dropped and handoff_full. Not API.
  *
  *   open (per queue):   xrx_merge__join(&cfg, queue, sink, &mq);
+ *   batch start:        xrx_merge__batch(mq);   (before its clock read)
  *   per packet:         xrx_merge__begin(mq);
- *                       ts = the clock (CLOCK_REALTIME);
+ *                       ts = its arrival, or the clock (CLOCK_REALTIME);
  *                       buf = xrx_merge__reserve(mq, len, ts, segs);
  *                       ... the record's bytes into buf ...
  *                       xrx_merge__commit(mq);
- *   batch end:          xrx_merge__mark(mq, now);
+ *   batch end:          xrx_merge__mark(mq, now, held);
  *   close:              xrx_merge__leave(mq);
  *
  * Order: a record is written once every other queue has either a record
  * at least as late waiting, or has marked a time at least as late (its
  * worker ended a batch after it), or is in no delivery and the record
  * is no later than the writer's clock (what that queue delivers next is
- * stamped later). A worker stopped within a delivery past MERGE_HOLD_NS
- * no longer holds the others up.
+ * stamped later: a batch's frames are stamped after xrx_merge__batch()).
+ * A record earlier than its queue's last record or mark is placed at
+ * that time. A worker stopped within a delivery past MERGE_HOLD_NS no
+ * longer holds the others up.
  *
  * Counters: the writer adds pkts_out, bytes_out, segs_out, errors,
  * nospace and rotations to the sink of the queue whose record it was
@@ -69,8 +72,12 @@ int xrx_merge__join(const struct xrx_merge_cfg *cfg, __u32 queue,
 		    struct xrx_sink *s, struct xrx_merge_q **out);
 /* A delivery starts: before the clock is read for its record's time. */
 void xrx_merge__begin(struct xrx_merge_q *q);
+/* A receive batch starts, before the clock read that stamps its frames:
+ * in a delivery until xrx_merge__mark(). */
+void xrx_merge__batch(struct xrx_merge_q *q);
 /*
- * Room for a record of @len bytes of time @ts (ns since the epoch) and
+ * Room for a record of @len bytes of time @ts (ns since the epoch; its
+ * place in the order, no earlier than this queue's last record or mark) and
  * @segs segments, to be filled and committed before the next begin.
  * NULL: the ring is full (the caller counts the packet; the delivery is
  * over).
@@ -78,8 +85,12 @@ void xrx_merge__begin(struct xrx_merge_q *q);
 void *xrx_merge__reserve(struct xrx_merge_q *q, __u32 len, __u64 ts,
 			 __u32 segs);
 void xrx_merge__commit(struct xrx_merge_q *q);
-/* A batch ended at @now: this queue has nothing earlier to come. */
-void xrx_merge__mark(struct xrx_merge_q *q, __u64 now);
+/*
+ * A batch ended at @now: this queue has nothing earlier to come, but
+ * for packets held since @held (0: none), before which nothing comes;
+ * the queue then stays in a delivery until a mark without them.
+ */
+void xrx_merge__mark(struct xrx_merge_q *q, __u64 now, __u64 held);
 /*
  * Leave after the writer wrote what this queue handed off (bounded);
  * the last queue out stops the writer, closes the file and waits for the

@@ -81,6 +81,7 @@
 #include <xrx/live.h>
 #include <xrx/sink.h>
 #include <xrx/options.h>
+#include <xrx/segrec.h>
 #include "sink/filter.h"
 
 #include "sink/capfile.h"
@@ -97,9 +98,12 @@
 #define PCAP_IOVS 1024			/* UIO_MAXIOV */
 #define PCAP_ARENA (1u << 20)		/* lossless: records of a queue */
 
-/* After an EPB's data: its padding, opt_comment, opt_endofopt and the
- * block's length again */
-#define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4 + 4)
+/* The time option (include/xrx/segrec.h): code, length, PEN, value */
+#define PCAPNG_TIME_OPT (8 + sizeof(struct xrx_time_opt))
+/* After an EPB's data: its padding, opt_comment, the time option,
+ * opt_endofopt and the block's length again */
+#define PCAPNG_TRAILER (3 + 4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + \
+			PCAPNG_TIME_OPT + 4 + 4)
 #define PCAP_HDR_MAX 512		/* the direct writer's file header */
 #define PCAP_ROTATE_SECS_MAX (7 * 86400)
 
@@ -124,6 +128,8 @@ struct pcap_sink {
 	int fd;
 	struct xrx_merge_q *mq;		/* one file for all queues: the
 					 * writer's hand-off (sink/merge.h) */
+	__u64 held_ns;			/* ... the engine holds packets
+					 * that arrived then (pcap_begin()) */
 	__u32 queue;
 	bool fifo;
 	bool no_wait;			/* refuse a FIFO (opts->no_wait) */
@@ -177,7 +183,7 @@ static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
 		.snaplen = p->snaplen,
 		.linktype = PCAP_LINKTYPE_ETHERNET,
 	};
-	char name[32], comment[128];
+	char name[32], comment[160];
 	__u32 n;
 
 	if (!p->ng) {
@@ -185,9 +191,7 @@ static __u32 pcap_build_header(const struct pcap_sink *p, __u8 *buf,
 		return sizeof(h);
 	}
 	snprintf(name, sizeof(name), "q%u", p->queue);
-	snprintf(comment, sizeof(comment),
-		 "xrx queue %u; timestamps: software, CLOCK_REALTIME when the packet reached the sink",
-		 p->queue);
+	snprintf(comment, sizeof(comment), XRX_PCAPNG_IDB_COMMENT, p->queue);
 	n = xrx_pcapng_shb(buf, cap, "xrx");
 	return n + xrx_pcapng_idb(buf + n, cap - n, p->snaplen,
 				  p->nsec ? 9 : 6, name, comment);
@@ -399,20 +403,45 @@ static int pcap_rotate(struct xrx_sink *s, struct pcap_sink *p)
 }
 
 
+
+/*
+ * The time option of @pkt, whose EPB has the time @first (ns), into @buf
+ * (PCAPNG_TIME_OPT bytes). Return: its bytes.
+ */
+static __u32 pcapng_time_opt(void *buf, size_t cap, const struct xrx_pkt *pkt,
+			     __u64 first)
+{
+	struct xrx_time_opt v = {
+		.kind = XRX_TIME_OPT_KIND,
+		.flags = (pkt->ts_flags & XRX_PKT_TS_NIC ? XRX_TIME_OPT_F_NIC :
+							    0) |
+			 (pkt->ts_flags & XRX_PKT_TS_NIC_LAST ?
+				  XRX_TIME_OPT_F_NIC_LAST : 0),
+		.segs = pkt->gso_segs ? pkt->gso_segs : 1,
+		.last_ns = pkt->ts_last_ns ? pkt->ts_last_ns : first,
+	};
+
+	return xrx_pcapng_opt_custom(buf, cap, XRX_PCAPNG_OPT_CUSTOM_BIN,
+				     XRX_SEGREC_PEN, &v, sizeof(v));
+}
+
 /*
  * What follows an EPB's @cap_len data bytes into @t: the padding, the
- * opt_comment @c of @clen bytes, opt_endofopt and the block's @total
- * length. Return: its bytes.
+ * opt_comment @c of @clen bytes, the time option of @pkt (its EPB's
+ * time @first), opt_endofopt and the block's @total length. Return: its
+ * bytes.
  */
 static __u32 pcapng_trailer(__u8 *t, __u32 cap_len, const char *c,
-			    __u32 clen, __u32 total, bool end)
+			    __u32 clen, const struct xrx_pkt *pkt, __u64 first,
+			    __u32 total, bool end)
 {
-	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + 4];
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + PCAPNG_TIME_OPT + 4];
 	__u32 n = 0, pad = XRX_PCAPNG_PAD4(cap_len) - cap_len;
 
 	if (c)
 		n = xrx_pcapng_opt(opts, sizeof(opts), XRX_PCAPNG_OPT_COMMENT,
 				   c, (__u16)clen);
+	n += pcapng_time_opt(opts + n, sizeof(opts) - n, pkt, first);
 	if (end) {
 		n += xrx_pcapng_opt_end(opts + n, sizeof(opts) - n);
 		return xrx_pcapng_epb_tail(t, cap_len, opts, n, total);
@@ -497,31 +526,35 @@ static __u32 pcap_lossless(struct pcap_sink *p, const struct xrx_pkt *pkt,
 static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 			       struct xrx_pkt *pkt)
 {
-	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX)];
+	__u8 opts[4 + XRX_PCAPNG_PAD4(XRX_EXPLAIN_MAX) + PCAPNG_TIME_OPT];
 	char why[XRX_EXPLAIN_MAX];
 	__u32 wire, cap, len, olen = 0, clen, rlen = 0, all;
 	const __u8 *rec = NULL;
-	struct timespec ts;
 	__u64 stamp, bts;
 	__u8 *d;
 
 	wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
 	cap = wire < p->snaplen ? wire : p->snaplen;
-	if (p->ng && p->explain) {
-		clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
-					sizeof(why));
-		olen = xrx_pcapng_opt(opts, sizeof(opts),
-				      XRX_PCAPNG_OPT_COMMENT, why, (__u16)clen);
-	}
-	/* Busy before the clock read: the writer orders by it. */
+	/* Busy before a clock read (a packet without a time): the writer
+	 * orders by the time. */
 	xrx_merge__begin(p->mq);
-	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
-	stamp = (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-	/* The block's time: the stamp, or with lossless its first frame's
-	 * (the writer still orders by the stamp, the time it came). */
+	stamp = xrx_pcap__pkt_time(pkt);
+	/* The block's time: the packet's, or a tee's lossless record's
+	 * (made with the packet's when the tee copied it). */
 	bts = stamp;
 	if (p->ll)
 		rlen = pcap_lossless(p, pkt, cap, stamp, &bts, &rec);
+	if (p->ng) {
+		if (p->explain) {
+			clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
+						sizeof(why));
+			olen = xrx_pcapng_opt(opts, sizeof(opts),
+					      XRX_PCAPNG_OPT_COMMENT, why,
+					      (__u16)clen);
+		}
+		olen += pcapng_time_opt(opts + olen, sizeof(opts) - olen, pkt,
+					bts);
+	}
 	all = olen + rlen ? olen + rlen + 4 : 0;	/* opt_endofopt */
 	len = p->ng ? xrx_pcapng_epb_len(cap, all) :
 		      (__u32)sizeof(struct pcap_rec_hdr) + cap;
@@ -551,8 +584,8 @@ static int pcap_deliver_merged(struct xrx_sink *s, struct pcap_sink *p,
 		memcpy(d, &len, sizeof(len));
 	} else {
 		struct pcap_rec_hdr rec = {
-			.ts_sec = (__u32)ts.tv_sec,
-			.ts_frac = (__u32)ts.tv_nsec,
+			.ts_sec = (__u32)(stamp / 1000000000),
+			.ts_frac = (__u32)(stamp % 1000000000),
 			.incl_len = cap,
 			.orig_len = wire,
 		};
@@ -589,10 +622,9 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	struct pcap_rec_hdr *rec;
 	struct xrx_pcapng_epb *epb;
 	char why[XRX_EXPLAIN_MAX];
-	struct timespec ts;
 	__u32 left, take, i, rec_bytes, need, tag, wire, head, cap, clen = 0;
 	__u32 optlen = 0;
-	__u64 stamp, ts_ns = 0;
+	__u64 stamp, ts_ns;
 	const __u8 *opt = NULL;
 	int err = 0;
 
@@ -624,21 +656,20 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 	wire = pkt->len + tag;
 	cap = left = wire < p->snaplen ? wire : p->snaplen;
 	rec_bytes = sizeof(*rec) + left;
+	/* the block's time as written: ns, or us */
+	ts_ns = xrx_pcap__pkt_time(pkt);
+	if (!p->nsec)
+		ts_ns -= ts_ns % 1000;
 	if (p->ng) {
 		if (p->explain)
 			clen = xrx_pkt__explain(pkt, p->max_aggregate, why,
 						sizeof(why));
 		rec_bytes = sizeof(*epb) + XRX_PCAPNG_PAD4(left) +
-			    (p->explain ? 4 + XRX_PCAPNG_PAD4(clen) : 0) + 4 + 4;
+			    (p->explain ? 4 + XRX_PCAPNG_PAD4(clen) : 0) +
+			    PCAPNG_TIME_OPT + 4 + 4;
 	}
 	if (p->ll) {
-		struct timespec now;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		optlen = pcap_lossless(p, pkt, cap,
-				       (__u64)now.tv_sec * 1000000000 +
-					       now.tv_nsec,
-				       &ts_ns, &opt);
+		optlen = pcap_lossless(p, pkt, cap, ts_ns, &ts_ns, &opt);
 		rec_bytes += optlen;
 	}
 	need = 2 + pkt->nr_frags + (tag ? 2 : 0) + p->ng +
@@ -667,25 +698,19 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		}
 	}
 
-	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
-	if (p->ll) {
-		ts.tv_sec = (time_t)(ts_ns / 1000000000);
-		ts.tv_nsec = (long)(ts_ns % 1000000000);
-	}
 	p->rec_bytes[p->nr_pkts] = rec_bytes;
 	p->queued_bytes += rec_bytes;
 	if (p->ng) {
 		epb = &p->epbs[p->nr_pkts];
-		stamp = p->nsec ? (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec :
-				  (__u64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+		stamp = p->nsec ? ts_ns : ts_ns / 1000;
 		xrx_pcapng_epb_head(epb, 0, stamp, left, wire, rec_bytes);
 		p->iov[p->nr_iovs].iov_base = epb;
 		p->iov[p->nr_iovs++].iov_len = sizeof(*epb);
 	} else {
 		rec = &p->recs[p->nr_pkts];
-		rec->ts_sec = (__u32)ts.tv_sec;
-		rec->ts_frac = p->nsec ? (__u32)ts.tv_nsec :
-					 (__u32)(ts.tv_nsec / 1000);
+		rec->ts_sec = (__u32)(ts_ns / 1000000000);
+		rec->ts_frac = p->nsec ? (__u32)(ts_ns % 1000000000) :
+					 (__u32)(ts_ns % 1000000000 / 1000);
 		rec->incl_len = left;
 		rec->orig_len = wire;
 		p->iov[p->nr_iovs].iov_base = rec;
@@ -729,7 +754,7 @@ static int pcap_deliver(struct xrx_sink *s, struct xrx_pkt *pkt)
 		p->iov[p->nr_iovs].iov_base = tr;
 		p->iov[p->nr_iovs++].iov_len =
 			pcapng_trailer(tr, cap, p->explain ? why : NULL, clen,
-				       rec_bytes, !p->ll);
+				       pkt, ts_ns, rec_bytes, !p->ll);
 	}
 	if (p->ll) {
 		p->iov[p->nr_iovs].iov_base =
@@ -748,16 +773,32 @@ static void pcap_free(struct pcap_sink *p)
 	free(p);
 }
 
+/* One file for all queues: this queue's batch is stamped after this;
+ * at its end, what it still holds arrived at @held_ns. */
+static void pcap_begin(struct xrx_sink *s, __u64 held_ns)
+{
+	struct pcap_sink *p = s->priv;
+
+	if (!p->mq)
+		return;
+	if (held_ns)
+		p->held_ns = held_ns;
+	else
+		xrx_merge__batch(p->mq);
+}
+
 static int pcap_flush(struct xrx_sink *s)
 {
 	struct pcap_sink *p = s->priv;
 	struct timespec ts;
 
 	if (p->mq) {
-		/* Every record of this queue to come is later than now. */
+		/* Every record of this queue to come arrived later than now,
+		 * or than what the engine still holds (pcap_begin()). */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		xrx_merge__mark(p->mq, (__u64)ts.tv_sec * 1000000000ull +
-					       (__u64)ts.tv_nsec);
+					       (__u64)ts.tv_nsec, p->held_ns);
+		p->held_ns = 0;
 		return 0;
 	}
 
@@ -1079,7 +1120,7 @@ static int pcap_open(struct xrx_sink *s, const char *arg,
 	p->explain = o.explain;
 	p->ng = ps->ng || o.lossless;
 	if (o.lossless) {
-		p->ll = xrx_lossless_new(o.seg_time, o.seg_time_ctx);
+		p->ll = xrx_lossless_new();
 		if (!p->ll) {
 			ret = -ENOMEM;
 			goto fail;
@@ -1150,6 +1191,7 @@ const struct xrx_sink_ops xrx_sink_pcap_ops = {
 	.flags = XRX_SINK_F_CONSUMES | XRX_SINK_F_FILES,
 	.usage = "pcap:/PATH[,size=N,files=N,snaplen=N,explain]",
 	.coalesce_usec = XRX_LIVE_COALESCE_USEC_FILE,
+	.begin = pcap_begin,
 };
 
 struct xrx_lossless *xrx_sink_pcap__lossless(struct xrx_sink *s,

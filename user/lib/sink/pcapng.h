@@ -44,6 +44,13 @@
 #define XRX_PCAPNG_EPB_QUEUE 6		/* epb_queue, u32 */
 
 #define XRX_PCAPNG_PAD4(n) (((n) + 3u) & ~3u)
+
+/* An IDB's comment, the queue's number in it: where the times come from
+ * (docs/capture.md) */
+#define XRX_PCAPNG_IDB_COMMENT                                                \
+	"xrx queue %u; timestamps: arrival (an aggregate: its first "          \
+	"segment's), CLOCK_REALTIME at the RX ring or the NIC's, as each "     \
+	"EPB's time option says"
 #define XRX_PCAPNG_LINKTYPE_ETHERNET 1
 
 /* An Enhanced Packet Block up to its data. */

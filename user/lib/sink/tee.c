@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sink/capfile.h"
 #include "sink/lossless.h"
 #include "sink/tee.h"
 
@@ -142,8 +143,7 @@ struct xrx_tee *xrx_tee__new(struct xrx_sink *sink)
 	/* A lossless capture: the worker makes the records (above). */
 	t->sink_ll = xrx_sink_pcap__lossless(sink, &t->snaplen);
 	if (t->sink_ll) {
-		t->ll = xrx_lossless_new(t->sink_ll->seg_time,
-					 t->sink_ll->ctx);
+		t->ll = xrx_lossless_new();
 		if (!t->ll) {
 			free(t->ring);
 			free(t);
@@ -211,22 +211,19 @@ void xrx_tee__drain(struct xrx_tee *t)
 
 /*
  * A lossless tee: @pkt's record option, made now that its frames are
- * here, into t->ll->opt; its time into *@ts_ns. Return: its bytes, 0 for
- * none (the sink writes the aggregate as it is, and counts it).
+ * here, into t->ll->opt, for the block's time, its arrival time, into
+ * *@ts_ns. Return: its bytes, 0 for none (the sink writes the aggregate
+ * as it is, and counts it).
  */
 static __u32 tee_record(struct xrx_tee *t, const struct xrx_pkt *pkt,
 			__u64 *ts_ns)
 {
 	__u32 wire = pkt->len + (pkt->vlan_proto && pkt->head_len >= 12 ? 4 : 0);
-	struct timespec now;
 	const __u8 *opt;
 
-	clock_gettime(CLOCK_REALTIME, &now);	/* vDSO: no syscall */
 	return xrx_lossless_record(t->ll, pkt,
 				   wire < t->snaplen ? wire : t->snaplen,
-				   (__u64)now.tv_sec * 1000000000ull +
-					   (__u64)now.tv_nsec,
-				   ts_ns, &opt);
+				   xrx_pcap__pkt_time(pkt), ts_ns, &opt);
 }
 
 /* Copy @pkt into the ring. Return: false when there is no room. */
