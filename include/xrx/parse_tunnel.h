@@ -83,7 +83,8 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
  * xrx_parse_tnl_at() - parse a tunnel header and the inner frame.
  * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
  * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
- * @tkind:  enum xrx_tnl_kind, a constant at each call
+ * @tkind:  enum xrx_tnl_kind, a constant at each call but xrx_rx's
+ *          (xrx_parse_tnl_copy())
  * @t:      result; every field is written (zero where parsing did not get)
  * @key:    as for xrx_parse_at(): the flow hash key, to compute
  *          t->inner.hash (which covers @outer->hash too), or NULL to leave
@@ -223,15 +224,27 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 
 #ifdef __bpf__
 /* A scratch copy of the window, without the hash: what xrx_rx needs to
- * match rules on the inner frame (xrx_parse_copy()). */
+ * match rules on the inner frame (xrx_parse_copy()), for the kind
+ * @tkind, which here may be a value the caller reads: xrx_rx's one
+ * tunnel subprogram takes every kind. */
+static __always_inline int xrx_parse_tnl_copy(const __u8 *p, __u32 len,
+					      __u32 wire,
+					      const struct xrx_parsed *outer,
+					      int tkind,
+					      struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_tnl_at(&w, XRX_WIN_BUF, len, wire, outer, tkind, t,
+				NULL);
+}
+
 static __always_inline int xrx_parse_vxlan_copy(const __u8 *p, __u32 len,
 						__u32 wire,
 						const struct xrx_parsed *outer,
 						struct xrx_tnl_parsed *t)
 {
-	struct xrx_win w = { .p = p };
-
-	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, NULL);
+	return xrx_parse_tnl_copy(p, len, wire, outer, XRX_TNL_K_VXLAN, t);
 }
 
 /* The window is the packet's linear area, as for xrx_parse_pkt(), also
