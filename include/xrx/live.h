@@ -361,8 +361,9 @@ XRX_API void xrx_live__release(struct xrx_live *l, __u32 qi,
 
 /*
  * Rules (include/xrx/rules.h), applied at once to the program. A rule of
- * scope XRX_RULE_SCOPE_INNER matches only once xrx_cfg lists VXLAN ports
- * and has XRX_CFG_F_INNER_RULES, which xrxd writes and these calls do not.
+ * a tunnel's scope (XRX_RULE_SCOPE_TNL(): VXLAN's, GENEVE's) matches only
+ * once xrx_cfg lists that kind's ports and has XRX_CFG_F_INNER_RULES,
+ * which xrxd writes and these calls do not.
  */
 /* @act: enum xrx_action (XRX_ACT_PASS, XRX_ACT_ACCEL); the rest of
  * xrx_cfg is kept. */

@@ -257,11 +257,18 @@ static __always_inline __u8 xrx_cut(__u32 need, __u32 wire)
  *
  * Return: r->result (enum xrx_parse_result). r->headlen is valid for every
  * result; offsets, addresses and ports for as far as parsing got.
+ *
+ * xrx_parse_proto_at() is the same with @ethertype: 0 reads it from the
+ * Ethernet header; else the window's first XRX_ETH_HLEN bytes stand for
+ * an Ethernet header of that type (XRX_ETH_P_IP or XRX_ETH_P_IPV6): IP
+ * carried in a tunnel without one (GENEVE), parsed by the very path an
+ * untagged Ethernet frame takes, so the BPF verifier meets no new path.
  */
-static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
-					__u32 len, __u32 wire,
-					struct xrx_parsed *r,
-					const struct xrx_hash_key *key)
+static __always_inline int xrx_parse_proto_at(const struct xrx_win *w,
+					      int kind, __u32 len, __u32 wire,
+					      struct xrx_parsed *r,
+					      const struct xrx_hash_key *key,
+					      __u32 ethertype)
 {
 	__u32 off = XRX_ETH_HLEN, proto, l4, thl, need, i;
 	const __u8 *h;
@@ -278,7 +285,7 @@ static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
 	}
 
 	h = XRX_HDR(w, kind, 0, XRX_ETH_HLEN);
-	proto = xrx_h16(h, XRX_ETH_PROTO);
+	proto = ethertype ? ethertype : xrx_h16(h, XRX_ETH_PROTO);
 XRX_UNROLL
 	for (i = 0; i < 2; i++) {
 		if (proto != XRX_ETH_P_8021Q && proto != XRX_ETH_P_8021AD)
@@ -479,6 +486,14 @@ hash:
 xrx_out_of_window: __attribute__((unused));
 	r->result = XRX_PARSE_MALFORMED;
 	return r->result;
+}
+
+static __always_inline int xrx_parse_at(const struct xrx_win *w, int kind,
+					__u32 len, __u32 wire,
+					struct xrx_parsed *r,
+					const struct xrx_hash_key *key)
+{
+	return xrx_parse_proto_at(w, kind, len, wire, r, key, 0);
 }
 
 /*

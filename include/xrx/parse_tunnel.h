@@ -38,8 +38,9 @@ enum xrx_tnl_result {
 				 * and inner Ethernet headers */
 	XRX_TNL_ALONE,		/* GENEVE version not 0, or OAM set:
 				 * geneve_gro_receive() leaves it alone */
-	XRX_TNL_NOT_ETH,	/* GENEVE protocol type not Ethernet
-				 * (ETH_P_TEB): no inner Ethernet frame */
+	XRX_TNL_NOT_ETH,	/* GENEVE protocol type none of Ethernet
+				 * (ETH_P_TEB), IPv4, IPv6: nothing GRO
+				 * knows inside */
 };
 
 struct xrx_tnl_parsed {
@@ -48,7 +49,9 @@ struct xrx_tnl_parsed {
 	__u16 outer_l3_off;
 	__u16 outer_l4_off;		/* the outer UDP header */
 	__u16 vxlan_off;		/* the tunnel header (any kind) */
-	__u16 inner_mac_off;		/* the inner Ethernet header */
+	__u16 inner_mac_off;		/* the inner Ethernet header; IP in
+					 * GENEVE without one: the inner IP
+					 * header, inner.l3_off */
 };
 
 /*
@@ -80,7 +83,8 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
  * xrx_parse_tnl_at() - parse a tunnel header and the inner frame.
  * @w, @kind, @len, @wire: the window, as for xrx_parse_at()
  * @outer:  xrx_parse_at()'s result for the frame, XRX_PARSE_L4
- * @tkind:  enum xrx_tnl_kind, a constant at each call
+ * @tkind:  enum xrx_tnl_kind, a constant at each call but xrx_rx's
+ *          (xrx_parse_tnl_copy())
  * @t:      result; every field is written (zero where parsing did not get)
  * @key:    as for xrx_parse_at(): the flow hash key, to compute
  *          t->inner.hash (which covers @outer->hash too), or NULL to leave
@@ -90,10 +94,13 @@ static __always_inline __u32 xrx_tnl_flow_hash(const struct xrx_parsed *inner,
  * VXLAN flags are not judged here
  * (vxlan_gro_receive() does not either: it only compares them). GENEVE:
  * the header is 8 bytes and its options; a version other than 0 or the
- * OAM bit is XRX_TNL_ALONE and a protocol type other than ETH_P_TEB
- * XRX_TNL_NOT_ETH, as geneve_gro_receive() takes neither into
- * eth_gro_receive() (the critical bit and the options are only compared,
- * by the caller, as part of the flow). The inner
+ * OAM bit is XRX_TNL_ALONE and a protocol type other than ETH_P_TEB,
+ * IPv4 or IPv6 XRX_TNL_NOT_ETH, as geneve_gro_receive() takes neither
+ * into the protocol's gro_receive (the critical bit and the options are
+ * only compared, by the caller, as part of the flow). IPv4 or IPv6 is
+ * parsed as the inner frame's network header, without an Ethernet
+ * header (inner_mac_off is then inner.l3_off), as
+ * geneve_gro_receive() hands it to inet/ipv6_gro_receive(). The inner
  * parse result (t->inner.result) says whether the inner frame is TCP/UDP;
  * its headlen, l3_off and l4_off count from the start of the outer frame,
  * and its hash (with @key) covers the outer hash, the VNI and the inner
@@ -119,7 +126,7 @@ static __always_inline int xrx_parse_tnl_at(const struct xrx_win *w,
 					    const struct xrx_hash_key *key)
 {
 	struct xrx_win iw;
-	__u32 off, hlen = XRX_VXLAN_HLEN, w0 = 0;
+	__u32 off, hlen = XRX_VXLAN_HLEN, w0 = 0, ip = 0;
 
 	__builtin_memset(t, 0, sizeof(*t));
 	if (outer->result != XRX_PARSE_L4 || outer->l4_proto != XRX_IPPROTO_UDP)
@@ -145,16 +152,24 @@ static __always_inline int xrx_parse_tnl_at(const struct xrx_win *w,
 		if ((w0 >> 24) & XRX_GENEVE_VER ||
 		    (w0 >> 16) & XRX_GENEVE_F_OAM)
 			return XRX_TNL_ALONE;
-		if ((w0 & 0xffff) != XRX_ETH_P_TEB)
+		ip = w0 & 0xffff;
+		if (ip == XRX_ETH_P_TEB)
+			ip = 0;
+		else if (ip != XRX_ETH_P_IP && ip != XRX_ETH_P_IPV6)
 			return XRX_TNL_NOT_ETH;
 	}
-	off = (off + hlen) & (XRX_PARSE_WINDOW - 1);
+	/* IP without Ethernet: the inner window starts XRX_ETH_HLEN bytes
+	 * before its IP header (inside the tunnel header, which is longer)
+	 * and the parser takes them for an Ethernet header of type @ip. */
+	off = off + hlen - (ip ? XRX_ETH_HLEN : 0);
+	off &= XRX_PARSE_WINDOW - 1;
 
 	/* The inner frame is a frame of its own: parse it where it starts
 	 * and move its offsets to the outer frame's. */
 	iw.p = w->p + off;
 	iw.end = w->end;
-	xrx_parse_at(&iw, kind, len - off, wire - off, &t->inner, NULL);
+	xrx_parse_proto_at(&iw, kind, len - off, wire - off, &t->inner, NULL,
+			   ip);
 	t->inner.headlen += off;
 	if (t->inner.l3_off)	/* 0: parsing stopped before L3 */
 		t->inner.l3_off += off;
@@ -209,15 +224,27 @@ static __always_inline int xrx_parse_vxlan(const __u8 *p, __u32 len,
 
 #ifdef __bpf__
 /* A scratch copy of the window, without the hash: what xrx_rx needs to
- * match rules on the inner frame (xrx_parse_copy()). */
+ * match rules on the inner frame (xrx_parse_copy()), for the kind
+ * @tkind, which here may be a value the caller reads: xrx_rx's one
+ * tunnel subprogram takes every kind. */
+static __always_inline int xrx_parse_tnl_copy(const __u8 *p, __u32 len,
+					      __u32 wire,
+					      const struct xrx_parsed *outer,
+					      int tkind,
+					      struct xrx_tnl_parsed *t)
+{
+	struct xrx_win w = { .p = p };
+
+	return xrx_parse_tnl_at(&w, XRX_WIN_BUF, len, wire, outer, tkind, t,
+				NULL);
+}
+
 static __always_inline int xrx_parse_vxlan_copy(const __u8 *p, __u32 len,
 						__u32 wire,
 						const struct xrx_parsed *outer,
 						struct xrx_tnl_parsed *t)
 {
-	struct xrx_win w = { .p = p };
-
-	return xrx_parse_vxlan_at(&w, XRX_WIN_BUF, len, wire, outer, t, NULL);
+	return xrx_parse_tnl_copy(p, len, wire, outer, XRX_TNL_K_VXLAN, t);
 }
 
 /* The window is the packet's linear area, as for xrx_parse_pkt(), also

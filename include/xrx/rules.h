@@ -13,18 +13,18 @@
  * port 0 second, so a specific port rule wins over a wildcard one.
  *
  * The scope says which headers a rule matches. XRX_RULE_SCOPE_OUTER (0)
- * matches the frame's own IP and TCP/UDP headers. XRX_RULE_SCOPE_INNER
- * ("vxlan:tcp/5201" in xrxd's config) matches the frame inside VXLAN: for
- * a UDP frame to one of xrx_cfg's vxlan_ports, with XRX_CFG_F_INNER_RULES
- * set, xrx_rx parses the inner frame and looks up its protocol, port and
- * address in this scope first; the verdict of an inner rule is the
- * frame's, and when none matches the outer rules decide. The scope is
- * inside the 32 bits every rule's prefix covers, so the two scopes never
- * match each other's rules.
+ * matches the frame's own IP and TCP/UDP headers. A tunnel kind's scope,
+ * XRX_RULE_SCOPE_TNL(kind) ("vxlan:tcp/5201", "geneve:tcp/5201" in xrxd's
+ * config), matches the frame inside that tunnel: for a UDP frame to one
+ * of the kind's ports in xrx_cfg, with XRX_CFG_F_INNER_RULES set, xrx_rx
+ * parses the inner frame and looks up its protocol, port and address in
+ * that scope first; the verdict of an inner rule is the frame's, and when
+ * none matches the outer rules decide. The scope is inside the 32 bits
+ * every rule's prefix covers, so no scope matches another's rules.
  *
  * xrx_ports answers most frames without the trie. It is an array keyed by
  * the destination port (host order), whose value holds, for TCP and UDP
- * in each scope, what the two trie lookups above give for that port when
+ * in each scope (struct xrx_port_val: column scope * 2 + (UDP)), what the two trie lookups above give for that port when
  * the answer does not depend on the address (enum xrx_port_verdict):
  * the action of the port's own address-less rule ("tcp/5001"), else,
  * when the port has no rule, that of an address-less any-port rule
@@ -67,8 +67,19 @@ XRX_STATIC_ASSERT(sizeof(struct xrx_rule_key) == 24, "xrx_rules key ABI");
 
 enum xrx_rule_scope {
 	XRX_RULE_SCOPE_OUTER = 0,	/* the frame's own headers */
-	XRX_RULE_SCOPE_INNER = 1,	/* the frame inside VXLAN */
+	XRX_RULE_SCOPE_INNER = 1,	/* the frame inside VXLAN, the first
+					 * tunnel kind: XRX_RULE_SCOPE_TNL(0) */
+	XRX_RULE_SCOPE_GENEVE = 2,	/* the frame inside GENEVE */
+	XRX_RULE_SCOPES
 };
+
+/* The scope of the frame inside tunnel kind @kind (enum xrx_tnl_kind). */
+#define XRX_RULE_SCOPE_TNL(kind) (XRX_RULE_SCOPE_INNER + (kind))
+
+XRX_STATIC_ASSERT(XRX_RULE_SCOPE_TNL(XRX_TNL_K_GENEVE) ==
+			  XRX_RULE_SCOPE_GENEVE &&
+		  XRX_RULE_SCOPES == XRX_RULE_SCOPE_TNL(XRX_TNL_KINDS),
+		  "a rule scope for every tunnel kind");
 
 enum xrx_action {
 	XRX_ACT_PASS = 0,	/* hand the frame to the kernel */
@@ -92,24 +103,29 @@ enum __attribute__((packed)) xrx_port_verdict {
 
 #define XRX_PORTS_MAX 65536	/* xrx_ports entries: every port */
 
-/* xrx_ports' value: one verdict per protocol and scope. */
+/* xrx_ports' value: one verdict per protocol and scope, column
+ * scope * 2 for TCP and scope * 2 + 1 for UDP. */
 struct xrx_port_val {
 	enum xrx_port_verdict tcp;	/* XRX_RULE_SCOPE_OUTER */
 	enum xrx_port_verdict udp;
 	enum xrx_port_verdict vxlan_tcp;	/* XRX_RULE_SCOPE_INNER */
 	enum xrx_port_verdict vxlan_udp;
+	enum xrx_port_verdict geneve_tcp;	/* XRX_RULE_SCOPE_GENEVE */
+	enum xrx_port_verdict geneve_udp;
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_port_val) == 4, "xrx_ports value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_port_val) == 2 * XRX_RULE_SCOPES,
+		  "xrx_ports value ABI: two columns per scope");
 
-/* The UDP ports xrx_rx takes for VXLAN: as many as the engine takes for
- * each tunnel kind (include/xrx/tunnel.h); user/xrxd/xdp.c asserts they
- * are equal. */
-#define XRX_CFG_VXLAN_PORTS XRX_TNL_PORTS_MAX
+/* The UDP ports xrx_rx takes for each tunnel kind: as many as the engine
+ * takes (include/xrx/tunnel.h); user/xrxd/xdp.c asserts they are equal. */
+#define XRX_CFG_TNL_PORTS XRX_TNL_PORTS_MAX
+#define XRX_CFG_VXLAN_PORTS XRX_CFG_TNL_PORTS
 
 enum xrx_cfg_flags {
-	/* Parse the frame inside VXLAN and look up XRX_RULE_SCOPE_INNER
-	 * rules; without it VXLAN frames are only counted. */
+	/* Parse the frame inside a tunnel (to one of tnl_ports) and look up
+	 * its kind's XRX_RULE_SCOPE_TNL() rules; without it tunnel frames
+	 * are only counted. */
 	XRX_CFG_F_INNER_RULES = 1u << 0,
 };
 
@@ -121,8 +137,15 @@ enum xrx_cfg_flags {
 struct xrx_cfg {
 	__u32 default_action;	/* enum xrx_action when no rule matches */
 	__u32 flags;		/* enum xrx_cfg_flags; other bits zero */
-	/* UDP destination ports that carry VXLAN, host order; 0 = unused */
-	__u16 vxlan_ports[XRX_CFG_VXLAN_PORTS];
+	/* UDP destination ports that carry each tunnel kind, host order;
+	 * 0 = unused. A row per kind (enum xrx_tnl_kind), also by name. */
+	union {
+		__u16 tnl_ports[XRX_TNL_KINDS][XRX_CFG_TNL_PORTS];
+		struct {
+			__u16 vxlan_ports[XRX_CFG_TNL_PORTS];
+			__u16 geneve_ports[XRX_CFG_TNL_PORTS];
+		};
+	};
 	/* The flow hash key (include/xrx/hash.h): random, chosen by
 	 * xrx_prog__attach() before any rule is written; the engines that
 	 * take the program's frames hash with it too. Root reads it, as it
@@ -130,6 +153,6 @@ struct xrx_cfg {
 	struct xrx_hash_key hash_key;
 };
 
-XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 40, "xrx_cfg value ABI");
+XRX_STATIC_ASSERT(sizeof(struct xrx_cfg) == 56, "xrx_cfg value ABI");
 
 #endif /* XRX_RULES_H */

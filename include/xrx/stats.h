@@ -14,7 +14,8 @@
  * counter (redirect or one pass_*); no_meta_room is an extra note on a
  * redirected frame. Every frame that reaches the parser is also counted
  * once in parse_linear or parse_copy: how xrx_rx read its headers.
- * vxlan and vxlan_inner_rule describe VXLAN frames (include/xrx/rules.h);
+ * vxlan and vxlan_inner_rule describe VXLAN frames (include/xrx/rules.h),
+ * geneve and geneve_inner_rule GENEVE frames, the same way;
  * hash_nic counts accelerated frames whose xrx_meta hash is the NIC's L4
  * RX hash rather than xrx_flow_hash(): 0 with the plain build, and with
  * the device-bound one on a NIC that gives no L4 hash (rx-hashing off).
@@ -23,6 +24,7 @@
 #define XRX_STATS_H
 
 #include <xrx/types.h>
+#include <xrx/tunnel.h>
 
 /* X(enumerator suffix, name shown to users and in BTF, description) */
 #define XRX_STATS_TABLE(X)                                                    \
@@ -41,7 +43,9 @@
 	X(PARSE_COPY, parse_copy, "headers copied out of fragments to parse") \
 	X(VXLAN, vxlan, "UDP frames to a VXLAN port (xrx_cfg vxlan_ports)") \
 	X(VXLAN_INNER_RULE, vxlan_inner_rule, "VXLAN frames an inner rule gave the verdict") \
-	X(HASH_NIC, hash_nic, "accelerated frames whose flow hash is the NIC's (device-bound build)")
+	X(HASH_NIC, hash_nic, "accelerated frames whose flow hash is the NIC's (device-bound build)") \
+	X(GENEVE, geneve, "UDP frames to a GENEVE port (xrx_cfg geneve_ports)") \
+	X(GENEVE_INNER_RULE, geneve_inner_rule, "GENEVE frames an inner rule gave the verdict")
 
 enum xrx_stat {
 #define XRX_X_ENUM(e, n, d) XRX_STAT_##e,
@@ -54,11 +58,18 @@ enum xrx_stat {
  * Every frame xrx_rx sees is counted in RX and in exactly one verdict,
  * REDIRECT or one of the PASS_ reasons; the counters after them
  * (no_meta_room, parse_linear, parse_copy, vxlan, vxlan_inner_rule,
- * hash_nic) say
+ * hash_nic, geneve, geneve_inner_rule) say
  * more about some of those frames and add up to nothing.
  */
 #define XRX_STAT_VERDICT_FIRST XRX_STAT_REDIRECT
 #define XRX_STAT_VERDICT_LAST XRX_STAT_PASS_TOO_LONG
+
+/* A tunnel kind's two counters: frames to its ports, and those an inner
+ * rule decided (enum xrx_tnl_kind). */
+XRX_STATIC_ASSERT(XRX_TNL_KINDS == 2, "a counter pair for every tunnel kind");
+#define XRX_STAT_TNL(kind) ((kind) ? XRX_STAT_GENEVE : XRX_STAT_VXLAN)
+#define XRX_STAT_TNL_INNER_RULE(kind)                                         \
+	((kind) ? XRX_STAT_GENEVE_INNER_RULE : XRX_STAT_VXLAN_INNER_RULE)
 
 static __always_inline int xrx_stat_is_verdict(unsigned int stat)
 {

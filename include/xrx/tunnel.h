@@ -15,6 +15,13 @@ enum xrx_tnl_kind {
 	XRX_TNL_KINDS,
 };
 
+/* Their names, as the options ("vxlan_ports") and the scope of a rule on
+ * the frame inside ("vxlan:tcp/5201") spell them. */
+#define XRX_TNL_NAME_VXLAN "vxlan"
+#define XRX_TNL_NAME_GENEVE "geneve"
+#define XRX_TNL_NAMES { [XRX_TNL_K_VXLAN] = XRX_TNL_NAME_VXLAN, \
+			[XRX_TNL_K_GENEVE] = XRX_TNL_NAME_GENEVE }
+
 /* UDP ports per kind, in xrx_engine_opts and in xrx_cfg alike
  * (user/xrxd/xdp.c asserts it). */
 #define XRX_TNL_PORTS_MAX 8

@@ -842,7 +842,7 @@ static void ports_fill(enum xrx_port_verdict v)
 
 	for (k = 0; k < XRX_PORTS_MAX; k++) {
 		keys[k] = k;
-		vals[k] = (struct xrx_port_val){ v, v, v, v };
+		vals[k] = (struct xrx_port_val){ v, v, v, v, v, v };
 	}
 	assert_int_equal(bpf_map_update_batch(env.rx.ports_fd, keys, vals, &n,
 					      NULL), 0);
@@ -974,8 +974,7 @@ static enum xrx_port_verdict port_entry(__u32 port, int col)
 	struct xrx_port_val v;
 
 	assert_int_equal(bpf_map_lookup_elem(env.rx.ports_fd, &port, &v), 0);
-	return col == C_TCP ? v.tcp : col == C_UDP ? v.udp :
-	       col == C_VXLAN_TCP ? v.vxlan_tcp : v.vxlan_udp;
+	return ((enum xrx_port_verdict *)&v)[col - C_TCP];
 }
 
 #define expect_entry(port, col, want)                                         \
@@ -1225,21 +1224,31 @@ static void test_hash(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* VXLAN: steering by the inner frame                                 */
+/* VXLAN and GENEVE: steering by the inner frame                      */
 
 /*
- * The configuration the VXLAN table runs under: VXLAN on UDP 4789 and
- * 8472; inner rules vxlan:tcp/5201 (accelerate), vxlan:tcp/22 (pass),
- * vxlan:udp/any@2001:db8:1::/48 (accelerate); one outer rule, udp/8472
- * (accelerate); default pass.
+ * The configuration the tunnel table runs under: VXLAN on UDP 4789 and
+ * 8472, GENEVE on 6081 and 6082; inner rules vxlan:tcp/5201
+ * (accelerate), vxlan:tcp/22 (pass), vxlan:udp/any@2001:db8:1::/48
+ * (accelerate), and geneve:tcp/5202 (accelerate), geneve:tcp/22 (pass),
+ * geneve:udp/any@2001:db8:1::/48 (accelerate); outer rules udp/8472 and
+ * udp/6082 (accelerate); default pass.
  */
 static void rules_vxlan(__u32 flags)
 {
 	struct xrx_cfg cfg = { .flags = flags, .vxlan_ports = { 4789, 8472 },
+			       .geneve_ports = { 6081, 6082 },
 			       .hash_key = rx_key };
 	__u32 zero = 0;
 
 	rules_clear();
+	rule_add_scoped(XRX_RULE_SCOPE_GENEVE, IPPROTO_TCP, 5202, NULL, 0,
+			XRX_ACT_ACCEL);
+	rule_add_scoped(XRX_RULE_SCOPE_GENEVE, IPPROTO_TCP, 22, NULL, 0,
+			XRX_ACT_PASS);
+	rule_add_scoped(XRX_RULE_SCOPE_GENEVE, IPPROTO_UDP, 0, "2001:db8:1::",
+			48, XRX_ACT_ACCEL);
+	rule_add(IPPROTO_UDP, 6082, NULL, 0, XRX_ACT_ACCEL);
 	rule_add_scoped(XRX_RULE_SCOPE_INNER, IPPROTO_TCP, 5201, NULL, 0,
 			XRX_ACT_ACCEL);
 	rule_add_scoped(XRX_RULE_SCOPE_INNER, IPPROTO_TCP, 22, NULL, 0,
@@ -1261,9 +1270,16 @@ struct vxlan_row {
 	__u32 linear;		/* bytes in the linear area; 0: all */
 	__u32 flags;		/* xrx_cfg flags */
 	enum xrx_stat want;	/* verdict; ACCEL = accelerated */
-	int vxlan;		/* counted in vxlan */
-	int inner_rule;		/* counted in vxlan_inner_rule */
+	int vxlan;		/* counted in vxlan (geneve) */
+	int inner_rule;		/* counted in vxlan_inner_rule
+				 * (geneve_inner_rule) */
+	int tnl;		/* TN_VXLAN, TN_GENEVE, TN_GENEVE_IP */
+	__u8 opt_words;		/* GENEVE options */
+	__u8 gflags;		/* GENEVE second byte */
 };
+
+/* GENEVE_IP: IPv4/IPv6 carried without the inner Ethernet header. */
+enum { TN_VXLAN = 0, TN_GENEVE, TN_GENEVE_IP };
 
 #define INNER XRX_CFG_F_INNER_RULES
 
@@ -1281,6 +1297,9 @@ static void m_udp6_inner(struct frame_spec *s)
 	memcpy(s->daddr, a, sizeof(a));		/* 2001:db8:1::2 */
 }
 
+/* Rows leave the GENEVE fields out where they are 0. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct vxlan_row vxlan_rows[] = {
 	{ "vxlan inner tcp4/5201: inner rule", m_tcp4, 5201, VX_OUTER4, 0, 0,
 	  INNER, ACCEL, 1, 1 },
@@ -1322,7 +1341,45 @@ static const struct vxlan_row vxlan_rows[] = {
 	  m_tcp4, 5201, VX_OUTER4, 0, 60, INNER, ACCEL, 1, 1 },
 	{ "vxlan over ipv6 tcp6/5201, inner tcp header in a fragment",
 	  m_tcp6_inner, 5201, VX_OUTER6, 0, 140, INNER, ACCEL, 1, 1 },
+	{ "vxlan inner tcp4/5202: a geneve rule does not match in vxlan",
+	  m_tcp4, 5202, VX_OUTER4, 0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0 },
+	/* GENEVE: the same lookups in its own scope */
+	{ "geneve inner tcp4/5202: inner rule", m_tcp4, 5202, VX_OUTER4, 0, 0,
+	  INNER, ACCEL, 1, 1, TN_GENEVE },
+	{ "geneve over ipv6, inner tcp6/5202", m_tcp6_inner, 5202, VX_OUTER6,
+	  0, 0, INNER, ACCEL, 1, 1, TN_GENEVE },
+	{ "geneve with 4 option words, inner tcp4/5202", m_tcp4, 5202,
+	  VX_OUTER4, 0, 0, INNER, ACCEL, 1, 1, TN_GENEVE, 4 },
+	{ "geneve inner vlan tcp4/5202", m_vlan_tcp4, 5202, VX_OUTER4, 0, 0,
+	  INNER, ACCEL, 1, 1, TN_GENEVE },
+	{ "geneve ipv4 without inner ethernet, tcp4/5202", m_tcp4, 5202,
+	  VX_OUTER4, 0, 0, INNER, ACCEL, 1, 1, TN_GENEVE_IP, 2 },
+	{ "geneve ipv6 without inner ethernet, udp6 in the inner prefix",
+	  m_udp6_inner, 0, VX_OUTER6, 0, 0, INNER, ACCEL, 1, 1, TN_GENEVE_IP },
+	{ "geneve inner udp6 outside the inner prefix", m_udp6, 0, VX_OUTER4,
+	  0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0, TN_GENEVE },
+	{ "geneve inner tcp4/5201: a vxlan rule does not match in geneve",
+	  m_tcp4, 5201, VX_OUTER4, 0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0,
+	  TN_GENEVE },
+	{ "geneve inner tcp4/80: the outer rule udp/6082", m_tcp4, 80,
+	  VX_OUTER4, 6082, 0, INNER, ACCEL, 1, 0, TN_GENEVE },
+	{ "geneve inner tcp4/22: the inner pass rule beats the outer rule",
+	  m_tcp4, 22, VX_OUTER4, 6082, 0, INNER, XRX_STAT_PASS_EXCLUDED, 1, 1,
+	  TN_GENEVE },
+	{ "geneve OAM, inner tcp4/5202: outer rules", m_tcp4, 5202, VX_OUTER4,
+	  0, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0, TN_GENEVE, 0, 0x80 },
+	{ "geneve inner tcp4/5202 on a vxlan port: read as vxlan", m_tcp4,
+	  5202, VX_OUTER4, 4789, 0, INNER, XRX_STAT_PASS_NO_RULE, 1, 0,
+	  TN_GENEVE },
+	{ "geneve without inner rules in xrx_cfg: counted only", m_tcp4, 5202,
+	  VX_OUTER4, 0, 0, 0, XRX_STAT_PASS_NO_RULE, 1, 0, TN_GENEVE },
+	{ "geneve tcp4/5202, only ethernet linear", m_tcp4, 5202, VX_OUTER4,
+	  0, FRAME_ETH_HLEN, INNER, ACCEL, 1, 1, TN_GENEVE },
+	{ "geneve over ipv6 tcp6/5202, inner tcp header in a fragment",
+	  m_tcp6_inner, 5202, VX_OUTER6, 0, 150, INNER, ACCEL, 1, 1,
+	  TN_GENEVE, 2 },
 };
+#pragma GCC diagnostic pop
 
 static void test_vxlan_row(void **state)
 {
@@ -1344,7 +1401,14 @@ static void test_vxlan_row(void **state)
 	if (row->outer == VX_PLAIN) {
 		len = frame_build(&s, frame, sizeof(frame));
 	} else {
-		vxlan_outer_default(&o, 1);
+		if (row->tnl == TN_VXLAN)
+			vxlan_outer_default(&o, 1);
+		else
+			geneve_outer_default(&o, 1);
+		o.no_inner_eth = row->tnl == TN_GENEVE_IP;
+		o.opt_words = row->opt_words;
+		o.opt = 0x01020304;
+		o.gflags = row->gflags;
 		o.v6 = row->outer == VX_OUTER6;
 		if (row->udp_port)
 			o.dport = row->udp_port;
@@ -1368,8 +1432,12 @@ static void test_vxlan_row(void **state)
 				 want == XRX_STAT_REDIRECT ? XDP_REDIRECT : XDP_PASS);
 		for (k = 0; k < XRX_STAT_MAX; k++) {
 			__u64 n = k == XRX_STAT_RX || k == (int)want || k == (int)r.path ||
-				  (k == XRX_STAT_VXLAN && row->vxlan) ||
-				  (k == XRX_STAT_VXLAN_INNER_RULE && row->inner_rule);
+				  (k == (row->tnl && row->udp_port != 4789 ?
+					 XRX_STAT_GENEVE : XRX_STAT_VXLAN) &&
+				   row->vxlan) ||
+				  (k == (row->tnl ? XRX_STAT_GENEVE_INNER_RULE :
+					 XRX_STAT_VXLAN_INNER_RULE) &&
+				   row->inner_rule);
 
 			if (r.stat[k].packets != n || r.stat[k].bytes != n * len)
 				fail_msg("%s: counter %s: %llu packets, want %llu",

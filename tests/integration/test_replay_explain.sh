@@ -143,6 +143,17 @@ check "text summary: the size limit costs nothing" $?
 grep -q '^flow 198.18.0.1:40000 > 198.18.0.2:5201 tcp: 8 segments in, 3 packets out, 2.67 segments per packet$' "$W/tcp4_window.txt"
 check "text summary: the flow, segments in, packets out, segments per packet" $?
 
+# GENEVE flows are named so, IPv4 carried without an inner Ethernet
+# header (protocol type 0x0800) too.
+$PY "$TOP/tests/tools/geneve_trains.py" "$W/gn" >/dev/null &&
+	"$R" --geneve-port 6081 --explain "$W/gn/gn4_proto_ip.pcap" \
+		"$W/gnip.pcapng" >"$W/gnip.txt" &&
+	"$R" --geneve-port 6081 --explain "$W/gn/gn4_contig.pcap" \
+		"$W/gn.pcapng" >"$W/gn.txt" &&
+	grep -q '^flow .* tcp in geneve 42: 12 segments in, 1 packet out' "$W/gnip.txt" &&
+	grep -q '^flow .* tcp in geneve 42: 20 segments in, 1 packet out' "$W/gn.txt"
+check "text summary: flows inside GENEVE, with and without inner Ethernet" $?
+
 # Without --explain: a classic pcap, with nanosecond timestamps.
 "$R" "$F/tcp4_window.pcap" "$W/plain.pcap" >"$W/plain.out" &&
 	[ ! -s "$W/plain.out" ] &&

@@ -81,13 +81,23 @@ check "xrxd ready with accelerate = vxlan:tcp/5201" 0
 
 check "xrxctl rules lists vxlan:tcp/5201" \
 	$(xrxctl rules $IF_DUT | grep -q ' accel  vxlan:tcp/5201$'; echo $?)
-# xrx_cfg as xrxd wrote it: the port and the inner-rules flag.
+# xrx_cfg as xrxd wrote it: the port and the inner-rules flag. The ports
+# are in an anonymous union (a row per tunnel kind, and by name).
 cfgv() {
 	bpftool -j map dump pinned "$PIN/xrx_cfg" | $PY -c '
 import json, sys
 v = json.load(sys.stdin)[0]
 v = v.get("formatted", v)["value"]
-print(v["flags"], ",".join(str(p) for p in v["vxlan_ports"]))'
+def find(d, k):
+    if isinstance(d, dict):
+        if k in d:
+            return d[k]
+        d = list(d.values())
+    for x in d if isinstance(d, list) else []:
+        r = find(x, k)
+        if r is not None:
+            return r
+print(v["flags"], ",".join(str(p) for p in find(v, "vxlan_ports")))'
 }
 cfg=$(cfgv)
 check "xrx_cfg: flags 1 (inner rules), vxlan_ports 4789 ($cfg)" \

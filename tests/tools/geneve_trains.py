@@ -139,8 +139,22 @@ def trains():
         train(6, gkw=dict(proto=0x88b5)))
     add("gn4_proto_change", "protocol type change: another flow, alone",
         train(8, gmods={i: dict(proto=0x88b5) for i in mid}))
-    add("gn4_proto_ip", "protocol type IPv4, no inner Ethernet",
-        train(12, gkw=dict(proto=0x0800), no_eth=True))
+    # geneve_gro_receive(): IPv4/IPv6 go to inet/ipv6_gro_receive()
+    ip4, ip6 = dict(proto=0x0800), dict(proto=0x86dd)
+    add("gn4_proto_ip", "protocol type IPv4, no inner Ethernet: merges",
+        train(12, gkw=ip4, no_eth=True))
+    add("gn6_proto_ip6", "protocol type IPv6, no inner Ethernet: merges",
+        train(12, v=6, gkw=ip6, no_eth=True))
+    add("gn4_proto_ip_opts", "IPv4 without Ethernet, with options: merges",
+        train(12, gkw=dict(ip4, opts=OPT * 2), no_eth=True))
+    add("gn4_proto_ip_iid", "IPv4 without Ethernet: inner ID jump flushes (DF clear)",
+        train(8, {i: dict(ipid=3000 + i) for i in mid}, gkw=ip4,
+              no_eth=True, df=False))
+    add("gn4_proto_ip_eth", "IPv4 then Ethernet: another flow",
+        train(4, gkw=ip4, no_eth=True) +
+        train(4, seq=gf.ISN + 4 * 1448, oid=1004, ipid=104))
+    add("gn4_proto_ip_psh", "IPv4 without Ethernet: PSH ends the aggregate",
+        train(8, {4: dict(flags="PA")}, gkw=ip4, no_eth=True))
     add("gn4_ottl", "outer TTL change flushes",
         train(8, omods={i: dict(ttl=63) for i in mid}))
     # DF clear: kernels before the 2025 IP ID rework (6.12) skip the ID
@@ -170,15 +184,13 @@ def trains():
                                         for i in mid}))
     add("gn64_oam", "outer IPv6, OAM frame goes alone",
         train(8, okw=o6, gmods={4: dict(oam=True)}))
+    add("gn66_proto_ip6", "outer IPv6, IPv6 without inner Ethernet: merges",
+        train(12, v=6, okw=o6, gkw=dict(ip6, opts=OPT), no_eth=True))
     return t
 
 
 # Where xrx and the kernel differ, with the reason (gro_oracle.py).
-DOCUMENTED = {
-    "gn4_proto_ip": "the kernel aggregates IPv4/IPv6 carried directly in "
-                    "GENEVE (gro_find_receive_by_type()); xrx delivers "
-                    "such frames alone (not implemented)",
-}
+DOCUMENTED = {}
 
 
 def main(argv):

@@ -42,8 +42,10 @@ LINKTYPE_ETHERNET = 1
 # empty unless a caller (gro_oracle.py --vxlan-port) fills it in.
 VXLAN_PORTS = set()
 # ... and as GENEVE (RFC 8926): a header of version 0 without OAM and of
-# protocol type 0x6558 leads to the inner frame; the whole header, its
-# options included, is part of the flow (geneve_gro_receive()).
+# protocol type 0x6558 leads to the inner frame, of type IPv4 or IPv6 to
+# an inner IP packet without Ethernet header (read as a frame of zero
+# MACs); the whole header, its options included, is part of the flow
+# (geneve_gro_receive()).
 GENEVE_PORTS = set()
 
 
@@ -256,12 +258,15 @@ def parse(frame):
                           frame[off + 8:off + 16], frame[off + 16:end])
         if dp in GENEVE_PORTS and off + 16 <= end:
             glen = 8 + 4 * (frame[off + 8] & 0x3f)
+            gproto = frame[off + 10:off + 12]
+            inner = frame[off + 8 + glen:end]
+            if gproto in (b"\x08\x00", b"\x86\xdd"):
+                inner = bytes(12) + gproto + inner
             if (frame[off + 8] >> 6 == 0 and not frame[off + 9] & 0x80 and
-                    frame[off + 10:off + 12] == b"\x65\x58" and
-                    off + 8 + glen + 14 <= end):
+                    gproto in (b"\x65\x58", b"\x08\x00", b"\x86\xdd")
+                    and off + 8 + glen + 14 <= end):
                 return _vxlan(p, key + ("udp", sp, dp, csum != 0),
-                              frame[off + 8:off + 8 + glen],
-                              frame[off + 8 + glen:end])
+                              frame[off + 8:off + 8 + glen], inner)
     else:
         p["key"] = key + ("l4", l4)
         p["payload"] = frame[off:end]

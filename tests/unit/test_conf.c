@@ -412,7 +412,12 @@ static const struct bad bad_confs[] = {
 	{ "interface = eth0\nvxlan_ports = 1,2,3,4,5,6,7,8,9\n", 2, "more than 8 ports" },
 	{ "interface = eth0\naccelerate = tcp/1, vxlan:tcp/5201\n", 2,
 	  "accelerate has vxlan:tcp/5201, a rule on the frame inside VXLAN, but vxlan_ports is none; add vxlan_ports = 4789" },
+	{ "interface = eth0\nvxlan_ports = 4789\naccelerate = vxlan:tcp/1, geneve:udp/53\n", 3,
+	  "accelerate has geneve:udp/53, a rule on the frame inside GENEVE, but geneve_ports is none; add geneve_ports = 6081" },
+	{ "interface = eth0\ngeneve_ports = 6081\naccelerate = geneve:tcp/1, vxlan:tcp/2\n", 3,
+	  "accelerate has vxlan:tcp/2, a rule on the frame inside VXLAN, but vxlan_ports is none" },
 	{ "interface = eth0\naccelerate = vxlan:sctp/1\n", 2, "has protocol 'sctp'; write tcp or udp" },
+	{ "interface = eth0\naccelerate = geneve:sctp/1\n", 2, "has protocol 'sctp'; write tcp or udp" },
 	{ "interface = eth0\naccelerate = vxlna:tcp/1\n", 2, "unknown scope" },
 	{ "interface = eth0\noffload.gro = yes\n", 2, "write on, off or keep" },
 	{ "interface = eth0\noffload.gro = keep!\n", 2, "cannot be required" },
@@ -516,6 +521,12 @@ static const struct rule_case rules[] = {
 	  "::ffff:198.18.0.0", NULL, XRX_RULE_SCOPE_INNER },
 	{ "vxlan:tcp/22@2001:db8:1::/48", IPPROTO_TCP, 22, 32 + 48,
 	  "2001:db8:1::", NULL, XRX_RULE_SCOPE_INNER },
+	{ "geneve:tcp/5201", IPPROTO_TCP, 5201, 32, NULL, NULL,
+	  XRX_RULE_SCOPE_GENEVE },
+	{ "geneve:udp/any@198.18.0.0/15", IPPROTO_UDP, 0, 32 + 96 + 15,
+	  "::ffff:198.18.0.0", NULL, XRX_RULE_SCOPE_GENEVE },
+	{ "geneve:tcp/any@2001:db8:1::/48", IPPROTO_TCP, 0, 32 + 48,
+	  "2001:db8:1::", NULL, XRX_RULE_SCOPE_GENEVE },
 };
 
 static void test_rules(void **state)
@@ -552,8 +563,18 @@ static void test_rules(void **state)
 	assert_int_equal(xrx_rule_parse("tcp/1@1.2.3.4/", &key, err, sizeof(err)), -EINVAL);
 	assert_int_equal(xrx_rule_parse("vxlan:", &key, err, sizeof(err)), -EINVAL);
 	assert_int_equal(xrx_rule_parse("vxlan:vxlan:tcp/1", &key, err, sizeof(err)), -EINVAL);
-	assert_int_equal(xrx_rule_parse("geneve:tcp/1", &key, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "unknown scope; write vxlan:PROTO/PORT"));
+	assert_int_equal(xrx_rule_parse("geneve:vxlan:tcp/1", &key, err, sizeof(err)), -EINVAL);
+	assert_int_equal(xrx_rule_parse("genev:tcp/1", &key, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown scope; write vxlan:PROTO/PORT or geneve:PROTO/PORT"));
+	assert_int_equal(xrx_rule_parse("vxlan-gpe:tcp/1", &key, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown scope"));
+	/* A scope no text names is written as such, not as another's. */
+	memset(&key, 0, sizeof(key));
+	key.proto = IPPROTO_TCP;
+	key.scope = XRX_RULE_SCOPES;
+	key.prefixlen = 32;
+	assert_int_equal(xrx_rule_format(&key, text, sizeof(text)), 0);
+	assert_string_equal(text, "?:tcp/any");
 }
 
 /* Parse, write, parse again: the same configuration. */

@@ -32,6 +32,7 @@ enum gn_field {
 	GN_PROTO,		/* protocol type */
 	GN_IPID,		/* outer IP ID */
 	GN_IN_ARP,		/* inner: ARP */
+	GN_ETH,			/* the inner Ethernet header after all */
 };
 
 struct gn_mod {
@@ -50,6 +51,7 @@ struct gn_case {
 	int nr;
 	bool no_port;		/* GENEVE port not configured */
 	bool v6, outer6;
+	bool ip;		/* IP without inner Ethernet (0x0800/0x86dd) */
 	__u8 opt_words;		/* of every frame, option value 0x01020304 */
 	struct gn_mod mod[4];
 	const char *outs;
@@ -94,6 +96,24 @@ static const struct gn_case cases[] = {
 	{ "version 1 goes alone (geneve_gro_receive: GENEVE_VER)", 4,
 	  .mod = { { 0, 3, GN_VER, 1 } }, .outs = "0 1 2 3",
 	  .stat = { { S(SINGLE_GENEVE_OAM), 4 } } },
+	/* geneve_gro_receive(): gro_find_receive_by_type(proto_type) is
+	 * inet_gro_receive() or ipv6_gro_receive() */
+	{ "ipv4 without inner Ethernet merges (inet_gro_receive)", 6,
+	  .ip = true, .outs = "0-5",
+	  .stat = { { S(GENEVE_FRAMES_IN), 6 }, { S(GENEVE_AGGS_OUT), 1 },
+		    { S(SINGLE_GENEVE_PROTO), 0 } } },
+	{ "ipv6 without inner Ethernet merges (ipv6_gro_receive)", 6,
+	  .v6 = true, .ip = true, .outs = "0-5",
+	  .stat = { { S(GENEVE_AGGS_OUT), 1 } } },
+	{ "ipv6 in outer ipv6, with options, merges", 6, .v6 = true,
+	  .outer6 = true, .ip = true, .opt_words = 2, .outs = "0-5",
+	  .stat = { { S(GENEVE_AGGS_OUT), 1 } } },
+	{ "ipv4 then Ethernet: another flow (protocol type differs)", 6,
+	  .ip = true, .mod = { { 3, 5, GN_ETH } }, .outs = "0-2 3-5",
+	  .stat = { { S(FLUSH_BATCH_END), 2 } } },
+	{ "ipv4 without inner Ethernet: outer id jump flushes", 6, .ip = true,
+	  .mod = { { 3, 5, GN_IPID, 7 } }, .outs = "0-2 3-5",
+	  .stat = { { S(FLUSH_OUTER_IPID), 1 } } },
 	{ "protocol type not Ethernet goes alone", 4,
 	  .mod = { { 0, 3, GN_PROTO, 0x88b5 } }, .outs = "0 1 2 3",
 	  .stat = { { S(SINGLE_GENEVE_PROTO), 4 } } },
@@ -137,6 +157,7 @@ static void gn_build(struct harness *h, const struct gn_case *c,
 		o->v6 = c->outer6;
 		o->opt_words = c->opt_words;
 		o->opt = 0x01020304;
+		o->no_inner_eth = c->ip;
 		for (i = 0; i < 4 && c->mod[i].field; i++) {
 			m = &c->mod[i];
 			if (k < m->from || k > m->to)
@@ -150,6 +171,7 @@ static void gn_build(struct harness *h, const struct gn_case *c,
 			case GN_PROTO: o->gproto = m->val; break;
 			case GN_IPID: o->ipid = m->val; break;
 			case GN_IN_ARP: frame_spec_arp(&in); break;
+			case GN_ETH: o->no_inner_eth = 0; break;
 			}
 		}
 		len = vxlan_frame_build(&in, o, h->region + (size_t)k * H_SLOT,
@@ -308,11 +330,47 @@ static void test_parse(void **state)
 				       XRX_TNL_K_GENEVE, &t, &h_key),
 			 XRX_TNL_ALONE);
 	o.gver = 0;
-	o.gproto = 0x0800;
+	o.gproto = 0x88b5;
 	n = vxlan_frame_build(&in, &o, h->region, H_SLOT, NULL);
 	assert_int_equal(xrx_parse_tnl(h_frame(h, 0), n, n, &outer,
 				       XRX_TNL_K_GENEVE, &t, &h_key),
 			 XRX_TNL_NOT_ETH);
+	/* IPv4 and IPv6 without an inner Ethernet header: the inner frame
+	 * starts at its IP header, inner_mac_off says so too */
+	o.gproto = 0;
+	o.gflags = 0;
+	o.no_inner_eth = 1;
+	n = vxlan_frame_build(&in, &o, h->region, H_SLOT, &h->info[0]);
+	assert_int_equal(xrx_parse(h_frame(h, 0), n, n, &outer, &h_key),
+			 XRX_PARSE_L4);
+	assert_int_equal(xrx_parse_tnl(h_frame(h, 0), n, n, &outer,
+				       XRX_TNL_K_GENEVE, &t, &h_key),
+			 XRX_TNL_VXLAN);
+	assert_int_equal(t.inner_mac_off, 42 + 28);
+	assert_int_equal(t.inner.result, XRX_PARSE_L4);
+	assert_int_equal(t.inner.l3_off, 42 + 28);
+	assert_int_equal(t.inner.l3_off, h->info[0].l3_off);
+	assert_int_equal(t.inner.l4_off, 42 + 28 + 20);
+	assert_int_equal(t.inner.dport, FRAME_DPORT);
+	assert_true(t.inner.flags & XRX_META_F_IPV4);
+	assert_int_equal(t.inner.headlen, h->info[0].payload_off);
+	frame_spec_tcp6(&in);
+	n = vxlan_frame_build(&in, &o, h->region, H_SLOT, NULL);
+	assert_int_equal(xrx_parse(h_frame(h, 0), n, n, &outer, &h_key),
+			 XRX_PARSE_L4);
+	assert_int_equal(xrx_parse_tnl(h_frame(h, 0), n, n, &outer,
+				       XRX_TNL_K_GENEVE, &t, &h_key),
+			 XRX_TNL_VXLAN);
+	assert_int_equal(t.inner.result, XRX_PARSE_L4);
+	assert_true(t.inner.flags & XRX_META_F_IPV6);
+	assert_int_equal(t.inner.l4_off, 42 + 28 + 40);
+	/* the protocol type says IPv4, the header is IPv6: malformed */
+	o.gproto = 0x0800;
+	n = vxlan_frame_build(&in, &o, h->region, H_SLOT, NULL);
+	assert_int_equal(xrx_parse_tnl(h_frame(h, 0), n, n, &outer,
+				       XRX_TNL_K_GENEVE, &t, &h_key),
+			 XRX_TNL_VXLAN);
+	assert_int_equal(t.inner.result, XRX_PARSE_MALFORMED);
 	h_free(h);
 	(void)state;
 }

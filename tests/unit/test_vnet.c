@@ -698,7 +698,11 @@ static void test_vxlan_segments(void **state)
  * header and its options, and every segment (tun, tap) is the frame that
  * went in, byte for byte.
  */
-static void test_geneve_tnl(void **state)
+/* @ip: IPv4 carried without an inner Ethernet header (protocol type
+ * 0x0800), whose aggregate has inner_mac_off == l3_off; virtio's tunnel
+ * GSO takes it the same (virtio_net_hdr_tnl_to_skb() sets the inner MAC
+ * header at the inner network header either way). */
+static void geneve_tnl(bool ip)
 {
 	__u8 hdr[XRX_HEAD_SIZE], buf[SLOT];
 	__u32 pay_off, pay_len, len, base, i3;
@@ -727,6 +731,7 @@ static void test_geneve_tnl(void **state)
 		geneve_outer_default(&go, (__u16)(300 + i));
 		go.opt_words = 3;
 		go.opt = 0x01020304;
+		go.no_inner_eth = ip;
 		len0 = vxlan_frame_build(&in, &go, v->region + v->nr * SLOT,
 					 SLOT, &v->info[v->nr]);
 		assert_true(len0 > 0);
@@ -738,7 +743,8 @@ static void test_geneve_tnl(void **state)
 	assert_int_equal(v->nr_out, 1);
 	p = v->out[0];
 	assert_int_equal(p->gso_segs, 5);
-	i3 = 14 + 20 + 8 + 8 + 12 + 14;
+	i3 = 14 + 20 + 8 + 8 + 12 + (ip ? 0 : 14);
+	assert_int_equal(p->inner_mac_off, ip ? i3 : i3 - 14);
 	assert_int_equal(xrx_vnet_tnl_hdr_from_pkt(p, 0, &h), 0);
 	assert_int_equal(h.hdr.gso_type, VIRTIO_NET_HDR_GSO_TCPV4 |
 					 VIRTIO_NET_HDR_GSO_UDP_TUNNEL_IPV4);
@@ -761,6 +767,17 @@ static void test_geneve_tnl(void **state)
 		}
 	}
 	vt_free(v);
+}
+
+static void test_geneve_tnl(void **state)
+{
+	geneve_tnl(false);
+	(void)state;
+}
+
+static void test_geneve_ip_tnl(void **state)
+{
+	geneve_tnl(true);
 	(void)state;
 }
 
@@ -804,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_vxlan_segments),
 		cmocka_unit_test(test_vxlan_segments_flags),
 		cmocka_unit_test(test_geneve_tnl),
+		cmocka_unit_test(test_geneve_ip_tnl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

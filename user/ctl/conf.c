@@ -848,15 +848,21 @@ static int check_conf(struct parser *p)
 	ret = check_busy_poll(p);
 	if (ret)
 		return ret;
-	for (i = 0; i < c->nrules && !c->engine.nr_vxlan_ports; i++) {
+	for (i = 0; i < c->nrules; i++) {
+		bool vx = c->rules[i].scope == XRX_RULE_SCOPE_INNER;
 		char rule[96];
 
-		if (c->rules[i].scope != XRX_RULE_SCOPE_INNER)
+		if (!(vx && !c->engine.nr_vxlan_ports) &&
+		    !(c->rules[i].scope == XRX_RULE_SCOPE_GENEVE &&
+		      !c->engine.nr_geneve_ports))
 			continue;
 		xrx_rule_format(&c->rules[i], rule, sizeof(rule));
 		p->line = p->seen[K_ACCELERATE];
-		return perr(p, "accelerate has %s, a rule on the frame inside VXLAN, but vxlan_ports is none; add vxlan_ports = 4789 (the VXLAN device's dstport)",
-			    rule);
+		return perr(p, "accelerate has %s, a rule on the frame inside %s, but %s is none; add %s (the %s device's dstport)",
+			    rule, vx ? "VXLAN" : "GENEVE",
+			    vx ? "vxlan_ports" : "geneve_ports",
+			    vx ? "vxlan_ports = 4789" : "geneve_ports = 6081",
+			    vx ? "VXLAN" : "GENEVE");
 	}
 	return 0;
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Accelerate rules as text ("tcp/5001", "udp/any@2001:db8::/32", and
- * "vxlan:tcp/5201" for the frame inside VXLAN) and as xrx_rules LPM keys.
- * The key layout, scopes and prefix arithmetic are defined in
+ * "vxlan:tcp/5201" or "geneve:tcp/5201" for the frame inside a tunnel:
+ * the tunnel kind's name, include/xrx/tunnel.h) and as xrx_rules LPM
+ * keys. The key layout, scopes and prefix arithmetic are defined in
  * include/xrx/rules.h; this file is their only text front end.
  */
-
-#define VXLAN_PREFIX "vxlan:"
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +17,27 @@
 #include "ctl_conf.h"
 
 static const __u8 v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+/* A scope's "NAME:" is its tunnel kind's name (XRX_RULE_SCOPE_TNL()). */
+static const char *const tnl_names[XRX_TNL_KINDS] = XRX_TNL_NAMES;
+
+/* The scope "NAME:" in front of @text names, with *@len its length; or
+ * XRX_RULE_SCOPE_OUTER when none does. */
+static __u8 scope_of(const char *text, size_t *len)
+{
+	size_t n;
+	int k;
+
+	for (k = 0; k < XRX_TNL_KINDS; k++) {
+		n = strlen(tnl_names[k]);
+		if (!strncmp(text, tnl_names[k], n) && text[n] == ':') {
+			*len = n + 1;
+			return XRX_RULE_SCOPE_TNL(k);
+		}
+	}
+	*len = 0;
+	return XRX_RULE_SCOPE_OUTER;
+}
 
 /* True when bits beyond plen of addr (len bytes) are all zero. */
 static int host_bits_zero(const __u8 *addr, unsigned int len, unsigned int plen)
@@ -40,7 +60,7 @@ static int host_bits_zero(const __u8 *addr, unsigned int len, unsigned int plen)
 	return 1;
 }
 
-/* A "WORD:" in front of the protocol that is not "vxlan:". */
+/* A "WORD:" in front of the protocol that names no scope. */
 static bool unknown_scope(const char *text)
 {
 	const char *colon = strchr(text, ':'), *slash = strchr(text, '/'),
@@ -54,24 +74,24 @@ int xrx_rule_parse(const char *text, struct xrx_rule_key *key, char *err,
 {
 	char buf[128], *slash, *at, *port, *addr = NULL, *plen_s = NULL;
 	unsigned int port_v = 0, plen;
-	__u8 scope = XRX_RULE_SCOPE_OUTER;
-	const char *body = text;
+	const char *body;
 	struct in6_addr a6;
 	struct in_addr a4;
+	size_t skip;
+	__u8 scope;
 	int is_v4;
 
-	if (!strncmp(text, VXLAN_PREFIX, strlen(VXLAN_PREFIX))) {
-		scope = XRX_RULE_SCOPE_INNER;
-		body = text + strlen(VXLAN_PREFIX);
-	} else if (unknown_scope(text)) {
-		/* "vxlna:tcp/80", "geneve:udp/53" */
+	scope = scope_of(text, &skip);
+	body = text + skip;
+	if (scope == XRX_RULE_SCOPE_OUTER && unknown_scope(text)) {
+		/* "vxlna:tcp/80", "gre:udp/53" */
 		snprintf(err, errlen,
-			 "rule '%s' has an unknown scope; write vxlan:PROTO/PORT for the frame inside VXLAN, or PROTO/PORT",
+			 "rule '%s' has an unknown scope; write vxlan:PROTO/PORT or geneve:PROTO/PORT for the frame inside a tunnel, or PROTO/PORT",
 			 text);
 		return -EINVAL;
 	}
 	if (strlen(body) >= sizeof(buf)) {
-		snprintf(err, errlen, "rule '%.40s...' is too long; write [vxlan:]PROTO/PORT[@PREFIX]",
+		snprintf(err, errlen, "rule '%.40s...' is too long; write [vxlan:|geneve:]PROTO/PORT[@PREFIX]",
 			 text);
 		return -EINVAL;
 	}
@@ -161,30 +181,32 @@ int xrx_rule_format(const struct xrx_rule_key *key, char *buf, size_t len)
 	char port[8], addr[INET6_ADDRSTRLEN];
 	const char *proto = key->proto == IPPROTO_TCP ? "tcp" :
 			    key->proto == IPPROTO_UDP ? "udp" : "?";
+	const char *scope = "?", *colon = ":";
 	__u32 plen;
 	int n;
 
-	const char *scope = key->scope == XRX_RULE_SCOPE_OUTER ? "" :
-			    key->scope == XRX_RULE_SCOPE_INNER ? VXLAN_PREFIX :
-								 "?:";
+	if (key->scope == XRX_RULE_SCOPE_OUTER)
+		scope = colon = "";
+	else if (key->scope < XRX_RULE_SCOPES)
+		scope = tnl_names[key->scope - XRX_RULE_SCOPE_INNER];
 
 	if (key->port)
 		snprintf(port, sizeof(port), "%u", ntohs(key->port));
 	else
 		strcpy(port, "any");
 	if (key->prefixlen <= XRX_RULE_PREFIX_BASE) {
-		n = snprintf(buf, len, "%s%s/%s", scope, proto, port);
+		n = snprintf(buf, len, "%s%s%s/%s", scope, colon, proto, port);
 	} else if (key->prefixlen >= XRX_RULE_PREFIX_V4 &&
 		   !memcmp(key->addr, v4mapped, sizeof(v4mapped))) {
 		plen = key->prefixlen - XRX_RULE_PREFIX_V4;
 		inet_ntop(AF_INET, key->addr + 12, addr, sizeof(addr));
-		n = snprintf(buf, len, "%s%s/%s@%s/%u", scope, proto, port, addr,
-			     plen);
+		n = snprintf(buf, len, "%s%s%s/%s@%s/%u", scope, colon, proto,
+			     port, addr, plen);
 	} else {
 		plen = key->prefixlen - XRX_RULE_PREFIX_BASE;
 		inet_ntop(AF_INET6, key->addr, addr, sizeof(addr));
-		n = snprintf(buf, len, "%s%s/%s@%s/%u", scope, proto, port, addr,
-			     plen);
+		n = snprintf(buf, len, "%s%s%s/%s@%s/%u", scope, colon, proto,
+			     port, addr, plen);
 	}
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -44,6 +44,10 @@ struct vxlan_outer {
 	__u16 gproto;
 	__u8 opt_words;		/* 0..63 */
 	__u32 opt;		/* each option word */
+	/* GENEVE carrying the inner IP header without an Ethernet header
+	 * (the frame's own is left out); proto 0 is then 0x0800 or 0x86dd
+	 * by the inner IP version */
+	int no_inner_eth;
 };
 
 #define GENEVE_FRAME_PORT 6081
@@ -103,16 +107,22 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	__u32 hdrs = vxlan_frame_hdrs(o), l3len = o->v6 ? 40 : 20;
 	__u32 tlen = vxlan_frame_tnl_len(o);
 	__u8 *ip = buf + 14, *uh = buf + 14 + l3len;
+	__u32 eth = o->geneve && o->no_inner_eth ? 14 : 0;
 	struct frame_info inf;
 	__u32 ulen, sum, i;
-	__u16 c;
+	__u16 c, proto;
 	int len;
 
 	if (cap < hdrs)
 		return -ENOSPC;
-	len = frame_build_info(in, buf + hdrs, cap - hdrs, &inf);
+	/* Without the inner Ethernet header: built over the end of the
+	 * tunnel header, which is written after it. */
+	len = frame_build_info(in, buf + hdrs - eth, cap - hdrs + eth, &inf);
 	if (len < 0)
 		return len;
+	len -= eth;
+	proto = o->gproto ? o->gproto :
+		!eth ? 0x6558 : (buf[hdrs] >> 4) == 6 ? 0x86dd : 0x0800;
 	memcpy(buf, omac, 12);
 	vxlan_wr16(buf + 12, o->v6 ? 0x86dd : 0x0800);
 	ulen = 8 + tlen + len;
@@ -147,7 +157,7 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	if (o->geneve) {
 		uh[8] = o->gver << 6 | (o->opt_words & 0x3f);
 		uh[9] = o->gflags;
-		vxlan_wr16(uh + 10, o->gproto ? o->gproto : 0x6558);
+		vxlan_wr16(uh + 10, proto);
 		for (i = 0; i < o->opt_words; i++) {
 			vxlan_wr16(uh + 16 + 4 * i, o->opt >> 16);
 			vxlan_wr16(uh + 18 + 4 * i, o->opt);
@@ -168,11 +178,11 @@ static inline int vxlan_frame_build(const struct frame_spec *in,
 	}
 	if (fi) {
 		*fi = inf;
-		fi->len += hdrs;
-		fi->l3_off += hdrs;
+		fi->len += hdrs - eth;
+		fi->l3_off += hdrs - eth;
 		if (fi->l4_off)
-			fi->l4_off += hdrs;
-		fi->payload_off += hdrs;
+			fi->l4_off += hdrs - eth;
+		fi->payload_off += hdrs - eth;
 	}
 	return len + hdrs;
 }

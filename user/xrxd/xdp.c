@@ -230,8 +230,8 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 	struct xrx_cfg cfg = { .default_action = conf->default_action }, cur;
 	struct xrx_rule_key *old, key, *prev = NULL;
 	struct xrx_rule_val *vals, val;
-	unsigned int inner = 0;
-	unsigned int n = 0, ndel = 0, i;
+	unsigned int inner[XRX_TNL_KINDS] = { 0 };
+	unsigned int n = 0, ndel = 0, i, k;
 	char text[96];
 	int rules_fd = xrx_prog__map_fd(x->xdp.prog, XRX_PROG_MAP_RULES);
 	__u32 zero = 0;
@@ -279,16 +279,21 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		}
 		ctl_err("%s: xrx_rules/xrx_ports: %s", x->ifname, strerror(-ret));
 	}
-	/* The VXLAN ports, so xrx_rx counts VXLAN frames, and with a rule on
-	 * the frame inside VXLAN the flag that makes it look inside. Every
-	 * port the configuration may hold fits. */
-	XRX_STATIC_ASSERT(XRX_VXLAN_PORTS_MAX == XRX_CFG_VXLAN_PORTS,
-			  "xrx_cfg.vxlan_ports holds every configured port");
+	/* The tunnel ports, so xrx_rx counts VXLAN and GENEVE frames, and
+	 * with a rule on the frame inside a tunnel the flag that makes it
+	 * look inside. Every port the configuration may hold fits. */
+	XRX_STATIC_ASSERT(XRX_VXLAN_PORTS_MAX == XRX_CFG_TNL_PORTS &&
+				  XRX_GENEVE_PORTS_MAX == XRX_CFG_TNL_PORTS,
+			  "xrx_cfg.tnl_ports holds every configured port");
 	for (i = 0; i < conf->engine.nr_vxlan_ports; i++)
 		cfg.vxlan_ports[i] = conf->engine.vxlan_ports[i];
+	for (i = 0; i < conf->engine.nr_geneve_ports; i++)
+		cfg.geneve_ports[i] = conf->engine.geneve_ports[i];
 	for (i = 0; i < conf->nrules; i++)
-		inner += conf->rules[i].scope == XRX_RULE_SCOPE_INNER;
-	if (inner)
+		for (k = 0; k < XRX_TNL_KINDS; k++)
+			inner[k] += conf->rules[i].scope ==
+				    XRX_RULE_SCOPE_TNL(k);
+	if (inner[XRX_TNL_K_VXLAN] || inner[XRX_TNL_K_GENEVE])
 		cfg.flags |= XRX_CFG_F_INNER_RULES;
 	/* The flow hash key stays: it was chosen at attach (rules.h). */
 	if (!bpf_map_lookup_elem(xrx_prog__map_fd(x->xdp.prog,
@@ -307,9 +312,12 @@ int xrxd_rules_apply(struct xrxd *x, const struct xrx_conf *conf)
 		ctl_info("%s: %u accelerate rule%s, default %s", x->ifname,
 			 conf->nrules, conf->nrules == 1 ? "" : "s",
 			 conf->default_action == XRX_ACT_ACCEL ? "accel" : "pass");
-		if (inner)
+		if (inner[XRX_TNL_K_VXLAN])
 			ctl_info("%s: %u of the rules match the frame inside VXLAN (vxlan_ports)",
-				 x->ifname, inner);
+				 x->ifname, inner[XRX_TNL_K_VXLAN]);
+		if (inner[XRX_TNL_K_GENEVE])
+			ctl_info("%s: %u of the rules match the frame inside GENEVE (geneve_ports)",
+				 x->ifname, inner[XRX_TNL_K_GENEVE]);
 	}
 	return ret;
 }

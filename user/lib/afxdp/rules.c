@@ -22,12 +22,12 @@
 #include <xrx/prog.h>
 #include <xrx/rules.h>
 
-#define NR_COLS 4	/* tcp, udp, vxlan_tcp, vxlan_udp */
+#define NR_COLS (2 * XRX_RULE_SCOPES)	/* tcp, udp of each scope */
 
 /* The column of struct xrx_port_val a key's proto and scope select, or -1. */
 static int rule_col(__u8 proto, __u8 scope)
 {
-	if (scope > XRX_RULE_SCOPE_INNER)
+	if (scope >= XRX_RULE_SCOPES)
 		return -1;
 	if (proto == 6)
 		return scope * 2;

@@ -117,14 +117,18 @@ static void xrx_flow_name(const struct xrx_pkt *p, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%s > %s proto %u", s, d,
 			      p->l4_proto);
 	/* Both kinds have the VNI at 4; only GENEVE of protocol type
-	 * ETH_P_TEB gets this far, where VXLAN has reserved zeros. */
+	 * ETH_P_TEB, IPv4 or IPv6 gets this far, where VXLAN has reserved
+	 * zeros. */
 	vxh = p->outer_l4_off + XRX_UDPH_LEN;
-	if (p->outer_l3_off && n < size && vxh + 8 <= p->head_len)
+	if (p->outer_l3_off && n < size && vxh + 8 <= p->head_len) {
+		__u32 gp = xrx_get16(p->head + vxh + XRX_GENEVE_PROTO);
+
 		snprintf(buf + n, size - n, " in %s %u",
-			 xrx_get16(p->head + vxh + XRX_GENEVE_PROTO) ==
-					 XRX_ETH_P_TEB ?
+			 gp == XRX_ETH_P_TEB || gp == XRX_ETH_P_IP ||
+					 gp == XRX_ETH_P_IPV6 ?
 				 "geneve" : "vxlan",
 			 xrx_get32(p->head + vxh + 4) >> 8);
+	}
 }
 
 /* FNV-1a: the names are ours, not the network's to choose freely. */

@@ -79,7 +79,7 @@
  */
 const struct xrx_tnl_desc xrx_tnl_descs[XRX_TNL_KINDS] = {
 	[XRX_TNL_K_VXLAN] = {
-		.name = "vxlan",
+		.name = XRX_TNL_NAME_VXLAN,
 		.iana_port = XRX_VXLAN_PORT,
 		.ports_off = offsetof(struct xrx_engine_opts, vxlan_ports),
 		.nr_ports_off = offsetof(struct xrx_engine_opts,
@@ -92,7 +92,7 @@ const struct xrx_tnl_desc xrx_tnl_descs[XRX_TNL_KINDS] = {
 		.single_inner = XRX_ENGINE_STAT_SINGLE_VXLAN_INNER,
 	},
 	[XRX_TNL_K_GENEVE] = {
-		.name = "geneve",
+		.name = XRX_TNL_NAME_GENEVE,
 		.iana_port = XRX_GENEVE_PORT,
 		.ports_off = offsetof(struct xrx_engine_opts, geneve_ports),
 		.nr_ports_off = offsetof(struct xrx_engine_opts,

@@ -333,6 +333,10 @@ int xrx_vnet_piece(const struct xrx_pkt *pkt, __u32 base, __u32 seg,
 
 /* VXLAN aggregates: GSO over a UDP tunnel, and its segments (vnet.h). */
 
+/* inner_mac_off == l3_off: IP in GENEVE without an inner Ethernet header,
+ * which virtio's tunnel GSO takes as it takes the inner Ethernet header:
+ * as part of the tunnel header (virtio_net_hdr_tnl_to_skb() puts the inner
+ * MAC header at the inner network header). */
 static bool vnet_tnl_ok(const struct xrx_pkt *pkt, __u32 base, __u32 hlen)
 {
 	return xrx_vnet_is_tnl(pkt) && pkt->l4_proto == XRX_IPPROTO_TCP &&
@@ -340,7 +344,7 @@ static bool vnet_tnl_ok(const struct xrx_pkt *pkt, __u32 base, __u32 hlen)
 	       hlen < pkt->len && base <= pkt->outer_l3_off &&
 	       pkt->outer_l3_off < pkt->outer_l4_off &&
 	       pkt->outer_l4_off + XRX_UDPH_LEN <= pkt->inner_mac_off &&
-	       pkt->inner_mac_off < pkt->l3_off && pkt->l3_off < pkt->l4_off;
+	       pkt->inner_mac_off <= pkt->l3_off && pkt->l3_off < pkt->l4_off;
 }
 
 int xrx_vnet_tnl_hdr_from_pkt(const struct xrx_pkt *pkt, __u32 base,
