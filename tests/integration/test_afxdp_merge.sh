@@ -120,7 +120,8 @@ check "nanosecond timestamps in every record" $?
 grep -v 'Running as user "root"' $WORK/ng.err >$WORK/ng.warn
 bad=$(tshark -r $NG -Y '_ws.malformed' 2>/dev/null | wc -l)
 [ ! -s $WORK/ng.warn ] && [ "$bad" = 0 ]
-check "tshark reads it without a warning, nothing malformed ($(head -c 200 $WORK/ng.warn))" $?
+r=$?
+check "tshark reads it without a warning, nothing malformed ($(head -c 200 $WORK/ng.warn))" $r
 # Each EPB: its time (ns), then its time options' kind, flags, segments
 # and last time (include/xrx/segrec.h), one line per EPB.
 $PY -c '
