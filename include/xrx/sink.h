@@ -317,6 +317,15 @@ XRX_API int xrx_sink__check(const char *spec, const struct xrx_sink_opts *opts,
 XRX_API bool xrx_sink__same_output(const char *a, const char *b);
 /* Flush, close and free. NULL is a no-op. */
 XRX_API void xrx_sink__close(struct xrx_sink *s);
+/*
+ * xrx_sink__close(), and the counters as the close left them into vals[]
+ * (XRX_SINK_STAT_MAX entries): what a sink writes while it closes (the
+ * records a file writer still queued, a writer thread's last pass) is
+ * counted then, after any xrx_sink__stats() before the close could see
+ * it. Read a sink's final counts so, never before closing it.
+ */
+XRX_API void xrx_sink__close_stats(struct xrx_sink *s,
+				   __u64 vals[XRX_SINK_STAT_MAX]);
 
 /* Where the sink gives packets back (see Ownership). */
 XRX_API void xrx_sink__bind(struct xrx_sink *s,

@@ -261,10 +261,12 @@ static void xrx_live_collect(struct xrx_live *l)
 		/* Empty: the worker delivered and got back everything. */
 		xrx_engine__free(q->sw.old_e);
 		if (q->sw.old_sink) {
-			xrx_sink__stats(q->sw.old_sink, vs);
+			/* Closed first: what its close writes (a file writer's
+			 * queue, the one-file writer's last pass) is counted
+			 * then, and a count read before it lost them. */
+			xrx_sink__close_stats(q->sw.old_sink, vs);
 			for (j = 0; j < XRX_SINK_STAT_MAX; j++)
 				q->base_sink[j] += vs[j];
-			xrx_sink__close(q->sw.old_sink);
 		}
 		if (q->sw.old_tee) {
 			/* Its writer done: the counters are final. */

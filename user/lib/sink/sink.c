@@ -231,6 +231,14 @@ void xrx_sink__close(struct xrx_sink *s)
 	free(s);
 }
 
+void xrx_sink__close_stats(struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX])
+{
+	if (s->ops->close)
+		s->ops->close(s);
+	memcpy(vals, s->stats, sizeof(s->stats));
+	free(s);
+}
+
 void xrx_sink__bind(struct xrx_sink *s,
 		    void (*release)(void *ctx, struct xrx_pkt *pkt), void *ctx)
 {
