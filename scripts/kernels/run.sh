@@ -17,9 +17,9 @@
 #
 # DIR defaults to $BUILD or build/; the guest sees the host's / read-only,
 # so DIR may be any build of xrx (another checkout's too). Console logs,
-# TAP and the guest's work files: DIR/test-logs/kernel-NAME.*. The
-# guests run side by side (XRX_KERNELS_SERIAL=1: one after another), as
-# tests/run.sh runs them; each has its own tap.
+# TAP and the guest's work files: DIR/test-logs/kernel-NAME.*. One guest
+# after another (XRX_KERNELS_PARALLEL=1: side by side, each on its own
+# tap, as tests/run.sh can run them too).
 #
 # XRX_KERNELS chooses:
 #   (unset), all     every kernel; a kernel that cannot boot (no QEMU, a
@@ -190,7 +190,7 @@ for l in "${want[@]}"; do
 	out[$l]=$(mktemp)
 	one_kernel "$l" >"${out[$l]}" 2>&1 &
 	pid[$l]=$!
-	[ -n "${XRX_KERNELS_SERIAL:-}" ] && wait "${pid[$l]}"
+	[ -z "${XRX_KERNELS_PARALLEL:-}" ] && wait "${pid[$l]}"
 done
 trap 'kill "${pid[@]}" 2>/dev/null; exit 130' INT TERM
 for l in "${want[@]}"; do
