@@ -46,6 +46,32 @@
  * Loops over constant bounds are unrolled for the BPF verifier; gcc
  * (userspace) does not know clang's pragma and needs no unrolling.
  */
+/*
+ * XRX_OPAQUE(v): @v, unchanged, but in BPF as a global subprogram's
+ * result (xrx_opaque() in xrx_rx.bpf.c), which the verifier knows only
+ * as some number: where paths that differ in nothing but a header offset
+ * meet, the code after them is verified once from that point (the
+ * parser's bounds checks then bound the number again) instead of once
+ * per path. It costs a call, so it stands only where paths are many and
+ * frames rare (after IPv6 extension headers).
+ */
+#ifdef __bpf__
+/*
+ * A global subprogram is verified once, on its own, and its caller learns
+ * only that it returns a scalar; the empty asm keeps the compiler from
+ * seeing through it too. Defined here, once in each BPF object that
+ * parses (one translation unit each).
+ */
+__attribute__((noinline)) int xrx_opaque(__u32 v)
+{
+	asm volatile("" : "+r"(v));
+	return v;
+}
+#define XRX_OPAQUE(v) ((__u32)xrx_opaque(v))
+#else
+#define XRX_OPAQUE(v) (v)
+#endif
+
 #ifdef __clang__
 #define XRX_UNROLL _Pragma("unroll")
 #else
@@ -418,6 +444,12 @@ XRX_UNROLL
 			}
 			r->headlen = xrx_min32(off, wire);
 		}
+		/*
+		 * Each number of extension headers is a path of its own, and
+		 * all that tells them apart below is the offset: one path on.
+		 */
+		if (i)
+			off = XRX_OPAQUE(off);
 		if (l4 == XRX_IPPROTO_HOPOPTS || l4 == XRX_IPPROTO_ROUTING ||
 		    l4 == XRX_IPPROTO_DSTOPTS || l4 == XRX_IPPROTO_FRAGMENT) {
 			/* more extension headers than xrx follows */
