@@ -52,6 +52,9 @@ ok() {
 check() {
 	local name=$1 rc=$2
 	_tap_n=$((_tap_n + 1))
+	# XRX_TAP_TIMES=FILE: when each check was made, in seconds since
+	# the test began (the kernel guests keep one per test).
+	[ -z "${XRX_TAP_TIMES:-}" ] || echo "$SECONDS $_tap_n $name" >>"$XRX_TAP_TIMES"
 	if [ "$rc" = 0 ]; then
 		echo "ok $_tap_n - $name"
 	else

@@ -41,6 +41,7 @@ while read -r t _; do
 	[ -n "$t" ] || continue
 	log=$GUEST_OUT/$t.log
 	start=$(date +%s)
+	XRX_TAP_TIMES=$GUEST_OUT/$t.times \
 	timeout --kill-after=10 "${XRX_GUEST_TEST_SECS:-1200}" \
 		bash "$TOP/tests/kernels/$t.sh" >"$log" 2>&1 </dev/null
 	rc=$?
