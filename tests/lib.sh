@@ -40,6 +40,7 @@ ok() {
 	local name=$1
 	shift
 	_tap_n=$((_tap_n + 1))
+	[ -z "${XRX_TAP_TIMES:-}" ] || echo "$SECONDS $_tap_n $name (started)" >>"$XRX_TAP_TIMES"
 	if "$@"; then
 		echo "ok $_tap_n - $name"
 	else
