@@ -119,9 +119,14 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } xrx_rules SEC(".maps");
 
-/* Port -> verdict where no address decides (include/xrx/rules.h). */
+/*
+ * Port -> verdict where no address decides (include/xrx/rules.h).
+ * Mappable: its one writer reads and writes 65536 entries as memory
+ * (user/lib/afxdp/rules.c).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, XRX_PORTS_MAX);
 	__type(key, __u32);
 	__type(value, struct xrx_port_val);

@@ -1143,6 +1143,55 @@ static void test_ports_update(void **state)
 }
 
 /*
+ * xrx_ports is made mappable, and the library reads and writes it as
+ * memory (what the lookups here read back is what the map holds); a
+ * table made otherwise (another object's, through xdp-loader) is still
+ * kept by the batch commands: the same verdicts in a plain array.
+ */
+static void test_ports_mappable(void **state)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	need_env();
+	assert_int_equal(bpf_obj_get_info_by_fd(env.rx.ports_fd, &info, &len), 0);
+	assert_true(info.map_flags & BPF_F_MMAPABLE);
+}
+
+static void test_ports_update_batch(void **state)
+{
+	struct xrx_rule_val val = { .action = XRX_ACT_PASS, .id = 99 };
+	struct xrx_rule_key key = { .proto = IPPROTO_TCP,
+				    .scope = XRX_RULE_SCOPE_OUTER,
+				    .port = htons(22),
+				    .prefixlen = XRX_RULE_PREFIX_BASE };
+	struct xrx_port_val v;
+	__u32 port;
+	int fd;
+
+	need_env();
+	rules_clear();
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ports_plain", sizeof(__u32),
+			    sizeof(struct xrx_port_val), XRX_PORTS_MAX, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, fd, NULL, 0, &key,
+					   &val, 1), 0);
+	port = 22;
+	assert_int_equal(bpf_map_lookup_elem(fd, &port, &v), 0);
+	assert_int_equal(v.tcp, XRX_PORT_PASS);
+	assert_int_equal(v.udp, XRX_PORT_DEFAULT);
+	port = 23;
+	assert_int_equal(bpf_map_lookup_elem(fd, &port, &v), 0);
+	assert_int_equal(v.tcp, XRX_PORT_DEFAULT);
+	assert_int_equal(xrx_rules__update(env.rx.rules_fd, fd, &key, 1, NULL,
+					   NULL, 0), 0);
+	port = 22;
+	assert_int_equal(bpf_map_lookup_elem(fd, &port, &v), 0);
+	assert_int_equal(v.tcp, XRX_PORT_DEFAULT);
+	close(fd);
+}
+
+/*
  * xrx_rx decides from xrx_ports without the trie wherever the table has
  * a verdict: entries written by hand over an empty trie.
  */
@@ -1590,6 +1639,8 @@ int main(void)
 		T(test_default_accel),
 		T(test_default_pass),
 		T(test_ports_update),
+		T(test_ports_mappable),
+		T(test_ports_update_batch),
 		T(test_ports_decide),
 		T(test_hash),
 		T(test_mb_small_linear_supported),

@@ -14,8 +14,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 
@@ -166,12 +168,47 @@ static int rules_read(int fd, struct xrx_rule_key *keys,
 	return (int)n;
 }
 
-/* All of xrx_ports into @t; @k is scratch of XRX_PORTS_MAX keys. */
-static int ports_read(int fd, struct xrx_port_val *t, __u32 *k)
+/*
+ * xrx_ports as memory, where the map was made BPF_F_MMAPABLE (xrx_rx's
+ * is): reading and writing 65536 entries through the batch commands
+ * copies each one through the kernel's user-copy checks, milliseconds a
+ * read, and most of the BPF suite's time under emulation. A store here
+ * is what the kernel's array update does (a copy into the value, no
+ * lock); values are XRX_PORTS_STRIDE apart, as the array lays them out.
+ * A map made otherwise (another object's, through xdp-loader) is read
+ * and written through the batch commands.
+ */
+#define XRX_PORTS_STRIDE ((sizeof(struct xrx_port_val) + 7) & ~(size_t)7)
+#define XRX_PORTS_BYTES (XRX_PORTS_MAX * XRX_PORTS_STRIDE)
+
+static __u8 *ports_map(int fd)
 {
-	__u32 out = 0, count, done = 0, *in = NULL;
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	void *mem;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    !(info.map_flags & BPF_F_MMAPABLE) ||
+	    info.value_size != sizeof(struct xrx_port_val) ||
+	    info.max_entries != XRX_PORTS_MAX)
+		return NULL;
+	mem = mmap(NULL, XRX_PORTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	return mem == MAP_FAILED ? NULL : mem;
+}
+
+/* All of xrx_ports into @t; @k is scratch of XRX_PORTS_MAX keys. */
+static int ports_read(int fd, const __u8 *mem, struct xrx_port_val *t,
+		      __u32 *k)
+{
+	__u32 out = 0, count, done = 0, *in = NULL, p;
 	int err;
 
+	if (mem) {
+		for (p = 0; p < XRX_PORTS_MAX; p++)
+			memcpy(&t[p], mem + p * XRX_PORTS_STRIDE, sizeof(*t));
+		return 0;
+	}
 	do {
 		count = XRX_PORTS_MAX - done;
 		err = bpf_map_lookup_batch(fd, in, &out, k + done, t + done,
@@ -185,10 +222,11 @@ static int ports_read(int fd, struct xrx_port_val *t, __u32 *k)
 }
 
 /*
- * Write the entries of @want that differ from @have, in one batch, and
- * note them in @have. @k and @v are scratch of XRX_PORTS_MAX entries.
+ * Write the entries of @want that differ from @have, in one batch (or in
+ * place), and note them in @have. @k and @v are scratch of XRX_PORTS_MAX
+ * entries.
  */
-static int ports_write(int fd, const struct xrx_port_val *want,
+static int ports_write(int fd, __u8 *mem, const struct xrx_port_val *want,
 		       struct xrx_port_val *have, __u32 *k,
 		       struct xrx_port_val *v)
 {
@@ -197,9 +235,16 @@ static int ports_write(int fd, const struct xrx_port_val *want,
 	for (p = 0; p < XRX_PORTS_MAX; p++) {
 		if (!memcmp(&want[p], &have[p], sizeof(want[p])))
 			continue;
+		if (mem) {
+			memcpy(mem + p * XRX_PORTS_STRIDE, &want[p],
+			       sizeof(want[p]));
+			continue;
+		}
 		k[n] = p;
 		v[n++] = want[p];
 	}
+	/* Stores in place are seen before the trie changes after them. */
+	atomic_thread_fence(memory_order_seq_cst);
 	if (n && bpf_map_update_batch(fd, k, v, &n, NULL))
 		return -errno;
 	memcpy(have, want, XRX_PORTS_MAX * sizeof(*have));
@@ -247,6 +292,7 @@ int xrx_rules__update(int rules_fd, int ports_fd,
 		      const struct xrx_rule_val *vals, unsigned int nadd)
 {
 	struct rules_scratch *s = NULL;
+	__u8 *mem = NULL;
 	unsigned int i;
 	int n, err = 0, ret = 0;
 
@@ -261,10 +307,12 @@ int xrx_rules__update(int rules_fd, int ports_fd,
 		s = calloc(1, sizeof(*s));
 		if (!s)
 			return -ENOMEM;
-		ret = ports_read(ports_fd, s->have, s->k);
+		mem = ports_map(ports_fd);
+		ret = ports_read(ports_fd, mem, s->have, s->k);
 		if (!ret) {
 			ports_open(s, del, ndel, add, nadd);
-			ret = ports_write(ports_fd, s->want, s->have, s->k, s->v);
+			ret = ports_write(ports_fd, mem, s->want, s->have,
+					  s->k, s->v);
 		}
 		if (ret)
 			goto out;
@@ -285,9 +333,12 @@ int xrx_rules__update(int rules_fd, int ports_fd,
 			goto out;
 		}
 		ports_compute(s->keys, s->vals, (unsigned int)n, s->want, s->own);
-		ret = ports_write(ports_fd, s->want, s->have, s->k, s->v);
+		ret = ports_write(ports_fd, mem, s->want, s->have, s->k,
+				  s->v);
 	}
 out:
+	if (mem)
+		munmap(mem, XRX_PORTS_BYTES);
 	free(s);
 	return ret ? ret : err;
 }
