@@ -365,6 +365,54 @@ static void test_close_stats(void **state)
 	}
 }
 
+/*
+ * A queue that leaves the one file while the writer cannot take its
+ * records (here: the other queue in a batch that never ends, the hold
+ * out of reach; live, a file system that hangs) gives them up after its
+ * wait, and counts them: every packet in is out, an error or dropped.
+ */
+static void test_leave_counts_untaken(void **state)
+{
+	static __u8 f[60];
+	struct xrx_sink_opts o = { .sz = sizeof(o), .nr_queues = 2 };
+	__u64 hold = xrx_merge__hold_ns, v[XRX_SINK_STAT_MAX];
+	__u32 wait = xrx_merge__leave_ms;
+	struct fx *fx = *state;
+	struct xrx_sink *s0, *s1;
+	struct xrx_pkt pkt;
+	char spec[192];
+	unsigned int i;
+
+	xrx_merge__hold_ns = 3600ull * 1000000000ull;
+	xrx_merge__leave_ms = 50;
+	snprintf(spec, sizeof(spec), "pcap:%s", fx->path);
+	o.queue = 0;
+	s0 = xrx_sink__open(spec, &o);
+	assert_non_null(s0);
+	o.queue = 1;
+	s1 = xrx_sink__open(spec, &o);
+	assert_non_null(s1);
+	s0->ops->begin(s0, 0);		/* queue 0: in a batch, no mark */
+	f[12] = 0x08;
+	for (i = 0; i < 3; i++) {
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.head = f;
+		pkt.head_len = sizeof(f);
+		pkt.len = sizeof(f);
+		assert_int_equal(xrx_sink__deliver(s1, &pkt), 0);
+	}
+	assert_int_equal(xrx_sink__flush(s1), 0);
+	xrx_sink__close_stats(s1, v);
+	assert_int_equal(v[XRX_SINK_STAT_PKTS_IN], 3);
+	assert_int_equal(v[XRX_SINK_STAT_PKTS_OUT] + v[XRX_SINK_STAT_ERRORS] +
+				 v[XRX_SINK_STAT_DROPPED], 3);
+	assert_int_equal(v[XRX_SINK_STAT_ERRORS], 3);
+	assert_int_equal(xrx_sink__flush(s0), 0);
+	xrx_sink__close(s0);
+	xrx_merge__hold_ns = hold;
+	xrx_merge__leave_ms = wait;
+}
+
 /* xrx_sink__stats(@s)[@st], read while the writer thread adds to it. */
 static __u64 stat_of(struct xrx_sink *s, enum xrx_sink_stat st)
 {
@@ -555,6 +603,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_only_restarts_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_file_moved_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leave_counts_untaken,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_stats, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_two_queues_one_file, setup, teardown),

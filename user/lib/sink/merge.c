@@ -152,6 +152,7 @@ static pthread_mutex_t merge_groups_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xrx_merge *merge_groups;
 
 __u64 xrx_merge__hold_ns = MERGE_HOLD_NS;
+__u32 xrx_merge__leave_ms = MERGE_LEAVE_WAIT_MS;
 
 static __u64 merge_now(void)
 {
@@ -971,6 +972,7 @@ void xrx_merge__leave(struct xrx_merge_q *q)
 {
 	struct timespec ms = { .tv_nsec = 1000000 };
 	struct xrx_merge *m = q->m, **pp;
+	struct merge_rec *r;
 	bool last;
 	int i;
 
@@ -1010,10 +1012,17 @@ void xrx_merge__leave(struct xrx_merge_q *q)
 		merge_move_counts(m);
 		merge_free(m);
 	} else {
-		for (i = 0; i < MERGE_LEAVE_WAIT_MS &&
+		for (i = 0; i < (int)xrx_merge__leave_ms &&
 			    atomic_load(&q->tail) != q->head_own; i++)
 			nanosleep(&ms, NULL);
 		pthread_mutex_lock(&m->lock);
+		/* What the writer has not taken by now (a file system that
+		 * hangs, a queue that holds the order up) goes with the
+		 * ring: lost, and counted as records that failed to write. */
+		while ((r = merge_peek(q))) {
+			merge_count(q, XRX_SINK_STAT_ERRORS, 1);
+			q->wtail += r->size;
+		}
 		merge_release(m);
 		m->q[q->queue] = NULL;
 		m->members--;

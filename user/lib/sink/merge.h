@@ -92,13 +92,16 @@ void xrx_merge__commit(struct xrx_merge_q *q);
  */
 void xrx_merge__mark(struct xrx_merge_q *q, __u64 now, __u64 held);
 /*
- * Leave after the writer wrote what this queue handed off (bounded);
- * the last queue out stops the writer, closes the file and waits for the
- * closer to finish with it.
+ * Leave after the writer wrote what this queue handed off (bounded: what
+ * it has not taken by then is counted in errors); the last queue out
+ * stops the writer, closes the file and waits for the closer to finish
+ * with it.
  */
 void xrx_merge__leave(struct xrx_merge_q *q);
 
 /* MERGE_HOLD_NS; the tests lengthen it, to see that no one waits on it. */
 extern __u64 xrx_merge__hold_ns;
+/* MERGE_LEAVE_WAIT_MS, a leaving queue's wait; the tests shorten it. */
+extern __u32 xrx_merge__leave_ms;
 
 #endif /* XRX_LIB_SINK_MERGE_H */
