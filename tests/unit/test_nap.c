@@ -156,6 +156,32 @@ static void rate_step(void **state)
 	assert_int_equal(xrx_nap_max(&o, &xrx_sink_pcap_ops, 10000), 20 * US);
 }
 
+/*
+ * The kernel's buffers bound the nap: with frames held by the engine
+ * and the sink, fewer than the rings hold are left to receive into, and
+ * a line-rate burst must not outlast them (the fill ring found empty).
+ * The RX ring's free slots bound it too (a zero-copy driver may hold
+ * more buffers than that).
+ */
+static void room_bound(void **state)
+{
+	__u64 max = xrx_nap_ring_ns(RX, 10000), ns;
+
+	/* the rings full: the line-rate bound as it was */
+	assert_int_equal(xrx_nap_room(max, RX, RX, 10000), max);
+	/* 300 buffers left: a burst at 14.88 Mpps, stretched by the timer
+	 * slack, still finds one for every frame */
+	ns = xrx_nap_room(max, 300, RX, 10000);
+	assert_true(ns < max);
+	assert_true(line_frames(ns, 10000) <= 300);
+	assert_true(line_frames(ns, 10000) >= 250);
+	/* more buffers than RX slots: the RX ring bounds */
+	assert_int_equal(xrx_nap_room(10 * max, 4 * RX, RX, 10000), max);
+	/* a short nap stays as it is; none left: no nap */
+	assert_int_equal(xrx_nap_room(10 * US, 300, RX, 10000), 10 * US);
+	assert_int_equal(xrx_nap_room(max, 0, RX, 10000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +189,7 @@ int main(void)
 		cmocka_unit_test(ramp_after_a_wait),
 		cmocka_unit_test(ring_bound),
 		cmocka_unit_test(rate_step),
+		cmocka_unit_test(room_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

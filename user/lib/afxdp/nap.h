@@ -106,4 +106,22 @@ static inline __u64 xrx_nap_next(__u64 last_ns, __u64 max_ns, __u64 since_ns,
 	return ns;
 }
 
+/*
+ * @ns, or shorter: what the kernel can take now. A nap begins when a
+ * batch emptied the RX ring, so its slots are free; each frame that
+ * arrives also takes a buffer the kernel holds (@kernel_frames: in the
+ * fill ring, or a zero-copy driver's). Those are fewer than the rings
+ * hold while the engine keeps frames of aggregates in progress and the
+ * sink those of a batch, and xrx_nap_max()'s line-rate bound assumes full
+ * rings: one frame past them finds the fill ring empty and is dropped.
+ */
+static inline __u64 xrx_nap_room(__u64 ns, __u32 kernel_frames,
+				 __u32 rx_size, __u32 speed_mbps)
+{
+	__u32 n = kernel_frames < rx_size ? kernel_frames : rx_size;
+	__u64 room = xrx_nap_ring_ns(n, speed_mbps);
+
+	return ns < room ? ns : room;
+}
+
 #endif /* XRX_AFXDP_NAP_H */

@@ -429,8 +429,9 @@ int xrx_rxq_batch(struct xrx_rxq *q, int timeout_ms)
  * poll that delivers a few frames (xsk_flush() -> sock_def_readable()
  * wakes only a sleeper in poll()); what arrives meanwhile makes the next
  * batch, as NIC interrupt coalescing does. How long: xrx_nap_next()
- * (nap.h), and never past the oldest held aggregate's flush timeout;
- * below a microsecond, no nap.
+ * (nap.h), no longer than the kernel's buffers last at line rate
+ * (xrx_nap_room()), and never past the oldest held aggregate's flush
+ * timeout; below a microsecond, no nap.
  */
 static void xrx_rxq_nap(struct xrx_rxq *q)
 {
@@ -444,6 +445,9 @@ static void xrx_rxq_nap(struct xrx_rxq *q)
 	q->nap_ns = ns;
 	q->cycle_ns = now;
 	q->cycle_frames = 0;
+	/* ... and no longer than the buffers the kernel holds now last */
+	ns = xrx_nap_room(ns, q->umem.nr_kernel, q->l->o.rx_size,
+			  q->l->speed_mbps);
 	if (next) {
 		if (next <= now)
 			return;
