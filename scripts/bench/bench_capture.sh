@@ -310,6 +310,11 @@ d = json.loads(open(sys.argv[1]).readline())["user"]
 print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])
 print("naps", d["live"]["naps"], d["live"]["rx_frames"], d["live"]["polls"])
 print("nap_max_us", d["live"].get("nap_max_us", -1))
+# where the dropped frames went: the RX ring (the worker behind), the
+# fill ring found empty, the sink (the one-file hand-off full), errors
+print("losses", d["live"]["xsk_rx_dropped"], d["live"]["xsk_rx_ring_full"],
+      d["live"].get("xsk_rx_fill_empty", -1), d["sink"]["dropped"],
+      d["sink"].get("handoff_full", -1), d["sink"]["errors"])
 k = json.loads(open(sys.argv[1]).readline()).get("kernel", {})
 print("hash_nic", k.get("hash_nic", {}).get("packets", -1))' \
 			"$OUT/$t.stats" 2>/dev/null || echo "dropped -1" ;;
@@ -381,6 +386,12 @@ for t in tools:
                     # dropped by the source veth, seen by no tool
                     "veth_dropped": int(k["veth_dropped"][0]),
                     "rx_frames": int(k["naps"][1]) if "naps" in k else None,
+                    # xrx: its dropped_frames by where they went
+                    "losses": dict(zip(("xsk_rx_dropped", "xsk_rx_ring_full",
+                                        "xsk_rx_fill_empty", "sink_dropped",
+                                        "sink_handoff_full", "sink_errors"),
+                                       (int(x) for x in k["losses"])))
+                              if "losses" in k else None,
                     "gbit_s": pay * 8 / secs / 1e9, "send_secs": round(secs, 3),
                     "captured_bytes": int(pay), "sent_bytes": int(sent),
                     "records": int(rec),

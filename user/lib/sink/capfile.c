@@ -5,9 +5,11 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <xrx/engine.h>
@@ -143,4 +145,19 @@ __u64 xrx_pcap__pkt_time(const struct xrx_pkt *pkt)
 		return pkt->ts_ns;
 	clock_gettime(CLOCK_REALTIME, &ts);	/* vDSO: no syscall */
 	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+#define RING_HUGE_PAGE (2u << 20)
+
+void *xrx_pcap__ring_alloc(size_t bytes)
+{
+	void *p = aligned_alloc(RING_HUGE_PAGE, bytes);
+
+	if (!p)
+		return NULL;
+	/* Only a request: without THP (or with it off) base pages, as a
+	 * malloc() gives, and no failure. */
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0, bytes);
+	return p;
 }

@@ -850,7 +850,7 @@ int xrx_merge__join(const struct xrx_merge_cfg *cfg, __u32 queue,
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
-	q->ring = malloc(XRX_MERGE_RING_BYTES);
+	q->ring = xrx_pcap__ring_alloc(XRX_MERGE_RING_BYTES);
 	if (!q->ring) {
 		free(q);
 		return -ENOMEM;

@@ -133,7 +133,7 @@ struct xrx_tee *xrx_tee__new(struct xrx_sink *sink)
 
 	if (!t)
 		return NULL;
-	t->ring = malloc(XRX_TEE_RING_BYTES);
+	t->ring = xrx_pcap__ring_alloc(XRX_TEE_RING_BYTES);
 	if (!t->ring) {
 		free(t);
 		errno = ENOMEM;
