@@ -33,8 +33,8 @@
  * The hand-off, bytes per tee (per queue): at 2.5 Gbit/s about 100 ms of
  * traffic, the writer's slack for a disk that stalls or a CPU too busy to
  * run it; what comes beyond that costs the tee dropped records, never
- * the primary. Memory: 32 MiB per queue with a tee (resident once the
- * ring has gone round).
+ * the primary. Memory: 32 MiB per queue with a tee, resident from the
+ * tee's start (xrx_pcap__ring_alloc()).
  */
 #define XRX_TEE_RING_BYTES (32u << 20)
 
