@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # Guest: the BPF_PROG_TEST_RUN suite against this kernel's verifier and
-# helpers: the parser and verdict tests of xrx_rx (test_xrx_rx, or its
-# compat build's), as built on the host (the BPF/userspace parser
-# differential, test_parse_diff, by hand: XRX_GUEST_BPF_ALL=1). Their TAP
-# is passed through; a crash counts as a failure.
+# helpers: the parser and verdict tests of xrx_rx (test_xrx_rx) and the
+# BPF/userspace parser differential (test_parse_diff), of the build meant
+# for this kernel, as built on the host. Their TAP is passed through; a
+# crash counts as a failure.
 . "$(dirname "$0")/lib.sh"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 # Under TCG a million frames take too long; the differential is the same
@@ -13,18 +13,16 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 export XRX_DIFF_FRAMES=${XRX_GUEST_DIFF_FRAMES:-20000}
 # The build libxrx loads on this kernel, by the same probe
 # (user/lib/afxdp/kernel.c): the plain one where the kernel's BTF has
-# bpf_cast_to_kern_ctx(), else the compat one. Each binary verifies
-# xrx_rx once, a minute under TCG, so only test_xrx_rx runs here, against
-# this kernel's verifier and helpers; the other build, and the
-# BPF/userspace differential (test_parse_diff: the same bytecode compared
-# with the C parser, which no kernel changes), are left to the host,
-# which runs them all. XRX_GUEST_BPF_ALL=1 runs them all here too.
+# bpf_cast_to_kern_ctx(), else the compat one: its parser and verdict
+# tests (test_xrx_rx) and the BPF/userspace differential (test_parse_diff:
+# this kernel's run of the bytecode against the C parser) against this
+# kernel's verifier and helpers. The other build is left to the host,
+# which runs them all; XRX_GUEST_BPF_ALL=1 runs it here too.
 if kernel_btf_has bpf_cast_to_kern_ctx; then
-	tests="test_xrx_rx"
-	[ -n "${XRX_GUEST_BPF_ALL:-}" ] && tests="$tests test_parse_diff test_xrx_rx_compat test_parse_diff_compat"
+	tests="test_xrx_rx test_parse_diff"
+	[ -n "${XRX_GUEST_BPF_ALL:-}" ] && tests="$tests test_xrx_rx_compat test_parse_diff_compat"
 else
-	tests="test_xrx_rx_compat"
-	[ -n "${XRX_GUEST_BPF_ALL:-}" ] && tests="$tests test_parse_diff_compat"
+	tests="test_xrx_rx_compat test_parse_diff_compat"
 	skip "test_xrx_rx, test_parse_diff (the plain build)" \
 		"this kernel ($(uname -r)) has no bpf_cast_to_kern_ctx(): libxrx loads xrx_rx_compat here, which runs the same tests"
 fi
