@@ -57,25 +57,45 @@ static int teardown(void **state)
 
 /* One run: open @spec, deliver @n 60-byte frames whose byte 20 is @tag,
  * close. */
+/* Deliver @n packets of the @len-byte @frame to @s, then flush it. */
+static void deliver_n(struct xrx_sink *s, __u8 *frame, __u32 len,
+		      unsigned int n)
+{
+	struct xrx_pkt pkt;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.head = frame;
+		pkt.head_len = len;
+		pkt.len = len;
+		assert_int_equal(xrx_sink__deliver(s, &pkt), 0);
+	}
+	assert_int_equal(xrx_sink__flush(s), 0);
+}
+
+/* Queue @queue's instance of the sink @spec for @nr_queues queues. */
+static struct xrx_sink *open_queue(const char *spec, __u32 nr_queues,
+				   __u32 queue)
+{
+	struct xrx_sink_opts o = { .sz = sizeof(o), .nr_queues = nr_queues,
+				   .queue = queue };
+	struct xrx_sink *s = xrx_sink__open(spec, &o);
+
+	assert_non_null(s);
+	return s;
+}
+
 static void run(const char *spec, unsigned int n, __u8 tag)
 {
 	struct xrx_sink *s = xrx_sink__open(spec, NULL);
 	__u8 frame[60];
-	struct xrx_pkt pkt;
-	unsigned int i;
 
 	assert_non_null(s);
 	memset(frame, 0, sizeof(frame));
 	frame[12] = 0x08;		/* IPv4 */
 	frame[20] = tag;
-	for (i = 0; i < n; i++) {
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.head = frame;
-		pkt.head_len = sizeof(frame);
-		pkt.len = sizeof(frame);
-		assert_int_equal(xrx_sink__deliver(s, &pkt), 0);
-	}
-	assert_int_equal(xrx_sink__flush(s), 0);
+	deliver_n(s, frame, sizeof(frame), n);
 	xrx_sink__close(s);
 }
 
@@ -325,19 +345,13 @@ static void test_close_stats(void **state)
 
 	/* k 0: one queue, its own file; k 1: two queues, one file */
 	for (k = 0; k < 2; k++) {
-		struct xrx_sink_opts o = { .sz = sizeof(o), .nr_queues = k + 1 };
 		struct xrx_sink *s, *s1 = NULL;
 
 		snprintf(spec, sizeof(spec), "pcap:%s.%u,format=pcapng",
 			 fx->path, k);
-		if (k) {
-			o.queue = 1;
-			s1 = xrx_sink__open(spec, &o);
-			assert_non_null(s1);
-			o.queue = 0;
-		}
-		s = xrx_sink__open(spec, &o);
-		assert_non_null(s);
+		if (k)
+			s1 = open_queue(spec, k + 1, 1);
+		s = open_queue(spec, k + 1, 0);
 		/* kept until the close: the per-queue writer writes them
 		 * from where they are (put()'s packet is on its stack) */
 		for (i = 0; i < 3; i++) {
@@ -374,34 +388,20 @@ static void test_close_stats(void **state)
 static void test_leave_counts_untaken(void **state)
 {
 	static __u8 f[60];
-	struct xrx_sink_opts o = { .sz = sizeof(o), .nr_queues = 2 };
 	__u64 hold = xrx_merge__hold_ns, v[XRX_SINK_STAT_MAX];
 	__u32 wait = xrx_merge__leave_ms;
 	struct fx *fx = *state;
 	struct xrx_sink *s0, *s1;
-	struct xrx_pkt pkt;
 	char spec[192];
-	unsigned int i;
 
 	xrx_merge__hold_ns = 3600ull * 1000000000ull;
 	xrx_merge__leave_ms = 50;
 	snprintf(spec, sizeof(spec), "pcap:%s", fx->path);
-	o.queue = 0;
-	s0 = xrx_sink__open(spec, &o);
-	assert_non_null(s0);
-	o.queue = 1;
-	s1 = xrx_sink__open(spec, &o);
-	assert_non_null(s1);
+	s0 = open_queue(spec, 2, 0);
+	s1 = open_queue(spec, 2, 1);
 	s0->ops->begin(s0, 0);		/* queue 0: in a batch, no mark */
 	f[12] = 0x08;
-	for (i = 0; i < 3; i++) {
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.head = f;
-		pkt.head_len = sizeof(f);
-		pkt.len = sizeof(f);
-		assert_int_equal(xrx_sink__deliver(s1, &pkt), 0);
-	}
-	assert_int_equal(xrx_sink__flush(s1), 0);
+	deliver_n(s1, f, sizeof(f), 3);
 	xrx_sink__close_stats(s1, v);
 	assert_int_equal(v[XRX_SINK_STAT_PKTS_IN], 3);
 	assert_int_equal(v[XRX_SINK_STAT_PKTS_OUT] + v[XRX_SINK_STAT_ERRORS] +
