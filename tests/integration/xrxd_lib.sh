@@ -108,23 +108,24 @@ xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 # jpath FILE PATH: a field of a JSON document by dotted path; FILE "-"
 # reads the first line of stdin (one xrxctl stats --json record).
 # A file's leaves are read once, into FILE.leaves, and looked up there
-# while FILE is no newer: a Python start is most of a check's time in
-# the kernel guests (seconds under emulation). What is not a leaf there
-# (an object, a string with a tab or newline) is read from FILE itself.
+# while FILE holds the same bytes (its checksum and size, the leaves'
+# first line; a time stamp would not do: the kernel's is coarser than
+# two quick writes): a Python start is most of a check's time in the
+# kernel guests (seconds under emulation). What is not a leaf there (an
+# object, a string with a tab or newline) is read from FILE itself.
 jpath() {
-	local leaves=$1.leaves
-	if [ "$1" != - ] && [ -f "$1" ]; then
-		# The leaves carry FILE's time from before they were read:
-		# FILE written again since is newer.
-		if [ ! -f "$leaves" ] || [ "$1" -nt "$leaves" ]; then
-			touch -r "$1" "$leaves.ref" 2>/dev/null &&
-				_jpath_flatten "$1" >"$leaves.tmp" &&
-				touch -r "$leaves.ref" "$leaves.tmp" &&
+	local leaves=$1.leaves sum rc
+	if [ "$1" != - ] && [ -f "$1" ] && sum=$(cksum <"$1"); then
+		_jpath_leaf "$leaves" "#$sum" "$2"
+		rc=$?
+		if [ $rc = 2 ]; then
+			{ echo "#$sum" && _jpath_flatten "$1"; } >"$leaves.tmp" &&
 				mv -f "$leaves.tmp" "$leaves"
-			rm -f "$leaves.ref" "$leaves.tmp"
+			rm -f "$leaves.tmp"
+			_jpath_leaf "$leaves" "#$sum" "$2"
+			rc=$?
 		fi
-		awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit }
-			END { exit !f }' "$leaves" 2>/dev/null && return 0
+		[ $rc = 0 ] && return 0
 	fi
 	"$PY" -c '
 import json, sys
@@ -133,6 +134,15 @@ v = json.loads(sys.stdin.readline()) if f == "-" else json.load(open(f))
 for k in sys.argv[2].split("."):
     v = v[k]
 print(v)' "$1" "$2"
+}
+
+# _jpath_leaf LEAVES SUM PATH: PATH's value from LEAVES; status 1: no
+# such leaf, 2: LEAVES absent or of other bytes than SUM.
+_jpath_leaf() {
+	awk -F '\t' -v sum="$2" -v k="$3" '
+		NR == 1 { if ($0 != sum) { stale = 1; exit } next }
+		$1 == k { print $2; f = 1; exit }
+		END { exit stale || NR == 0 ? 2 : !f }' "$1" 2>/dev/null
 }
 
 # Every leaf of a JSON file as "PATH<TAB>VALUE", as jpath prints VALUE.
