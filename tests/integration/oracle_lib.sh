@@ -9,6 +9,11 @@
 #                         hands skbs to the peer's GRO only without TSO),
 #                         receiver GRO on (checked), threaded NAPI pinned
 #                         to CPU 0 at SCHED_FIFO 40; skips without it
+#   oracle_fixtures WHAT CMD...
+#                         $WORK/fixtures: a copy of $ORACLE_FIXTURES where
+#                         that is set (trains made beforehand: the kernel
+#                         guests' host makes them, Python being slow
+#                         there), else made by CMD; one check, WHAT
 #   oracle_run MIN ARGS   tests/tools/gro_oracle.py on $WORK/fixtures with
 #                         ARGS: one TAP line per rule, then "at least MIN
 #                         rules compared"
@@ -24,6 +29,17 @@ oracle_need() {
 	$PY -c 'import scapy' 2>/dev/null ||
 		skip_all "$1: python3-scapy missing (scripts/deps.sh installs it)"
 	replay_need
+}
+
+oracle_fixtures() {
+	local what=$1
+	shift
+	if [ -n "${ORACLE_FIXTURES:-}" ]; then
+		ok "$what (made beforehand in $ORACLE_FIXTURES)" \
+			cp -r "$ORACLE_FIXTURES" "$WORK/fixtures"
+	else
+		ok "$what" "$@"
+	fi
 }
 
 oracle_receiver() {

@@ -19,6 +19,7 @@
 #
 #   GRO_ORACLE_RUNS=N      kernel runs of every train (default 2)
 #   GRO_ORACLE_RETRIES=N   extra runs of a train that did not match (3)
+#   ORACLE_FIXTURES=DIR    the trains made beforehand (oracle_lib.sh)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/oracle_lib.sh"
 
@@ -26,7 +27,8 @@ oracle_need "geneve oracle"
 
 WORK=$(mktemp -d /tmp/xrx-gnoracle.XXXXXX)
 at_exit rm -rf "$WORK"
-ok "GENEVE trains generated" $PY "$TOP/tests/tools/geneve_trains.py" "$WORK/fixtures"
+oracle_fixtures "GENEVE trains generated" \
+	$PY "$TOP/tests/tools/geneve_trains.py" "$WORK/fixtures"
 
 testbed_up mtu 2000 || { check "testbed" 1; done_testing; exit; }
 GN=gn$$

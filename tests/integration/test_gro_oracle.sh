@@ -18,6 +18,7 @@
 #   GRO_ORACLE_RUNS=N      kernel runs of every train (default 2)
 #   GRO_ORACLE_RETRIES=N   extra runs of a train that did not match (3)
 #   GRO_ORACLE_ONLY="A B"  only these trains (and no real capture)
+#   ORACLE_FIXTURES=DIR    the trains made beforehand (oracle_lib.sh)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/oracle_lib.sh"
 
@@ -25,9 +26,9 @@ oracle_need "gro oracle"
 
 WORK=$(mktemp -d /tmp/xrx-oracle.XXXXXX)
 at_exit rm -rf "$WORK"
-# Only the trains compared (the kernel guests run four: Python is slow
-# there), else all.
-ok "fixtures generated" $PY "$TOP/scripts/gen-fixtures.py" "$WORK/fixtures" ${GRO_ORACLE_ONLY:-}
+# Only the trains compared, else all.
+oracle_fixtures "fixtures generated" \
+	$PY "$TOP/scripts/gen-fixtures.py" "$WORK/fixtures" ${GRO_ORACLE_ONLY:-}
 
 testbed_up mtu 2000 || { check "testbed" 1; done_testing; exit; }
 if ! in_dut ethtool -K $IF_DUT rx-udp-gro-forwarding on >/dev/null 2>&1; then

@@ -13,6 +13,8 @@ pass() {
 	sed -E "s/^((not )?ok [0-9]+)( - )?/\1 - $1: /"
 }
 if grep -q '^8021q ' /proc/modules || [ -d /sys/module/8021q ]; then
+	# the trains, made by the host before the boot (run.sh)
+	[ -d "$GUEST_OUT/fixtures-gro" ] && export ORACLE_FIXTURES=$GUEST_OUT/fixtures-gro
 	GRO_ORACLE_RUNS=${GRO_ORACLE_RUNS:-1} \
 		GRO_ORACLE_ONLY="tcp4_vlan tcp4_qinq tcp4_vlan_limit64k tcp4_vlan_change" \
 		bash "$TOP/tests/integration/test_gro_oracle.sh" 2>&1 |
