@@ -125,9 +125,8 @@ for t in "${tests[@]}"; do
 done
 
 # XRX_KERNELS_PARALLEL: the guests side by side, reported in the list's
-# order, each with its
-# own time. (A first run downloads their kernels one at a time:
-# scripts/kernels/fetch.sh holds a lock on the cache.)
+# order, each with its own time. (A first run downloads their kernels one
+# at a time: scripts/kernels/fetch.sh holds a lock on the cache.)
 if [ ${#guests[@]} -gt 0 ]; then
 	declare -A gpid
 	start=$(date +%s)

@@ -43,12 +43,8 @@
 #define XRX_MAX_EXT_HDRS 8	/* IPv6 extension headers followed */
 
 /*
- * Loops over constant bounds are unrolled for the BPF verifier; gcc
- * (userspace) does not know clang's pragma and needs no unrolling.
- */
-/*
  * XRX_OPAQUE(v): @v, unchanged, but in BPF as a global subprogram's
- * result (xrx_opaque() in xrx_rx.bpf.c), which the verifier knows only
+ * result (xrx_opaque() below), which the verifier knows only
  * as some number: where paths that differ in nothing but a header offset
  * meet, the code after them is verified once from that point (the
  * parser's bounds checks then bound the number again) instead of once
@@ -72,6 +68,10 @@ __attribute__((noinline)) int xrx_opaque(__u32 v)
 #define XRX_OPAQUE(v) (v)
 #endif
 
+/*
+ * Loops over constant bounds are unrolled for the BPF verifier; gcc
+ * (userspace) does not know clang's pragma and needs no unrolling.
+ */
 #ifdef __clang__
 #define XRX_UNROLL _Pragma("unroll")
 #else

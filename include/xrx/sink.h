@@ -322,7 +322,8 @@ XRX_API void xrx_sink__close(struct xrx_sink *s);
  * (XRX_SINK_STAT_MAX entries): what a sink writes while it closes (the
  * records a file writer still queued, a writer thread's last pass) is
  * counted then, after any xrx_sink__stats() before the close could see
- * it. Read a sink's final counts so, never before closing it.
+ * it. Read a sink's final counts so, never before closing it. NULL:
+ * vals[] all 0.
  */
 XRX_API void xrx_sink__close_stats(struct xrx_sink *s,
 				   __u64 vals[XRX_SINK_STAT_MAX]);

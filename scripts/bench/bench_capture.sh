@@ -310,8 +310,10 @@ d = json.loads(open(sys.argv[1]).readline())["user"]
 print("dropped", d["live"]["xsk_rx_dropped"] + d["live"]["xsk_rx_ring_full"] + d["sink"]["dropped"] + d["sink"]["errors"])
 print("naps", d["live"]["naps"], d["live"]["rx_frames"], d["live"]["polls"])
 print("nap_max_us", d["live"].get("nap_max_us", -1))
-# where the dropped frames went: the RX ring (the worker behind), the
-# fill ring found empty, the sink (the one-file hand-off full), errors
+# where the dropped frames went: xsk_rx_dropped (the kernel had no
+# buffer: xsk_rx_fill_empty counts the same frames, not more), the RX
+# ring full (the worker behind), the sink (handoff_full: of its dropped,
+# the one-file hand-off full), errors. Only the dropped_frames sum adds.
 print("losses", d["live"]["xsk_rx_dropped"], d["live"]["xsk_rx_ring_full"],
       d["live"].get("xsk_rx_fill_empty", -1), d["sink"]["dropped"],
       d["sink"].get("handoff_full", -1), d["sink"]["errors"])

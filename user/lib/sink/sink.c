@@ -222,21 +222,29 @@ struct xrx_sink *xrx_sink__open(const char *spec,
 	return s;
 }
 
-void xrx_sink__close(struct xrx_sink *s)
+/* Close @s; its counters as the close left them into @vals, if any. */
+static void sink_close(struct xrx_sink *s, __u64 *vals)
 {
-	if (!s)
+	if (!s) {
+		if (vals)
+			memset(vals, 0, XRX_SINK_STAT_MAX * sizeof(*vals));
 		return;
+	}
 	if (s->ops->close)
 		s->ops->close(s);
+	if (vals)
+		memcpy(vals, s->stats, sizeof(s->stats));
 	free(s);
+}
+
+void xrx_sink__close(struct xrx_sink *s)
+{
+	sink_close(s, NULL);
 }
 
 void xrx_sink__close_stats(struct xrx_sink *s, __u64 vals[XRX_SINK_STAT_MAX])
 {
-	if (s->ops->close)
-		s->ops->close(s);
-	memcpy(vals, s->stats, sizeof(s->stats));
-	free(s);
+	sink_close(s, vals);
 }
 
 void xrx_sink__bind(struct xrx_sink *s,
