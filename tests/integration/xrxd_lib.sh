@@ -114,18 +114,17 @@ xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 # kernel guests (seconds under emulation). What is not a leaf there (an
 # object, a string with a tab or newline) is read from FILE itself.
 jpath() {
-	local leaves=$1.leaves sum rc
+	local leaves=$1.leaves sum first=
 	if [ "$1" != - ] && [ -f "$1" ] && sum=$(cksum <"$1"); then
-		_jpath_leaf "$leaves" "#$sum" "$2"
-		rc=$?
-		if [ $rc = 2 ]; then
-			{ echo "#$sum" && _jpath_flatten "$1"; } >"$leaves.tmp" &&
+		[ -f "$leaves" ] && read -r first <"$leaves"
+		if [ "$first" != "#$sum" ]; then
+			if { echo "#$sum" && _jpath_flatten "$1"; } >"$leaves.tmp"; then
 				mv -f "$leaves.tmp" "$leaves"
-			rm -f "$leaves.tmp"
-			_jpath_leaf "$leaves" "#$sum" "$2"
-			rc=$?
+			else
+				rm -f "$leaves.tmp"
+			fi
 		fi
-		[ $rc = 0 ] && return 0
+		_jpath_leaf "$leaves" "#$sum" "$2" && return 0
 	fi
 	"$PY" -c '
 import json, sys
@@ -145,19 +144,61 @@ _jpath_leaf() {
 		END { exit stale || NR == 0 ? 2 : !f }' "$1" 2>/dev/null
 }
 
-# Every leaf of a JSON file as "PATH<TAB>VALUE", as jpath prints VALUE.
+# Every leaf of a JSON file as "PATH<TAB>VALUE", as jpath prints VALUE:
+# by awk, as Python's str() would print it, for the leaves whose text is
+# the same either way (integers, strings without escapes, true, false,
+# null); a float, an escaped string or anything in an array is left out
+# (jpath reads it with Python). Not JSON: status 1, no leaves.
 _jpath_flatten() {
-	"$PY" -c '
-import json, sys
-def walk(p, v):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            walk(p + [str(k)], x)
-    elif not isinstance(v, list):
-        s = str(v)
-        if "\t" not in s and "\n" not in s:
-            print(".".join(p) + "\t" + s)
-walk([], json.load(open(sys.argv[1])))' "$1"
+	awk '
+	{ s = s $0 "\n" }
+	function leaf(v) {
+		if (inarr || d == 0 || t[d] != "o")
+			return
+		p = k[1]
+		for (x = 2; x <= d; x++)
+			p = p "." k[x]
+		if (p !~ /\t/)
+			out = out p "\t" v "\n"
+	}
+	END {
+		n = length(s); d = 0; inarr = 0; out = ""
+		for (i = 1; i <= n; ) {
+			c = substr(s, i, 1)
+			if (c ~ /[ \t\r\n,:]/) {
+				if (c == ":") w[d] = "v"
+				else if (c == "," && t[d] == "o") w[d] = "k"
+				i++
+			} else if (c == "{" || c == "[") {
+				d++; t[d] = c == "{" ? "o" : "a"; w[d] = "k"
+				if (c == "[") inarr++
+				i++
+			} else if (c == "}" || c == "]") {
+				if (d == 0 || t[d] != (c == "}" ? "o" : "a")) exit 1
+				if (c == "]") inarr--
+				d--; i++
+			} else if (c == "\"") {
+				esc = 0
+				for (j = i + 1; j <= n; j++) {
+					c = substr(s, j, 1)
+					if (c == "\\") { esc = 1; j++ }
+					else if (c == "\"") break
+				}
+				if (j > n) exit 1
+				v = substr(s, i + 1, j - i - 1); i = j + 1
+				if (t[d] == "o" && w[d] == "k") k[d] = esc ? "\t" : v
+				else if (!esc && v !~ /\t/) leaf(v)
+			} else if (match(substr(s, i), /^-?[0-9]+([.eE][-+0-9.eE]*)?/)) {
+				v = substr(s, i, RLENGTH); i += RLENGTH
+				if (v !~ /[.eE]/) leaf(v)
+			} else if (substr(s, i, 4) == "true") { leaf("True"); i += 4 }
+			else if (substr(s, i, 5) == "false") { leaf("False"); i += 5 }
+			else if (substr(s, i, 4) == "null") { leaf("None"); i += 4 }
+			else exit 1
+		}
+		if (d != 0 || out == "") exit 1
+		printf "%s", out
+	}' "$1"
 }
 
 # A field of `xrxctl stats IF_DUT --json`, by path: jget user.engine.frames_in
