@@ -68,6 +68,17 @@ entry_name() {
 	echo "kernel-$label"
 }
 
+# xrx_made DIR [ARGS]: xrx-replay's output for every train of DIR, into
+# DIR/xrx (tests/tools/gro_oracle.py --xrx-only); nothing where it fails.
+xrx_made() {
+	local dir=$1
+	shift
+	[ -d "$dir" ] || return 0
+	/usr/bin/python3 "$TOP/tests/tools/gro_oracle.py" --xrx-only \
+		--fixtures "$dir" --replay "$BUILD/xrx-replay" "$@" >/dev/null 2>&1 ||
+		rm -rf "$dir/xrx"
+}
+
 # Which labels: arguments, else XRX_KERNELS's, else all.
 want=("$@")
 kmode=${XRX_KERNELS:-all}
@@ -120,13 +131,17 @@ one_kernel() {
 	rm -rf "$log.work"
 	mkdir -p "$log.work/req"
 	out=$log.work
-	# The oracles' trains, made here: a Python start (scapy's above all)
-	# takes seconds under emulation. Where they cannot be made, the
-	# guest's tests make them (or say why not).
+	# The oracles' trains, and xrx-replay's output for each, made here: a
+	# process start takes a quarter second under emulation, a Python
+	# start (scapy's above all) seconds. Where they cannot be made, the
+	# guest's tests make them (or say why not); an output made with
+	# other options than the guest's test uses is made again there.
 	/usr/bin/python3 "$TOP/scripts/gen-fixtures.py" "$out/fixtures-gro" \
 		>/dev/null 2>&1 || rm -rf "$out/fixtures-gro"
 	/usr/bin/python3 "$TOP/tests/tools/geneve_trains.py" "$out/fixtures-geneve" \
 		>/dev/null 2>&1 || rm -rf "$out/fixtures-geneve"
+	xrx_made "$out/fixtures-gro"
+	xrx_made "$out/fixtures-geneve" --geneve-port 6081
 	tap=xrxk$BASHPID	# $$ is the same in every side-by-side guest
 	# The guest's command: tests/kernels/guest.sh of this tree, TAP in
 	# OUT/tap, against BUILD.
