@@ -107,12 +107,13 @@ xrxctl() { in_dut "$XRXCTL" --state-dir "$STATE" "$@"; }
 
 # jpath FILE PATH: a field of a JSON document by dotted path; FILE "-"
 # reads the first line of stdin (one xrxctl stats --json record).
-# A file's leaves are read once, into FILE.leaves, and looked up there
-# while FILE holds the same bytes (its checksum and size, the leaves'
-# first line; a time stamp would not do: the kernel's is coarser than
-# two quick writes): a Python start is most of a check's time in the
-# kernel guests (seconds under emulation). What is not a leaf there (an
-# object, a string with a tab or newline) is read from FILE itself.
+# A file's leaves are read once, by awk (_jpath_flatten), into
+# FILE.leaves, and looked up there while FILE holds the same bytes (its
+# checksum and size, the leaves' first line; a time stamp would not do:
+# the kernel's is coarser than two quick writes): a Python start takes
+# seconds in the kernel guests, an awk a quarter of one. What is not a
+# leaf there (an object, a float, an escaped string, anything in an
+# array) is read from FILE itself, by Python.
 jpath() {
 	local leaves=$1.leaves sum first=
 	if [ "$1" != - ] && [ -f "$1" ] && sum=$(cksum <"$1"); then
