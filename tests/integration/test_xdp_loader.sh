@@ -38,22 +38,23 @@ at_exit "rm -rf $PIN; [ $made_root = 1 ] && rmdir $PIN_ROOT"
 at_exit "in_dut xdp-loader unload -a $IF_DUT"
 
 # stat_sum NAME FIELD: a counter (its name in XRX_STATS_TABLE, as bpftool
-# prints it from BTF) summed over CPUs, from bpftool's JSON.
+# prints it from BTF) summed over CPUs, from bpftool's dump: each CPU's
+# value has a '"NAME": {' object holding '"FIELD": N'. By awk, not
+# Python: the kernel guests' Python start takes seconds.
 stat_sum() {
-	bpftool -j map dump pinned $PIN/xrx_stats | $PY -c '
-import json, sys
-name, field = sys.argv[1], sys.argv[2]
-e = json.load(sys.stdin)[0]["formatted"]
-print(sum(v["value"][name][field] for v in e["values"]))' "$1" "$2"
+	bpftool map dump pinned $PIN/xrx_stats |
+		awk -v n="\"$1\": {" -v f="\"$2\": " '
+		index($0, n) { in_n = 1; next }
+		in_n && index($0, f) { v = $0; sub(/.*: /, "", v); sub(/,.*/, "", v); s += v; k++ }
+		in_n && /}/ { in_n = 0 }
+		END { if (k) print s; else exit 1 }'
 }
 
+# The id of the XDP program attached to the DUT's interface, whichever
+# the mode ("prog/xdp id N", or "prog/xdpgeneric id N" ... with several).
 prog_id() {
-	in_dut ip -j link show dev $IF_DUT | $PY -c '
-import json, sys
-l = json.load(sys.stdin)[0]
-x = l.get("xdp", {})
-print(x.get("prog", {}).get("id", "") or
-      next((p["prog"]["id"] for p in x.get("attached", []) if "prog" in p), ""))'
+	in_dut ip -d link show dev $IF_DUT |
+		sed -n 's/.*prog\/xdp[a-z]* id \([0-9]*\).*/\1/p' | head -1
 }
 
 nothing_left() {
