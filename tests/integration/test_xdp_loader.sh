@@ -8,8 +8,8 @@
 # only where the kernel allows freplace; elsewhere it is reported as
 # skipped, with the reason.
 # XDP_LOADER_MODES: the modes of the single-program part (default
-# "native skb"; the kernel matrix's guests, where each load of xrx_rx
-# takes a minute under TCG, ask for none and run the chaining only).
+# "native skb"; the kernel matrix's guests ask for none and run the
+# compat build and the chaining only: the host runs these two modes).
 . "$(dirname "$0")/../lib.sh"
 need_root
 

@@ -3,7 +3,7 @@
 #
 # Guest: xrxd live on the guest's virtio-net NIC, traffic written by the
 # host into its multi-queue tap. One xrxd (and one restart) for all of it:
-# under TCG each start verifies xrx_rx again, which takes a minute.
+# under TCG each start (xrx_rx verified again) takes 3-6 s.
 #   load      xrx_rx loads, natively, from the object meant for this kernel
 #   mode      zero-copy on every queue where the driver can (the newest
 #             kernel on a device that uses the DMA API: kernels.list gives
