@@ -233,7 +233,7 @@ def main():
     if not a.xrx_only and not all((a.src_ns, a.src_if, a.dut_ns, a.dut_if,
                                    a.work)):
         ap.error("--src-ns, --src-if, --dut-ns, --dut-if and --work are "
-                 "needed but with --xrx-only")
+                 "needed unless --xrx-only is given")
     xrxpcap.VXLAN_PORTS.update(a.vxlan_port)
     xrxpcap.GENEVE_PORTS.update(a.geneve_port)
 
@@ -258,14 +258,15 @@ def main():
     names = [t["name"] for t in trains]
     made = xrx_made(a)
     xrx = {}
+    taken = 0
     for t in trains:
         n = t["name"]
-        if made.get(n) == xrx_key(a, t):
+        if n in made and made[n] == xrx_key(a, t):
             xrx[n] = xrxpcap.packets(os.path.join(a.fixtures, "xrx",
                                                   "xrx-%s.pcap" % n))
+            taken += 1
         else:
             xrx[n] = xrx_run(a, t, a.work)
-    taken = sum(1 for t in trains if made.get(t["name"]) == xrx_key(a, t))
     if taken:
         print("DIAG xrx-replay's output made beforehand for %d of %d "
               "trains" % (taken, len(trains)))
