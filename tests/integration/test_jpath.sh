@@ -37,7 +37,7 @@ walk([], json.load(open(sys.argv[1])))' "$1"
 
 cat >"$WORK/edge.json" <<'EOF'
 {"interface": "eth0", "running": true, "stopped": false, "none": null,
- "n": {"zero": 0, "neg": -5, "big": 18446744073709551615,
+ "n": {"zero": 0, "negzero": -0, "neg": -5, "big": 18446744073709551615,
        "ns": 1796572473532330210, "f": 1.50, "e": 1e-5, "E": 2E+3},
  "s": {"plain": "a b c", "quote": "q\"z", "slash": "a\\b", "uni": "\u00e9",
        "colon": "x: y, z", "braces": "{[]}"},

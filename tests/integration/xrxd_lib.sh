@@ -191,7 +191,7 @@ _jpath_flatten() {
 				else if (!esc && v !~ /\t/) leaf(v)
 			} else if (match(substr(s, i), /^-?[0-9]+([.eE][-+0-9.eE]*)?/)) {
 				v = substr(s, i, RLENGTH); i += RLENGTH
-				if (v !~ /[.eE]/) leaf(v)
+				if (v !~ /[.eE]/) leaf(v == "-0" ? "0" : v)
 			} else if (substr(s, i, 4) == "true") { leaf("True"); i += 4 }
 			else if (substr(s, i, 5) == "false") { leaf("False"); i += 5 }
 			else if (substr(s, i, 4) == "null") { leaf("None"); i += 4 }
