@@ -104,6 +104,7 @@ for mode in ${XDP_LOADER_MODES-native skb}; do
 	check "rx and pass_not_l4 counted the echo requests ($mode)" $?
 
 	id=$(prog_id)
+	check "ip link shows the program attached (id ${id:-none}, $mode)" $([ -n "$id" ]; echo $?)
 	in_dut xdp-loader unload -a $IF_DUT
 	check "unload ($mode)" $?
 	rm -rf $PIN
@@ -156,6 +157,7 @@ check "ping crosses the compat build" $?
 [ "$(stat_sum rx packets)" -ge $((rx0 + 3)) ]
 check "its xrx_stats counted the echo requests" $?
 id=$(prog_id)
+check "ip link shows the compat build attached (id ${id:-none})" $([ -n "$id" ]; echo $?)
 in_dut xdp-loader unload -a $IF_DUT >/dev/null 2>&1
 rm -rf $PIN
 wait_for 5 nothing_left "$id"
